@@ -1,0 +1,2 @@
+// Stand-in for the `server-only` package under Vitest, which is not a React Server environment.
+export {};

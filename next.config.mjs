@@ -1,0 +1,16 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  reactStrictMode: true,
+  poweredByHeader: false,
+  // Do not let `next dev` write an AGENTS.md into the merchant's repo.
+  agentRules: false,
+  experimental: {
+    serverActions: {
+      // Behind a proxy or on a host whose public name differs from the Host header, list the public origin here,
+      // e.g. ["shop.example.ly"] (see README, "Deploying").
+      allowedOrigins: process.env.SERVER_ACTIONS_ALLOWED_ORIGINS?.split(",").map((origin) => origin.trim()).filter(Boolean),
+    },
+  },
+};
+
+export default nextConfig;

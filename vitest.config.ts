@@ -1,0 +1,20 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// Unit tests sit beside their module (lib/*.test.ts, emulator/*.test.ts, scripts/*.test.ts).
+// Browser tests live in e2e/ and run under Playwright, not here.
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@": fileURLToPath(new URL("./", import.meta.url)),
+      // `server-only` throws outside a React Server environment; in unit tests the modules run on the server anyway.
+      "server-only": fileURLToPath(new URL("./lib/testing/server-only-stub.ts", import.meta.url)),
+    },
+  },
+  test: {
+    include: ["lib/**/*.test.ts", "emulator/**/*.test.ts", "scripts/**/*.test.ts", "app/**/*.test.ts"],
+    environment: "node",
+    pool: "forks",
+    testTimeout: 20_000,
+  },
+});

@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { findProduct, type Product } from "./catalog";
+import { multiply, sum, type MinorUnits } from "./money";
+
+/**
+ * The cart as the session cookie stores it: product slugs and quantities only, never names or prices
+ * (iron-session cookies hold at most 4 KB, and a price from the client is never trusted).
+ */
+export interface Cart {
+  lines: CartLine[];
+}
+export interface CartLine {
+  slug: string;
+  quantity: number;
+}
+
+/** Most units of one product per order. */
+export const MAX_QUANTITY = 20;
+/** Most distinct products per cart: keeps the cookie well under 4 KB. */
+export const MAX_LINES = 20;
+
+export const EMPTY_CART: Cart = { lines: [] };
+
+/** Schema of a quantity coming from a form: a whole number 1…{@link MAX_QUANTITY}, with a message for each fault. */
+export const quantitySchema = z.coerce
+  .number({ error: "Enter a quantity as a number." })
+  .refine(Number.isFinite, "Enter a quantity as a number.")
+  .int("Quantities are whole numbers.")
+  .min(1, "The quantity must be at least 1.")
+  .max(MAX_QUANTITY, `You can buy at most ${MAX_QUANTITY} of one product.`);
+
+/** Schema of a product slug from a form: must name a product in the catalogue. */
+export const productSlugSchema = z
+  .string({ error: "Choose a product." })
+  .max(100, "That product does not exist.")
+  .refine((slug) => findProduct(slug) !== undefined, "That product does not exist.");
+
+/** Shape of a cart read back from the session cookie; anything else is dropped. */
+export const cartSchema = z.object({
+  lines: z
+    .array(z.object({ slug: z.string().max(100), quantity: z.number().int().min(1).max(MAX_QUANTITY) }))
+    .max(MAX_LINES),
+});
+
+export type CartChange = { ok: true; cart: Cart } | { ok: false; error: string };
+
+/**
+ * Adds `quantity` of a product to the cart (merging with an existing line).
+ * @returns the new cart, or an error when the line would pass {@link MAX_QUANTITY} or the cart {@link MAX_LINES}.
+ */
+export function addToCart(cart: Cart, slug: string, quantity: number): CartChange {
+  const existing = cart.lines.find((line) => line.slug === slug);
+  if (existing) {
+    const total = existing.quantity + quantity;
+    if (total > MAX_QUANTITY) {
+      return { ok: false, error: `You already have ${existing.quantity} in your cart; at most ${MAX_QUANTITY} fit in one order.` };
+    }
+    return { ok: true, cart: { lines: cart.lines.map((line) => (line.slug === slug ? { slug, quantity: total } : line)) } };
+  }
+  if (cart.lines.length >= MAX_LINES) return { ok: false, error: `A cart holds at most ${MAX_LINES} different products.` };
+  return { ok: true, cart: { lines: [...cart.lines, { slug, quantity }] } };
+}
+
+/** Sets the quantity of a line already in the cart (an unknown line is an error, so stale pages say so). */
+export function setQuantity(cart: Cart, slug: string, quantity: number): CartChange {
+  if (!cart.lines.some((line) => line.slug === slug)) return { ok: false, error: "That product is no longer in your cart." };
+  return { ok: true, cart: { lines: cart.lines.map((line) => (line.slug === slug ? { slug, quantity } : line)) } };
+}
+
+/** Removes a product's line from the cart; removing what is not there changes nothing. */
+export function removeFromCart(cart: Cart, slug: string): Cart {
+  return { lines: cart.lines.filter((line) => line.slug !== slug) };
+}
+
+/** A cart line priced from the catalogue. */
+export interface PricedLine {
+  product: Product;
+  quantity: number;
+  /** Unit price × quantity, in minor units. */
+  totalMinor: MinorUnits;
+}
+export interface PricedCart {
+  lines: PricedLine[];
+  totalMinor: MinorUnits;
+  /** Total number of units. */
+  itemCount: number;
+  /** Slugs in the cookie that are no longer in the catalogue; left out of the price. */
+  unavailable: string[];
+}
+
+/**
+ * Prices a cart from the catalogue, in integer minor units. Products that left the catalogue are reported in
+ * `unavailable` and not charged.
+ */
+export function priceCart(cart: Cart): PricedCart {
+  const lines: PricedLine[] = [];
+  const unavailable: string[] = [];
+  for (const line of cart.lines) {
+    const product = findProduct(line.slug);
+    if (!product) {
+      unavailable.push(line.slug);
+      continue;
+    }
+    lines.push({ product, quantity: line.quantity, totalMinor: multiply(product.priceMinor, line.quantity) });
+  }
+  return {
+    lines,
+    totalMinor: sum(lines.map((line) => line.totalMinor)),
+    itemCount: lines.reduce((count, line) => count + line.quantity, 0),
+    unavailable,
+  };
+}

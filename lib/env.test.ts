@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { EMULATOR_DEFAULTS, EnvError, parseEnv } from "./env";
+
+const production = {
+  PAYMENT_API_BASE_URL: "https://pay.example.ly/pay/api/v1/",
+  PAYMENT_CLIENT_ID: "client-123",
+  PAYMENT_CLIENT_SECRET: "secret-456",
+  SESSION_SECRET: "s".repeat(32),
+  SITE_URL: "https://shop.example.ly",
+};
+
+function problems(source: Record<string, string | undefined>, mode = "production"): string[] {
+  try {
+    parseEnv(source, mode);
+    return [];
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as EnvError).problems;
+  }
+}
+
+describe("parseEnv", () => {
+  it("falls back to the emulator in development when the payment variables are unset", () => {
+    const env = parseEnv({}, "development");
+    expect(env.usingEmulatorDefaults).toBe(true);
+    expect(env.PAYMENT_API_BASE_URL).toBe(EMULATOR_DEFAULTS.PAYMENT_API_BASE_URL);
+    expect(env.SITE_URL).toBe("http://localhost:3000");
+    expect(env.PAYMENT_GATEWAYS.length).toBe(7);
+  });
+
+  it("accepts a production configuration and normalises the base URL", () => {
+    const env = parseEnv(production, "production");
+    expect(env.PAYMENT_API_BASE_URL).toBe("https://pay.example.ly/pay/api/v1");
+    expect(env.usingEmulatorDefaults).toBe(false);
+    expect(env.warnings).toEqual([]);
+  });
+
+  it("requires every variable in production, naming each", () => {
+    const found = problems({});
+    for (const name of ["PAYMENT_API_BASE_URL", "PAYMENT_CLIENT_ID", "PAYMENT_CLIENT_SECRET", "SESSION_SECRET", "SITE_URL"]) {
+      expect(found.some((p) => p.startsWith(`${name} is missing`)), name).toBe(true);
+    }
+  });
+
+  it.each([
+    ["PAYMENT_CLIENT_ID", "", "PAYMENT_CLIENT_ID is empty"],
+    ["PAYMENT_CLIENT_SECRET", " secret ", "PAYMENT_CLIENT_SECRET has leading or trailing spaces"],
+    ["PAYMENT_CLIENT_SECRET", "<your-client-secret>", "PAYMENT_CLIENT_SECRET still holds a placeholder"],
+    ["SESSION_SECRET", "short", "SESSION_SECRET must be at least 32 characters"],
+    ["PAYMENT_API_BASE_URL", "pay.example.ly/pay/api/v1", "PAYMENT_API_BASE_URL must be an absolute URL"],
+    ["PAYMENT_API_BASE_URL", "http://pay.example.ly/pay/api/v1", "PAYMENT_API_BASE_URL uses http://"],
+    ["PAYMENT_API_BASE_URL", "https://pay.example.ly/pay", "PAYMENT_API_BASE_URL must be the API base ending in /api/v1"],
+    ["SITE_URL", "https://shop.example.ly/store", "SITE_URL must be an origin only"],
+    ["PAYMENT_GATEWAYS", "sadad,Not An Alias", "PAYMENT_GATEWAYS:"],
+  ])("refuses %s=%j", (name, value, message) => {
+    const found = problems({ ...production, [name]: value });
+    expect(found.some((p) => p.startsWith(message)), found.join("\n")).toBe(true);
+  });
+
+  it("allows plain http on loopback (the emulator) and warns about a loopback SITE_URL in production", () => {
+    const env = parseEnv({ ...production, PAYMENT_API_BASE_URL: "http://127.0.0.1:4010/pay/sandbox/api/v1", SITE_URL: "http://localhost:3000" }, "production");
+    expect(env.warnings.join()).toMatch(/loopback/);
+  });
+
+  it("parses PAYMENT_GATEWAYS with display names", () => {
+    const env = parseEnv({ ...production, PAYMENT_GATEWAYS: "sadad, prepaid-card, my-bank=My Bank" }, "production");
+    expect(env.PAYMENT_GATEWAYS).toEqual([
+      { alias: "sadad", name: "Sadad" },
+      { alias: "prepaid-card", name: "Prepaid card" },
+      { alias: "my-bank", name: "My Bank" },
+    ]);
+  });
+});

@@ -1,0 +1,205 @@
+import "server-only";
+import { z } from "zod";
+import { parseGatewayList, type Gateway } from "./gateways";
+import { logger } from "./log";
+import type { PaymentServiceConfig } from "./payments";
+
+/**
+ * The server's configuration: one zod schema, read once. Every variable is documented in `.env.example`.
+ *
+ * - Development with the payment variables unset: falls back to the local emulator (`npm run dev` starts it) and its
+ *   sandbox credentials, and says so once in the log.
+ * - Production: a missing or malformed variable stops the server with a message that names the variable and the fix.
+ */
+
+/** Where the emulator listens by default, and the sandbox merchant it ships with (see emulator/README.md). */
+export const EMULATOR_DEFAULTS = {
+  PAYMENT_API_BASE_URL: "http://127.0.0.1:4010/pay/sandbox/api/v1",
+  PAYMENT_CLIENT_ID: "sandbox-demo-client-id",
+  PAYMENT_CLIENT_SECRET: "sandbox-demo-client-secret",
+} as const;
+
+const DEVELOPMENT_SESSION_SECRET = "development-only-session-secret--never-use-in-production";
+const DEVELOPMENT_SITE_URL = "http://localhost:3000";
+
+const PLACEHOLDER = /^(<.*>|\.\.\.|x{3,}|changeme|change-me|change_me|todo|your[-_ ].*|replace[-_ ]?me.*)$/i;
+
+/** Hosts that never leave this machine: plain `http://` and loopback warnings are allowed only for these. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || hostname === "::1" || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** A required text setting: present, not padded with spaces, not a placeholder copied from an example. */
+const text = (name: string) =>
+  z
+    .string({ error: `${name} is missing: set it in .env.local (see .env.example)` })
+    .min(1, `${name} is empty: set it in .env.local (see .env.example)`)
+    .refine((value) => value === value.trim(), `${name} has leading or trailing spaces: remove them`)
+    .refine((value) => !PLACEHOLDER.test(value), `${name} still holds a placeholder: paste the real value from the merchant dashboard`);
+
+/** An absolute http(s) URL; plain http only for loopback hosts (anything else would send secrets in clear text). */
+const httpUrl = (name: string) =>
+  text(name)
+    .refine((value) => URL.canParse(value), `${name} must be an absolute URL such as https://example.com`)
+    .transform((value) => new URL(value))
+    .refine((url) => url.protocol === "https:" || url.protocol === "http:", `${name} must start with https://`)
+    .refine(
+      (url) => url.protocol === "https:" || isLoopbackHost(url.hostname),
+      `${name} uses http:// on a host other than this machine: use https://`,
+    )
+    .refine((url) => !url.username && !url.password, `${name} must not contain a user name or password`);
+
+const schema = z.object({
+  PAYMENT_API_BASE_URL: httpUrl("PAYMENT_API_BASE_URL")
+    .refine((url) => !url.search && !url.hash, "PAYMENT_API_BASE_URL must not have a query string or #fragment")
+    .refine(
+      (url) => /\/api\/v1\/?$/.test(url.pathname),
+      "PAYMENT_API_BASE_URL must be the API base ending in /api/v1, e.g. https://<host>/pay/sandbox/api/v1 (sandbox) or https://<host>/pay/api/v1 (production)",
+    )
+    // One canonical form without the trailing slash, so `${base}/payment/create` is always right.
+    .transform((url) => url.href.replace(/\/+$/, "")),
+  PAYMENT_CLIENT_ID: text("PAYMENT_CLIENT_ID"),
+  PAYMENT_CLIENT_SECRET: text("PAYMENT_CLIENT_SECRET"),
+  SESSION_SECRET: text("SESSION_SECRET").refine(
+    (value) => value.length >= 32,
+    "SESSION_SECRET must be at least 32 characters: generate one with `openssl rand -base64 32` (or run `npm run setup`)",
+  ),
+  SITE_URL: httpUrl("SITE_URL")
+    .refine((url) => url.pathname === "/" && !url.search && !url.hash, "SITE_URL must be an origin only, e.g. https://shop.example.ly (no path)")
+    .transform((url) => url.origin),
+  PAYMENT_GATEWAYS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const result = parseGatewayList(value);
+      if (!result.ok) {
+        ctx.addIssue({ code: "custom", message: `PAYMENT_GATEWAYS: ${result.error}` });
+        return z.NEVER;
+      }
+      return result.gateways;
+    }),
+  PAYMENT_TIMEOUT_MS: z.coerce
+    .number({ error: "PAYMENT_TIMEOUT_MS must be a number of milliseconds" })
+    .int("PAYMENT_TIMEOUT_MS must be a whole number of milliseconds")
+    .min(500, "PAYMENT_TIMEOUT_MS must be at least 500")
+    .max(30_000, "PAYMENT_TIMEOUT_MS must be at most 30000")
+    .default(8_000),
+});
+
+/** The validated configuration. URLs are normalised: no trailing slash on the API base, SITE_URL an origin. */
+export interface Env {
+  PAYMENT_API_BASE_URL: string;
+  PAYMENT_CLIENT_ID: string;
+  PAYMENT_CLIENT_SECRET: string;
+  SESSION_SECRET: string;
+  SITE_URL: string;
+  PAYMENT_GATEWAYS: Gateway[];
+  PAYMENT_TIMEOUT_MS: number;
+  /** True when the payment variables were unset in development and the emulator defaults are in use. */
+  usingEmulatorDefaults: boolean;
+  /** Plain-language warnings about a configuration that starts but deserves attention. */
+  warnings: string[];
+}
+
+/** Thrown when the environment is unusable; `problems` holds one line per variable, naming it and the fix. */
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+type Source = Record<string, string | undefined>;
+
+/**
+ * Validates an environment (default `process.env`) and returns the typed configuration.
+ * Pure: no logging, no caching, so tests can feed it any mix of variables.
+ * @param source variables to read; empty strings count as unset only for the development fallbacks.
+ * @param mode `production` requires every variable; `development` and `test` fill the payment variables, the session
+ *   secret and SITE_URL with local defaults when all of them are unset.
+ * @throws EnvError listing every problem at once.
+ */
+export function parseEnv(source: Source = process.env, mode: string = process.env.NODE_ENV ?? "development"): Env {
+  const production = mode === "production";
+  const input: Source = {
+    PAYMENT_API_BASE_URL: source.PAYMENT_API_BASE_URL,
+    PAYMENT_CLIENT_ID: source.PAYMENT_CLIENT_ID,
+    PAYMENT_CLIENT_SECRET: source.PAYMENT_CLIENT_SECRET,
+    SESSION_SECRET: source.SESSION_SECRET,
+    SITE_URL: source.SITE_URL ?? vercelSiteUrl(source),
+    PAYMENT_GATEWAYS: source.PAYMENT_GATEWAYS || undefined,
+    PAYMENT_TIMEOUT_MS: source.PAYMENT_TIMEOUT_MS || undefined,
+  };
+  const warnings: string[] = [];
+
+  const paymentKeys = ["PAYMENT_API_BASE_URL", "PAYMENT_CLIENT_ID", "PAYMENT_CLIENT_SECRET"] as const;
+  const usingEmulatorDefaults = !production && paymentKeys.every((key) => input[key] === undefined);
+  if (usingEmulatorDefaults) Object.assign(input, EMULATOR_DEFAULTS);
+  if (!production) {
+    input.SESSION_SECRET ??= DEVELOPMENT_SESSION_SECRET;
+    input.SITE_URL ??= DEVELOPMENT_SITE_URL;
+  }
+
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    throw new EnvError(parsed.error.issues.map((issue) => issue.message));
+  }
+  const env = parsed.data;
+
+  if (production && isLoopbackHost(new URL(env.SITE_URL).hostname)) {
+    warnings.push(
+      `SITE_URL is ${env.SITE_URL}, a loopback address: customers on other machines cannot come back to it from the payment page. Set it to the shop's public https:// origin.`,
+    );
+  }
+  if (production && env.SESSION_SECRET === DEVELOPMENT_SESSION_SECRET) {
+    throw new EnvError(["SESSION_SECRET is the development default: generate a new one with `openssl rand -base64 32`"]);
+  }
+
+  return {
+    ...env,
+    PAYMENT_GATEWAYS: env.PAYMENT_GATEWAYS,
+    usingEmulatorDefaults,
+    warnings,
+  };
+}
+
+/** On Vercel, fall back to the production domain it provides when SITE_URL is not set. */
+function vercelSiteUrl(source: Source): string | undefined {
+  const host = source.VERCEL_PROJECT_PRODUCTION_URL;
+  return host ? `https://${host}` : undefined;
+}
+
+let cached: Env | undefined;
+
+/**
+ * The process's configuration, validated on first use and cached; logs the emulator fallback and warnings once.
+ * @throws EnvError when the environment is unusable (see {@link parseEnv}).
+ */
+export function getEnv(): Env {
+  if (cached) return cached;
+  const env = parseEnv();
+  if (env.usingEmulatorDefaults) {
+    console.info(
+      `[config] PAYMENT_* variables are not set: using the local emulator at ${env.PAYMENT_API_BASE_URL} with its sandbox credentials.`,
+    );
+  }
+  for (const warning of env.warnings) console.warn(`[config] ${warning}`);
+  cached = env;
+  return env;
+}
+
+/**
+ * The payment client's configuration (`lib/payments.ts`) from the environment, logging each call through the
+ * server logger. The client secret goes in here and nowhere else.
+ * @throws EnvError when the environment is unusable.
+ */
+export function paymentServiceConfig(): PaymentServiceConfig {
+  const env = getEnv();
+  return {
+    baseUrl: env.PAYMENT_API_BASE_URL,
+    clientId: env.PAYMENT_CLIENT_ID,
+    clientSecret: env.PAYMENT_CLIENT_SECRET,
+    timeoutMs: env.PAYMENT_TIMEOUT_MS,
+    log: (record) => (record.outcome === "ok" ? logger.info(record) : logger.warn(record)),
+  };
+}

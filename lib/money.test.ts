@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { formatMoney, fromWireAmount, multiply, sum, toWireAmount } from "./money";
+
+describe("toWireAmount", () => {
+  it.each([
+    [0, "0.00"],
+    [5, "0.05"],
+    [50, "0.50"],
+    [1250, "12.50"],
+    [100000, "1000.00"],
+    [1_000_000_000, "10000000.00"],
+  ])("%i minor units → %s", (minor, wire) => {
+    expect(toWireAmount(minor)).toBe(wire);
+  });
+
+  it.each([1.5, -1, Number.NaN, Infinity, 1_000_000_001])("refuses %s", (bad) => {
+    expect(() => toWireAmount(bad)).toThrow(RangeError);
+  });
+
+  it("round-trips every cent of the first 100 dinars exactly", () => {
+    for (let minor = 0; minor <= 10_000; minor++) expect(fromWireAmount(toWireAmount(minor))).toBe(minor);
+  });
+});
+
+describe("fromWireAmount", () => {
+  it.each(["12.5", "12", "012.50", "-1.00", "1e3", " 1.00", "1.005", ""])("rejects %j", (text) => {
+    expect(fromWireAmount(text)).toBeNull();
+  });
+});
+
+describe("arithmetic", () => {
+  it("multiplies and sums in integers (0.1 + 0.2 stays exact)", () => {
+    expect(sum([10, 20])).toBe(30);
+    expect(toWireAmount(sum([multiply(1999, 3), multiply(1, 1)]))).toBe("59.98");
+  });
+  it("refuses fractional quantities and overflow", () => {
+    expect(() => multiply(100, 1.5)).toThrow(RangeError);
+    expect(() => multiply(1_000_000_000, 2)).toThrow(RangeError);
+  });
+});
+
+describe("formatMoney", () => {
+  it("shows two decimals and the currency in English", () => {
+    expect(formatMoney(1250, "en")).toMatch(/LYD\s?12\.50/);
+  });
+  it("formats in Arabic too", () => {
+    const text = formatMoney(1250, "ar");
+    expect(text).toMatch(/د\.ل/);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * Money in this project is always an integer number of **minor units**: 1/100 of a Libyan dinar (LYD), the unit of
+ * the payment service's `amount` field (spec §4.2: `<digits>.<2 digits>`). Floats never hold money; the decimal
+ * string exists only at the wire (`toWireAmount`) and on screen (`formatMoney`).
+ */
+
+/** The only currency this shop sells in (spec §4.2 `currency`). */
+export const CURRENCY = "LYD";
+
+/** Minor units per major unit: the service works in hundredths (two decimals), although ISO 4217 gives LYD three. */
+export const MINOR_UNITS_PER_MAJOR = 100;
+
+/** Largest amount we will ever send: 10,000,000.00 LYD, far above any cart, far below `Number.MAX_SAFE_INTEGER`. */
+export const MAX_AMOUNT_MINOR = 1_000_000_000;
+
+/** A non-negative integer count of minor units (1/100 LYD). */
+export type MinorUnits = number;
+
+/**
+ * Asserts that `value` is a usable amount in minor units.
+ * @throws RangeError when it is not a safe, non-negative integer no larger than {@link MAX_AMOUNT_MINOR}.
+ */
+export function assertMinorUnits(value: number, what = "amount"): asserts value is MinorUnits {
+  if (!Number.isSafeInteger(value) || value < 0 || value > MAX_AMOUNT_MINOR) {
+    throw new RangeError(`${what} must be an integer number of minor units between 0 and ${MAX_AMOUNT_MINOR}; got ${value}`);
+  }
+}
+
+/**
+ * Formats minor units as the spec's wire amount: `1250` → `"12.50"`, `5` → `"0.05"` (spec §4.2 `amount`).
+ * Integer arithmetic only, so no binary-float rounding can creep in.
+ * @throws RangeError when `minor` is not a valid amount (see {@link assertMinorUnits}).
+ */
+export function toWireAmount(minor: MinorUnits): string {
+  assertMinorUnits(minor);
+  const major = Math.trunc(minor / MINOR_UNITS_PER_MAJOR);
+  const cents = minor % MINOR_UNITS_PER_MAJOR;
+  return `${major}.${String(cents).padStart(2, "0")}`;
+}
+
+/**
+ * Parses a wire amount (`"12.50"`, exactly two decimals) back to minor units; the inverse of {@link toWireAmount}.
+ * @returns the amount in minor units, or `null` when the text is not of the spec's shape.
+ */
+export function fromWireAmount(text: string): MinorUnits | null {
+  const match = /^(0|[1-9]\d{0,9})\.(\d{2})$/.exec(text);
+  if (!match) return null;
+  const minor = Number(match[1]) * MINOR_UNITS_PER_MAJOR + Number(match[2]);
+  return minor <= MAX_AMOUNT_MINOR ? minor : null;
+}
+
+/**
+ * Multiplies a unit price by a quantity, staying in integers.
+ * @throws RangeError when the result is not a valid amount.
+ */
+export function multiply(unitMinor: MinorUnits, quantity: number): MinorUnits {
+  if (!Number.isSafeInteger(quantity) || quantity < 0) throw new RangeError(`quantity must be a non-negative integer; got ${quantity}`);
+  const total = unitMinor * quantity;
+  assertMinorUnits(total, "line total");
+  return total;
+}
+
+/**
+ * Adds amounts in minor units.
+ * @throws RangeError when the sum is not a valid amount.
+ */
+export function sum(amounts: readonly MinorUnits[]): MinorUnits {
+  const total = amounts.reduce((acc, amount) => acc + amount, 0);
+  assertMinorUnits(total, "total");
+  return total;
+}
+
+const formatters = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Formats minor units for people, e.g. `formatMoney(1250, "en")` → `"LYD 12.50"`, `formatMoney(1250, "ar")` →
+ * `"‏12.50 د.ل.‏"` (digits as the locale writes them). Always two decimals, matching what the payment page shows.
+ */
+export function formatMoney(minor: MinorUnits, locale = "en"): string {
+  let formatter = formatters.get(locale);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(locale === "ar" ? "ar-LY" : "en-LY", {
+      style: "currency",
+      currency: CURRENCY,
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    });
+    formatters.set(locale, formatter);
+  }
+  // Dividing for display only: the result is never fed back into arithmetic.
+  return formatter.format(minor / MINOR_UNITS_PER_MAJOR);
+}

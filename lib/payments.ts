@@ -1,0 +1,447 @@
+import "server-only";
+import { z } from "zod";
+import { toWireAmount, type MinorUnits } from "./money";
+
+/**
+ * Client of the payment service (payment-api-spec.md). It speaks the wire protocol and nothing else: the envelope
+ * (§2.1), the token request (§4.1), payment creation (§4.2) and the errors (§7), hardened against what the live
+ * service is known to do (gateway-notes.md). It knows nothing about carts, sessions or React.
+ *
+ * One checkout costs two requests: `requestAccessToken()` then `createPayment()`. {@link initiatePayment} does both
+ * with the retry rules below; call the two primitives yourself only if you need a different policy.
+ *
+ * Retry rules — none of them can charge a customer twice:
+ * | failure                               | what happens                                                        |
+ * |---------------------------------------|---------------------------------------------------------------------|
+ * | network error, timeout, 5xx on create | retried with the same access token and the identical body: the      |
+ * |                                       | service answers a repeat with the same payment (§4.2 rule 2)        |
+ * | 401 / 403 on create                   | one fresh access token, one more create (no payment exists yet)     |
+ * | network error, timeout, 5xx on token  | retried (a token alone creates nothing)                             |
+ * | 400, 409, 429, anything else          | final: a {@link PaymentError} the page can explain                  |
+ *
+ * Time budget: each request may take {@link PaymentServiceConfig.timeoutMs} (8 s by default) and the whole
+ * checkout gives up after {@link CHECKOUT_DEADLINE_MS} (20 s): longer than that and customers leave anyway.
+ */
+
+// ---------------------------------------------------------------------------------------------------------------
+// Configuration
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Where and as whom to call the service. Built from the environment by `lib/env.ts`; tests pass their own. */
+export interface PaymentServiceConfig {
+  /** API base of the environment, without a trailing slash, e.g. `https://host/pay/sandbox/api/v1`. */
+  baseUrl: string;
+  clientId: string;
+  /** The client secret (sent as the spec's `secret_id`). Never logged. */
+  clientSecret: string;
+  /** Limit for one HTTP request, in milliseconds. Default 8000. */
+  timeoutMs?: number;
+  /** Replaces the global `fetch` (tests). */
+  fetch?: typeof fetch;
+  /** Receives one record per HTTP attempt; free of secrets, tokens and customer data. */
+  log?: (record: CallLogRecord) => void;
+}
+
+/** What is logged of each HTTP attempt. Paths only: no query strings, bodies, tokens or secrets. */
+export interface CallLogRecord {
+  event: "payment_api_call";
+  requestId: string;
+  method: "POST";
+  path: string;
+  attempt: number;
+  status: number | null;
+  durationMs: number;
+  outcome: "ok" | PaymentErrorKind;
+}
+
+/** The whole checkout (token + create, with retries) never keeps the customer waiting longer than this. */
+export const CHECKOUT_DEADLINE_MS = 20_000;
+const DEFAULT_TIMEOUT_MS = 8_000;
+/** Attempts per request (first try included) for retryable failures. */
+const MAX_ATTEMPTS = 3;
+/** Backoff before retry n (1-based): 250 ms, 750 ms; plus up to 100 ms of jitter. */
+const backoffMs = (retry: number) => 250 * 3 ** (retry - 1) + Math.random() * 100;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * Why a call failed, in terms a page can map to a message:
+ * - `invalid_credentials` — the token request was refused (400/401/403): wrong client ID, secret or mode.
+ * - `unauthorized` — create refused the access token (401/403) even after one fresh token.
+ * - `rejected` — the service refused the request (400 and other 4xx); `messages` holds its reasons.
+ * - `conflict` — 409: this access token already initialised a different payment (§4.2 rule 3).
+ * - `rate_limited` — 429; `retryAfterSeconds` when the service said.
+ * - `unavailable` — network failure or 5xx, after retries.
+ * - `timeout` — no answer within the time limit, after retries.
+ * - `bad_response` — an answer that is not the spec's JSON envelope, or a payment URL we refuse to send anyone to.
+ */
+export type PaymentErrorKind =
+  | "invalid_credentials"
+  | "unauthorized"
+  | "rejected"
+  | "conflict"
+  | "rate_limited"
+  | "unavailable"
+  | "timeout"
+  | "bad_response";
+
+/** Every failure of this module. `messages` are the service's own texts (localised: show, never branch on them). */
+export class PaymentError extends Error {
+  readonly kind: PaymentErrorKind;
+  /** HTTP status of the last answer, or `null` when none arrived (network failure, timeout). */
+  readonly status: number | null;
+  /** `message.error` of the service's envelope, when it sent one. */
+  readonly messages: string[];
+  /** Our own id for this checkout, present in every log line of it. */
+  readonly requestId: string;
+  /** Seconds the service asked us to wait (429 `Retry-After`). */
+  readonly retryAfterSeconds: number | null;
+
+  constructor(
+    kind: PaymentErrorKind,
+    detail: string,
+    init: { status?: number | null; messages?: string[]; requestId: string; retryAfterSeconds?: number | null; cause?: unknown },
+  ) {
+    super(`${kind}: ${detail}`, { cause: init.cause });
+    this.name = "PaymentError";
+    this.kind = kind;
+    this.status = init.status ?? null;
+    this.messages = init.messages ?? [];
+    this.requestId = init.requestId;
+    this.retryAfterSeconds = init.retryAfterSeconds ?? null;
+  }
+
+  /** Worth another attempt with the same request: nothing was decided by the service. */
+  get retryable(): boolean {
+    return this.kind === "unavailable" || this.kind === "timeout";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Wire schemas (spec §2)
+// ---------------------------------------------------------------------------------------------------------------
+
+/** §2.1: the envelope of every answer. `data` is `{}` on errors, and sometimes `[]` on the live service. */
+const envelopeSchema = z.object({
+  message: z.object({
+    code: z.number().int(),
+    success: z.array(z.string()).optional(),
+    error: z.array(z.string()).optional(),
+  }),
+  data: z.unknown(),
+  type: z.enum(["success", "error"]),
+});
+
+/** §2.2: `data` of the token answer. */
+const accessTokenDataSchema = z.object({
+  access_token: z.string().min(1),
+  expire_time: z.number().int().positive(),
+});
+
+/** §2.3: `data` of the create answer. */
+const paymentDataSchema = z.object({
+  token: z.string().min(1).max(512),
+  payment_url: z.string().min(1).max(2048),
+});
+
+/** §4.2: the create body on the wire. Every value is a string. */
+export interface CreatePaymentBody {
+  amount: string;
+  currency: string;
+  return_url: string;
+  cancel_url: string;
+  custom?: string;
+  full_name?: string;
+  email?: string;
+  phone?: string;
+  payment_gateway?: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Public types
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A bearer access token (§2.2). Opaque: never decode it, never reuse it for a second order (§5.5). */
+export interface AccessToken {
+  value: string;
+  /** When we received it (ms since epoch); the payment page of its payment expires 600 s after this. */
+  issuedAt: number;
+  /** Lifetime in seconds as the service reported it (600). */
+  expiresInSeconds: number;
+}
+
+/** What to charge and where to send the customer back. Money in integer minor units (1/100 LYD). */
+export interface PaymentRequest {
+  amountMinor: MinorUnits;
+  /** Three-letter currency code, `LYD`. */
+  currency: string;
+  /** Where the service sends the customer on success (§4.3). */
+  returnUrl: string;
+  /** Where the service sends the customer on cancellation or failure (§4.3). */
+  cancelUrl: string;
+  /** The merchant's own order id (`custom`). */
+  orderId?: string;
+  /** Optional customer details; with a gateway, all three make the payment page auto-submit (§4.2 rule 5). */
+  fullName?: string;
+  email?: string;
+  phone?: string;
+  /** Payment gateway alias (§2.4); skips the gateway selection page (§4.2 rule 6). */
+  paymentGateway?: string;
+}
+
+/** A created payment (§2.3): its payment token and the checked payment URL to redirect the customer to. */
+export interface CreatedPayment {
+  paymentToken: string;
+  paymentUrl: string;
+}
+
+/** Per-checkout context: our request id, shared by the logs of every attempt, and the deadline. */
+export interface CallContext {
+  requestId: string;
+  /** Absolute time (ms since epoch) after which no new attempt starts. */
+  deadline: number;
+}
+
+/** Starts the clock of one checkout: a new request id and a deadline {@link CHECKOUT_DEADLINE_MS} from now. */
+export function newCallContext(now = Date.now()): CallContext {
+  return { requestId: crypto.randomUUID(), deadline: now + CHECKOUT_DEADLINE_MS };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The two calls
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * Exchanges the client credentials for a fresh bearer access token (spec §4.1, §5).
+ * Retries network errors, timeouts and 5xx (a token alone creates nothing).
+ * @returns the access token; request one per order, never cache it.
+ * @throws PaymentError `invalid_credentials` (400/401/403), `rate_limited`, `unavailable`, `timeout`, `bad_response`.
+ */
+export async function requestAccessToken(config: PaymentServiceConfig, ctx: CallContext = newCallContext()): Promise<AccessToken> {
+  const body = JSON.stringify({ client_id: config.clientId, secret_id: config.clientSecret });
+  const envelope = await withRetries(ctx, (attempt) => post(config, ctx, "/authentication/token", body, null, attempt));
+  const data = accessTokenDataSchema.safeParse(envelope.data);
+  if (!data.success) {
+    throw new PaymentError("bad_response", "token answer has no access_token/expire_time", { status: 200, requestId: ctx.requestId });
+  }
+  return { value: data.data.access_token, issuedAt: Date.now(), expiresInSeconds: data.data.expire_time };
+}
+
+/**
+ * Creates the payment for one order (spec §4.2) and checks the payment URL before anyone is sent to it.
+ * Retries network errors, timeouts and 5xx with the same access token and the byte-identical body, which the
+ * service answers with the same payment (rule 2), so a retry never creates a second one.
+ * @param accessToken a token from {@link requestAccessToken} that has not paid for another order.
+ * @returns the payment token and payment URL.
+ * @throws PaymentError `unauthorized` (401/403: get a new access token), `rejected` (400, e.g. validation or
+ *   prepaid card not enabled), `conflict` (409), `rate_limited`, `unavailable`, `timeout`, `bad_response`
+ *   (including a payment URL that is not on the service's host, path or token).
+ * @throws RangeError when `amountMinor` is not a valid amount in minor units.
+ */
+export async function createPayment(
+  config: PaymentServiceConfig,
+  accessToken: AccessToken,
+  request: PaymentRequest,
+  ctx: CallContext = newCallContext(),
+): Promise<CreatedPayment> {
+  // Serialised once: every retry sends exactly these bytes.
+  const body = JSON.stringify(toCreatePaymentBody(request));
+  const envelope = await withRetries(ctx, (attempt) => post(config, ctx, "/payment/create", body, accessToken.value, attempt));
+  const data = paymentDataSchema.safeParse(envelope.data);
+  if (!data.success) {
+    throw new PaymentError("bad_response", "create answer has no token/payment_url", { status: 200, requestId: ctx.requestId });
+  }
+  const { token, payment_url } = data.data;
+  if (!isTrustedPaymentUrl(payment_url, token, config.baseUrl)) {
+    throw new PaymentError("bad_response", "payment_url is not on the service's payment page for this token", {
+      status: 200,
+      requestId: ctx.requestId,
+    });
+  }
+  return { paymentToken: token, paymentUrl: payment_url };
+}
+
+/**
+ * One checkout's worth of calls: a fresh access token, then the payment. When create answers 401/403 (a token that
+ * went stale in between), gets one more access token and tries once more; that is safe because a refused create
+ * initialised nothing.
+ * @returns the created payment and when its access token was issued (the payment page expires 600 s later).
+ * @throws PaymentError as {@link requestAccessToken} and {@link createPayment} do.
+ */
+export async function initiatePayment(
+  config: PaymentServiceConfig,
+  request: PaymentRequest,
+  ctx: CallContext = newCallContext(),
+): Promise<CreatedPayment & { accessTokenIssuedAt: number }> {
+  let accessToken = await requestAccessToken(config, ctx);
+  try {
+    return { ...(await createPayment(config, accessToken, request, ctx)), accessTokenIssuedAt: accessToken.issuedAt };
+  } catch (error) {
+    if (!(error instanceof PaymentError) || error.kind !== "unauthorized") throw error;
+    accessToken = await requestAccessToken(config, ctx);
+    return { ...(await createPayment(config, accessToken, request, ctx)), accessTokenIssuedAt: accessToken.issuedAt };
+  }
+}
+
+/**
+ * Maps a {@link PaymentRequest} to the wire body of §4.2: the amount as `"12.50"` from minor units, optional
+ * fields left out when empty. Key order is fixed, so the same request always serialises to the same bytes.
+ * @throws RangeError when `amountMinor` is not a valid amount in minor units.
+ */
+export function toCreatePaymentBody(request: PaymentRequest): CreatePaymentBody {
+  const body: CreatePaymentBody = {
+    amount: toWireAmount(request.amountMinor),
+    currency: request.currency,
+    return_url: request.returnUrl,
+    cancel_url: request.cancelUrl,
+  };
+  if (request.orderId) body.custom = request.orderId;
+  if (request.fullName) body.full_name = request.fullName;
+  if (request.email) body.email = request.email;
+  if (request.phone) body.phone = request.phone;
+  if (request.paymentGateway) body.payment_gateway = request.paymentGateway;
+  return body;
+}
+
+/**
+ * Whether a `payment_url` from the service may be used as a redirect target: the service's own origin, the payment
+ * page path of the configured environment (§4.2: `/pay/sandbox/v1/user/payment/preview/<token>` for the sandbox
+ * base `/pay/sandbox/api/v1`, `/pay/v1/user/payment/preview/<token>` for production), and the same payment token.
+ * Anything else — another host, scheme or path, a different token — is refused: no open redirect, even if an
+ * answer is tampered with.
+ */
+export function isTrustedPaymentUrl(paymentUrl: string, paymentToken: string, baseUrl: string): boolean {
+  if (!URL.canParse(paymentUrl)) return false;
+  const url = new URL(paymentUrl);
+  const base = new URL(baseUrl);
+  if (url.origin !== base.origin || url.username || url.password) return false;
+  // `/pay/sandbox/api/v1` → `/pay/sandbox`; `/pay/api/v1` → `/pay`.
+  const prefix = base.pathname.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
+  const expected = `${prefix}/v1/user/payment/preview/${encodeURIComponent(paymentToken)}`;
+  return url.pathname.replace(/\/$/, "") === expected;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Transport
+// ---------------------------------------------------------------------------------------------------------------
+
+type Envelope = z.infer<typeof envelopeSchema>;
+
+/** Runs `attempt` until it succeeds, fails for good, runs out of attempts or the checkout's deadline passes. */
+async function withRetries(ctx: CallContext, attempt: (n: number) => Promise<Envelope>): Promise<Envelope> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt(n);
+    } catch (error) {
+      if (!(error instanceof PaymentError) || !error.retryable || n >= MAX_ATTEMPTS) throw error;
+      const wait = backoffMs(n);
+      if (Date.now() + wait + 500 > ctx.deadline) throw error;
+      await sleep(wait);
+    }
+  }
+}
+
+/**
+ * One HTTP attempt: POST JSON, with `Accept: application/json` (without it the platform may answer HTML), a
+ * timeout, and the answer checked against the envelope. Successful envelopes are returned; everything else throws.
+ */
+async function post(
+  config: PaymentServiceConfig,
+  ctx: CallContext,
+  path: "/authentication/token" | "/payment/create",
+  body: string,
+  bearer: string | null,
+  attempt: number,
+): Promise<Envelope> {
+  const started = performance.now();
+  const log = (status: number | null, outcome: CallLogRecord["outcome"]) =>
+    config.log?.({
+      event: "payment_api_call",
+      requestId: ctx.requestId,
+      method: "POST",
+      path,
+      attempt,
+      status,
+      durationMs: Math.round(performance.now() - started),
+      outcome,
+    });
+
+  const timeoutMs = Math.max(1, Math.min(config.timeoutMs ?? DEFAULT_TIMEOUT_MS, ctx.deadline - Date.now()));
+  const headers: Record<string, string> = {
+    Accept: "application/json",
+    "Content-Type": "application/json",
+    "X-Request-Id": ctx.requestId,
+  };
+  if (bearer !== null) headers.Authorization = `Bearer ${bearer}`;
+
+  let response: Response;
+  let text: string;
+  try {
+    // The body is read inside the same timeout: a service that sends headers and then stalls is a timeout too.
+    const signal = AbortSignal.timeout(timeoutMs);
+    response = await (config.fetch ?? fetch)(`${config.baseUrl}${path}`, { method: "POST", headers, body, signal, cache: "no-store" });
+    text = await response.text();
+  } catch (cause) {
+    const timedOut = cause instanceof DOMException && (cause.name === "TimeoutError" || cause.name === "AbortError");
+    const kind = timedOut ? "timeout" : "unavailable";
+    log(null, kind);
+    throw new PaymentError(kind, timedOut ? `no answer within ${timeoutMs} ms` : "could not reach the payment service", {
+      requestId: ctx.requestId,
+      cause,
+    });
+  }
+
+  try {
+    const envelope = parseEnvelope(response, text, ctx.requestId, path === "/authentication/token" ? "token" : "create");
+    log(response.status, "ok");
+    return envelope;
+  } catch (error) {
+    log(response.status, error instanceof PaymentError ? error.kind : "bad_response");
+    throw error;
+  }
+}
+
+/** Turns an HTTP answer into a success envelope, or the {@link PaymentError} it stands for (spec §7, gateway-notes). */
+function parseEnvelope(response: Response, text: string, requestId: string, call: "token" | "create"): Envelope {
+  const status = response.status;
+  const envelope = envelopeSchema.safeParse(safeJson(text));
+  const messages = envelope.success ? (envelope.data.message.error ?? []) : [];
+  const fail = (kind: PaymentErrorKind, detail: string, extra: { retryAfterSeconds?: number | null } = {}) =>
+    new PaymentError(kind, detail, { status, messages, requestId, ...extra });
+
+  if (status >= 500) throw fail("unavailable", `the payment service answered ${status}`);
+  if (status === 429) {
+    throw fail("rate_limited", "too many requests", { retryAfterSeconds: parseRetryAfter(response.headers.get("retry-after")) });
+  }
+  if (!envelope.success) {
+    throw fail("bad_response", `answer ${status} is not the JSON envelope (content-type ${response.headers.get("content-type") ?? "none"})`);
+  }
+  if (status === 200 && envelope.data.type === "success") return envelope.data;
+  if (status === 409) throw fail("conflict", "a payment is already initialised for this access token");
+  if (call === "token" && (status === 400 || status === 401 || status === 403)) {
+    throw fail("invalid_credentials", "the service refused the client credentials");
+  }
+  if (call === "create" && (status === 401 || status === 403)) throw fail("unauthorized", "the service refused the access token");
+  if (status >= 400 && status < 500) throw fail("rejected", `the service refused the request (${status})`);
+  throw fail("bad_response", `unexpected answer ${status} of type ${envelope.data.type}`);
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `Retry-After` as seconds: either delta-seconds or an HTTP date; `null` when absent or unreadable. */
+function parseRetryAfter(value: string | null): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

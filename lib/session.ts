@@ -1,0 +1,74 @@
+import "server-only";
+import { getIronSession, type IronSession, type SessionOptions } from "iron-session";
+import { cookies } from "next/headers";
+import { cartSchema, EMPTY_CART, type Cart } from "./cart";
+import { orderSchema, type Order } from "./checkout";
+import { getEnv } from "./env";
+import { logger } from "./log";
+
+/**
+ * The shopper's session: an encrypted, signed cookie (iron-session) holding the cart and the current order.
+ * Nothing else is stored server-side, so the shop runs on any serverless host without a database.
+ */
+export interface SessionData {
+  cart: Cart;
+  order?: Order;
+}
+
+export const SESSION_COOKIE = "shop_session";
+
+/**
+ * Cookie settings. `SameSite=Lax`, never `Strict`: the customer comes back from the payment service's site, and a
+ * Strict cookie would not be sent on that navigation, losing the order. `Secure` whenever the shop is served over
+ * https (always, in production; plain http is only accepted for loopback SITE_URLs).
+ */
+export function sessionOptions(): SessionOptions {
+  const env = getEnv();
+  return {
+    cookieName: SESSION_COOKIE,
+    password: env.SESSION_SECRET,
+    ttl: 60 * 60 * 24 * 7,
+    cookieOptions: {
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      secure: env.SITE_URL.startsWith("https:"),
+    },
+  };
+}
+
+const sessionSchema = {
+  cart: cartSchema,
+  order: orderSchema,
+};
+
+/**
+ * The current request's session, with `cart` always present. A cookie that cannot be read (tampered, truncated,
+ * sealed with another password, or of an older shape) gives a fresh empty session and a log line, never an error.
+ * Call `save()` after changing it; only server actions and route handlers can (Server Components cannot set cookies).
+ */
+export async function getSession(): Promise<IronSession<SessionData>> {
+  const store = await cookies();
+  const raw = store.get(SESSION_COOKIE)?.value;
+  let session: IronSession<Partial<SessionData>>;
+  try {
+    session = await getIronSession<Partial<SessionData>>(store, sessionOptions());
+  } catch (error) {
+    logger.warn({ event: "session_unreadable", reason: error instanceof Error ? error.message : "unknown" }, "starting a fresh session");
+    const withoutCookie = { get: () => undefined, set: store.set.bind(store) };
+    session = await getIronSession<Partial<SessionData>>(withoutCookie, sessionOptions());
+  }
+
+  if (raw && Object.keys(session).length === 0) {
+    logger.warn({ event: "session_unreadable", reason: "seal rejected" }, "starting a fresh session");
+  }
+  const cart = sessionSchema.cart.safeParse(session.cart);
+  if (session.cart !== undefined && !cart.success) logger.warn({ event: "session_cart_dropped" }, "cart in cookie had an unexpected shape");
+  session.cart = cart.success ? cart.data : { ...EMPTY_CART };
+  if (session.order !== undefined) {
+    const order = sessionSchema.order.safeParse(session.order);
+    if (!order.success) logger.warn({ event: "session_order_dropped" }, "order in cookie had an unexpected shape");
+    session.order = order.success ? order.data : undefined;
+  }
+  return session as IronSession<SessionData>;
+}

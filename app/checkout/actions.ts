@@ -1,0 +1,81 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { priceCart } from "@/lib/cart";
+import {
+  buildPaymentRequest,
+  checkoutFormSchema,
+  newOrderId,
+  readCheckoutValues,
+  type CheckoutField,
+  type CheckoutValues,
+} from "@/lib/checkout";
+import { describeCheckoutFailure } from "@/lib/checkout-errors";
+import { getEnv, paymentServiceConfig } from "@/lib/env";
+import { logger } from "@/lib/log";
+import { initiatePayment } from "@/lib/payments";
+import { getSession } from "@/lib/session";
+
+/** What the checkout form shows after a failed submission: what went wrong, and what the customer had typed. */
+export interface CheckoutState {
+  message?: string;
+  fieldErrors?: Partial<Record<CheckoutField, string>>;
+  values: CheckoutValues;
+}
+
+/**
+ * The checkout (DESIGN.md, "The flow"): validate the form, price the cart on the server, create the payment with a
+ * fresh access token, store the order in the session and send the customer to the payment URL.
+ * Every failure returns to the form with a message and the customer's input; the cart is never touched here.
+ */
+export async function startCheckout(_previous: CheckoutState, form: FormData): Promise<CheckoutState> {
+  const values = readCheckoutValues(form);
+  const session = await getSession();
+  const cart = priceCart(session.cart);
+  if (cart.lines.length === 0) return { values, message: "Your cart is empty. Add something before checking out." };
+
+  let env;
+  try {
+    env = getEnv();
+  } catch (error) {
+    logger.error({ event: "checkout_config_error", err: error instanceof Error ? error.message : String(error) });
+    return { values, message: describeCheckoutFailure(error) };
+  }
+
+  const parsed = checkoutFormSchema(env.PAYMENT_GATEWAYS).safeParse(values);
+  if (!parsed.success) {
+    const fieldErrors: CheckoutState["fieldErrors"] = {};
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0] as CheckoutField;
+      fieldErrors[field] ??= issue.message;
+    }
+    return { values, fieldErrors, message: "Please correct the highlighted fields." };
+  }
+
+  const orderId = newOrderId();
+  const request = buildPaymentRequest(orderId, cart, parsed.data, env.SITE_URL);
+  let payment;
+  try {
+    payment = await initiatePayment(paymentServiceConfig(), request);
+  } catch (error) {
+    logger.warn({ event: "checkout_failed", orderId, kind: (error as { kind?: string }).kind ?? "unexpected" });
+    return { values, message: describeCheckoutFailure(error) };
+  }
+
+  session.order = {
+    id: orderId,
+    lines: cart.lines.map((line) => ({ slug: line.product.slug, quantity: line.quantity, unitMinor: line.product.priceMinor })),
+    amountMinor: cart.totalMinor,
+    currency: request.currency,
+    paymentToken: payment.paymentToken,
+    paymentUrl: payment.paymentUrl,
+    status: "pending",
+    createdAt: Date.now(),
+    accessTokenIssuedAt: payment.accessTokenIssuedAt,
+  };
+  await session.save();
+  logger.info({ event: "checkout_started", orderId, amountMinor: cart.totalMinor });
+
+  // Outside any try/catch: redirect() works by throwing, and a catch would swallow it.
+  redirect(payment.paymentUrl);
+}

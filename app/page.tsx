@@ -1,0 +1,29 @@
+import Image from "next/image";
+import Link from "next/link";
+import { PRODUCTS } from "@/lib/catalog";
+import { formatMoney } from "@/lib/money";
+
+export default function HomePage() {
+  return (
+    <>
+      <h1 className="text-2xl font-semibold tracking-tight">Crafts and pantry from across Libya</h1>
+      <p className="mt-1 text-stone-600">Pay with your bank card, Sadad, Edfali, Mobicash and more.</p>
+      <ul className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
+        {PRODUCTS.map((product) => (
+          <li key={product.slug}>
+            <Link
+              href={`/products/${product.slug}`}
+              className="group block overflow-hidden rounded-xl border border-sand-200 bg-white transition hover:shadow-md"
+            >
+              <Image src={product.image} alt="" width={400} height={400} className="aspect-square w-full bg-sand-100 object-cover" />
+              <div className="p-3">
+                <h2 className="text-sm font-medium group-hover:underline">{product.name}</h2>
+                <p className="mt-1 text-sm text-stone-700">{formatMoney(product.priceMinor)}</p>
+              </div>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+"use client";
+
+import Link from "next/link";
+import { useActionState } from "react";
+import { addToCartAction } from "@/app/cart/actions";
+import { MAX_QUANTITY } from "@/lib/cart";
+import { SubmitButton } from "./submit-button";
+
+/** Quantity input and "Add to cart" button for one product; reports the result in a live region. */
+export function AddToCartForm({ slug }: { slug: string }) {
+  const [state, action] = useActionState(addToCartAction, null);
+  return (
+    <form action={action} className="mt-6 flex flex-wrap items-end gap-3">
+      <input type="hidden" name="slug" value={slug} />
+      <div>
+        <label htmlFor="quantity" className="block text-sm font-medium">
+          Quantity
+        </label>
+        <input
+          id="quantity"
+          name="quantity"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={MAX_QUANTITY}
+          defaultValue={1}
+          required
+          className="mt-1 w-20 rounded-lg border border-stone-300 px-3 py-2"
+        />
+      </div>
+      <SubmitButton pendingLabel="Adding…">Add to cart</SubmitButton>
+      <p aria-live="polite" className="w-full text-sm">
+        {state && (
+          <span className={state.ok ? "text-brand-700" : "text-red-700"}>
+            {state.message}{" "}
+            {state.ok && (
+              <Link href="/cart" className="font-medium underline">
+                View cart
+              </Link>
+            )}
+          </span>
+        )}
+      </p>
+    </form>
+  );
+}

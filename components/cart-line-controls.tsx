@@ -1,0 +1,46 @@
+"use client";
+
+import { useActionState } from "react";
+import { removeFromCartAction, updateQuantityAction } from "@/app/cart/actions";
+import { MAX_QUANTITY } from "@/lib/cart";
+import { SubmitButton } from "./submit-button";
+
+/** Change-quantity and remove controls of one cart line. */
+export function CartLineControls({ slug, name, quantity }: { slug: string; name: string; quantity: number }) {
+  const [state, update] = useActionState(updateQuantityAction, null);
+  const inputId = `quantity-${slug}`;
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <form action={update} className="flex items-center gap-2">
+        <input type="hidden" name="slug" value={slug} />
+        <label htmlFor={inputId} className="sr-only">
+          Quantity of {name}
+        </label>
+        <input
+          id={inputId}
+          name="quantity"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={MAX_QUANTITY}
+          defaultValue={quantity}
+          key={quantity}
+          required
+          className="w-16 rounded-lg border border-stone-300 px-2 py-1"
+        />
+        <SubmitButton variant="secondary" pendingLabel="Updating…">
+          Update<span className="sr-only"> quantity of {name}</span>
+        </SubmitButton>
+      </form>
+      <form action={removeFromCartAction}>
+        <input type="hidden" name="slug" value={slug} />
+        <SubmitButton variant="link" pendingLabel="Removing…">
+          Remove<span className="sr-only"> {name}</span>
+        </SubmitButton>
+      </form>
+      <p aria-live="polite" className="w-full text-sm text-red-700">
+        {state && !state.ok ? state.message : null}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+"use client";
+
+import { useFormStatus } from "react-dom";
+
+/**
+ * A submit button that shows progress and cannot be pressed twice while its form is being submitted.
+ * Without JavaScript it is a plain submit button.
+ */
+export function SubmitButton({
+  children,
+  pendingLabel,
+  variant = "primary",
+  className = "",
+}: {
+  children: React.ReactNode;
+  pendingLabel: string;
+  variant?: "primary" | "secondary" | "link";
+  className?: string;
+}) {
+  const { pending } = useFormStatus();
+  const styles = {
+    primary: "rounded-lg bg-brand-700 px-5 py-2.5 font-medium text-white hover:bg-brand-800 disabled:cursor-progress disabled:opacity-70",
+    secondary: "rounded-lg border border-sand-200 bg-white px-3 py-1.5 text-sm font-medium hover:bg-sand-100 disabled:opacity-70",
+    link: "text-sm text-red-700 underline-offset-2 hover:underline disabled:opacity-70",
+  }[variant];
+  return (
+    <button type="submit" disabled={pending} aria-disabled={pending} className={`${styles} ${className}`}>
+      {pending ? (
+        <span role="status" className="inline-flex items-center gap-2">
+          <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-current border-e-transparent" />
+          {pendingLabel}
+        </span>
+      ) : (
+        children
+      )}
+    </button>
+  );
+}

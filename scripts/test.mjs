@@ -1,0 +1,54 @@
+// `npm test`: every check CI runs, in order, then one closing line `N passed, N failed` for the whole run.
+// typecheck, lint and the production build count as one check each; unit and browser tests count per test.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+const results = [];
+mkdirSync("test-results", { recursive: true });
+
+function run(command, args, extraEnv = {}) {
+  console.log(`\n▶ ${[command, ...args].join(" ")}`);
+  const started = Date.now();
+  const { status } = spawnSync(command, args, { stdio: "inherit", env: { ...env, ...extraEnv } });
+  return { ok: status === 0, seconds: ((Date.now() - started) / 1000).toFixed(1) };
+}
+
+function check(name, command, args) {
+  const { ok, seconds } = run(command, args);
+  results.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, seconds });
+  return ok;
+}
+
+function suite(name, command, args, reportFile, count, extraEnv) {
+  rmSync(reportFile, { force: true });
+  const { ok, seconds } = run(command, args, extraEnv);
+  let counts = { passed: 0, failed: 0 };
+  if (existsSync(reportFile)) counts = count(JSON.parse(readFileSync(reportFile, "utf8")));
+  // A runner that failed without reporting a failing test (crash, config error) still fails the run.
+  if (!ok && counts.failed === 0) counts.failed = 1;
+  results.push({ name, ...counts, seconds });
+}
+
+check("typecheck", "npx", ["tsc", "--noEmit"]);
+check("emulator typecheck", "npx", ["tsc", "--noEmit", "-p", "emulator"]);
+check("lint", "npx", ["eslint", "."]);
+suite("unit", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile=test-results/vitest.json"], "test-results/vitest.json", (r) => ({
+  passed: r.numPassedTests,
+  failed: r.numFailedTests,
+}));
+if (check("build", "npx", ["next", "build"])) {
+  suite("browser (Playwright)", "npx", ["playwright", "test"], "test-results/playwright.json", (r) => ({
+    passed: r.stats.expected + r.stats.flaky,
+    failed: r.stats.unexpected,
+  }));
+} else {
+  results.push({ name: "browser (Playwright)", passed: 0, failed: 1, seconds: "0.0" });
+}
+
+console.log("\nSummary");
+for (const r of results) console.log(`  ${r.failed ? "✗" : "✓"} ${r.name.padEnd(22)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds}s`);
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addToCart, priceCart, MAX_LINES, MAX_QUANTITY, quantitySchema, removeFromCart, setQuantity } from "./cart";
-import { applyReturn, buildPaymentRequest, checkoutFormSchema, normaliseLibyanMobile, parseReturnQuery, willAutoSubmit, type Order } from "./checkout";
+import { ACCESS_TOKEN_LIFETIME_MS, applyReturn, buildPaymentRequest, canResume, checkoutFingerprint, checkoutFormSchema, normaliseLibyanMobile, parseReturnQuery, willAutoSubmit, type Order } from "./checkout";
 import { DEFAULT_GATEWAYS } from "./gateways";
 
 const schema = checkoutFormSchema(DEFAULT_GATEWAYS);
@@ -122,6 +122,7 @@ describe("coming back from the payment page (spec §4.3)", () => {
     status: "pending",
     createdAt: 1,
     accessTokenIssuedAt: 1,
+    fingerprint: "fp",
   };
   const q = (s: string) => new URLSearchParams(s);
 
@@ -153,5 +154,37 @@ describe("coming back from the payment page (spec §4.3)", () => {
     expect(parseReturnQuery(q("type=success&token=pt-1&token=pt-2"))).toBeNull();
     expect(parseReturnQuery(q(`type=success&token=${"a".repeat(600)}`))).toBeNull();
     expect(parseReturnQuery(q("token=pt-1"))).toBeNull();
+  });
+});
+
+describe("resuming a pending payment (double submit)", () => {
+  const cart = priceCart({ lines: [{ slug: "saffron", quantity: 2 }] });
+  it("fingerprints the same checkout identically and any change differently", async () => {
+    const same = await checkoutFingerprint(cart, { email: "a@example.ly" });
+    expect(await checkoutFingerprint(priceCart({ lines: [{ slug: "saffron", quantity: 2 }] }), { email: "a@example.ly" })).toBe(same);
+    expect(await checkoutFingerprint(cart, { email: "b@example.ly" })).not.toBe(same);
+    expect(await checkoutFingerprint(priceCart({ lines: [{ slug: "saffron", quantity: 3 }] }), { email: "a@example.ly" })).not.toBe(same);
+    expect(await checkoutFingerprint(cart, { email: "a@example.ly", payment_gateway: "sadad" })).not.toBe(same);
+  });
+
+  it("resumes only a pending order with the same fingerprint whose payment page has time left", () => {
+    const now = 1_000_000;
+    const order = {
+      id: "ord_1",
+      lines: [],
+      amountMinor: 3750,
+      currency: "LYD",
+      paymentToken: "pt",
+      paymentUrl: "u",
+      status: "pending" as const,
+      createdAt: now,
+      accessTokenIssuedAt: now,
+      fingerprint: "fp",
+    };
+    expect(canResume(order, "fp", now + 60_000)).toBe(true);
+    expect(canResume(order, "other", now)).toBe(false);
+    expect(canResume({ ...order, status: "paid" }, "fp", now)).toBe(false);
+    expect(canResume(order, "fp", now + ACCESS_TOKEN_LIFETIME_MS - 60_000)).toBe(false);
+    expect(canResume(undefined, "fp", now)).toBe(false);
   });
 });

@@ -73,7 +73,12 @@ export function checkoutFormSchema(gateways: readonly Gateway[]) {
 }
 
 /** The customer's details after validation: trimmed, phone normalised, blanks removed. */
-export type CheckoutDetails = z.infer<ReturnType<typeof checkoutFormSchema>>;
+export interface CheckoutDetails {
+  full_name?: string;
+  email?: string;
+  phone?: string;
+  payment_gateway?: string;
+}
 
 /** What the form posted, as strings, so a failed submission can show the customer what they typed. */
 export type CheckoutValues = Partial<Record<CheckoutField, string>>;
@@ -113,6 +118,8 @@ export interface Order {
   createdAt: number;
   /** When the access token behind the payment was issued: the payment page expires 600 s later. */
   accessTokenIssuedAt: number;
+  /** {@link checkoutFingerprint} of what was paid for: an identical resubmission resumes this payment. */
+  fingerprint: string;
   settledAt?: number;
 }
 
@@ -127,6 +134,7 @@ export const orderSchema = z.object({
   status: z.enum(["pending", "paid", "cancelled"]),
   createdAt: z.number(),
   accessTokenIssuedAt: z.number(),
+  fingerprint: z.string().max(64),
   settledAt: z.number().optional(),
 }) satisfies z.ZodType<Order>;
 
@@ -154,6 +162,42 @@ export function buildPaymentRequest(orderId: string, cart: PricedCart, details: 
     phone: details.phone,
     paymentGateway: details.payment_gateway,
   };
+}
+
+/** Access token lifetime (spec §2.2, §8); the payment page of a payment expires this long after its token. */
+export const ACCESS_TOKEN_LIFETIME_MS = 600_000;
+/** A pending payment is resumed only while its payment page has at least this long left to live. */
+const RESUME_MARGIN_MS = 120_000;
+
+/**
+ * A digest of everything a payment is made of — lines, prices, total and the customer's details — so a double
+ * click, a second tab, or the back button and submit again can be recognised as the same checkout.
+ */
+export async function checkoutFingerprint(cart: PricedCart, details: CheckoutDetails): Promise<string> {
+  const material = JSON.stringify([
+    cart.lines.map((line) => [line.product.slug, line.quantity, line.product.priceMinor]),
+    cart.totalMinor,
+    details.full_name ?? "",
+    details.email ?? "",
+    details.phone ?? "",
+    details.payment_gateway ?? "",
+  ]);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(material));
+  return Buffer.from(digest).toString("base64url");
+}
+
+/**
+ * Whether a resubmitted checkout may resume the session's pending payment instead of creating another: same
+ * fingerprint, still pending, and its payment page (600 s from the access token) has a while left to live.
+ * Resuming sends the customer to the same payment URL, so one checkout is one payment at the service.
+ */
+export function canResume(order: Order | undefined, fingerprint: string, now: number = Date.now()): order is Order {
+  return (
+    order !== undefined &&
+    order.status === "pending" &&
+    order.fingerprint === fingerprint &&
+    now < order.accessTokenIssuedAt + ACCESS_TOKEN_LIFETIME_MS - RESUME_MARGIN_MS
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ import { logger } from "./log";
  * Nothing else is stored server-side, so the shop runs on any serverless host without a database.
  */
 export interface SessionData {
+  /** Random id of this shopper's session; keys the coalescing of simultaneous checkouts. */
+  id: string;
   cart: Cart;
   order?: Order;
 }
@@ -65,6 +67,7 @@ export async function getSession(): Promise<IronSession<SessionData>> {
   const cart = sessionSchema.cart.safeParse(session.cart);
   if (session.cart !== undefined && !cart.success) logger.warn({ event: "session_cart_dropped" }, "cart in cookie had an unexpected shape");
   session.cart = cart.success ? cart.data : { ...EMPTY_CART };
+  if (typeof session.id !== "string" || !/^[\w-]{8,64}$/.test(session.id)) session.id = crypto.randomUUID();
   if (session.order !== undefined) {
     const order = sessionSchema.order.safeParse(session.order);
     if (!order.success) logger.warn({ event: "session_order_dropped" }, "order in cookie had an unexpected shape");

@@ -4,13 +4,17 @@ import { redirect } from "next/navigation";
 import { priceCart } from "@/lib/cart";
 import {
   buildPaymentRequest,
+  canResume,
+  checkoutFingerprint,
   checkoutFormSchema,
   newOrderId,
   readCheckoutValues,
   type CheckoutField,
   type CheckoutValues,
+  type Order,
 } from "@/lib/checkout";
 import { describeCheckoutFailure } from "@/lib/checkout-errors";
+import { coalesce } from "@/lib/coalesce";
 import { getEnv, paymentServiceConfig } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { initiatePayment } from "@/lib/payments";
@@ -26,6 +30,7 @@ export interface CheckoutState {
 /**
  * The checkout (DESIGN.md, "The flow"): validate the form, price the cart on the server, create the payment with a
  * fresh access token, store the order in the session and send the customer to the payment URL.
+ * A resubmission of the same cart and details resumes the session's pending payment instead of creating another.
  * Every failure returns to the form with a message and the customer's input; the cart is never touched here.
  */
 export async function startCheckout(_previous: CheckoutState, form: FormData): Promise<CheckoutState> {
@@ -52,30 +57,40 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
     return { values, fieldErrors, message: "Please correct the highlighted fields." };
   }
 
-  const orderId = newOrderId();
-  const request = buildPaymentRequest(orderId, cart, parsed.data, env.SITE_URL);
-  let payment;
-  try {
-    payment = await initiatePayment(paymentServiceConfig(), request);
-  } catch (error) {
-    logger.warn({ event: "checkout_failed", orderId, kind: (error as { kind?: string }).kind ?? "unexpected" });
-    return { values, message: describeCheckoutFailure(error) };
+  const fingerprint = await checkoutFingerprint(cart, parsed.data);
+  let order: Order;
+  if (canResume(session.order, fingerprint)) {
+    order = session.order;
+    logger.info({ event: "checkout_resumed", orderId: order.id });
+  } else {
+    try {
+      // Simultaneous submissions of the same checkout (a double click, two tabs) share one payment.
+      order = await coalesce(`${session.id}:${fingerprint}`, async () => {
+        const orderId = newOrderId();
+        const request = buildPaymentRequest(orderId, cart, parsed.data, env.SITE_URL);
+        const payment = await initiatePayment(paymentServiceConfig(), request);
+        logger.info({ event: "checkout_started", orderId, amountMinor: cart.totalMinor });
+        return {
+          id: orderId,
+          lines: cart.lines.map((line) => ({ slug: line.product.slug, quantity: line.quantity, unitMinor: line.product.priceMinor })),
+          amountMinor: cart.totalMinor,
+          currency: request.currency,
+          paymentToken: payment.paymentToken,
+          paymentUrl: payment.paymentUrl,
+          status: "pending",
+          createdAt: Date.now(),
+          accessTokenIssuedAt: payment.accessTokenIssuedAt,
+          fingerprint,
+        } satisfies Order;
+      });
+    } catch (error) {
+      logger.warn({ event: "checkout_failed", kind: (error as { kind?: string }).kind ?? "unexpected", requestId: (error as { requestId?: string }).requestId });
+      return { values, message: describeCheckoutFailure(error) };
+    }
+    session.order = order;
+    await session.save();
   }
 
-  session.order = {
-    id: orderId,
-    lines: cart.lines.map((line) => ({ slug: line.product.slug, quantity: line.quantity, unitMinor: line.product.priceMinor })),
-    amountMinor: cart.totalMinor,
-    currency: request.currency,
-    paymentToken: payment.paymentToken,
-    paymentUrl: payment.paymentUrl,
-    status: "pending",
-    createdAt: Date.now(),
-    accessTokenIssuedAt: payment.accessTokenIssuedAt,
-  };
-  await session.save();
-  logger.info({ event: "checkout_started", orderId, amountMinor: cart.totalMinor });
-
   // Outside any try/catch: redirect() works by throwing, and a catch would swallow it.
-  redirect(payment.paymentUrl);
+  redirect(order.paymentUrl);
 }

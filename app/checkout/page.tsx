@@ -9,7 +9,7 @@ import { getSession } from "@/lib/session";
 export const metadata: Metadata = { title: "Checkout" };
 
 export default async function CheckoutPage() {
-  const { cart } = await getSession();
+  const { cart, order } = await getSession();
   const priced = priceCart(cart);
   if (priced.lines.length === 0) {
     return (
@@ -28,6 +28,12 @@ export default async function CheckoutPage() {
       <section>
         <h1 className="text-2xl font-semibold tracking-tight">Checkout</h1>
         <p className="mt-1 text-stone-600">You will pay on the payment service&apos;s secure page. All fields are optional.</p>
+        {order?.status === "pending" && (
+          <p role="status" className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="pending-notice">
+            You have a payment in progress for this shop. Continuing with the same cart and details picks it up where you
+            left it; if you changed anything, a new payment is started instead and the old one is left unpaid.
+          </p>
+        )}
         <CheckoutForm gateways={PAYMENT_GATEWAYS} />
       </section>
       <aside aria-labelledby="summary-heading" className="h-fit rounded-xl border border-sand-200 bg-white p-4 md:order-last">

@@ -1,0 +1,37 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { getEnv } from "@/lib/env";
+import { contentSecurityPolicy, STATIC_SECURITY_HEADERS } from "@/lib/security-headers";
+
+/**
+ * Gives every page the security headers and a Content-Security-Policy with a fresh nonce, which Next.js applies to
+ * its own scripts.
+ */
+export function proxy(request: NextRequest) {
+  const nonce = btoa(crypto.randomUUID());
+  let paymentOrigin: string | null = null;
+  try {
+    paymentOrigin = new URL(getEnv().PAYMENT_API_BASE_URL).origin;
+  } catch {
+    // A broken environment is reported by the pages that need it; the policy just stays at 'self'.
+  }
+  const csp = contentSecurityPolicy(nonce, paymentOrigin, process.env.NODE_ENV === "development");
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("Content-Security-Policy", csp);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set("Content-Security-Policy", csp);
+  for (const { key, value } of STATIC_SECURITY_HEADERS) response.headers.set(key, value);
+  return response;
+}
+
+export const config = {
+  matcher: [
+    {
+      source: "/((?!_next/static|_next/image|favicon.ico|products/).*)",
+      missing: [
+        { type: "header", key: "next-router-prefetch" },
+        { type: "header", key: "purpose", value: "prefetch" },
+      ],
+    },
+  ],
+};

@@ -1,0 +1,91 @@
+// `npm run doctor`: checks the environment and the credentials against the configured payment service, and says
+// in plain words what is wrong and how to fix it. Makes one token request (no payment is created).
+// Run with `-- --production` to check as `next start` would (every variable required).
+import { existsSync } from "node:fs";
+import { EnvError, parseEnv, isLoopbackHost, type Env } from "../lib/env";
+import { newCallContext, PaymentError, requestAccessToken } from "../lib/payments";
+
+const production = process.argv.includes("--production") || process.env.NODE_ENV === "production";
+if (existsSync(".env.local")) process.loadEnvFile(".env.local");
+
+const ok = (text: string) => console.log(`  ✓ ${text}`);
+const bad = (text: string, fix: string) => {
+  console.log(`  ✗ ${text}\n      → ${fix}`);
+  process.exitCode = 1;
+};
+const note = (text: string) => console.log(`  ! ${text}`);
+
+console.log(`Checking the ${production ? "production" : "development"} configuration${existsSync(".env.local") ? " from .env.local" : ""}…\n`);
+
+let env: Env;
+try {
+  env = parseEnv(process.env, production ? "production" : "development");
+} catch (error) {
+  if (!(error instanceof EnvError)) throw error;
+  for (const problem of error.problems) bad(problem, "fix it in .env.local (see .env.example), then run `npm run doctor` again");
+  process.exit(1);
+}
+
+ok(`environment variables are well-formed${env.usingEmulatorDefaults ? " (using the emulator defaults)" : ""}`);
+for (const warning of env.warnings) note(warning);
+const base = new URL(env.PAYMENT_API_BASE_URL);
+const mode = /\/sandbox\//.test(`${base.pathname}/`) ? "sandbox" : "production";
+ok(`payment service: ${env.PAYMENT_API_BASE_URL} (${mode})`);
+if (production && mode === "sandbox") note("the shop is in production mode but talks to the SANDBOX: no real money will move.");
+if (production && isLoopbackHost(new URL(env.SITE_URL).hostname)) {
+  bad(`SITE_URL is ${env.SITE_URL}`, "set SITE_URL to the shop's public https:// origin so customers can come back from the payment page");
+}
+
+try {
+  const token = await requestAccessToken(
+    { baseUrl: env.PAYMENT_API_BASE_URL, clientId: env.PAYMENT_CLIENT_ID, clientSecret: env.PAYMENT_CLIENT_SECRET, timeoutMs: env.PAYMENT_TIMEOUT_MS },
+    newCallContext(),
+  );
+  ok(`credentials accepted: the service issued an access token valid ${token.expiresInSeconds} s`);
+} catch (error) {
+  if (!(error instanceof PaymentError)) throw error;
+  explain(error);
+}
+
+function explain(error: PaymentError) {
+  const said = error.messages.join(" ").toLowerCase();
+  switch (error.kind) {
+    case "invalid_credentials":
+      // Messages are localised; they only refine the hint, the status decides that the credentials were refused.
+      if (said.includes("credentials")) {
+        bad(
+          `the service refused the key pair for this environment (${error.messages.join(" ")})`,
+          `keys are tied to a mode: use ${mode} keys with a ${mode} base URL, or switch PAYMENT_API_BASE_URL (sandbox: …/pay/sandbox/api/v1, production: …/pay/api/v1)`,
+        );
+      } else if (said.includes("client")) {
+        bad(`the client ID was refused (${error.messages.join(" ")})`, "copy PAYMENT_CLIENT_ID again from the merchant dashboard");
+      } else if (said.includes("secret")) {
+        bad(`the client secret was refused (${error.messages.join(" ")})`, "copy PAYMENT_CLIENT_SECRET again from the merchant dashboard");
+      } else {
+        bad(`the service refused the credentials (HTTP ${error.status}: ${error.messages.join(" ")})`, "check PAYMENT_CLIENT_ID, PAYMENT_CLIENT_SECRET and the base URL's mode");
+      }
+      return;
+    case "unavailable":
+    case "timeout":
+      bad(
+        `cannot reach ${base.origin} (${error.kind}${error.status ? `, HTTP ${error.status}` : ""})`,
+        env.usingEmulatorDefaults || isLoopbackHost(base.hostname)
+          ? "start the emulator with `npm run emulator` (or `npm run dev`, which starts it too)"
+          : "check the host name in PAYMENT_API_BASE_URL and this machine's network",
+      );
+      return;
+    case "rate_limited":
+      bad("the service is rate limiting this IP (60 requests a minute)", `wait ${error.retryAfterSeconds ?? 60} s and run the doctor again`);
+      return;
+    case "bad_response":
+      bad(
+        `the answer from ${env.PAYMENT_API_BASE_URL}/authentication/token is not the service's JSON (HTTP ${error.status})`,
+        "check that PAYMENT_API_BASE_URL is the API base ending in /api/v1, not the dashboard or the payment page address",
+      );
+      return;
+    default:
+      bad(`unexpected answer: ${error.message}`, "see the server log for the request id " + error.requestId);
+  }
+}
+
+console.log(process.exitCode ? "\nSome checks failed." : "\nAll checks passed.");

@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { runBench } from "./bench";
+
+describe("runBench", () => {
+  it("runs token+create pairs and keeps the store bounded while the clock moves", async () => {
+    const result = await runBench({ pairs: 3000, checkpoints: [1000, 2000], advanceEvery: 500, advanceSeconds: 600 });
+    expect(result.pairs).toBe(3000);
+    expect(result.pairsPerSecond).toBeGreaterThan(0);
+    expect(result.clockAdvancedSeconds).toBe(3600);
+    expect(result.checkpoints.map((c) => c.pairs)).toEqual([1000, 2000, 3000]);
+    for (const checkpoint of result.checkpoints) {
+      // Payments live 1200 s after their token was issued: at most the last two or three advances' worth.
+      expect(checkpoint.payments).toBeLessThanOrEqual(1000);
+      expect(checkpoint.tokens).toBeLessThanOrEqual(500);
+    }
+  });
+});

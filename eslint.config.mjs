@@ -1,9 +1,29 @@
 import next from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 
+/**
+ * `redirect()`, `permanentRedirect()` and `notFound()` work by throwing; inside a `try` block a `catch` swallows
+ * them (NEXT_REDIRECT) and the customer is never sent on. Call them after the try/catch.
+ */
+export const noNavigationInTry = {
+  selector:
+    "TryStatement > BlockStatement.block CallExpression[callee.name=/^(redirect|permanentRedirect|notFound|unauthorized|forbidden)$/]",
+  message: "Do not call redirect()/notFound() inside a try block: the catch swallows it. Call it after the try/catch.",
+};
+
 const config = [
   ...next,
   ...nextTypescript,
+  {
+    rules: {
+      "no-restricted-syntax": ["error", noNavigationInTry],
+    },
+  },
+  {
+    // The emulator is a Hono program, not a Next.js one: its JSX renders plain HTML on the server.
+    files: ["emulator/**"],
+    rules: { "@next/next/no-head-element": "off", "react/jsx-key": "off" },
+  },
   {
     ignores: [".next/**", "node_modules/**", "next-env.d.ts", "test-results/**", "playwright-report/**"],
   },

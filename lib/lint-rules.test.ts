@@ -1,0 +1,39 @@
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+/** The project's lint rule against redirect() inside try (eslint.config.mjs), run on small sources. */
+describe("lint: no redirect() inside try", () => {
+  const eslint = new ESLint({ cwd: process.cwd() });
+  const lint = async (code: string) => (await eslint.lintText(code, { filePath: "app/example/actions.ts" }))[0]!.messages.map((m) => m.message);
+
+  it("flags redirect() in a try block, however deep", async () => {
+    const messages = await lint(`"use server";
+import { redirect } from "next/navigation";
+export async function go(ok: boolean) {
+  try {
+    if (ok) {
+      redirect("/done");
+    }
+  } catch (error) {
+    console.error(error);
+  }
+}
+`);
+    expect(messages.some((m) => m.includes("redirect()"))).toBe(true);
+  });
+
+  it("allows redirect() after the try/catch and in the catch or finally block", async () => {
+    const messages = await lint(`"use server";
+import { redirect } from "next/navigation";
+export async function go(work: () => Promise<void>) {
+  try {
+    await work();
+  } catch {
+    redirect("/failed");
+  }
+  redirect("/done");
+}
+`);
+    expect(messages.filter((m) => m.includes("redirect()"))).toEqual([]);
+  });
+});

@@ -1,15 +1,24 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { chromium, defineConfig, devices } from "@playwright/test";
+// The shop's environment in these tests. `npm test` builds with it too, so the secret scan would see any secret
+// that a build inlined. PAYMENT_TIMEOUT_MS is short so the timeout faults finish quickly (production: 8 s).
+const shopEnv: Record<string, string> & { SITE_URL: string; PAYMENT_API_BASE_URL: string; PAYMENT_CLIENT_SECRET: string; SESSION_SECRET: string } =
+  JSON.parse(readFileSync(new URL("./e2e/shop-env.json", import.meta.url), "utf8"));
 
 /**
  * Browser tests run against the production build (`next start`) and the emulator, each on its own port so a running
  * `npm run dev` is left alone. The shop is served on `localhost` and the emulator on `127.0.0.1`: two origins, like
  * a real shop and the real payment service, so the session cookie must survive a cross-site round trip.
  */
-export const SHOP_PORT = 3100;
-export const EMULATOR_PORT = 4110;
-export const SHOP_URL = `http://localhost:${SHOP_PORT}`;
-export const EMULATOR_URL = `http://127.0.0.1:${EMULATOR_PORT}`;
+export const SHOP_URL = shopEnv.SITE_URL;
+export const EMULATOR_URL = new URL(shopEnv.PAYMENT_API_BASE_URL).origin;
+const SHOP_PORT = new URL(SHOP_URL).port;
+const EMULATOR_PORT = new URL(EMULATOR_URL).port;
+
+/** Secrets the shop runs with in these tests; e2e/security.spec.ts checks that none of them ever leaves the server. */
+export const E2E_SECRETS = [shopEnv.PAYMENT_CLIENT_SECRET, shopEnv.SESSION_SECRET] as const;
+/** The shop's stdout and stderr during the browser tests, scanned for secrets. */
+export const SHOP_LOG = ".next/e2e-shop.log";
 
 /** CHROMIUM_PATH if set, else Playwright's own browser if installed, else Debian's chromium. */
 function browserPath(): string | undefined {
@@ -27,7 +36,8 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"], ["json", { outputFile: "test-results/playwright.json" }]] : [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
+  // scripts/test.mjs reads the JSON report to count the run.
+  reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
   use: {
     baseURL: SHOP_URL,
     trace: "retain-on-failure",
@@ -41,24 +51,14 @@ export default defineConfig({
     {
       command: "tsx emulator/server.ts",
       url: `${EMULATOR_URL}/__emulator/health`,
-      env: { EMULATOR_PORT: String(EMULATOR_PORT), EMULATOR_QUIET: "1", EMULATOR_RATE_LIMIT: "0" },
+      env: { EMULATOR_PORT, EMULATOR_QUIET: "1", EMULATOR_RATE_LIMIT: "0" },
       reuseExistingServer: false,
       timeout: 30_000,
     },
     {
-      command: `next start --port ${SHOP_PORT}`,
+      command: `next start --port ${SHOP_PORT} > ${SHOP_LOG} 2>&1`,
       url: SHOP_URL,
-      env: {
-        NEXT_TELEMETRY_DISABLED: "1",
-        PAYMENT_API_BASE_URL: `${EMULATOR_URL}/pay/sandbox/api/v1`,
-        PAYMENT_CLIENT_ID: "sandbox-demo-client-id",
-        PAYMENT_CLIENT_SECRET: "sandbox-demo-client-secret",
-        SESSION_SECRET: "e2e-session-secret-that-is-at-least-32-chars",
-        SITE_URL: SHOP_URL,
-        // Short, so the timeout faults finish quickly; production uses the 8 s default.
-        PAYMENT_TIMEOUT_MS: "1500",
-        LOG_LEVEL: "warn",
-      },
+      env: shopEnv,
       reuseExistingServer: false,
       timeout: 60_000,
     },

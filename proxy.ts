@@ -27,7 +27,8 @@ export function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     {
-      source: "/((?!_next/static|_next/image|favicon.ico|products/).*)",
+      // Pages and route handlers; not build assets or files from public/ (anything with an extension).
+      source: "/((?!_next/static|_next/image|.*\\.[a-z0-9]+$).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

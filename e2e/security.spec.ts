@@ -1,0 +1,146 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { EMULATOR_URL, E2E_SECRETS, SHOP_LOG } from "../playwright.config";
+import { addToCart, cartCount, emulator } from "./support";
+
+test.beforeEach(async ({ request }) => {
+  await emulator.reset(request);
+});
+
+/** Starts a checkout and stops on the payment page; returns the payment token. */
+async function startPayment(page: import("@playwright/test").Page): Promise<string> {
+  await addToCart(page, "saffron", 2);
+  await page.goto("/checkout");
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+  return page.url().split("/").pop()!.split("?")[0]!;
+}
+
+test.describe("return and cancel URLs move the order at most once, and only by its own token", () => {
+  test("a foreign token, a wrong type and type=error change nothing and say so", async ({ page }) => {
+    const token = await startPayment(page);
+    for (const [path, notice] of [
+      ["/checkout/return?type=success&token=not-my-token", "belongs to a different payment"],
+      [`/checkout/return?type=cancel&token=${token}`, "could not read"],
+      [`/checkout/cancel?type=error&token=${token}`, "could not read"],
+      [`/checkout/return?type=success`, "could not read"],
+      [`/checkout/return?type=success&token=${token}&token=other`, "could not read"],
+      [`/checkout/return?type=success&token=${"x".repeat(5000)}`, "could not read"],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.getByRole("status").filter({ hasText: notice })).toBeVisible();
+      await expect(page.getByRole("heading", { name: "Waiting for your payment" })).toBeVisible();
+    }
+    expect(await cartCount(page)).toBe(2);
+  });
+
+  test("after a cancel, a success for the same token changes nothing (and the reverse)", async ({ page }) => {
+    const token = await startPayment(page);
+    await page.goto(`/checkout/cancel?type=cancel&token=${token}`);
+    await expect(page.getByRole("heading", { name: "Your payment was cancelled" })).toBeVisible();
+    await page.goto(`/checkout/return?type=success&token=${token}`);
+    await expect(page.getByText("had already been recorded")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Your payment was cancelled" })).toBeVisible();
+    expect(await cartCount(page)).toBe(2);
+  });
+
+  test("a replayed success after paying changes nothing", async ({ page }) => {
+    const token = await startPayment(page);
+    await page.getByRole("radio", { name: "Sadad" }).check();
+    await page.getByRole("button", { name: /Continue/ }).click();
+    await page.getByRole("button", { name: "Pay", exact: true }).click();
+    await expect(page.getByRole("heading", { name: /your payment was successful/i })).toBeVisible();
+    await page.goto(`/checkout/cancel?type=cancel&token=${token}`);
+    await expect(page.getByText("had already been recorded")).toBeVisible();
+    await expect(page.getByRole("heading", { name: /your payment was successful/i })).toBeVisible();
+  });
+
+  test("another browser's token cannot settle this browser's order", async ({ page, browser }) => {
+    const token = await startPayment(page);
+    const other = await browser.newContext();
+    const stranger = await other.newPage();
+    await stranger.goto(`/checkout/return?type=success&token=${token}`);
+    await expect(stranger.getByRole("heading", { name: "We can't find this order" })).toBeVisible();
+    await other.close();
+    await page.goto("/cart");
+    expect(await cartCount(page)).toBe(2);
+  });
+});
+
+test.describe("session cookie", () => {
+  test("is HttpOnly, SameSite=Lax and scoped to /", async ({ page, context }) => {
+    await addToCart(page, "saffron");
+    const cookie = (await context.cookies()).find((c) => c.name === "shop_session");
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
+  });
+
+  for (const [name, mangle] of [
+    ["tampered", (v: string) => v.slice(0, -6) + "AAAAAA"],
+    ["truncated", (v: string) => v.slice(0, 40)],
+    ["garbage", () => "not-a-session"],
+    ["sealed with another password", () => "Fe26.2*1*" + "a".repeat(300)],
+  ] as const) {
+    test(`a ${name} cookie gives a fresh empty session, no error`, async ({ page, context }) => {
+      await addToCart(page, "saffron");
+      const cookie = (await context.cookies()).find((c) => c.name === "shop_session")!;
+      await context.addCookies([{ ...cookie, value: mangle(cookie.value) }]);
+      const response = await page.goto("/cart");
+      expect(response?.status()).toBe(200);
+      await expect(page.getByRole("heading", { name: "Your cart is empty" })).toBeVisible();
+      await addToCart(page, "olive-oil");
+      expect(await cartCount(page)).toBe(1);
+    });
+  }
+});
+
+test("every page sends the security headers and a CSP the app works under", async ({ page }) => {
+  const errors: string[] = [];
+  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  for (const path of ["/", "/products/saffron", "/cart", "/checkout", "/orders/unknown"]) {
+    const response = await page.goto(path);
+    const headers = await response!.allHeaders();
+    expect(headers["content-security-policy"], path).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
+    expect(headers["content-security-policy"], path).toContain("frame-ancestors 'none'");
+    expect(headers["referrer-policy"], path).toBe("strict-origin-when-cross-origin");
+    expect(headers["x-content-type-options"], path).toBe("nosniff");
+    expect(headers["permissions-policy"], path).toContain("camera=()");
+  }
+  // The app's own scripts ran under the policy: a client-side action worked.
+  await addToCart(page, "saffron");
+  expect(errors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
+});
+
+test("no secret in the static build, in any served page or in the server log", async ({ page }) => {
+  // Serve every page through a full checkout, keeping every document, script and JSON answer.
+  const bodies: string[] = [];
+  page.on("response", async (response) => {
+    if (!response.url().startsWith("http://localhost")) return;
+    const type = response.headers()["content-type"] ?? "";
+    if (/html|json|javascript|x-component/.test(type)) bodies.push(await response.text().catch(() => ""));
+  });
+  await startPayment(page);
+  await page.getByRole("radio", { name: "Sadad" }).check();
+  await page.getByRole("button", { name: /Continue/ }).click();
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await expect(page.getByRole("heading", { name: /your payment was successful/i })).toBeVisible();
+  for (const path of ["/", "/products/olive-oil", "/cart", "/checkout"]) await page.goto(path);
+
+  const staticFiles = walk(".next/static").map((file) => readFileSync(file, "latin1"));
+  const log = readFileSync(SHOP_LOG, "utf8");
+  expect(bodies.length).toBeGreaterThan(5);
+  expect(staticFiles.length).toBeGreaterThan(5);
+  expect(log).toContain("checkout_started");
+  for (const secret of E2E_SECRETS) {
+    for (const body of bodies) expect(body.includes(secret), "secret in a served response").toBe(false);
+    for (const file of staticFiles) expect(file.includes(secret), "secret in .next/static").toBe(false);
+    expect(log.includes(secret), "secret in the server log").toBe(false);
+  }
+});
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}

@@ -2,6 +2,8 @@
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // Benchmarks build into their own folder so they never disturb a dev server or the test build.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   // Do not let `next dev` write an AGENTS.md into the merchant's repo.
   agentRules: false,
   experimental: {

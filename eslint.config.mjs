@@ -25,7 +25,7 @@ const config = [
     rules: { "@next/next/no-head-element": "off", "react/jsx-key": "off" },
   },
   {
-    ignores: [".next/**", "node_modules/**", "next-env.d.ts", "test-results/**", "playwright-report/**"],
+    ignores: [".next/**", ".next-*/**", "node_modules/**", "next-env.d.ts", "test-results/**", "playwright-report/**"],
   },
 ];
 

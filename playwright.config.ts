@@ -46,7 +46,11 @@ export default defineConfig({
       args: ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  projects: [
+    { name: "en", use: { ...devices["Desktop Chrome"], locale: "en-US" } },
+    // The main checkout again, in Arabic (right-to-left): the browser asks for ar-LY, as Libyan shoppers' do.
+    { name: "ar", use: { ...devices["Desktop Chrome"], locale: "ar-LY" }, testMatch: "checkout.spec.ts" },
+  ],
   webServer: [
     {
       command: "tsx emulator/server.ts",

@@ -1,24 +1,24 @@
 import Image from "next/image";
 import Link from "next/link";
+import { getLocale, getTranslations } from "next-intl/server";
 import { PRODUCTS } from "@/lib/catalog";
+import type { Locale } from "@/lib/i18n/config";
 import { formatMoney } from "@/lib/money";
 
-export default function HomePage() {
+export default async function HomePage() {
+  const [locale, t] = await Promise.all([getLocale() as Promise<Locale>, getTranslations("home")]);
   return (
     <>
-      <h1 className="text-2xl font-semibold tracking-tight">Crafts and pantry from across Libya</h1>
-      <p className="mt-1 text-stone-600">Pay with your bank card, Sadad, Edfali, Mobicash and more.</p>
+      <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
+      <p className="mt-1 text-stone-600">{t("subtitle")}</p>
       <ul className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
-        {PRODUCTS.map((product) => (
+        {PRODUCTS.map((product, index) => (
           <li key={product.slug}>
-            <Link
-              href={`/products/${product.slug}`}
-              className="group block overflow-hidden rounded-xl border border-sand-200 bg-white transition hover:shadow-md"
-            >
-              <Image src={product.image} alt="" width={400} height={400} className="aspect-square w-full bg-sand-100 object-cover" />
+            <Link href={`/products/${product.slug}`} className="group block overflow-hidden rounded-xl border border-sand-200 bg-white transition hover:shadow-md">
+              <Image src={product.image} alt="" width={400} height={400} priority={index < 4} className="aspect-square w-full bg-sand-100 object-cover" />
               <div className="p-3">
-                <h2 className="text-sm font-medium group-hover:underline">{product.name}</h2>
-                <p className="mt-1 text-sm text-stone-700">{formatMoney(product.priceMinor)}</p>
+                <h2 className="text-sm font-medium group-hover:underline">{product.name[locale]}</h2>
+                <p className="mt-1 text-sm text-stone-700">{formatMoney(product.priceMinor, locale)}</p>
               </div>
             </Link>
           </li>

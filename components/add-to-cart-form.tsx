@@ -3,18 +3,18 @@
 import Link from "next/link";
 import { useActionState } from "react";
 import { addToCartAction } from "@/app/cart/actions";
-import { MAX_QUANTITY } from "@/lib/cart";
+import { MAX_QUANTITY } from "@/lib/cart-limits";
 import { SubmitButton } from "./submit-button";
 
 /** Quantity input and "Add to cart" button for one product; reports the result in a live region. */
-export function AddToCartForm({ slug }: { slug: string }) {
+export function AddToCartForm({ slug, labels }: { slug: string; labels: { quantity: string; add: string; adding: string; viewCart: string } }) {
   const [state, action] = useActionState(addToCartAction, null);
   return (
     <form action={action} className="mt-6 flex flex-wrap items-end gap-3">
       <input type="hidden" name="slug" value={slug} />
       <div>
         <label htmlFor="quantity" className="block text-sm font-medium">
-          Quantity
+          {labels.quantity}
         </label>
         <input
           id="quantity"
@@ -28,14 +28,14 @@ export function AddToCartForm({ slug }: { slug: string }) {
           className="mt-1 w-20 rounded-lg border border-stone-300 px-3 py-2"
         />
       </div>
-      <SubmitButton pendingLabel="Adding…">Add to cart</SubmitButton>
+      <SubmitButton pendingLabel={labels.adding}>{labels.add}</SubmitButton>
       <p aria-live="polite" className="w-full text-sm">
         {state && (
           <span className={state.ok ? "text-brand-700" : "text-red-700"}>
             {state.message}{" "}
             {state.ok && (
               <Link href="/cart" className="font-medium underline">
-                View cart
+                {labels.viewCart}
               </Link>
             )}
           </span>

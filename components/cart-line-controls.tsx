@@ -2,11 +2,20 @@
 
 import { useActionState } from "react";
 import { removeFromCartAction, updateQuantityAction } from "@/app/cart/actions";
-import { MAX_QUANTITY } from "@/lib/cart";
+import { MAX_QUANTITY } from "@/lib/cart-limits";
 import { SubmitButton } from "./submit-button";
 
+export interface CartLineLabels {
+  quantityOf: string;
+  update: string;
+  updateOf: string;
+  updating: string;
+  remove: string;
+  removing: string;
+}
+
 /** Change-quantity and remove controls of one cart line. */
-export function CartLineControls({ slug, name, quantity }: { slug: string; name: string; quantity: number }) {
+export function CartLineControls({ slug, name, quantity, labels }: { slug: string; name: string; quantity: number; labels: CartLineLabels }) {
   const [state, update] = useActionState(updateQuantityAction, null);
   const inputId = `quantity-${slug}`;
   return (
@@ -14,7 +23,7 @@ export function CartLineControls({ slug, name, quantity }: { slug: string; name:
       <form action={update} className="flex items-center gap-2">
         <input type="hidden" name="slug" value={slug} />
         <label htmlFor={inputId} className="sr-only">
-          Quantity of {name}
+          {labels.quantityOf}
         </label>
         <input
           id={inputId}
@@ -28,14 +37,16 @@ export function CartLineControls({ slug, name, quantity }: { slug: string; name:
           required
           className="w-16 rounded-lg border border-stone-300 px-2 py-1"
         />
-        <SubmitButton variant="secondary" pendingLabel="Updating…">
-          Update<span className="sr-only"> quantity of {name}</span>
+        <SubmitButton variant="secondary" pendingLabel={labels.updating}>
+          {labels.update}
+          <span className="sr-only"> {labels.updateOf}</span>
         </SubmitButton>
       </form>
       <form action={removeFromCartAction}>
         <input type="hidden" name="slug" value={slug} />
-        <SubmitButton variant="link" pendingLabel="Removing…">
-          Remove<span className="sr-only"> {name}</span>
+        <SubmitButton variant="link" pendingLabel={labels.removing}>
+          {labels.remove}
+          <span className="sr-only"> {name}</span>
         </SubmitButton>
       </form>
       <p aria-live="polite" className="w-full text-sm text-red-700">

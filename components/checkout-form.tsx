@@ -2,26 +2,39 @@
 
 import { useActionState, useEffect, useRef } from "react";
 import { startCheckout, type CheckoutState } from "@/app/checkout/actions";
-import type { CheckoutField } from "@/lib/checkout";
 import type { Gateway } from "@/lib/gateways";
 import { SubmitButton } from "./submit-button";
 
 const initialState: CheckoutState = { values: {} };
 
-const FIELDS: { name: Exclude<CheckoutField, "payment_gateway">; label: string; type: string; autoComplete: string; hint?: string }[] = [
-  { name: "full_name", label: "Full name", type: "text", autoComplete: "name" },
-  { name: "email", label: "E-mail", type: "email", autoComplete: "email" },
-  { name: "phone", label: "Mobile phone", type: "tel", autoComplete: "tel", hint: "A Libyan mobile number, e.g. 091 234 5678" },
-];
+export interface CheckoutLabels {
+  details: string;
+  optional: string;
+  fullName: string;
+  email: string;
+  phone: string;
+  phoneHint: string;
+  method: string;
+  methodNote: string;
+  submit: string;
+  submitting: string;
+}
 
 /**
- * The checkout form: the customer's optional details and the gateway picker, posted to the `startCheckout` server
- * action. Works without JavaScript; with it, errors are announced and focus moves to the error summary.
+ * The checkout form: the customer's optional details and the gateway picker (the first entry, alias "", lets the
+ * customer choose on the payment page), posted to the `startCheckout` server action. Works without JavaScript;
+ * with it, the button shows progress and cannot be pressed twice, errors are announced and focus moves to the error
+ * summary, whose links lead to each field.
  */
-export function CheckoutForm({ gateways }: { gateways: readonly Gateway[] }) {
+export function CheckoutForm({ gateways, labels }: { gateways: readonly Gateway[]; labels: CheckoutLabels }) {
   const [state, action] = useActionState(startCheckout, initialState);
   const summary = useRef<HTMLDivElement>(null);
   const errors = state.fieldErrors ?? {};
+  const fields = [
+    { name: "full_name", label: labels.fullName, type: "text", autoComplete: "name", hint: undefined },
+    { name: "email", label: labels.email, type: "email", autoComplete: "email", hint: undefined },
+    { name: "phone", label: labels.phone, type: "tel", autoComplete: "tel", hint: labels.phoneHint },
+  ] as const;
 
   useEffect(() => {
     if (state.message) summary.current?.focus();
@@ -47,14 +60,14 @@ export function CheckoutForm({ gateways }: { gateways: readonly Gateway[] }) {
       )}
 
       <fieldset className="space-y-4">
-        <legend className="text-lg font-semibold">Your details</legend>
-        {FIELDS.map((field) => {
+        <legend className="text-lg font-semibold">{labels.details}</legend>
+        {fields.map((field) => {
           const error = errors[field.name];
           const describedBy = [field.hint && `${field.name}-hint`, error && `${field.name}-error`].filter(Boolean).join(" ") || undefined;
           return (
             <div key={field.name}>
               <label htmlFor={field.name} className="block text-sm font-medium">
-                {field.label} <span className="font-normal text-stone-500">(optional)</span>
+                {field.label} <span className="font-normal text-stone-600">{labels.optional}</span>
               </label>
               {field.hint && (
                 <p id={`${field.name}-hint`} className="text-sm text-stone-600">
@@ -65,11 +78,12 @@ export function CheckoutForm({ gateways }: { gateways: readonly Gateway[] }) {
                 id={field.name}
                 name={field.name}
                 type={field.type}
+                dir={field.type === "text" ? "auto" : "ltr"}
                 autoComplete={field.autoComplete}
                 defaultValue={state.values[field.name] ?? ""}
                 aria-invalid={error ? true : undefined}
                 aria-describedby={describedBy}
-                className={`mt-1 w-full rounded-lg border px-3 py-2 ${error ? "border-red-600" : "border-stone-300"}`}
+                className={`mt-1 w-full rounded-lg border px-3 py-2 text-start ${error ? "border-red-600" : "border-stone-300"}`}
               />
               {error && (
                 <p id={`${field.name}-error`} className="mt-1 text-sm text-red-700">
@@ -82,14 +96,13 @@ export function CheckoutForm({ gateways }: { gateways: readonly Gateway[] }) {
       </fieldset>
 
       <fieldset aria-describedby="gateway-note">
-        <legend className="text-lg font-semibold">Payment method</legend>
+        <legend className="text-lg font-semibold">{labels.method}</legend>
         <p id="gateway-note" className="text-sm text-stone-600">
-          Fill in your name, e-mail and phone and pick a method, and the payment page will take you straight to it.
-          Otherwise you choose on the payment page.
+          {labels.methodNote}
         </p>
         {errors.payment_gateway && <p className="mt-1 text-sm text-red-700">{errors.payment_gateway}</p>}
-        <div id="payment_gateway" className="mt-3 grid gap-2 sm:grid-cols-2">
-          {[{ alias: "", name: "Choose on the payment page" }, ...gateways].map((gateway) => (
+        <div id="payment_gateway" tabIndex={-1} className="mt-3 grid gap-2 sm:grid-cols-2">
+          {gateways.map((gateway) => (
             <label
               key={gateway.alias || "none"}
               className="flex cursor-pointer items-center gap-3 rounded-lg border border-stone-300 bg-white px-3 py-2 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
@@ -107,8 +120,8 @@ export function CheckoutForm({ gateways }: { gateways: readonly Gateway[] }) {
         </div>
       </fieldset>
 
-      <SubmitButton pendingLabel="Redirecting to the secure payment page…" className="w-full sm:w-auto">
-        Continue to payment
+      <SubmitButton pendingLabel={labels.submitting} className="w-full sm:w-auto">
+        {labels.submit}
       </SubmitButton>
     </form>
   );

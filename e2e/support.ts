@@ -1,16 +1,43 @@
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { EMULATOR_URL } from "../playwright.config";
+
+export type Lang = "en" | "ar";
+
+type Tree = { [key: string]: string | Tree };
+const catalogues: Record<Lang, Tree> = {
+  en: JSON.parse(readFileSync("lib/i18n/messages/en.json", "utf8")),
+  ar: JSON.parse(readFileSync("lib/i18n/messages/ar.json", "utf8")),
+};
+
+/** The language of the running project (its browser locale sends the matching Accept-Language). */
+export function currentLang(): Lang {
+  return test.info().project.use.locale?.startsWith("ar") ? "ar" : "en";
+}
+
+/** The shop's text for a message key in the current project's language, e.g. `shop("checkout.submit")`. */
+export function shop(key: string, lang: Lang = currentLang()): string {
+  const value = key.split(".").reduce<string | Tree | undefined>((node, part) => (typeof node === "object" ? node[part] : undefined), catalogues[lang]);
+  if (typeof value !== "string") throw new Error(`no message ${key}`);
+  return value;
+}
+
+/** The emulator's payment page texts (emulator/i18n.ts), which follow the shop's language. */
+export function paymentPage(lang: Lang = currentLang()) {
+  return lang === "ar"
+    ? { pay: "ادفع", decline: "رفض", cancel: "إلغاء", continue: /^(متابعة|المتابعة)/ }
+    : { pay: "Pay", decline: "Decline", cancel: "Cancel", continue: /^Continue/ };
+}
 
 /** The emulator's control API (emulator/README.md), for arranging faults and checking what the service holds. */
 export const emulator = {
   async reset(request: APIRequestContext) {
     expect((await request.post(`${EMULATOR_URL}/__emulator/reset`)).ok()).toBe(true);
   },
-  async payments(request: APIRequestContext): Promise<{ token: string; status: string; amount: string; custom?: string; payment_gateway?: string }[]> {
+  async payments(request: APIRequestContext): Promise<{ token: string; status: string; amount: string; custom?: string; payment_gateway?: string; lang?: string }[]> {
     const response = await request.get(`${EMULATOR_URL}/__emulator/payments`);
     expect(response.ok()).toBe(true);
-    const body = await response.json();
-    return Array.isArray(body) ? body : body.payments;
+    return (await response.json()).payments;
   },
   async fault(request: APIRequestContext, fault: { route: "token" | "create"; kind: string; status?: number; delayMs?: number; count?: number }) {
     expect((await request.post(`${EMULATOR_URL}/__emulator/faults`, { data: fault })).ok()).toBe(true);
@@ -20,9 +47,9 @@ export const emulator = {
 /** Opens a product page and adds `quantity` of it to the cart. */
 export async function addToCart(page: Page, slug: string, quantity = 1) {
   await page.goto(`/products/${slug}`);
-  await page.getByLabel("Quantity").fill(String(quantity));
-  await page.getByRole("button", { name: "Add to cart" }).click();
-  await expect(page.getByText("Added to your cart.")).toBeVisible();
+  await page.getByLabel(shop("product.quantity")).fill(String(quantity));
+  await page.getByRole("button", { name: shop("product.add") }).click();
+  await expect(page.getByText(shop("product.added"))).toBeVisible();
 }
 
 /** The number in the header's cart badge. */
@@ -30,10 +57,15 @@ export async function cartCount(page: Page): Promise<number> {
   return Number(await page.getByTestId("cart-count").textContent());
 }
 
-/** Fills the checkout's customer fields; pass `payment_gateway` as the picker's display name. */
+/** Fills the checkout's customer fields; `gateway` is the picker's display name. */
 export async function fillCheckout(page: Page, details: { full_name?: string; email?: string; phone?: string; gateway?: string }) {
-  if (details.full_name !== undefined) await page.getByLabel(/Full name/).fill(details.full_name);
-  if (details.email !== undefined) await page.getByLabel(/E-mail/).fill(details.email);
-  if (details.phone !== undefined) await page.getByLabel(/Mobile phone/).fill(details.phone);
+  if (details.full_name !== undefined) await page.getByLabel(shop("checkout.fullName")).fill(details.full_name);
+  if (details.email !== undefined) await page.getByLabel(shop("checkout.email")).fill(details.email);
+  if (details.phone !== undefined) await page.getByLabel(shop("checkout.phone")).fill(details.phone);
   if (details.gateway !== undefined) await page.getByRole("radio", { name: details.gateway }).check();
+}
+
+/** Submits the checkout form. */
+export async function submitCheckout(page: Page) {
+  await page.getByRole("button", { name: shop("checkout.submit") }).click();
 }

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { MAX_LINES, MAX_QUANTITY } from "./cart-limits";
 import { findProduct, type Product } from "./catalog";
 import { multiply, sum, type MinorUnits } from "./money";
+import { problem, type Problem, type ProblemKey } from "./problems";
 
 /**
  * The cart as the session cookie stores it: product slugs and quantities only, never names or prices
@@ -14,26 +16,29 @@ export interface CartLine {
   quantity: number;
 }
 
-/** Most units of one product per order. */
-export const MAX_QUANTITY = 20;
-/** Most distinct products per cart: keeps the cookie well under 4 KB. */
-export const MAX_LINES = 20;
+export { MAX_LINES, MAX_QUANTITY };
 
 export const EMPTY_CART: Cart = { lines: [] };
 
-/** Schema of a quantity coming from a form: a whole number 1…{@link MAX_QUANTITY}, with a message for each fault. */
+/**
+ * Schema of a quantity coming from a form: a whole number 1…{@link MAX_QUANTITY}. Issue messages are
+ * {@link ProblemKey}s (translated by the page), one per fault.
+ */
 export const quantitySchema = z.coerce
-  .number({ error: "Enter a quantity as a number." })
-  .refine(Number.isFinite, "Enter a quantity as a number.")
-  .int("Quantities are whole numbers.")
-  .min(1, "The quantity must be at least 1.")
-  .max(MAX_QUANTITY, `You can buy at most ${MAX_QUANTITY} of one product.`);
+  .number({ error: "quantityNotNumber" satisfies ProblemKey })
+  .refine(Number.isFinite, "quantityNotNumber" satisfies ProblemKey)
+  .int("quantityWhole" satisfies ProblemKey)
+  .min(1, "quantityMin" satisfies ProblemKey)
+  .max(MAX_QUANTITY, "quantityMax" satisfies ProblemKey);
 
 /** Schema of a product slug from a form: must name a product in the catalogue. */
 export const productSlugSchema = z
-  .string({ error: "Choose a product." })
-  .max(100, "That product does not exist.")
-  .refine((slug) => findProduct(slug) !== undefined, "That product does not exist.");
+  .string({ error: "productUnknown" satisfies ProblemKey })
+  .max(100, "productUnknown" satisfies ProblemKey)
+  .refine((slug) => findProduct(slug) !== undefined, "productUnknown" satisfies ProblemKey);
+
+/** Values the cart's problem messages refer to. */
+export const CART_LIMITS = { max: MAX_QUANTITY, lines: MAX_LINES } as const;
 
 /** Shape of a cart read back from the session cookie; anything else is dropped. */
 export const cartSchema = z.object({
@@ -42,7 +47,7 @@ export const cartSchema = z.object({
     .max(MAX_LINES),
 });
 
-export type CartChange = { ok: true; cart: Cart } | { ok: false; error: string };
+export type CartChange = { ok: true; cart: Cart } | { ok: false; error: Problem };
 
 /**
  * Adds `quantity` of a product to the cart (merging with an existing line).
@@ -53,17 +58,17 @@ export function addToCart(cart: Cart, slug: string, quantity: number): CartChang
   if (existing) {
     const total = existing.quantity + quantity;
     if (total > MAX_QUANTITY) {
-      return { ok: false, error: `You already have ${existing.quantity} in your cart; at most ${MAX_QUANTITY} fit in one order.` };
+      return { ok: false, error: problem("lineFull", { have: existing.quantity, max: MAX_QUANTITY }) };
     }
     return { ok: true, cart: { lines: cart.lines.map((line) => (line.slug === slug ? { slug, quantity: total } : line)) } };
   }
-  if (cart.lines.length >= MAX_LINES) return { ok: false, error: `A cart holds at most ${MAX_LINES} different products.` };
+  if (cart.lines.length >= MAX_LINES) return { ok: false, error: problem("cartFull", { max: MAX_LINES }) };
   return { ok: true, cart: { lines: [...cart.lines, { slug, quantity }] } };
 }
 
 /** Sets the quantity of a line already in the cart (an unknown line is an error, so stale pages say so). */
 export function setQuantity(cart: Cart, slug: string, quantity: number): CartChange {
-  if (!cart.lines.some((line) => line.slug === slug)) return { ok: false, error: "That product is no longer in your cart." };
+  if (!cart.lines.some((line) => line.slug === slug)) return { ok: false, error: problem("lineGone") };
   return { ok: true, cart: { lines: cart.lines.map((line) => (line.slug === slug ? { slug, quantity } : line)) } };
 }
 

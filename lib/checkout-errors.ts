@@ -1,34 +1,33 @@
 import { EnvError } from "./env";
 import { PaymentError } from "./payments";
+import { problem, type Problem } from "./problems";
 
 /**
- * Turns a checkout failure into one sentence for the customer: what happened and what to do. The cart is always
- * kept, and the customer is told so where it matters. Details for the merchant go to the log, not the page.
+ * Turns a checkout failure into what the customer is told: what happened and what to do, as a {@link Problem} the
+ * page translates. The cart is always kept, and the customer is told so where it matters. Details for the
+ * merchant go to the log, never to the page.
  */
-export function describeCheckoutFailure(error: unknown): string {
+export function describeCheckoutFailure(error: unknown): Problem {
   if (error instanceof PaymentError) {
     switch (error.kind) {
       case "rate_limited":
-        return `The payment service is busy right now. Please try again in ${error.retryAfterSeconds ?? 30} seconds; your cart is saved.`;
+        return problem("rateLimited", { seconds: error.retryAfterSeconds ?? 30 });
       case "timeout":
-        return "The payment service took too long to answer. You have not been charged; please try again in a moment.";
+        return problem("timeout");
       case "unavailable":
-        return "We could not reach the payment service. You have not been charged; please try again in a moment.";
+        return problem("unavailable");
       case "rejected":
-        return error.messages.length > 0
-          ? `The payment service did not accept this payment: ${error.messages.join(" ")}`
-          : "The payment service did not accept this payment. Please check your details and try again.";
+        // The service's own reasons, already in the shopper's language (the request carried Accept-Language).
+        return error.messages.length > 0 ? problem("rejected", { reasons: error.messages.join(" ") }) : problem("rejectedNoReason");
       case "conflict":
-        return "This payment had already been started. Please submit again to start a fresh one; you have not been charged.";
+        return problem("conflict");
       case "bad_response":
-        return "The payment service sent an answer we could not use, so we did not send you on. Please try again.";
+        return problem("badResponse");
       case "invalid_credentials":
       case "unauthorized":
-        return "Online payment is unavailable because of a problem with this shop's payment setup. Please try again later; your cart is saved.";
+        return problem("setup");
     }
   }
-  if (error instanceof EnvError) {
-    return "Online payment is unavailable because this shop is not fully configured. Please try again later; your cart is saved.";
-  }
-  return "Something went wrong while starting your payment. You have not been charged; please try again.";
+  if (error instanceof EnvError) return problem("notConfigured");
+  return problem("unexpected");
 }

@@ -26,15 +26,15 @@ describe("checkout form schema", () => {
 
   it("gives a specific message per bad field", () => {
     expect(issues({ email: "not-an-email", phone: "12345", payment_gateway: "bitcoin", full_name: "x".repeat(101) })).toEqual({
-      email: "Enter an e-mail address like name@example.ly.",
-      phone: "Enter a Libyan mobile number, e.g. 091 234 5678 or +218 91 234 5678.",
-      payment_gateway: "Choose a payment method from the list.",
-      full_name: "Names are at most 100 characters.",
+      email: "emailInvalid",
+      phone: "phoneInvalid",
+      payment_gateway: "gatewayInvalid",
+      full_name: "fullNameTooLong",
     });
   });
 
   it("refuses control characters in names", () => {
-    expect(issues({ full_name: "Ali\u0000" })).toHaveProperty("full_name");
+    expect(issues({ full_name: "Ali\u0000" })).toEqual({ full_name: "fullNameControl" });
   });
 
   it("only offers the configured gateways", () => {

@@ -4,6 +4,7 @@ import type { PricedCart } from "./cart";
 import type { Gateway } from "./gateways";
 import { CURRENCY, type MinorUnits } from "./money";
 import type { PaymentRequest } from "./payments";
+import type { ProblemKey } from "./problems";
 
 /**
  * The checkout's rules, free of React and of the network: the form schema, the order an accepted form becomes,
@@ -19,7 +20,7 @@ export const CHECKOUT_FIELDS = ["full_name", "email", "phone", "payment_gateway"
 export type CheckoutField = (typeof CHECKOUT_FIELDS)[number];
 
 /** Text from a form: trimmed, and `undefined` when blank, so optional fields can simply be left empty. */
-const optionalText = (max: number, tooLong: string) =>
+const optionalText = (max: number, tooLong: ProblemKey) =>
   z
     .string()
     .optional()
@@ -39,35 +40,33 @@ export function normaliseLibyanMobile(input: string): string | null {
 }
 
 /**
- * The checkout form schema (zod). Every field is optional: with none the customer fills them in on the payment
+ * The checkout form schema (zod). Issue messages are {@link ProblemKey}s, translated by the page. Every field is optional: with none the customer fills them in on the payment
  * page; with `full_name`, `email`, `phone` and `payment_gateway` all given, the payment page goes straight to the
  * gateway (§4.2 rules 5–6).
  * @param gateways the aliases offered in the picker; any other alias is refused.
  */
 export function checkoutFormSchema(gateways: readonly Gateway[]) {
   return z.object({
-    full_name: optionalText(100, "Names are at most 100 characters.").pipe(
+    full_name: optionalText(100, "fullNameTooLong").pipe(
       z
         .string()
         // Control characters never belong in a name; any script (Arabic, Latin, …) and punctuation do.
-        .refine((name) => !/\p{Cc}/u.test(name), "Names cannot contain control characters.")
+        .refine((name) => !/\p{Cc}/u.test(name), "fullNameControl" satisfies ProblemKey)
         .optional(),
     ),
-    email: optionalText(254, "E-mail addresses are at most 254 characters.").pipe(
-      z.email("Enter an e-mail address like name@example.ly.").optional(),
-    ),
-    phone: optionalText(32, "Enter a Libyan mobile number, e.g. 091 234 5678.").transform((value, ctx) => {
+    email: optionalText(254, "emailTooLong").pipe(z.email("emailInvalid" satisfies ProblemKey).optional()),
+    phone: optionalText(32, "phoneInvalid").transform((value, ctx) => {
       if (value === undefined) return undefined;
       const normalised = normaliseLibyanMobile(value);
       if (normalised === null) {
-        ctx.addIssue({ code: "custom", message: "Enter a Libyan mobile number, e.g. 091 234 5678 or +218 91 234 5678." });
+        ctx.addIssue({ code: "custom", message: "phoneInvalid" satisfies ProblemKey });
         return z.NEVER;
       }
       return normalised;
     }),
-    payment_gateway: optionalText(50, "Choose a payment method from the list.").refine(
+    payment_gateway: optionalText(50, "gatewayInvalid").refine(
       (alias) => alias === undefined || gateways.some((gateway) => gateway.alias === alias),
-      "Choose a payment method from the list.",
+      "gatewayInvalid" satisfies ProblemKey,
     ),
   });
 }
@@ -168,6 +167,11 @@ export function buildPaymentRequest(orderId: string, cart: PricedCart, details: 
 export const ACCESS_TOKEN_LIFETIME_MS = 600_000;
 /** A pending payment is resumed only while its payment page has at least this long left to live. */
 const RESUME_MARGIN_MS = 120_000;
+
+/** Whether a pending order's payment page still works (600 s from its access token), so the customer can go back. */
+export function isPaymentPageOpen(order: Order, now: number = Date.now()): boolean {
+  return order.status === "pending" && now < order.accessTokenIssuedAt + ACCESS_TOKEN_LIFETIME_MS;
+}
 
 /**
  * A digest of everything a payment is made of — lines, prices, total and the customer's details — so a double

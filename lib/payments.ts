@@ -197,16 +197,21 @@ export interface CreatedPayment {
   paymentUrl: string;
 }
 
-/** Per-checkout context: our request id, shared by the logs of every attempt, and the deadline. */
+/** Per-checkout context: our request id, shared by the logs of every attempt, the deadline and the language. */
 export interface CallContext {
   requestId: string;
   /** Absolute time (ms since epoch) after which no new attempt starts. */
   deadline: number;
+  /**
+   * The shopper's language (`en`, `ar`), sent as `Accept-Language`: the service localises its error messages and
+   * the payment page by it. Never branch on those messages; show them.
+   */
+  locale?: string;
 }
 
 /** Starts the clock of one checkout: a new request id and a deadline {@link CHECKOUT_DEADLINE_MS} from now. */
-export function newCallContext(now = Date.now()): CallContext {
-  return { requestId: crypto.randomUUID(), deadline: now + CHECKOUT_DEADLINE_MS };
+export function newCallContext(options: { locale?: string; now?: number } = {}): CallContext {
+  return { requestId: crypto.randomUUID(), deadline: (options.now ?? Date.now()) + CHECKOUT_DEADLINE_MS, locale: options.locale };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -375,6 +380,7 @@ async function post(
     "X-Request-Id": ctx.requestId,
   };
   if (bearer !== null) headers.Authorization = `Bearer ${bearer}`;
+  if (ctx.locale) headers["Accept-Language"] = ctx.locale;
 
   let response: Response;
   let text: string;

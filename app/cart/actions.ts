@@ -1,21 +1,28 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { getTranslations } from "next-intl/server";
 import { z } from "zod";
-import { addToCart, productSlugSchema, quantitySchema, removeFromCart, setQuantity, type CartChange } from "@/lib/cart";
+import { addToCart, CART_LIMITS, productSlugSchema, quantitySchema, removeFromCart, setQuantity, type Cart, type CartChange } from "@/lib/cart";
+import { translateProblem } from "@/lib/i18n/translate";
+import type { ProblemKey } from "@/lib/problems";
 import { getSession } from "@/lib/session";
 
-/** State of a cart form after submission: a message for the customer. */
+/** State of a cart form after submission: a message for the customer, in their language. */
 export type CartFormState = { ok: boolean; message: string } | null;
 
 const lineSchema = z.object({ slug: productSlugSchema, quantity: quantitySchema });
 
-async function change(form: FormData, apply: (cart: Parameters<typeof addToCart>[0], slug: string, quantity: number) => CartChange, done: string) {
+/** Validates `slug` and `quantity`, applies `change` to the session's cart and saves it; never throws. */
+async function changeCart(form: FormData, change: (cart: Cart, slug: string, quantity: number) => CartChange, done: string): Promise<CartFormState> {
   const parsed = lineSchema.safeParse({ slug: form.get("slug"), quantity: form.get("quantity") ?? "1" });
-  if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? "That change could not be made." };
+  if (!parsed.success) {
+    const key = (parsed.error.issues[0]?.message ?? "productUnknown") as ProblemKey;
+    return { ok: false, message: await translateProblem({ key, values: CART_LIMITS }) };
+  }
   const session = await getSession();
-  const result = apply(session.cart, parsed.data.slug, parsed.data.quantity);
-  if (!result.ok) return { ok: false, message: result.error };
+  const result = change(session.cart, parsed.data.slug, parsed.data.quantity);
+  if (!result.ok) return { ok: false, message: await translateProblem(result.error) };
   session.cart = result.cart;
   await session.save();
   revalidatePath("/", "layout");
@@ -24,12 +31,12 @@ async function change(form: FormData, apply: (cart: Parameters<typeof addToCart>
 
 /** Adds a product to the cart. Form fields: `slug`, `quantity` (1–20). */
 export async function addToCartAction(_state: CartFormState, form: FormData): Promise<CartFormState> {
-  return change(form, addToCart, "Added to your cart.");
+  return changeCart(form, addToCart, (await getTranslations("product"))("added"));
 }
 
 /** Sets a cart line's quantity. Form fields: `slug`, `quantity` (1–20). */
 export async function updateQuantityAction(_state: CartFormState, form: FormData): Promise<CartFormState> {
-  return change(form, setQuantity, "Quantity updated.");
+  return changeCart(form, setQuantity, (await getTranslations("cart"))("updated"));
 }
 
 /** Removes a line from the cart. Form field: `slug`. */

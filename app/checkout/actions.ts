@@ -1,6 +1,7 @@
 "use server";
 
 import { redirect } from "next/navigation";
+import { getLocale, getTranslations } from "next-intl/server";
 import { priceCart } from "@/lib/cart";
 import {
   buildPaymentRequest,
@@ -17,10 +18,15 @@ import { describeCheckoutFailure } from "@/lib/checkout-errors";
 import { coalesce } from "@/lib/coalesce";
 import { getEnv, paymentServiceConfig } from "@/lib/env";
 import { logger } from "@/lib/log";
-import { initiatePayment } from "@/lib/payments";
+import { translateProblem } from "@/lib/i18n/translate";
+import { initiatePayment, newCallContext } from "@/lib/payments";
+import type { ProblemKey } from "@/lib/problems";
 import { getSession } from "@/lib/session";
 
-/** What the checkout form shows after a failed submission: what went wrong, and what the customer had typed. */
+/**
+ * What the checkout form shows after a failed submission: what went wrong (in the shopper's language), and what
+ * the customer had typed.
+ */
 export interface CheckoutState {
   message?: string;
   fieldErrors?: Partial<Record<CheckoutField, string>>;
@@ -37,14 +43,14 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
   const values = readCheckoutValues(form);
   const session = await getSession();
   const cart = priceCart(session.cart);
-  if (cart.lines.length === 0) return { values, message: "Your cart is empty. Add something before checking out." };
+  if (cart.lines.length === 0) return { values, message: await translateProblem({ key: "cartEmpty" }) };
 
   let env;
   try {
     env = getEnv();
   } catch (error) {
     logger.error({ event: "checkout_config_error", err: error instanceof Error ? error.message : String(error) });
-    return { values, message: describeCheckoutFailure(error) };
+    return { values, message: await translateProblem(describeCheckoutFailure(error)) };
   }
 
   const parsed = checkoutFormSchema(env.PAYMENT_GATEWAYS).safeParse(values);
@@ -52,9 +58,9 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
     const fieldErrors: CheckoutState["fieldErrors"] = {};
     for (const issue of parsed.error.issues) {
       const field = issue.path[0] as CheckoutField;
-      fieldErrors[field] ??= issue.message;
+      fieldErrors[field] ??= await translateProblem({ key: issue.message as ProblemKey });
     }
-    return { values, fieldErrors, message: "Please correct the highlighted fields." };
+    return { values, fieldErrors, message: (await getTranslations("checkout"))("fixFields") };
   }
 
   const fingerprint = await checkoutFingerprint(cart, parsed.data);
@@ -68,7 +74,8 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
       order = await coalesce(`${session.id}:${fingerprint}`, async () => {
         const orderId = newOrderId();
         const request = buildPaymentRequest(orderId, cart, parsed.data, env.SITE_URL);
-        const payment = await initiatePayment(paymentServiceConfig(), request);
+        // The shopper's language travels as Accept-Language: the payment page and the service's messages follow it.
+        const payment = await initiatePayment(paymentServiceConfig(), request, newCallContext({ locale: await getLocale() }));
         logger.info({ event: "checkout_started", orderId, amountMinor: cart.totalMinor });
         return {
           id: orderId,
@@ -85,7 +92,7 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
       });
     } catch (error) {
       logger.warn({ event: "checkout_failed", kind: (error as { kind?: string }).kind ?? "unexpected", requestId: (error as { requestId?: string }).requestId });
-      return { values, message: describeCheckoutFailure(error) };
+      return { values, message: await translateProblem(describeCheckoutFailure(error)) };
     }
     session.order = order;
     await session.save();

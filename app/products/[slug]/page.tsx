@@ -1,28 +1,31 @@
 import type { Metadata } from "next";
 import Image from "next/image";
 import { notFound } from "next/navigation";
+import { getLocale, getTranslations } from "next-intl/server";
 import { AddToCartForm } from "@/components/add-to-cart-form";
 import { findProduct } from "@/lib/catalog";
+import type { Locale } from "@/lib/i18n/config";
 import { formatMoney } from "@/lib/money";
 
 type Props = { params: Promise<{ slug: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const product = findProduct((await params).slug);
-  return { title: product?.name ?? "Product not found" };
+  const [product, locale, t] = await Promise.all([params.then((p) => findProduct(p.slug)), getLocale() as Promise<Locale>, getTranslations("meta")]);
+  return { title: product?.name[locale] ?? t("productNotFound") };
 }
 
 export default async function ProductPage({ params }: Props) {
   const product = findProduct((await params).slug);
   if (!product) notFound();
+  const [locale, t] = await Promise.all([getLocale() as Promise<Locale>, getTranslations("product")]);
   return (
     <article className="grid gap-8 md:grid-cols-2">
       <Image src={product.image} alt="" width={600} height={600} priority className="aspect-square w-full rounded-xl border border-sand-200 bg-sand-100" />
       <div>
-        <h1 className="text-2xl font-semibold tracking-tight">{product.name}</h1>
-        <p className="mt-2 text-xl">{formatMoney(product.priceMinor)}</p>
-        <p className="mt-4 text-stone-700">{product.description}</p>
-        <AddToCartForm slug={product.slug} />
+        <h1 className="text-2xl font-semibold tracking-tight">{product.name[locale]}</h1>
+        <p className="mt-2 text-xl">{formatMoney(product.priceMinor, locale)}</p>
+        <p className="mt-4 text-stone-700">{product.description[locale]}</p>
+        <AddToCartForm slug={product.slug} labels={{ quantity: t("quantity"), add: t("add"), adding: t("adding"), viewCart: t("viewCart") }} />
       </div>
     </article>
   );

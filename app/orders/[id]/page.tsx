@@ -43,6 +43,9 @@ export default async function OrderPage({ params, searchParams }: Props) {
         <>
           <h1 className="text-2xl font-semibold text-brand-800">{t("paidTitle")}</h1>
           <p className="mt-2 text-stone-700">{t("paidText")}</p>
+          <Link href="/" className="mt-4 inline-block rounded-lg bg-brand-700 px-5 py-2.5 font-medium text-white hover:bg-brand-800">
+            {t("continueShopping")}
+          </Link>
         </>
       )}
       {order.status === "cancelled" && (

@@ -1,0 +1,88 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { EMULATOR_URL, SHOP_URL } from "../playwright.config";
+import { addToCart, emulator, shop, type Lang } from "./support";
+
+/**
+ * axe on every page of the shop (and the emulator's payment pages), in both languages, on a desktop and a phone
+ * screen: no serious or critical violation of WCAG 2.1 A/AA. The checkout is also driven by keyboard alone.
+ */
+
+const viewports = { desktop: { width: 1280, height: 800 }, mobile: { width: 390, height: 844 } } as const;
+
+async function expectNoSeriousViolations(page: Page, what: string) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(
+    serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    what,
+  ).toEqual([]);
+}
+
+async function useLanguage(page: Page, lang: Lang) {
+  await page.context().addCookies([{ name: "NEXT_LOCALE", value: lang, url: SHOP_URL }]);
+}
+
+for (const lang of ["en", "ar"] as const) {
+  for (const [viewportName, viewport] of Object.entries(viewports)) {
+    test(`axe: every page in ${lang} on ${viewportName}`, async ({ page, request }) => {
+      await emulator.reset(request);
+      await page.setViewportSize(viewport);
+      await useLanguage(page, lang);
+      const check = async (path: string) => {
+        await page.goto(path);
+        await expectNoSeriousViolations(page, `${path} (${lang}, ${viewportName})`);
+      };
+
+      await check("/");
+      await check("/cart"); // empty
+      await check("/this-page-does-not-exist");
+      await check("/orders/unknown");
+      await addToCart(page, "olive-oil", 2, lang);
+      await check("/products/olive-oil");
+      await check("/cart");
+      await check("/checkout");
+
+      // The checkout with errors shown.
+      await page.getByLabel(shop("checkout.email", lang)).fill("not-an-email");
+      await page.getByRole("button", { name: shop("checkout.submit", lang) }).click();
+      await expect(page.getByTestId("checkout-error")).toBeVisible();
+      await expectNoSeriousViolations(page, `checkout with errors (${lang}, ${viewportName})`);
+
+      // The emulator's payment pages, then the paid order page.
+      await page.getByLabel(shop("checkout.email", lang)).fill("");
+      await page.getByRole("button", { name: shop("checkout.submit", lang) }).click();
+      await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+      await expectNoSeriousViolations(page, `payment page: gateway selection (${lang}, ${viewportName})`);
+      await page.getByRole("radio", { name: "Sadad" }).check();
+      await page.locator("form button[type=submit]").first().click();
+      await expectNoSeriousViolations(page, `payment page: gateway (${lang}, ${viewportName})`);
+      await page.locator("button[name=outcome][value=pay]").click();
+      await expect(page).toHaveURL(/\/orders\/ord_/);
+      await expectNoSeriousViolations(page, `order page (${lang}, ${viewportName})`);
+    });
+  }
+}
+
+test("the checkout works by keyboard alone", async ({ page, request }) => {
+  await emulator.reset(request);
+  await addToCart(page, "saffron");
+  await page.goto("/checkout");
+  await page.getByLabel(shop("checkout.fullName")).focus();
+  await page.keyboard.type("Huda Salem");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("huda@example.ly");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("0912345678");
+  // Into the gateway radio group: the arrow keys move the choice.
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("radio", { name: shop("checkout.chooseLater") })).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByRole("radio", { name: "Bank card (MOAMALAT)" })).toBeChecked();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: shop("checkout.submit") })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+  const [payment] = await emulator.payments(request);
+  expect(payment).toMatchObject({ payment_gateway: "moamalat", full_name: "Huda Salem" });
+});

@@ -24,12 +24,19 @@ export const EMPTY_CART: Cart = { lines: [] };
  * Schema of a quantity coming from a form: a whole number 1…{@link MAX_QUANTITY}. Issue messages are
  * {@link ProblemKey}s (translated by the page), one per fault.
  */
-export const quantitySchema = z.coerce
-  .number({ error: "quantityNotNumber" satisfies ProblemKey })
-  .refine(Number.isFinite, "quantityNotNumber" satisfies ProblemKey)
-  .int("quantityWhole" satisfies ProblemKey)
-  .min(1, "quantityMin" satisfies ProblemKey)
-  .max(MAX_QUANTITY, "quantityMax" satisfies ProblemKey);
+export const quantitySchema = z
+  .string({ error: "quantityNotNumber" satisfies ProblemKey })
+  .trim()
+  // Digits only (a sign or decimals are caught by the rules below with their own messages); no "1e3", no "Infinity".
+  .refine((text) => /^-?\d+(\.\d+)?$/.test(text), "quantityNotNumber" satisfies ProblemKey)
+  .transform(Number)
+  .pipe(
+    z
+      .number()
+      .max(MAX_QUANTITY, "quantityMax" satisfies ProblemKey)
+      .min(1, "quantityMin" satisfies ProblemKey)
+      .int("quantityWhole" satisfies ProblemKey),
+  );
 
 /** Schema of a product slug from a form: must name a product in the catalogue. */
 export const productSlugSchema = z

@@ -91,8 +91,24 @@ describe("cart", () => {
     expect(removeFromCart(cart, "saffron")).toEqual({ lines: [] });
   });
 
-  it.each([["0"], ["-1"], ["1.5"], ["1e9"], ["abc"], [""], ["21"]])("refuses quantity %j", (value) => {
-    expect(quantitySchema.safeParse(value).success).toBe(false);
+  it.each([
+    ["0", "quantityMin"],
+    ["-1", "quantityMin"],
+    ["1.5", "quantityWhole"],
+    ["1e3", "quantityNotNumber"],
+    ["Infinity", "quantityNotNumber"],
+    ["abc", "quantityNotNumber"],
+    ["", "quantityNotNumber"],
+    ["21", "quantityMax"],
+    ["99999999999999999999", "quantityMax"],
+  ])("refuses quantity %j with %s", (value, key) => {
+    const result = quantitySchema.safeParse(value);
+    expect(result.error?.issues[0]?.message).toBe(key);
+  });
+
+  it("accepts whole quantities, spaces trimmed", () => {
+    expect(quantitySchema.parse(" 3 ")).toBe(3);
+    expect(quantitySchema.parse("20")).toBe(20);
   });
 });
 

@@ -1,0 +1,94 @@
+import { expect, test } from "@playwright/test";
+import { EMULATOR_URL } from "../playwright.config";
+import { addToCart, cartCount, emulator, fillCheckout, submitCheckout } from "./support";
+
+/** Bad input from the browser — forged forms, markup in fields — is refused with a message or rendered inert. */
+
+test.beforeEach(async ({ request }) => {
+  await emulator.reset(request);
+});
+
+test.describe("add to cart refuses forged forms with a specific message and leaves the cart alone", () => {
+  const cases: [name: string, slug: string, quantity: string, message: string][] = [
+    ["an unknown product", "no-such-product", "1", "That product does not exist."],
+    ["a zero quantity", "saffron", "0", "The quantity must be at least 1."],
+    ["a negative quantity", "saffron", "-3", "The quantity must be at least 1."],
+    ["a fractional quantity", "saffron", "1.5", "Quantities are whole numbers."],
+    ["a huge quantity", "saffron", "1000000", "You can buy at most 20 of one product."],
+    ["a quantity that is not a number", "saffron", "lots", "Enter a quantity as a number."],
+  ];
+  for (const [name, slug, quantity, message] of cases) {
+    test(name, async ({ page }) => {
+      await page.goto("/products/saffron");
+      // Forge the form as a script or a hand-made request would: no browser validation in the way.
+      await page.evaluate(
+        ([forgedSlug, forgedQuantity]) => {
+          const form = document.querySelector<HTMLFormElement>("form:has(input[name=slug])")!;
+          form.noValidate = true;
+          form.querySelector<HTMLInputElement>("input[name=slug]")!.value = forgedSlug;
+          const input = form.querySelector<HTMLInputElement>("input[name=quantity]")!;
+          input.type = "text";
+          input.value = forgedQuantity;
+        },
+        [slug, quantity] as const,
+      );
+      await page.getByRole("button", { name: "Add to cart" }).click();
+      await expect(page.getByText(message)).toBeVisible();
+      expect(await cartCount(page)).toBe(0);
+    });
+  }
+
+  test("more than 20 of one product across several adds", async ({ page }) => {
+    await addToCart(page, "saffron", 15);
+    await page.getByLabel("Quantity").fill("6");
+    await page.getByRole("button", { name: "Add to cart" }).click();
+    await expect(page.getByText("You already have 15 in your cart; at most 20 fit in one order.")).toBeVisible();
+    expect(await cartCount(page)).toBe(15);
+  });
+});
+
+test("a price slipped into the form is ignored: the checkout charges the catalogue price", async ({ page, request }) => {
+  await page.goto("/products/woven-kilim");
+  await page.evaluate(() => {
+    const form = document.querySelector<HTMLFormElement>("form:has(input[name=slug])")!;
+    for (const [name, value] of [["price", "1"], ["priceMinor", "1"], ["amount", "0.01"]] as const) {
+      const input = document.createElement("input");
+      input.type = "hidden";
+      input.name = name;
+      input.value = value;
+      form.append(input);
+    }
+  });
+  await page.getByRole("button", { name: "Add to cart" }).click();
+  await expect(page.getByText("Added to your cart.")).toBeVisible();
+  await page.goto("/checkout");
+  await submitCheckout(page);
+  await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+  expect((await emulator.payments(request))[0]).toMatchObject({ amount: "450.00" });
+});
+
+test("markup and script in every field stay inert, in the shop and on the payment page", async ({ page, request }) => {
+  const dialogs: string[] = [];
+  page.on("dialog", async (dialog) => {
+    dialogs.push(dialog.message());
+    await dialog.dismiss();
+  });
+  const evil = `<img src=x onerror="alert('xss')"><script>alert('xss')</script>`;
+  await addToCart(page, "saffron");
+  await page.goto("/checkout");
+  // First with an invalid e-mail and phone carrying markup too: the form comes back with every value as text.
+  await fillCheckout(page, { full_name: evil, email: `${evil}@example.ly`, phone: `<b>091</b>` });
+  await submitCheckout(page);
+  await expect(page.getByTestId("checkout-error")).toBeVisible();
+  await expect(page.getByLabel(/Full name/)).toHaveValue(evil);
+  expect(await page.locator("main img[src=x], main script:not([src])").count()).toBe(0);
+
+  // Then valid details with the markup name: the emulator's payment page shows it as text.
+  await fillCheckout(page, { full_name: evil, email: "ok@example.ly", phone: "0912345678", gateway: "Sadad" });
+  await submitCheckout(page);
+  await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+  await expect(page.getByText("<img src=x", { exact: false }).first()).toBeVisible();
+  expect(await page.locator("img[src=x]").count()).toBe(0);
+  expect((await emulator.payments(request))[0]).toMatchObject({ full_name: evil });
+  expect(dialogs).toEqual([]);
+});

@@ -1,0 +1,46 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import { SHOP_LOG } from "../playwright.config";
+
+/** The production server checks its environment when it starts (instrumentation.ts + lib/env.ts). */
+
+function startShop(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("npx", ["next", "start", "--port", "3190"], {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
+      detached: true,
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    // A server that is still up after 20 s did not refuse to start: stop it and report.
+    const timer = setTimeout(() => process.kill(-child.pid!, "SIGTERM"), 20_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+test("a production server with a broken environment refuses to start and names each variable", async () => {
+  const { code, output } = await startShop({
+    PAYMENT_API_BASE_URL: "http://pay.example.ly/pay/api/v1",
+    PAYMENT_CLIENT_ID: " padded ",
+    PAYMENT_CLIENT_SECRET: "<your-client-secret>",
+    SESSION_SECRET: "too-short",
+  });
+  expect(code).toBe(1);
+  expect(output).toContain("PAYMENT_API_BASE_URL uses http:// on a host other than this machine");
+  expect(output).toContain("PAYMENT_CLIENT_ID has leading or trailing spaces");
+  expect(output).toContain("PAYMENT_CLIENT_SECRET still holds a placeholder");
+  expect(output).toContain("SESSION_SECRET must be at least 32 characters");
+  expect(output).toContain("SITE_URL is missing");
+  expect(output).toContain("The shop cannot start");
+});
+
+test("a loopback SITE_URL in production starts, with a warning that customers elsewhere cannot come back", async ({ request }) => {
+  // The suite's own server runs with SITE_URL=http://localhost:3100 in production mode.
+  expect((await request.get("/")).ok()).toBe(true);
+  expect(readFileSync(SHOP_LOG, "utf8")).toMatch(/SITE_URL is http:\/\/localhost:\d+, a loopback address: customers on other machines cannot come back/);
+});

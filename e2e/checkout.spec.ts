@@ -33,6 +33,8 @@ test("(a) cart → checkout without a gateway → choose on the payment page →
 
   await expect(page).toHaveURL(/\/orders\/ord_[0-9a-z]+\?outcome=paid$/);
   await expect(page.getByRole("heading", { name: paidHeading() })).toBeVisible();
+  // The redirect is not proof of payment: the page says what the payment page reported, no more.
+  await expect(page.getByText(shop("order.paidText"))).toBeVisible();
   expect(await cartCount(page)).toBe(0);
 
   const payments = await emulator.payments(request);

@@ -1,0 +1,38 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "../lib/env";
+
+const run = (target: string) => execFileSync("node", ["scripts/setup.mjs", target], { encoding: "utf8" });
+
+function readEnvFile(path: string): Record<string, string> {
+  const entries = readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => /^[A-Z_]+=/.test(line))
+    .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]);
+  return Object.fromEntries(entries);
+}
+
+describe("npm run setup", () => {
+  it("writes a usable .env.local with a fresh 32-byte session secret, private to the user", () => {
+    const target = join(mkdtempSync(join(tmpdir(), "setup-")), ".env.local");
+    expect(run(target)).toContain("Wrote");
+    const env = readEnvFile(target);
+    expect(Buffer.from(env.SESSION_SECRET!, "base64")).toHaveLength(32);
+    expect(() => parseEnv(env, "development")).not.toThrow();
+    expect(statSync(target).mode & 0o077).toBe(0);
+
+    const other = join(mkdtempSync(join(tmpdir(), "setup-")), ".env.local");
+    run(other);
+    expect(readEnvFile(other).SESSION_SECRET).not.toBe(env.SESSION_SECRET);
+  });
+
+  it("never overwrites an existing file", () => {
+    const target = join(mkdtempSync(join(tmpdir(), "setup-")), ".env.local");
+    writeFileSync(target, "MINE=1\n");
+    expect(run(target)).toContain("left untouched");
+    expect(readFileSync(target, "utf8")).toBe("MINE=1\n");
+  });
+});

@@ -3,6 +3,12 @@ import createNextIntlPlugin from "next-intl/plugin";
 // Languages without URL prefixes: see lib/i18n/request.ts.
 const withNextIntl = createNextIntlPlugin("./lib/i18n/request.ts");
 
+// Behind a proxy or on a host whose public name differs from the Host header, list the public host names here,
+// e.g. SERVER_ACTIONS_ALLOWED_ORIGINS=shop.example.ly (see README, "Deploying").
+const allowedOrigins = process.env.SERVER_ACTIONS_ALLOWED_ORIGINS?.split(",")
+  .map((origin) => origin.trim())
+  .filter(Boolean);
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
@@ -11,13 +17,7 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // Do not let `next dev` write an AGENTS.md into the merchant's repo.
   agentRules: false,
-  experimental: {
-    serverActions: {
-      // Behind a proxy or on a host whose public name differs from the Host header, list the public origin here,
-      // e.g. ["shop.example.ly"] (see README, "Deploying").
-      allowedOrigins: process.env.SERVER_ACTIONS_ALLOWED_ORIGINS?.split(",").map((origin) => origin.trim()).filter(Boolean),
-    },
-  },
+  ...(allowedOrigins?.length ? { experimental: { serverActions: { allowedOrigins } } } : {}),
 };
 
 export default withNextIntl(nextConfig);

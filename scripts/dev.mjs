@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import concurrently from "concurrently";
 
 if (existsSync(".env.local")) process.loadEnvFile(".env.local");
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 const emulatorPort = process.env.EMULATOR_PORT ?? "4010";
 const base = process.env.PAYMENT_API_BASE_URL;
 const needsEmulator = !base || pointsAtEmulator(base);

@@ -27,7 +27,7 @@ try {
 }
 
 ok(`environment variables are well-formed${env.usingEmulatorDefaults ? " (using the emulator defaults)" : ""}`);
-for (const warning of env.warnings) note(warning);
+// (env.warnings only ever holds the loopback SITE_URL warning, which the check below reports as a failure.)
 const base = new URL(env.PAYMENT_API_BASE_URL);
 const mode = /\/sandbox\//.test(`${base.pathname}/`) ? "sandbox" : "production";
 ok(`payment service: ${env.PAYMENT_API_BASE_URL} (${mode})`);

@@ -45,11 +45,11 @@ export const emulator = {
 };
 
 /** Opens a product page and adds `quantity` of it to the cart. */
-export async function addToCart(page: Page, slug: string, quantity = 1) {
+export async function addToCart(page: Page, slug: string, quantity = 1, lang: Lang = currentLang()) {
   await page.goto(`/products/${slug}`);
-  await page.getByLabel(shop("product.quantity")).fill(String(quantity));
-  await page.getByRole("button", { name: shop("product.add") }).click();
-  await expect(page.getByText(shop("product.added"))).toBeVisible();
+  await page.getByLabel(shop("product.quantity", lang)).fill(String(quantity));
+  await page.getByRole("button", { name: shop("product.add", lang) }).click();
+  await expect(page.getByText(shop("product.added", lang))).toBeVisible();
 }
 
 /** The number in the header's cart badge. */

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { LinkButton } from "./link-button";
 
 /** A centred message with one way forward: empty cart, unknown order, missing page. */
 export function EmptyState({ title, text, action, href }: { title: string; text: string; action: string; href: string }) {
@@ -6,9 +6,9 @@ export function EmptyState({ title, text, action, href }: { title: string; text:
     <section className="mx-auto max-w-md py-12 text-center">
       <h1 className="text-2xl font-semibold">{title}</h1>
       <p className="mt-2 text-stone-600">{text}</p>
-      <Link href={href} className="mt-6 inline-block rounded-lg bg-brand-700 px-5 py-2.5 font-medium text-white hover:bg-brand-800">
+      <LinkButton href={href} className="mt-6">
         {action}
-      </Link>
+      </LinkButton>
     </section>
   );
 }

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { CartLineControls } from "@/components/cart-line-controls";
 import { EmptyState } from "@/components/empty-state";
+import { LinkButton } from "@/components/link-button";
 import { priceCart } from "@/lib/cart";
 import type { Locale } from "@/lib/i18n/config";
 import { formatMoney } from "@/lib/money";
@@ -60,9 +61,7 @@ export default async function CartPage() {
         <p className="text-lg">
           {t("total")} <strong data-testid="cart-total">{formatMoney(priced.totalMinor, locale)}</strong>
         </p>
-        <Link href="/checkout" className="rounded-lg bg-brand-700 px-5 py-2.5 font-medium text-white hover:bg-brand-800">
-          {t("toCheckout")}
-        </Link>
+        <LinkButton href="/checkout">{t("toCheckout")}</LinkButton>
       </div>
     </section>
   );

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { EmptyState } from "@/components/empty-state";
+import { LinkButton } from "@/components/link-button";
 import { OrderSummary } from "@/components/order-summary";
 import { findProduct } from "@/lib/catalog";
 import { isPaymentPageOpen } from "@/lib/checkout";
@@ -26,6 +26,13 @@ export default async function OrderPage({ params, searchParams }: Props) {
 
   if (!order) return <EmptyState title={t("notFoundTitle")} text={t("notFoundText")} action={t("toCart")} href="/cart" />;
 
+  // Where the customer goes from here: shop on, try again, or back to a payment page that still works.
+  const next = {
+    paid: { href: "/", label: t("continueShopping") },
+    cancelled: { href: "/cart", label: t("backToCart") },
+    pending: isPaymentPageOpen(order) ? { href: order.paymentUrl, label: t("resume") } : undefined,
+  }[order.status];
+
   const lines = order.lines.map((line) => ({
     name: findProduct(line.slug)?.name[locale] ?? line.slug,
     quantity: line.quantity,
@@ -39,34 +46,12 @@ export default async function OrderPage({ params, searchParams }: Props) {
           {t(`notices.${notice.data}`)}
         </p>
       )}
-      {order.status === "paid" && (
-        <>
-          <h1 className="text-2xl font-semibold text-brand-800">{t("paidTitle")}</h1>
-          <p className="mt-2 text-stone-700">{t("paidText")}</p>
-          <Link href="/" className="mt-4 inline-block rounded-lg bg-brand-700 px-5 py-2.5 font-medium text-white hover:bg-brand-800">
-            {t("continueShopping")}
-          </Link>
-        </>
-      )}
-      {order.status === "cancelled" && (
-        <>
-          <h1 className="text-2xl font-semibold">{t("cancelledTitle")}</h1>
-          <p className="mt-2 text-stone-700">{t("cancelledText")}</p>
-          <Link href="/cart" className="mt-4 inline-block rounded-lg bg-brand-700 px-5 py-2.5 font-medium text-white hover:bg-brand-800">
-            {t("backToCart")}
-          </Link>
-        </>
-      )}
-      {order.status === "pending" && (
-        <>
-          <h1 className="text-2xl font-semibold">{t("pendingTitle")}</h1>
-          <p className="mt-2 text-stone-700">{t("pendingText")}</p>
-          {isPaymentPageOpen(order) && (
-            <a href={order.paymentUrl} className="mt-4 inline-block rounded-lg bg-brand-700 px-5 py-2.5 font-medium text-white hover:bg-brand-800">
-              {t("resume")}
-            </a>
-          )}
-        </>
+      <h1 className={`text-2xl font-semibold ${order.status === "paid" ? "text-brand-800" : ""}`}>{t(`${order.status}Title`)}</h1>
+      <p className="mt-2 text-stone-700">{t(`${order.status}Text`)}</p>
+      {next && (
+        <LinkButton href={next.href} className="mt-4">
+          {next.label}
+        </LinkButton>
       )}
       <div className="mt-6 rounded-xl border border-sand-200 bg-white p-4">
         <h2 className="font-semibold">{t("heading", { id: order.id })}</h2>

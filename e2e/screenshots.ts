@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { EMULATOR_URL, SHOP_URL } from "../playwright.config";
-import { addToCart, emulator, shop, type Lang } from "./support";
+import { addToCart, emulator, shop } from "./support";
 
 /** Captures every page of the shop (and the payment pages of the emulator) for the README. Not part of npm test. */
 

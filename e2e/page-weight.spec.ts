@@ -1,0 +1,24 @@
+import { expect, test } from "@playwright/test";
+import { EMULATOR_URL } from "../playwright.config";
+import { formatWeights, JS_BUDGET_BYTES, kb, measureShopPages } from "../scripts/page-weight.mjs";
+
+/**
+ * Page weight budget: every page of the shop ships at most 150 KB of gzipped JavaScript to a modern browser.
+ * Measured by scripts/page-weight.mjs, the same code `npm run bench` uses (docs/benchmarks.md): the page's scripts
+ * (not the noModule polyfill) and stylesheets, each gzipped at level 9. The cart and the order are made the way a
+ * browser without JavaScript makes them: the shop's own forms, then Pay on the emulator's payment page.
+ */
+test("every page ships at most 150 KB of gzipped JavaScript", async ({ baseURL, request }) => {
+  expect((await request.post(`${EMULATOR_URL}/__emulator/reset`)).ok()).toBe(true);
+
+  const pages = await measureShopPages(baseURL!, EMULATOR_URL);
+  console.log(`Page weight (gzip level 9; budget ${kb(JS_BUDGET_BYTES)} of JS a page)\n${formatWeights(pages)}`);
+
+  for (const page of pages) {
+    expect.soft(page.status, `${page.name} answers ${page.expectedStatus}`).toBe(page.expectedStatus);
+    expect.soft(page.js.files.length, `${page.name} loads its scripts`).toBeGreaterThan(0);
+    if (page.budgeted) {
+      expect.soft(page.js.gzip, `${page.name} (${page.path}): ${kb(page.js.gzip)} of gzipped JS`).toBeLessThanOrEqual(JS_BUDGET_BYTES);
+    }
+  }
+});

@@ -20,6 +20,8 @@ test.describe("add to cart refuses forged forms with a specific message and leav
   for (const [name, slug, quantity, message] of cases) {
     test(name, async ({ page }) => {
       await page.goto("/products/saffron");
+      // After hydration: React restores a controlled input's value when it hydrates, which would undo the forgery.
+      await page.waitForLoadState("networkidle");
       // Forge the form as a script or a hand-made request would: no browser validation in the way.
       await page.evaluate(
         ([forgedSlug, forgedQuantity]) => {
@@ -49,6 +51,7 @@ test.describe("add to cart refuses forged forms with a specific message and leav
 
 test("a price slipped into the form is ignored: the checkout charges the catalogue price", async ({ page, request }) => {
   await page.goto("/products/woven-kilim");
+  await page.waitForLoadState("networkidle");
   await page.evaluate(() => {
     const form = document.querySelector<HTMLFormElement>("form:has(input[name=slug])")!;
     for (const [name, value] of [["price", "1"], ["priceMinor", "1"], ["amount", "0.01"]] as const) {

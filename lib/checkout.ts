@@ -195,9 +195,8 @@ export async function checkoutFingerprint(cart: PricedCart, details: CheckoutDet
  * fingerprint, still pending, and its payment page (600 s from the access token) has a while left to live.
  * Resuming sends the customer to the same payment URL, so one checkout is one payment at the service.
  */
-export function canResume(order: Order | undefined, fingerprint: string, now: number = Date.now()): order is Order {
+export function canResume(order: Order, fingerprint: string, now: number = Date.now()): boolean {
   return (
-    order !== undefined &&
     order.status === "pending" &&
     order.fingerprint === fingerprint &&
     now < order.accessTokenIssuedAt + ACCESS_TOKEN_LIFETIME_MS - RESUME_MARGIN_MS

@@ -15,13 +15,16 @@ import {
   type Order,
 } from "@/lib/checkout";
 import { describeCheckoutFailure } from "@/lib/checkout-errors";
-import { coalesce } from "@/lib/coalesce";
+import { coalesce, forget } from "@/lib/coalesce";
 import { getEnv, paymentServiceConfig } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { translateProblem } from "@/lib/i18n/translate";
 import { initiatePayment, newCallContext } from "@/lib/payments";
 import type { ProblemKey } from "@/lib/problems";
 import { getSession } from "@/lib/session";
+
+/** How long a started checkout is handed to identical submissions of the same session that raced with it. */
+const COALESCE_WINDOW_MS = 10_000;
 
 /**
  * What the checkout form shows after a failed submission: what went wrong (in the shopper's language), and what
@@ -65,31 +68,45 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
 
   const fingerprint = await checkoutFingerprint(cart, parsed.data);
   let order: Order;
-  if (canResume(session.order, fingerprint)) {
-    order = session.order;
+  const pending = session.order;
+  if (pending && canResume(pending, fingerprint)) {
+    order = pending;
     logger.info({ event: "checkout_resumed", orderId: order.id });
   } else {
+    // Simultaneous submissions of the same checkout (a double click, two tabs) share one payment, including one
+    // that left the browser before the first answer arrived and so carries the old cookie without the order.
+    const key = `${session.id}:${fingerprint}`;
+    const start = () =>
+      coalesce(
+        key,
+        async (): Promise<Order> => {
+          const orderId = newOrderId();
+          const request = buildPaymentRequest(orderId, cart, parsed.data, env.SITE_URL);
+          // The shopper's language travels as Accept-Language: the payment page and the service's messages follow it.
+          const payment = await initiatePayment(paymentServiceConfig(), request, newCallContext({ locale: await getLocale() }));
+          logger.info({ event: "checkout_started", orderId, amountMinor: cart.totalMinor });
+          return {
+            id: orderId,
+            lines: cart.lines.map((line) => ({ slug: line.product.slug, quantity: line.quantity, unitMinor: line.product.priceMinor })),
+            amountMinor: cart.totalMinor,
+            currency: request.currency,
+            paymentToken: payment.paymentToken,
+            paymentUrl: payment.paymentUrl,
+            status: "pending",
+            createdAt: Date.now(),
+            accessTokenIssuedAt: payment.accessTokenIssuedAt,
+            fingerprint,
+          };
+        },
+        { reuseForMs: COALESCE_WINDOW_MS },
+      );
     try {
-      // Simultaneous submissions of the same checkout (a double click, two tabs) share one payment.
-      order = await coalesce(`${session.id}:${fingerprint}`, async () => {
-        const orderId = newOrderId();
-        const request = buildPaymentRequest(orderId, cart, parsed.data, env.SITE_URL);
-        // The shopper's language travels as Accept-Language: the payment page and the service's messages follow it.
-        const payment = await initiatePayment(paymentServiceConfig(), request, newCallContext({ locale: await getLocale() }));
-        logger.info({ event: "checkout_started", orderId, amountMinor: cart.totalMinor });
-        return {
-          id: orderId,
-          lines: cart.lines.map((line) => ({ slug: line.product.slug, quantity: line.quantity, unitMinor: line.product.priceMinor })),
-          amountMinor: cart.totalMinor,
-          currency: request.currency,
-          paymentToken: payment.paymentToken,
-          paymentUrl: payment.paymentUrl,
-          status: "pending",
-          createdAt: Date.now(),
-          accessTokenIssuedAt: payment.accessTokenIssuedAt,
-          fingerprint,
-        } satisfies Order;
-      });
+      order = await start();
+      // An order this session already settled is never handed out again (paid, then the same cart right away).
+      if (session.order?.id === order.id && session.order.status !== "pending") {
+        forget(key);
+        order = await start();
+      }
     } catch (error) {
       logger.warn({ event: "checkout_failed", kind: (error as { kind?: string }).kind ?? "unexpected", requestId: (error as { requestId?: string }).requestId });
       return { values, message: await translateProblem(describeCheckoutFailure(error)) };

@@ -1,6 +1,7 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
+import { primaryAction } from "@/components/styles";
 import { ERROR_PAGE_TEXT } from "@/lib/i18n/error-page";
 
 const documentLocale = () => document.documentElement.lang;
@@ -13,7 +14,7 @@ export default function ErrorPage({ reset }: { error: Error & { digest?: string 
     <section className="mx-auto max-w-md py-12 text-center">
       <h1 className="text-2xl font-semibold">{t.title}</h1>
       <p className="mt-2 text-stone-600">{t.text}</p>
-      <button type="button" onClick={reset} className="mt-6 rounded-lg bg-brand-700 px-5 py-2.5 font-medium text-white hover:bg-brand-800">
+      <button type="button" onClick={reset} className={`mt-6 ${primaryAction}`}>
         {t.retry}
       </button>
     </section>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useFormStatus } from "react-dom";
+import { primaryAction } from "./styles";
 
 /**
  * A submit button that shows progress and cannot be pressed twice while its form is being submitted.
@@ -19,7 +20,7 @@ export function SubmitButton({
 }) {
   const { pending } = useFormStatus();
   const styles = {
-    primary: "rounded-lg bg-brand-700 px-5 py-2.5 font-medium text-white hover:bg-brand-800 disabled:cursor-progress disabled:opacity-70",
+    primary: `${primaryAction} disabled:cursor-progress disabled:opacity-70`,
     secondary: "rounded-lg border border-sand-200 bg-white px-3 py-1.5 text-sm font-medium hover:bg-sand-100 disabled:opacity-70",
     link: "text-sm text-red-700 underline-offset-2 hover:underline disabled:opacity-70",
   }[variant];

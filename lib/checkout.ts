@@ -196,11 +196,7 @@ export async function checkoutFingerprint(cart: PricedCart, details: CheckoutDet
  * Resuming sends the customer to the same payment URL, so one checkout is one payment at the service.
  */
 export function canResume(order: Order, fingerprint: string, now: number = Date.now()): boolean {
-  return (
-    order.status === "pending" &&
-    order.fingerprint === fingerprint &&
-    now < order.accessTokenIssuedAt + ACCESS_TOKEN_LIFETIME_MS - RESUME_MARGIN_MS
-  );
+  return order.fingerprint === fingerprint && isPaymentPageOpen(order, now + RESUME_MARGIN_MS);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

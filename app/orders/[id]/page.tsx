@@ -20,7 +20,14 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 const noticeSchema = z.enum(["already_settled", "token_mismatch", "invalid_redirect"]);
 
 export default async function OrderPage({ params, searchParams }: Props) {
-  const [{ id }, query, session, locale, t] = await Promise.all([params, searchParams, getSession(), getLocale() as Promise<Locale>, getTranslations("order")]);
+  const [{ id }, query, session, locale, t, tCheckout] = await Promise.all([
+    params,
+    searchParams,
+    getSession(),
+    getLocale() as Promise<Locale>,
+    getTranslations("order"),
+    getTranslations("checkout"),
+  ]);
   const notice = noticeSchema.safeParse(query.outcome);
   const order = session.order?.id === id ? session.order : undefined;
 
@@ -55,7 +62,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
       )}
       <div className="mt-6 rounded-xl border border-sand-200 bg-white p-4">
         <h2 className="font-semibold">{t("heading", { id: order.id })}</h2>
-        <OrderSummary locale={locale} totalLabel={(await getTranslations("checkout"))("total")} lines={lines} totalMinor={order.amountMinor} />
+        <OrderSummary locale={locale} totalLabel={tCheckout("total")} lines={lines} totalMinor={order.amountMinor} />
       </div>
     </section>
   );

@@ -1,10 +1,11 @@
 /**
- * Runs once when the server starts (Next.js instrumentation). In the Node.js runtime it checks the environment up
- * front (lib/startup.ts), so a production server with a missing or malformed variable refuses to start.
+ * Runs once when the server starts (Next.js instrumentation). In the Node.js runtime it checks the environment and
+ * the database up front (lib/startup.ts): a production server with a broken variable or pending migrations
+ * refuses to start; a development server applies pending migrations.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
-    const { checkEnvironmentOrExit } = await import("./lib/startup");
-    checkEnvironmentOrExit();
+    const { checkStartup } = await import("./lib/startup");
+    await checkStartup();
   }
 }

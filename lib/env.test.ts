@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EMULATOR_DEFAULTS, EnvError, parseEnv } from "./env";
+import { EMBEDDED_DATABASE_URL, EMULATOR_DEFAULTS, EnvError, parseEnv, withoutPassword } from "./env";
 
 const production = {
   PAYMENT_API_BASE_URL: "https://pay.example.ly/pay/api/v1/",
@@ -7,6 +7,7 @@ const production = {
   PAYMENT_CLIENT_SECRET: "secret-456",
   SESSION_SECRET: "s".repeat(32),
   SITE_URL: "https://shop.example.ly",
+  DATABASE_URL: "postgresql://shop:secret@db.example.ly:5432/shop",
 };
 
 function problems(source: Record<string, string | undefined>, mode = "production"): string[] {
@@ -28,6 +29,18 @@ describe("parseEnv", () => {
     expect(env.PAYMENT_GATEWAYS.length).toBe(7);
   });
 
+  it("uses the embedded database in development when DATABASE_URL is unset, never in production", () => {
+    const env = parseEnv({}, "development");
+    expect(env.usingEmbeddedDatabase).toBe(true);
+    expect(env.DATABASE_URL).toBe(EMBEDDED_DATABASE_URL);
+    expect(parseEnv({ DATABASE_URL: "postgres://me@localhost/shop" }, "development").usingEmbeddedDatabase).toBe(false);
+    expect(parseEnv(production, "production").usingEmbeddedDatabase).toBe(false);
+  });
+
+  it("never prints a database password", () => {
+    expect(withoutPassword("postgresql://shop:s3cret@db.example.ly:5432/shop")).toBe("postgresql://shop:***@db.example.ly:5432/shop");
+  });
+
   it("accepts a production configuration and normalises the base URL", () => {
     const env = parseEnv(production, "production");
     expect(env.PAYMENT_API_BASE_URL).toBe("https://pay.example.ly/pay/api/v1");
@@ -37,7 +50,7 @@ describe("parseEnv", () => {
 
   it("requires every variable in production, naming each", () => {
     const found = problems({});
-    for (const name of ["PAYMENT_API_BASE_URL", "PAYMENT_CLIENT_ID", "PAYMENT_CLIENT_SECRET", "SESSION_SECRET", "SITE_URL"]) {
+    for (const name of ["PAYMENT_API_BASE_URL", "PAYMENT_CLIENT_ID", "PAYMENT_CLIENT_SECRET", "SESSION_SECRET", "SITE_URL", "DATABASE_URL"]) {
       expect(found.some((p) => p.startsWith(`${name} is missing`)), name).toBe(true);
     }
   });
@@ -52,6 +65,8 @@ describe("parseEnv", () => {
     ["PAYMENT_API_BASE_URL", "https://pay.example.ly/pay", "PAYMENT_API_BASE_URL must be the API base ending in /api/v1"],
     ["SITE_URL", "https://shop.example.ly/store", "SITE_URL must be an origin only"],
     ["PAYMENT_GATEWAYS", "sadad,Not An Alias", "PAYMENT_GATEWAYS:"],
+    ["DATABASE_URL", "mysql://shop@db.example.ly/shop", "DATABASE_URL must be a PostgreSQL connection string"],
+    ["DATABASE_URL", "db.example.ly:5432", "DATABASE_URL must be a PostgreSQL connection string"],
   ])("refuses %s=%j", (name, value, message) => {
     const found = problems({ ...production, [name]: value });
     expect(found.some((p) => p.startsWith(message)), found.join("\n")).toBe(true);

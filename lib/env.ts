@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { parseGatewayList, type Gateway } from "./gateways";
+import { parseGatewayList } from "./gateways";
 import { logger } from "./log";
 import type { PaymentServiceConfig } from "./payments";
 
@@ -18,6 +18,12 @@ export const EMULATOR_DEFAULTS = {
   PAYMENT_CLIENT_ID: "sandbox-demo-client-id",
   PAYMENT_CLIENT_SECRET: "sandbox-demo-client-secret",
 } as const;
+
+/**
+ * The embedded PostgreSQL that `npm run dev` starts when DATABASE_URL is unset (PGlite served over the Postgres wire
+ * protocol, data in .data/; see scripts/dev.mjs). Development only.
+ */
+export const EMBEDDED_DATABASE_URL = "postgresql://postgres@127.0.0.1:54320/postgres";
 
 const DEVELOPMENT_SESSION_SECRET = "development-only-session-secret--never-use-in-production";
 const DEVELOPMENT_SITE_URL = "http://localhost:3000";
@@ -78,6 +84,10 @@ const schema = z.object({
       }
       return result.gateways;
     }),
+  DATABASE_URL: text("DATABASE_URL")
+    .refine((value) => URL.canParse(value) && /^postgres(ql)?:$/.test(new URL(value).protocol), {
+      message: "DATABASE_URL must be a PostgreSQL connection string such as postgresql://user:password@host:5432/shop",
+    }),
   PAYMENT_TIMEOUT_MS: z.coerce
     .number({ error: "PAYMENT_TIMEOUT_MS must be a number of milliseconds" })
     .int("PAYMENT_TIMEOUT_MS must be a whole number of milliseconds")
@@ -87,19 +97,14 @@ const schema = z.object({
 });
 
 /** The validated configuration. URLs are normalised: no trailing slash on the API base, SITE_URL an origin. */
-export interface Env {
-  PAYMENT_API_BASE_URL: string;
-  PAYMENT_CLIENT_ID: string;
-  PAYMENT_CLIENT_SECRET: string;
-  SESSION_SECRET: string;
-  SITE_URL: string;
-  PAYMENT_GATEWAYS: Gateway[];
-  PAYMENT_TIMEOUT_MS: number;
+export type Env = z.infer<typeof schema> & {
   /** True when the payment variables were unset in development and the emulator defaults are in use. */
   usingEmulatorDefaults: boolean;
+  /** True when DATABASE_URL was unset in development and the embedded database is in use. */
+  usingEmbeddedDatabase: boolean;
   /** Plain-language warnings about a configuration that starts but deserves attention. */
   warnings: string[];
-}
+};
 
 /** Thrown when the environment is unusable; `problems` holds one line per variable, naming it and the fix. */
 export class EnvError extends Error {
@@ -115,8 +120,8 @@ type Source = Record<string, string | undefined>;
  * Validates an environment (default `process.env`) and returns the typed configuration.
  * Pure: no logging, no caching, so tests can feed it any mix of variables.
  * @param source variables to read; empty strings count as unset only for the development fallbacks.
- * @param mode `production` requires every variable; `development` and `test` fill the payment variables, the session
- *   secret and SITE_URL with local defaults when all of them are unset.
+ * @param mode `production` requires every variable; `development` and `test` fill the payment variables (when all
+ *   three are unset), the session secret, SITE_URL and DATABASE_URL (the embedded database) with local defaults.
  * @throws EnvError listing every problem at once.
  */
 export function parseEnv(source: Source = process.env, mode: string = process.env.NODE_ENV ?? "development"): Env {
@@ -129,15 +134,18 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
     SITE_URL: source.SITE_URL ?? vercelSiteUrl(source),
     PAYMENT_GATEWAYS: source.PAYMENT_GATEWAYS || undefined,
     PAYMENT_TIMEOUT_MS: source.PAYMENT_TIMEOUT_MS || undefined,
+    DATABASE_URL: source.DATABASE_URL || undefined,
   };
   const warnings: string[] = [];
 
   const paymentKeys = ["PAYMENT_API_BASE_URL", "PAYMENT_CLIENT_ID", "PAYMENT_CLIENT_SECRET"] as const;
   const usingEmulatorDefaults = !production && paymentKeys.every((key) => input[key] === undefined);
   if (usingEmulatorDefaults) Object.assign(input, EMULATOR_DEFAULTS);
+  const usingEmbeddedDatabase = !production && input.DATABASE_URL === undefined;
   if (!production) {
     input.SESSION_SECRET ??= DEVELOPMENT_SESSION_SECRET;
     input.SITE_URL ??= DEVELOPMENT_SITE_URL;
+    input.DATABASE_URL ??= EMBEDDED_DATABASE_URL;
   }
 
   const parsed = schema.safeParse(input);
@@ -155,12 +163,15 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
     throw new EnvError(["SESSION_SECRET is the development default: generate a new one with `openssl rand -base64 32`"]);
   }
 
-  return {
-    ...env,
-    PAYMENT_GATEWAYS: env.PAYMENT_GATEWAYS,
-    usingEmulatorDefaults,
-    warnings,
-  };
+  return { ...env, usingEmulatorDefaults, usingEmbeddedDatabase, warnings };
+}
+
+/** A connection string with its password masked, for messages and logs. */
+export function withoutPassword(connectionString: string): string {
+  if (!URL.canParse(connectionString)) return "(DATABASE_URL)";
+  const url = new URL(connectionString);
+  if (url.password) url.password = "***";
+  return url.href;
 }
 
 /** On Vercel, fall back to the production domain it provides when SITE_URL is not set. */
@@ -183,6 +194,7 @@ export function getEnv(): Env {
       `[config] PAYMENT_* variables are not set: using the local emulator at ${env.PAYMENT_API_BASE_URL} with its sandbox credentials.`,
     );
   }
+  if (env.usingEmbeddedDatabase) console.info(`[config] DATABASE_URL is not set: using the embedded database at ${env.DATABASE_URL}.`);
   for (const warning of env.warnings) console.warn(`[config] ${warning}`);
   cached = env;
   return env;

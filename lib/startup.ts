@@ -1,18 +1,49 @@
 import "server-only";
-import { EnvError, getEnv } from "./env";
+import { Pool } from "pg";
+import { applyMigrations, pendingMigrations } from "./db/migrate";
+import { EnvError, getEnv, withoutPassword } from "./env";
 
 /**
- * Validates the environment when the server starts (called from instrumentation.ts, Node.js runtime only): a
- * production server with a missing or malformed variable prints every problem, naming the variable and the fix,
- * and exits with status 1, instead of failing on a customer's first checkout. In development it logs the emulator
- * fallback once.
+ * Runs when the server starts (instrumentation.ts, Node.js runtime only), so that a broken setup stops the server
+ * with a message instead of failing a customer's first checkout:
+ * - the environment is validated; a production server with a missing or malformed variable exits, naming each;
+ * - the database: in production, pending migrations stop the server (run `npm run db:migrate` first, see the
+ *   README's deploy steps); in development they are applied on the spot.
  */
-export function checkEnvironmentOrExit(): void {
+export async function checkStartup(): Promise<void> {
+  let env;
   try {
-    getEnv();
+    env = getEnv();
   } catch (error) {
     if (!(error instanceof EnvError)) throw error;
-    console.error(`\n${error.message}\n\nThe shop cannot start. Fix the variables above (see .env.example), or run \`npm run doctor\`.\n`);
-    process.exit(1);
+    refuse(`${error.message}\n\nThe shop cannot start. Fix the variables above (see .env.example), or run \`npm run doctor\`.`);
   }
+
+  const production = process.env.NODE_ENV === "production";
+  const database = withoutPassword(env.DATABASE_URL);
+  const pool = new Pool({ connectionString: env.DATABASE_URL, max: 1, connectionTimeoutMillis: 5_000 });
+  pool.on("error", () => {});
+  try {
+    if (production) {
+      const pending = await pendingMigrations(pool);
+      if (pending.length > 0) {
+        refuse(`The database ${database} lacks migrations ${pending.join(", ")}.\n\nThe shop cannot start. Run \`npm run db:migrate\` with this DATABASE_URL, then start it again.`);
+      }
+    } else {
+      const applied = await applyMigrations(pool);
+      if (applied.length > 0) console.info(`[db] applied ${applied.join(", ")} to ${database}`);
+    }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const hint = env.usingEmbeddedDatabase ? "Start the shop with `npm run dev`, which starts the embedded database." : "Check DATABASE_URL and that the database accepts connections.";
+    if (production) refuse(`Cannot reach the database ${database}: ${reason}\n\nThe shop cannot start. ${hint}`);
+    console.warn(`[db] cannot reach ${database}: ${reason}. ${hint}`);
+  } finally {
+    await pool.end();
+  }
+}
+
+function refuse(message: string): never {
+  console.error(`\n${message}\n`);
+  process.exit(1);
 }

@@ -2,7 +2,9 @@
 // in plain words what is wrong and how to fix it. Makes one token request (no payment is created).
 // Run with `-- --production` to check as `next start` would (every variable required).
 import { existsSync } from "node:fs";
-import { EnvError, isLoopbackHost, parseEnv, type Env } from "../lib/env";
+import { Pool } from "pg";
+import { pendingMigrations } from "../lib/db/migrate";
+import { EnvError, isLoopbackHost, parseEnv, withoutPassword, type Env } from "../lib/env";
 import { newCallContext, PaymentError, requestAccessToken } from "../lib/payments";
 
 const production = process.argv.includes("--production") || process.env.NODE_ENV === "production";
@@ -43,6 +45,26 @@ try {
 } catch (error) {
   if (!(error instanceof PaymentError)) throw error;
   explain(error);
+}
+
+await checkDatabase(env);
+
+async function checkDatabase({ DATABASE_URL, usingEmbeddedDatabase }: Env) {
+  const shown = withoutPassword(DATABASE_URL);
+  const pool = new Pool({ connectionString: DATABASE_URL, max: 1, connectionTimeoutMillis: 5_000 });
+  pool.on("error", () => {});
+  try {
+    const pending = await pendingMigrations(pool);
+    if (pending.length > 0) bad(`the database ${shown} lacks migrations ${pending.join(", ")}`, "run `npm run db:migrate`");
+    else ok(`database ${shown}${usingEmbeddedDatabase ? " (embedded)" : ""} is reachable and has every migration`);
+  } catch (error) {
+    bad(
+      `cannot reach the database ${shown} (${error instanceof Error ? error.message : String(error)})`,
+      usingEmbeddedDatabase ? "start `npm run dev` (it starts the embedded database), or set DATABASE_URL" : "check DATABASE_URL, the host's firewall and the password",
+    );
+  } finally {
+    await pool.end();
+  }
 }
 
 function explain(error: PaymentError) {

@@ -1,0 +1,105 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+
+/**
+ * The shop's tables (Drizzle). Column names are snake_case in SQL (the client sets `casing: "snake_case"`).
+ * Change this file, then `npm run db:generate` writes the SQL migration into `drizzle/`; commit both.
+ * Money is integer minor units (1/100 LYD) in `integer` columns: never `real`, never `numeric` read as a float.
+ */
+
+/**
+ * Where an order is in its life (the full table of moves is in lib/orders/settle.ts):
+ * - `started`: stored, and one server is creating its payment (the claim; see lib/checkout/claim.ts)
+ * - `failed`: the service created no payment (`failure` says why); the customer was told and can try again
+ * - `pending`: the payment exists; the customer is on the payment page
+ * - `paid`: the customer came back through the return URL
+ * - `cancelled`: the customer came back through the cancel URL
+ */
+export const ORDER_STATUSES = ["started", "failed", "pending", "paid", "cancelled"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+const timestamps = {
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+};
+
+export const orders = pgTable(
+  "orders",
+  {
+    /** `ord_` + 16 base-32 characters; sent to the service as `custom`. */
+    id: text().primaryKey(),
+    /** The browser session that placed the order: only that session may see it or settle it from the browser. */
+    sessionId: text().notNull(),
+    /** Digest of lines, prices and customer details: the same checkout submitted again has the same one. */
+    fingerprint: text().notNull(),
+    status: text({ enum: ORDER_STATUSES }).notNull(),
+    amountMinor: integer().notNull(),
+    currency: text().notNull(),
+    /** The shopper's language, sent to the service as Accept-Language. */
+    locale: text().notNull(),
+    // What was sent to the service (spec §4.2); null when the customer left a field empty.
+    fullName: text(),
+    email: text(),
+    phone: text(),
+    paymentGateway: text(),
+    /** The service's payment token and payment URL, once the payment exists. */
+    paymentToken: text().unique(),
+    paymentUrl: text(),
+    /** When the access token behind the payment was issued: the payment page dies 600 s later. */
+    accessTokenIssuedAt: timestamp({ withTimezone: true }),
+    /** While `started`: the server creating the payment owns it until then; after it, another may take over. */
+    claimExpiresAt: timestamp({ withTimezone: true }).notNull(),
+    /** Why no payment was created (a PaymentError kind), when `failed`. */
+    failure: text(),
+    ...timestamps,
+  },
+  (t) => [
+    // One claim per session and checkout: a second identical submission cannot start a second payment.
+    uniqueIndex("orders_one_started_checkout").on(t.sessionId, t.fingerprint).where(sql`${t.status} = 'started'`),
+    index("orders_session_created").on(t.sessionId, t.createdAt),
+    check("orders_status_known", sql`${t.status} in ('started', 'failed', 'pending', 'paid', 'cancelled')`),
+    check("orders_amount_minor_range", sql`${t.amountMinor} >= 0`),
+    check("orders_payment_while_open", sql`${t.status} in ('started', 'failed') or ${t.paymentToken} is not null`),
+  ],
+);
+
+export const orderLines = pgTable(
+  "order_lines",
+  {
+    orderId: text()
+      .notNull()
+      .references(() => orders.id),
+    position: integer().notNull(),
+    productSlug: text().notNull(),
+    /** The product's name and unit price as sold, so later catalogue changes never rewrite an order. */
+    name: text().notNull(),
+    unitMinor: integer().notNull(),
+    quantity: integer().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orderId, t.position] }),
+    check("order_lines_unit_minor_range", sql`${t.unitMinor} >= 0`),
+    check("order_lines_quantity_positive", sql`${t.quantity} > 0`),
+  ],
+);
+
+/**
+ * What happened to orders, one row per fact, never updated or deleted (a trigger refuses it): the order's
+ * history for the customer's support and the merchant's audit.
+ */
+export const orderEvents = pgTable(
+  "order_events",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    orderId: text().references(() => orders.id),
+    type: text().notNull(),
+    /** Free-form details: the status before and after, the payment token, an error kind… Never secrets. */
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("order_events_order_at").on(t.orderId, t.at)],
+);
+
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderLineRow = typeof orderLines.$inferSelect;
+export type OrderEventRow = typeof orderEvents.$inferSelect;

@@ -1,0 +1,38 @@
+// `npm run db:migrate`: applies the SQL migrations in drizzle/ that the database has not had yet, under an advisory
+// lock (two deploys at once take turns). Run it before starting a new version of the shop, e.g. as the Vercel build
+// command `npm run db:migrate && next build`. Safe to run again: it then does nothing.
+import { existsSync } from "node:fs";
+import { Pool } from "pg";
+import { applyMigrations } from "../lib/db/migrate";
+import { EMBEDDED_DATABASE_URL, withoutPassword } from "../lib/env";
+
+if (existsSync(".env.local")) process.loadEnvFile(".env.local");
+const production = process.env.NODE_ENV === "production" || Boolean(process.env.VERCEL);
+const url = process.env.DATABASE_URL || (production ? undefined : EMBEDDED_DATABASE_URL);
+if (!url) {
+  console.error("[db] DATABASE_URL is not set: point it at the shop's PostgreSQL (see .env.example).");
+  process.exit(1);
+}
+const shown = withoutPassword(url);
+const pool = new Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5_000 });
+pool.on("error", () => {});
+
+// A database that is still starting (the embedded one, a serverless one waking up) gets 30 s to answer.
+const waitUntil = Date.now() + 30_000;
+for (;;) {
+  try {
+    const applied = await applyMigrations(pool);
+    console.log(applied.length ? `[db] applied ${applied.join(", ")} to ${shown}` : `[db] ${shown} is up to date`);
+    break;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if ((code === "ECONNREFUSED" || code === "57P03") && Date.now() < waitUntil) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      continue;
+    }
+    console.error(`[db] could not migrate ${shown}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+    break;
+  }
+}
+await pool.end();

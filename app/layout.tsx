@@ -29,6 +29,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             </Link>
             <div className="flex items-center gap-2">
               <LanguageSwitch to={locale === "ar" ? "en" : "ar"} label={t("switchLanguage")} accessibleLabel={t("switchLanguageLabel")} />
+              <Link href="/orders" className="rounded-full px-3 py-1.5 text-sm font-medium text-brand-800 hover:bg-sand-100">
+                {t("orders")}
+              </Link>
               <Link href="/cart" className="rounded-full border border-sand-200 px-4 py-1.5 text-sm font-medium hover:bg-sand-100" aria-label={t("cartLabel", { count })}>
                 {t("cart")}{" "}
                 <span className="ms-1 rounded-full bg-brand-700 px-2 py-0.5 text-xs text-white" data-testid="cart-count">

@@ -1,3 +1,4 @@
+import { OrderStoreError } from "./checkout/place-order";
 import { EnvError } from "./env";
 import { PaymentError } from "./payments";
 import { problem, type Problem } from "./problems";
@@ -28,6 +29,7 @@ export function describeCheckoutFailure(error: unknown): Problem {
         return problem("setup");
     }
   }
+  if (error instanceof OrderStoreError) return problem("orderNotSaved");
   if (error instanceof EnvError) return problem("notConfigured");
   return problem("unexpected");
 }

@@ -22,9 +22,9 @@ function order(extra: Partial<PaymentRequest> = {}): PaymentRequest {
   return {
     amountMinor: 1250,
     currency: "LYD",
-    returnUrl: `${site}/checkout/return`,
-    cancelUrl: `${site}/checkout/cancel`,
-    orderId: `contract_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`,
+    return_url: `${site}/checkout/return`,
+    cancel_url: `${site}/checkout/cancel`,
+    custom: `contract_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`,
     ...extra,
   };
 }
@@ -94,7 +94,7 @@ describe(`payment service at ${config.baseUrl}`, () => {
 
   it.skipIf(process.env.CONTRACT_PREPAID_ENABLED === "1")("§4.2 rule 4, §7: prepaid-card without prepaid checkout is a 400", async () => {
     const token = await requestAccessToken(config);
-    const error = await createPayment(config, token, order({ paymentGateway: "prepaid-card" })).catch((e: unknown) => e);
+    const error = await createPayment(config, token, order({ payment_gateway: "prepaid-card" })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentError);
     expect((error as PaymentError).status).toBe(400);
   });

@@ -17,9 +17,9 @@ const PAGE = "https://pay.example.ly/pay/sandbox/v1/user/payment/preview";
 const request: PaymentRequest = {
   amountMinor: 1250,
   currency: "LYD",
-  returnUrl: "https://shop.example.ly/checkout/return",
-  cancelUrl: "https://shop.example.ly/checkout/cancel",
-  orderId: "ord_1",
+  return_url: "https://shop.example.ly/checkout/return",
+  cancel_url: "https://shop.example.ly/checkout/cancel",
+  custom: "ord_1",
 };
 
 const tokenOk = (token = "at-1") => json(200, { message: { code: 200, success: ["SUCCESS"] }, data: { access_token: token, expire_time: 600 }, type: "success" });
@@ -142,15 +142,15 @@ describe("createPayment (spec §4.2)", () => {
 
   it("sends the bearer and the amount as a two-decimal string made from minor units", async () => {
     const { config, calls } = scripted(createOk());
-    const payment = await createPayment(config, token, { ...request, fullName: "Aisha", paymentGateway: "sadad" });
+    const payment = await createPayment(config, token, { ...request, full_name: "Aisha", payment_gateway: "sadad" });
     expect(payment).toEqual({ paymentToken: "pt-1", paymentUrl: `${PAGE}/pt-1` });
     expect(calls[0]?.url).toBe(`${BASE}/payment/create`);
     expect(header(calls[0]!, "authorization")).toBe("Bearer at-1");
     expect(body(calls[0]!)).toEqual({
       amount: "12.50",
       currency: "LYD",
-      return_url: request.returnUrl,
-      cancel_url: request.cancelUrl,
+      return_url: request.return_url,
+      cancel_url: request.cancel_url,
       custom: "ord_1",
       full_name: "Aisha",
       payment_gateway: "sadad",
@@ -225,7 +225,7 @@ describe("initiatePayment", () => {
 
   it("never logs the secret, the access token or customer data", async () => {
     const { config, logs } = scripted(tokenOk("at-secret-token"), createOk());
-    await initiatePayment(config, { ...request, fullName: "Aisha Ben Ali", email: "aisha@example.ly", phone: "0912345678" });
+    await initiatePayment(config, { ...request, full_name: "Aisha Ben Ali", email: "aisha@example.ly", phone: "0912345678" });
     const text = JSON.stringify(logs);
     for (const secret of ["super-secret-value", "at-secret-token", "Aisha", "aisha@example.ly", "0912345678"]) expect(text).not.toContain(secret);
     expect(logs).toHaveLength(2);
@@ -235,11 +235,11 @@ describe("initiatePayment", () => {
 
 describe("toCreatePaymentBody", () => {
   it("leaves out empty optional fields and refuses float money", () => {
-    expect(toCreatePaymentBody({ ...request, orderId: undefined, email: "" })).toEqual({
+    expect(toCreatePaymentBody({ ...request, custom: undefined, email: "" })).toEqual({
       amount: "12.50",
       currency: "LYD",
-      return_url: request.returnUrl,
-      cancel_url: request.cancelUrl,
+      return_url: request.return_url,
+      cancel_url: request.cancel_url,
     });
     expect(() => toCreatePaymentBody({ ...request, amountMinor: 12.5 })).toThrow(RangeError);
   });

@@ -77,15 +77,17 @@ const backoffMs = (retry: number) => 250 * 3 ** (retry - 1) + Math.random() * 10
  * - `timeout` — no answer within the time limit, after retries.
  * - `bad_response` — an answer that is not the spec's JSON envelope, or a payment URL we refuse to send anyone to.
  */
-export type PaymentErrorKind =
-  | "invalid_credentials"
-  | "unauthorized"
-  | "rejected"
-  | "conflict"
-  | "rate_limited"
-  | "unavailable"
-  | "timeout"
-  | "bad_response";
+export const PAYMENT_ERROR_KINDS = [
+  "invalid_credentials",
+  "unauthorized",
+  "rejected",
+  "conflict",
+  "rate_limited",
+  "unavailable",
+  "timeout",
+  "bad_response",
+] as const;
+export type PaymentErrorKind = (typeof PAYMENT_ERROR_KINDS)[number];
 
 /** Every failure of this module. `messages` are the service's own texts (localised: show, never branch on them). */
 export class PaymentError extends Error {
@@ -146,19 +148,6 @@ const paymentDataSchema = z.object({
   payment_url: z.string().min(1).max(2048),
 });
 
-/** §4.2: the create body on the wire. Every value is a string. */
-export interface CreatePaymentBody {
-  amount: string;
-  currency: string;
-  return_url: string;
-  cancel_url: string;
-  custom?: string;
-  full_name?: string;
-  email?: string;
-  phone?: string;
-  payment_gateway?: string;
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Public types
 // ---------------------------------------------------------------------------------------------------------------
@@ -172,24 +161,30 @@ export interface AccessToken {
   expiresInSeconds: number;
 }
 
-/** What to charge and where to send the customer back. Money in integer minor units (1/100 LYD). */
+/**
+ * What to charge and where to send the customer back: the create call's fields under the spec's own names (§4.2),
+ * with the amount in integer minor units (1/100 LYD) instead of the wire's `"12.50"`.
+ */
 export interface PaymentRequest {
   amountMinor: MinorUnits;
   /** Three-letter currency code, `LYD`. */
   currency: string;
   /** Where the service sends the customer on success (§4.3). */
-  returnUrl: string;
+  return_url: string;
   /** Where the service sends the customer on cancellation or failure (§4.3). */
-  cancelUrl: string;
-  /** The merchant's own order id (`custom`). */
-  orderId?: string;
+  cancel_url: string;
+  /** The merchant's own order id. */
+  custom?: string;
   /** Optional customer details; with a gateway, all three make the payment page auto-submit (§4.2 rule 5). */
-  fullName?: string;
+  full_name?: string;
   email?: string;
   phone?: string;
   /** Payment gateway alias (§2.4); skips the gateway selection page (§4.2 rule 6). */
-  paymentGateway?: string;
+  payment_gateway?: string;
 }
+
+/** §4.2: the create body on the wire, every value a string. */
+export type CreatePaymentBody = Omit<PaymentRequest, "amountMinor"> & { amount: string };
 
 /** A created payment (§2.3): its payment token and the checked payment URL to redirect the customer to. */
 export interface CreatedPayment {
@@ -291,22 +286,15 @@ export async function initiatePayment(
 }
 
 /**
- * Maps a {@link PaymentRequest} to the wire body of §4.2: the amount as `"12.50"` from minor units, optional
- * fields left out when empty. Key order is fixed, so the same request always serialises to the same bytes.
+ * The wire body of §4.2 for a request: the amount as `"12.50"` from minor units, empty optional fields left out.
+ * Key order is fixed, so the same request always serialises to the same bytes (a retry must repeat them exactly).
  * @throws RangeError when `amountMinor` is not a valid amount in minor units.
  */
-export function toCreatePaymentBody(request: PaymentRequest): CreatePaymentBody {
-  const body: CreatePaymentBody = {
-    amount: toWireAmount(request.amountMinor),
-    currency: request.currency,
-    return_url: request.returnUrl,
-    cancel_url: request.cancelUrl,
-  };
-  if (request.orderId) body.custom = request.orderId;
-  if (request.fullName) body.full_name = request.fullName;
-  if (request.email) body.email = request.email;
-  if (request.phone) body.phone = request.phone;
-  if (request.paymentGateway) body.payment_gateway = request.paymentGateway;
+export function toCreatePaymentBody({ amountMinor, currency, return_url, cancel_url, ...optional }: PaymentRequest): CreatePaymentBody {
+  const body: CreatePaymentBody = { amount: toWireAmount(amountMinor), currency, return_url, cancel_url };
+  for (const key of ["custom", "full_name", "email", "phone", "payment_gateway"] as const) {
+    if (optional[key]) body[key] = optional[key];
+  }
   return body;
 }
 

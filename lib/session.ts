@@ -2,19 +2,20 @@ import "server-only";
 import { getIronSession, type IronSession, type SessionOptions } from "iron-session";
 import { cookies } from "next/headers";
 import { cartSchema, EMPTY_CART, type Cart } from "./cart";
-import { orderSchema, type Order } from "./checkout";
 import { getEnv } from "./env";
 import { logger } from "./log";
+import { ORDER_ID } from "./orders/store";
 
 /**
- * The shopper's session: an encrypted, signed cookie (iron-session) holding the cart and the current order.
- * Nothing else is stored server-side, so the shop runs on any serverless host without a database.
+ * The shopper's session: an encrypted, signed cookie (iron-session) holding the cart and the id of the current
+ * order. The orders themselves live in the database; the session id is what binds them to this browser.
  */
 export interface SessionData {
-  /** Random id of this shopper's session; keys the coalescing of simultaneous checkouts. */
+  /** Random id of this browser session: its orders carry it, and only it can see or settle them. */
   id: string;
   cart: Cart;
-  order?: Order;
+  /** The order of the last checkout, for the checkout page's "payment in progress" notice. */
+  orderId?: string;
 }
 
 export const SESSION_COOKIE = "shop_session";
@@ -39,10 +40,6 @@ export function sessionOptions(): SessionOptions {
   };
 }
 
-const sessionSchema = {
-  cart: cartSchema,
-  order: orderSchema,
-};
 
 /**
  * The current request's session, with `cart` always present. A cookie that cannot be read (tampered, truncated,
@@ -64,14 +61,12 @@ export async function getSession(): Promise<IronSession<SessionData>> {
   if (raw && Object.keys(session).length === 0) {
     logger.warn({ event: "session_unreadable", reason: "seal rejected" }, "starting a fresh session");
   }
-  const cart = sessionSchema.cart.safeParse(session.cart);
+  const cart = cartSchema.safeParse(session.cart);
   if (session.cart !== undefined && !cart.success) logger.warn({ event: "session_cart_dropped" }, "cart in cookie had an unexpected shape");
   session.cart = cart.success ? cart.data : { ...EMPTY_CART };
   if (typeof session.id !== "string" || !/^[\w-]{8,64}$/.test(session.id)) session.id = crypto.randomUUID();
-  if (session.order !== undefined) {
-    const order = sessionSchema.order.safeParse(session.order);
-    if (!order.success) logger.warn({ event: "session_order_dropped" }, "order in cookie had an unexpected shape");
-    session.order = order.success ? order.data : undefined;
-  }
+  if (session.orderId !== undefined && (typeof session.orderId !== "string" || !ORDER_ID.test(session.orderId))) session.orderId = undefined;
+  // Cookies from before the order store held the whole order; it now lives in the database.
+  delete (session as { order?: unknown }).order;
   return session as IronSession<SessionData>;
 }

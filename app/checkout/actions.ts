@@ -3,10 +3,12 @@
 import { redirect } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { priceCart } from "@/lib/cart";
-import { checkoutFormSchema, readCheckoutValues, type CheckoutField, type CheckoutValues, type Order } from "@/lib/checkout";
 import { describeCheckoutFailure } from "@/lib/checkout-errors";
-import { startOrResumePayment } from "@/lib/checkout-flow";
+import { checkoutFormSchema, readCheckoutValues, type CheckoutField, type CheckoutValues } from "@/lib/checkout/form";
+import { placeOrder, type PlacedOrder } from "@/lib/checkout/place-order";
+import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
+import type { Locale } from "@/lib/i18n/config";
 import { translateProblem } from "@/lib/i18n/translate";
 import { logger } from "@/lib/log";
 import type { ProblemKey } from "@/lib/problems";
@@ -23,10 +25,10 @@ export interface CheckoutState {
 }
 
 /**
- * The checkout (DESIGN.md, "The flow"): validate the form, price the cart on the server, create the payment with a
- * fresh access token (or resume this checkout's pending one), store the order in the session and send the customer
- * to the payment URL. Every failure returns to the form with a message and the customer's input; the cart is never
- * touched here.
+ * The checkout (DESIGN.md, "The flow"): validate the form, price the cart on the server, place the order (stored,
+ * then paid for with a fresh access token, or this checkout's pending payment resumed), remember it in the session
+ * and send the customer to the payment URL. Every failure returns to the form with a message and the customer's
+ * input; the cart is never touched here.
  */
 export async function startCheckout(_previous: CheckoutState, form: FormData): Promise<CheckoutState> {
   const values = readCheckoutValues(form);
@@ -34,15 +36,8 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
   const cart = priceCart(session.cart);
   if (cart.lines.length === 0) return { values, message: await translateProblem({ key: "cartEmpty" }) };
 
-  let env;
-  try {
-    env = getEnv();
-  } catch (error) {
-    logger.error({ event: "checkout_config_error", err: error instanceof Error ? error.message : String(error) });
-    return { values, message: await translateProblem(describeCheckoutFailure(error)) };
-  }
-
-  const parsed = checkoutFormSchema(env.PAYMENT_GATEWAYS).safeParse(values);
+  const { PAYMENT_GATEWAYS, SITE_URL } = getEnv();
+  const parsed = checkoutFormSchema(PAYMENT_GATEWAYS).safeParse(values);
   if (!parsed.success) {
     const fieldErrors: CheckoutState["fieldErrors"] = {};
     for (const issue of parsed.error.issues) {
@@ -52,24 +47,17 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
     return { values, fieldErrors, message: (await getTranslations("checkout"))("fixFields") };
   }
 
-  let order: Order;
+  let order: PlacedOrder;
   try {
-    const started = await startOrResumePayment({
-      sessionId: session.id,
-      current: session.order,
-      cart,
-      details: parsed.data,
-      siteUrl: env.SITE_URL,
-      locale: await getLocale(),
-    });
-    order = started.order;
-    if (!started.resumed) {
-      session.order = order;
-      await session.save();
-    }
+    const locale = (await getLocale()) as Locale;
+    order = await placeOrder(getDb(), { sessionId: session.id, cart, details: parsed.data, locale, siteUrl: SITE_URL });
   } catch (error) {
-    logger.warn({ event: "checkout_failed", kind: (error as { kind?: string }).kind ?? "unexpected", requestId: (error as { requestId?: string }).requestId });
+    logger.warn({ event: "checkout_failed", kind: (error as { kind?: string }).kind ?? (error as Error).name, requestId: (error as { requestId?: string }).requestId });
     return { values, message: await translateProblem(describeCheckoutFailure(error)) };
+  }
+  if (session.orderId !== order.id) {
+    session.orderId = order.id;
+    await session.save();
   }
 
   // Outside any try/catch: redirect() works by throwing, and a catch would swallow it.

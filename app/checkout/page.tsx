@@ -5,8 +5,10 @@ import { CheckoutForm } from "@/components/checkout-form";
 import { EmptyState } from "@/components/empty-state";
 import { OrderSummary } from "@/components/order-summary";
 import { priceCart } from "@/lib/cart";
+import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import type { Locale } from "@/lib/i18n/config";
+import { findCustomerOrder } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -14,7 +16,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function CheckoutPage() {
-  const [{ cart, order }, locale, t, tCart] = await Promise.all([
+  const [{ cart, orderId, id: sessionId }, locale, t, tCart] = await Promise.all([
     getSession(),
     getLocale() as Promise<Locale>,
     getTranslations("checkout"),
@@ -25,6 +27,7 @@ export default async function CheckoutPage() {
     return <EmptyState title={tCart("emptyTitle")} text={t("emptyText")} action={tCart("browse")} href="/" />;
   }
   const { PAYMENT_GATEWAYS } = getEnv();
+  const order = orderId ? await findCustomerOrder(getDb(), orderId, sessionId) : undefined;
   return (
     <div className="grid gap-8 md:grid-cols-[1fr_20rem]">
       <section>

@@ -1,27 +1,39 @@
 import "server-only";
 import type { NextRequest } from "next/server";
 import { EMPTY_CART } from "@/lib/cart";
-import { applyReturn, type ReturnRoute } from "@/lib/checkout";
+import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/log";
+import { returnFromPaymentPage, type RedirectType } from "@/lib/orders/settle";
 import { getSession } from "@/lib/session";
 
 /**
- * The GET handler behind the return URL and the cancel URL (spec §4.3): settles the session's order through
- * `applyReturn` (one-way, bound to the order's own payment token), empties the cart once an order is paid, and
- * answers 303 to the order page, which says what happened. Unknown parameters are ignored; nothing here throws.
+ * The GET handler behind the return URL (`success`) and the cancel URL (`cancel`) (spec §4.3): settles this
+ * session's order through `returnFromPaymentPage` (one-way, bound to the order's own payment token), empties the
+ * cart once the payment is reported, and answers 303 to the order page, which says what happened. A route handler,
+ * because Server Components cannot set the session cookie.
  */
-export function paymentRedirectHandler(route: ReturnRoute) {
+export function paymentRedirectHandler(expected: RedirectType) {
   return async function GET(request: NextRequest): Promise<Response> {
     const session = await getSession();
-    const { order, outcome } = applyReturn(session.order, route, request.nextUrl.searchParams);
+    let orderId = session.orderId;
+    let outcome;
+    try {
+      const result = await returnFromPaymentPage(getDb(), session.id, expected, request.nextUrl.searchParams);
+      outcome = result.outcome;
+      orderId = result.orderId ?? orderId;
+    } catch (error) {
+      // The database is down: the order stays as it was, and the order page (which reads it too) says so.
+      logger.error({ event: "payment_redirect_failed", expected, err: String(error) });
+      outcome = "not_recorded" as const;
+    }
     if (outcome === "paid" || outcome === "cancelled") {
-      session.order = order;
+      session.orderId = orderId;
       // A paid order's goods are bought; a cancelled order leaves the cart as it was, ready to try again.
       if (outcome === "paid") session.cart = { ...EMPTY_CART };
       await session.save();
     }
-    logger.info({ event: "payment_redirect", route, outcome, orderId: order?.id });
-    const location = `/orders/${encodeURIComponent(order?.id ?? "unknown")}?outcome=${outcome}`;
+    logger.info({ event: "payment_redirect", expected, outcome, orderId });
+    const location = `/orders/${encodeURIComponent(orderId ?? "unknown")}?outcome=${outcome}`;
     return new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
   };
 }

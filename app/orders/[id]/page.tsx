@@ -4,10 +4,10 @@ import { z } from "zod";
 import { EmptyState } from "@/components/empty-state";
 import { LinkButton } from "@/components/link-button";
 import { OrderSummary } from "@/components/order-summary";
-import { findProduct } from "@/lib/catalog";
-import { isPaymentPageOpen } from "@/lib/checkout";
+import { getDb } from "@/lib/db/client";
 import type { Locale } from "@/lib/i18n/config";
 import { multiply } from "@/lib/money";
+import { findCustomerOrder, isPaymentPageOpen } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -17,8 +17,9 @@ export async function generateMetadata(): Promise<Metadata> {
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 /** Redirect outcomes that changed nothing get a notice. They never claim a payment: the order's status does that. */
-const noticeSchema = z.enum(["already_settled", "token_mismatch", "invalid_redirect"]);
+const noticeSchema = z.enum(["already_settled", "token_mismatch", "invalid_redirect", "not_recorded"]);
 
+/** One order of this browser session, read from the database: what happened, in words the customer understands. */
 export default async function OrderPage({ params, searchParams }: Props) {
   const [{ id }, query, session, locale, t, tCheckout] = await Promise.all([
     params,
@@ -29,22 +30,19 @@ export default async function OrderPage({ params, searchParams }: Props) {
     getTranslations("checkout"),
   ]);
   const notice = noticeSchema.safeParse(query.outcome);
-  const order = session.order?.id === id ? session.order : undefined;
+  const order = await findCustomerOrder(getDb(), id, session.id);
 
   if (!order) return <EmptyState title={t("notFoundTitle")} text={t("notFoundText")} action={t("toCart")} href="/cart" />;
+  const status = order.status as "pending" | "paid" | "cancelled";
 
   // Where the customer goes from here: shop on, try again, or back to a payment page that still works.
   const next = {
     paid: { href: "/", label: t("continueShopping") },
     cancelled: { href: "/cart", label: t("backToCart") },
-    pending: isPaymentPageOpen(order) ? { href: order.paymentUrl, label: t("resume") } : undefined,
-  }[order.status];
+    pending: isPaymentPageOpen(order) ? { href: order.paymentUrl!, label: t("resume") } : undefined,
+  }[status];
 
-  const lines = order.lines.map((line) => ({
-    name: findProduct(line.slug)?.name[locale] ?? line.slug,
-    quantity: line.quantity,
-    totalMinor: multiply(line.unitMinor, line.quantity),
-  }));
+  const lines = order.lines.map((line) => ({ name: line.name, quantity: line.quantity, totalMinor: multiply(line.unitMinor, line.quantity) }));
 
   return (
     <section className="mx-auto max-w-lg">
@@ -53,8 +51,8 @@ export default async function OrderPage({ params, searchParams }: Props) {
           {t(`notices.${notice.data}`)}
         </p>
       )}
-      <h1 className={`text-2xl font-semibold ${order.status === "paid" ? "text-brand-800" : ""}`}>{t(`${order.status}Title`)}</h1>
-      <p className="mt-2 text-stone-700">{t(`${order.status}Text`)}</p>
+      <h1 className={`text-2xl font-semibold ${status === "paid" ? "text-brand-800" : ""}`}>{t(`${status}Title`)}</h1>
+      <p className="mt-2 text-stone-700">{t(`${status}Text`)}</p>
       {next && (
         <LinkButton href={next.href} className="mt-4">
           {next.label}

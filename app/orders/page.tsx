@@ -1,0 +1,44 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getFormatter, getLocale, getTranslations } from "next-intl/server";
+import { EmptyState } from "@/components/empty-state";
+import { getDb } from "@/lib/db/client";
+import type { Locale } from "@/lib/i18n/config";
+import { formatMoney } from "@/lib/money";
+import { listCustomerOrders } from "@/lib/orders/store";
+import { getSession } from "@/lib/session";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("meta"))("orders"), robots: { index: false } };
+}
+
+/** "Your orders": the orders this browser session placed, newest first, with their status. */
+export default async function OrdersPage() {
+  const [session, locale, format, t] = await Promise.all([getSession(), getLocale() as Promise<Locale>, getFormatter(), getTranslations("orders")]);
+  const orders = await listCustomerOrders(getDb(), session.id);
+  if (orders.length === 0) return <EmptyState title={t("emptyTitle")} text={t("emptyText")} action={t("browse")} href="/" />;
+
+  return (
+    <section>
+      <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
+      <p className="mt-1 text-stone-600">{t("intro")}</p>
+      <ul className="mt-6 divide-y divide-sand-200 rounded-xl border border-sand-200 bg-white" data-testid="order-list">
+        {orders.map((order) => (
+          <li key={order.id}>
+            <Link
+              href={`/orders/${order.id}`}
+              className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 p-4 hover:bg-sand-100"
+            >
+              <span className="font-mono text-sm">{order.id}</span>
+              <span className="text-sm text-stone-600">{format.dateTime(order.createdAt, { dateStyle: "medium", timeStyle: "short" })}</span>
+              <span className="whitespace-nowrap">{formatMoney(order.amountMinor, locale)}</span>
+              <span className="rounded-full bg-sand-100 px-2.5 py-0.5 text-sm" data-testid="order-status">
+                {t(`statuses.${order.status as "pending" | "paid" | "cancelled"}`)}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,85 @@
+import { parsePhoneNumberFromString } from "libphonenumber-js/mobile";
+import { z } from "zod";
+import type { Gateway } from "../gateways";
+import type { ProblemKey } from "../problems";
+
+/** The checkout form: its fields, its zod schema, and what a valid submission becomes. No React, no network. */
+
+/** Field names of the checkout form: the spec's own (§4.2), so a reader can match form, code and wire. */
+export const CHECKOUT_FIELDS = ["full_name", "email", "phone", "payment_gateway"] as const;
+export type CheckoutField = (typeof CHECKOUT_FIELDS)[number];
+
+/** Text from a form: trimmed, and `undefined` when blank, so optional fields can simply be left empty. */
+const optionalText = (max: number, tooLong: ProblemKey) =>
+  z
+    .string()
+    .optional()
+    .transform((value) => value?.trim() || undefined)
+    .pipe(z.string().max(max, tooLong).optional());
+
+/**
+ * Normalises a Libyan mobile number written in any common way — `091 234 5678`, `0912345678`, `+218 91-234-5678`,
+ * `00218912345678` — to the local form the service formats (§4.2 `phone`): `0912345678`.
+ * @returns the normalised number, or `null` when it is not a valid Libyan mobile number.
+ */
+export function normaliseLibyanMobile(input: string): string | null {
+  const international = input.trim().replace(/^00/, "+");
+  const number = parsePhoneNumberFromString(international, "LY");
+  if (!number || number.country !== "LY" || !number.isValid()) return null;
+  return `0${number.nationalNumber}`;
+}
+
+/**
+ * The checkout form schema (zod). Issue messages are {@link ProblemKey}s, translated by the page. Every field is optional: with none the customer fills them in on the payment
+ * page; with `full_name`, `email`, `phone` and `payment_gateway` all given, the payment page goes straight to the
+ * gateway (§4.2 rules 5–6).
+ * @param gateways the aliases offered in the picker; any other alias is refused.
+ */
+export function checkoutFormSchema(gateways: readonly Gateway[]) {
+  return z.object({
+    full_name: optionalText(100, "fullNameTooLong").pipe(
+      z
+        .string()
+        // Control characters never belong in a name; any script (Arabic, Latin, …) and punctuation do.
+        .refine((name) => !/\p{Cc}/u.test(name), "fullNameControl" satisfies ProblemKey)
+        .optional(),
+    ),
+    email: optionalText(254, "emailTooLong").pipe(z.email("emailInvalid" satisfies ProblemKey).optional()),
+    phone: optionalText(32, "phoneInvalid")
+      .transform((value, ctx) => {
+        if (value === undefined) return undefined;
+        const normalised = normaliseLibyanMobile(value);
+        if (normalised === null) {
+          ctx.addIssue({ code: "custom", message: "phoneInvalid" satisfies ProblemKey });
+          return z.NEVER;
+        }
+        return normalised;
+      })
+      .optional(),
+    payment_gateway: optionalText(50, "gatewayInvalid").refine(
+      (alias) => alias === undefined || gateways.some((gateway) => gateway.alias === alias),
+      "gatewayInvalid" satisfies ProblemKey,
+    ),
+  });
+}
+
+/** The customer's details after validation: trimmed, phone normalised, blanks removed; the spec's field names. */
+export type CheckoutDetails = z.output<ReturnType<typeof checkoutFormSchema>>;
+
+/** What the form posted, as strings, so a failed submission can show the customer what they typed. */
+export type CheckoutValues = Partial<Record<CheckoutField, string>>;
+
+/** Picks the checkout fields out of a posted form as plain strings (files and unknown fields are ignored). */
+export function readCheckoutValues(form: FormData): CheckoutValues {
+  const values: CheckoutValues = {};
+  for (const field of CHECKOUT_FIELDS) {
+    const value = form.get(field);
+    if (typeof value === "string") values[field] = value;
+  }
+  return values;
+}
+
+/** Whether the payment page will skip straight to the gateway (§4.2 rule 5): all three details and a gateway. */
+export function willAutoSubmit(details: CheckoutDetails): boolean {
+  return Boolean(details.full_name && details.email && details.phone && details.payment_gateway);
+}

@@ -1,0 +1,187 @@
+import { eq } from "drizzle-orm";
+import { Pool } from "pg";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { priceCart } from "../cart";
+import { findProduct } from "../catalog";
+import { createDb } from "../db/client";
+import { orderEvents, orderLines, orders } from "../db/schema";
+import { ACCESS_TOKEN_LIFETIME_MS } from "../orders/store";
+import { PaymentError } from "../payments";
+import { createTestDatabase, type TestDatabase } from "../testing/db";
+import { startEmulator, type RunningEmulator } from "../testing/emulator";
+import { canResume, checkoutFingerprint, OrderStoreError, placeOrder, type CheckoutInput } from "./place-order";
+
+/** placeOrder against a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL) and the emulator over HTTP. */
+
+let t: TestDatabase;
+let emulator: RunningEmulator;
+beforeAll(async () => {
+  [t, emulator] = await Promise.all([createTestDatabase(), startEmulator()]);
+  process.env.PAYMENT_API_BASE_URL = emulator.apiBase;
+  process.env.PAYMENT_CLIENT_ID = "sandbox-demo-client-id";
+  process.env.PAYMENT_CLIENT_SECRET = "sandbox-demo-client-secret";
+}, 30_000);
+afterAll(async () => {
+  await Promise.all([t?.close(), emulator?.stop()]);
+});
+beforeEach(async () => {
+  await emulator.control("/reset", {});
+});
+
+type EmulatorPayment = { token: string; amount: string; custom: string; return_url: string; cancel_url: string; full_name: string | null; status: string };
+const payments = async () => (await emulator.control<{ payments: EmulatorPayment[] }>("/payments")).payments;
+
+let sessions = 0;
+/** A checkout of a fresh browser session: two saffron by default. */
+function checkout(overrides: Partial<CheckoutInput> = {}): CheckoutInput {
+  return {
+    sessionId: `session-${++sessions}-${crypto.randomUUID()}`,
+    cart: priceCart({ lines: [{ slug: "saffron", quantity: 2 }] }),
+    details: { full_name: "Aisha Ben Ali", email: "aisha@example.ly" },
+    locale: "en",
+    siteUrl: "https://shop.example.ly",
+    ...overrides,
+  };
+}
+
+describe("placeOrder", () => {
+  it("stores the order and its lines as sold, then creates the payment with the server's prices and the shop's URLs", async () => {
+    const input = checkout({ locale: "ar" });
+    const placed = await placeOrder(t.db, input);
+
+    const [payment] = await payments();
+    expect(await payments()).toHaveLength(1);
+    expect(payment).toMatchObject({
+      amount: "37.50",
+      custom: placed.id,
+      return_url: "https://shop.example.ly/checkout/return",
+      cancel_url: "https://shop.example.ly/checkout/cancel",
+      full_name: "Aisha Ben Ali",
+    });
+    expect(placed).toEqual({ id: placed.id, paymentUrl: expect.stringContaining(`/preview/${payment!.token}`), resumed: false });
+
+    const order = await t.db.query.orders.findFirst({ where: eq(orders.id, placed.id) });
+    expect(order).toMatchObject({ status: "pending", amountMinor: 3750, currency: "LYD", paymentToken: payment!.token, email: "aisha@example.ly", locale: "ar" });
+    const lines = await t.db.select().from(orderLines).where(eq(orderLines.orderId, placed.id));
+    expect(lines).toEqual([{ orderId: placed.id, position: 0, productSlug: "saffron", name: findProduct("saffron")!.name.ar, unitMinor: 1875, quantity: 2 }]);
+    const events = await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, placed.id));
+    expect(events.map((e) => e.type)).toEqual(["created", "payment_created"]);
+  });
+
+  it("resumes the same checkout's pending payment instead of creating another", async () => {
+    const input = checkout();
+    const first = await placeOrder(t.db, input);
+    const again = await placeOrder(t.db, input);
+    expect(again).toEqual({ ...first, resumed: true });
+    expect(await payments()).toHaveLength(1);
+  });
+
+  it("makes one payment for ten identical submissions racing on two server instances", async () => {
+    const second = new Pool({ connectionString: t.url, max: 5 });
+    const other = createDb(second);
+    try {
+      const input = checkout();
+      const placed = await Promise.all(Array.from({ length: 10 }, (_, i) => placeOrder(i % 2 ? other : t.db, input)));
+      expect(new Set(placed.map((p) => p.paymentUrl)).size).toBe(1);
+      expect(await payments()).toHaveLength(1);
+      expect(await t.db.select().from(orders).where(eq(orders.sessionId, input.sessionId))).toHaveLength(1);
+    } finally {
+      await second.end();
+    }
+  });
+
+  it("starts a new payment when the cart or the details changed, or the session is another", async () => {
+    const input = checkout();
+    const first = await placeOrder(t.db, input);
+    const changedCart = await placeOrder(t.db, { ...input, cart: priceCart({ lines: [{ slug: "saffron", quantity: 3 }] }) });
+    const changedDetails = await placeOrder(t.db, { ...input, details: { ...input.details, payment_gateway: "sadad" } });
+    const otherSession = await placeOrder(t.db, { ...input, sessionId: "another-session" });
+    expect(new Set([first.id, changedCart.id, changedDetails.id, otherSession.id]).size).toBe(4);
+    expect(await payments()).toHaveLength(4);
+  });
+
+  it("never hands out a settled order again: the same cart after paying is a new order", async () => {
+    const input = checkout();
+    const paid = await placeOrder(t.db, input);
+    await t.db.update(orders).set({ status: "paid" }).where(eq(orders.id, paid.id));
+    const next = await placeOrder(t.db, input);
+    expect(next.id).not.toBe(paid.id);
+    expect(await payments()).toHaveLength(2);
+  });
+
+  it("does not resume a payment whose page is about to die", async () => {
+    const input = checkout();
+    const old = await placeOrder(t.db, input);
+    const nineMinutesAgo = new Date(Date.now() - ACCESS_TOKEN_LIFETIME_MS + 60_000);
+    await t.db.update(orders).set({ accessTokenIssuedAt: nineMinutesAgo }).where(eq(orders.id, old.id));
+    const fresh = await placeOrder(t.db, input);
+    expect(fresh.id).not.toBe(old.id);
+    expect(fresh.resumed).toBe(false);
+  });
+
+  it("records a refused payment as failed, tells every racing submission, and lets the next one try again", async () => {
+    // The token call is slow, so the second submission arrives while the first is in flight; create then says 400.
+    await emulator.control("/faults", { route: "token", kind: "delay", delayMs: 400 });
+    await emulator.control("/faults", { route: "create", kind: "status", status: 400 });
+    const input = checkout();
+    const results = await Promise.allSettled([placeOrder(t.db, input), placeOrder(t.db, input)]);
+    for (const result of results) {
+      expect(result.status).toBe("rejected");
+      expect((result as PromiseRejectedResult).reason).toBeInstanceOf(PaymentError);
+      expect(((result as PromiseRejectedResult).reason as PaymentError).kind).toBe("rejected");
+    }
+    const stored = await t.db.select().from(orders).where(eq(orders.sessionId, input.sessionId));
+    expect(stored).toMatchObject([{ status: "failed", failure: "rejected", paymentToken: null }]);
+
+    const retry = await placeOrder(t.db, input);
+    expect(retry.id).not.toBe(stored[0]!.id);
+    expect(await payments()).toHaveLength(1);
+  });
+
+  it("takes over a claim whose server died, after the claim's deadline", async () => {
+    const input = checkout();
+    const fingerprint = await checkoutFingerprint(input.cart, input.details);
+    // What a server that died between claiming and paying leaves behind.
+    await t.db.insert(orders).values({
+      id: "ord_0000000000000dead",
+      sessionId: input.sessionId,
+      fingerprint,
+      status: "started",
+      amountMinor: 3750,
+      currency: "LYD",
+      locale: "en",
+      claimExpiresAt: new Date(Date.now() - 1_000),
+    });
+    const placed = await placeOrder(t.db, input);
+    expect(placed.id).toBe("ord_0000000000000dead");
+    expect(await payments()).toHaveLength(1);
+    const events = await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, placed.id));
+    expect(events.map((e) => e.type)).toEqual(["claim_taken_over", "payment_created"]);
+  });
+
+  it("creates no payment when the database is down, and says so", async () => {
+    const down = createDb(new Pool({ connectionString: "postgresql://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 1_000 }));
+    await expect(placeOrder(down, checkout())).rejects.toBeInstanceOf(OrderStoreError);
+    expect(await payments()).toHaveLength(0);
+  });
+});
+
+describe("the same checkout", () => {
+  const cart = priceCart({ lines: [{ slug: "saffron", quantity: 2 }] });
+  it("fingerprints the same checkout identically and any change differently", async () => {
+    const same = await checkoutFingerprint(cart, { email: "a@example.ly" });
+    expect(await checkoutFingerprint(priceCart({ lines: [{ slug: "saffron", quantity: 2 }] }), { email: "a@example.ly" })).toBe(same);
+    expect(await checkoutFingerprint(cart, { email: "b@example.ly" })).not.toBe(same);
+    expect(await checkoutFingerprint(priceCart({ lines: [{ slug: "saffron", quantity: 3 }] }), { email: "a@example.ly" })).not.toBe(same);
+    expect(await checkoutFingerprint(cart, { email: "a@example.ly", payment_gateway: "sadad" })).not.toBe(same);
+  });
+
+  it("resumes only a pending order whose payment page has time left", () => {
+    const now = 1_000_000;
+    const order = { status: "pending" as const, accessTokenIssuedAt: new Date(now) };
+    expect(canResume(order, now + 60_000)).toBe(true);
+    expect(canResume({ ...order, status: "paid" }, now)).toBe(false);
+    expect(canResume({ ...order, accessTokenIssuedAt: null }, now)).toBe(false);
+    expect(canResume(order, now + ACCESS_TOKEN_LIFETIME_MS - 60_000)).toBe(false);
+  });
+});

@@ -1,0 +1,256 @@
+import "server-only";
+import { and, desc, eq, inArray } from "drizzle-orm";
+import type { PricedCart } from "../cart";
+import type { Db } from "../db/client";
+import { orderEvents, orderLines, orders, type OrderRow } from "../db/schema";
+import { paymentServiceConfig } from "../env";
+import type { Locale } from "../i18n/config";
+import { logger } from "../log";
+import { CURRENCY } from "../money";
+import { ACCESS_TOKEN_LIFETIME_MS, newOrderId } from "../orders/store";
+import { CHECKOUT_DEADLINE_MS, initiatePayment, newCallContext, PAYMENT_ERROR_KINDS, PaymentError, type PaymentErrorKind } from "../payments";
+import type { CheckoutDetails } from "./form";
+
+/**
+ * One checkout, one payment — on any number of server instances. Everything that decides whether a submission is
+ * a new checkout or the same one again lives here:
+ *
+ * - The **fingerprint** of a checkout is a digest of its lines, prices and customer details. Two submissions of one
+ *   browser session with the same fingerprint are the same checkout (a double click, a second tab, back + submit).
+ * - The **claim**: before calling the service, the order is inserted as `started`. A unique index allows one
+ *   `started` order per session and fingerprint, so of two racing submissions exactly one inserts; the other waits
+ *   for that order's payment URL, whichever instance it reached.
+ * - **Resume**: a `pending` order of the same checkout whose payment page still has a while to live is handed out
+ *   again instead of creating another payment.
+ * - **Take-over**: a claim older than the checkout's deadline belongs to an instance that died; the next submission
+ *   takes it over and creates the payment itself.
+ *
+ * The order and its lines are written before the service is called, and the payment token and payment URL before
+ * the customer is redirected: if the database is down, no payment is created.
+ */
+
+/** How long a claim is its creator's: the whole checkout's deadline plus time to write the answer down. */
+const CLAIM_MS = CHECKOUT_DEADLINE_MS + 5_000;
+/** A pending payment is resumed only while its payment page has at least this long left to live. */
+const RESUME_MARGIN_MS = 120_000;
+/** How often a waiting submission looks at the claim it waits for. */
+const POLL_MS = 100;
+
+/** The database could not be read or written: nothing was charged, and the customer can try again. */
+export class OrderStoreError extends Error {
+  constructor(cause: unknown) {
+    super("the order store could not be reached or refused the write", { cause });
+    this.name = "OrderStoreError";
+  }
+}
+
+/** Where to send the customer: the order's id and the payment URL. `resumed` when no new payment was made. */
+export interface PlacedOrder {
+  id: string;
+  paymentUrl: string;
+  resumed: boolean;
+}
+
+export interface CheckoutInput {
+  /** The browser session placing the order (lib/session.ts). */
+  sessionId: string;
+  /** The cart priced on the server, in minor units. */
+  cart: PricedCart;
+  details: CheckoutDetails;
+  /** The shopper's language: the lines' names are stored in it, and the service localises its page by it. */
+  locale: Locale;
+  /** The shop's public origin, for the return URL and cancel URL. */
+  siteUrl: string;
+}
+
+/**
+ * Places the order for a validated, priced checkout and returns the payment URL to send the customer to: the
+ * same checkout's pending payment when there is one, else the one a racing submission is creating, else a new one
+ * (order stored, then a fresh access token and `POST /payment/create`, then the payment token and URL stored).
+ * @throws PaymentError when the service did not create the payment (spec §4.1, §4.2, §7), also when a racing
+ *   submission of the same checkout failed that way; OrderStoreError when the database failed; EnvError.
+ */
+export async function placeOrder(db: Db, input: CheckoutInput): Promise<PlacedOrder> {
+  const fingerprint = await checkoutFingerprint(input.cart, input.details);
+  for (;;) {
+    const open = await store(() => findOpenCheckout(db, input.sessionId, fingerprint));
+    if (open?.status === "pending" && canResume(open)) {
+      logger.info({ event: "checkout_resumed", orderId: open.id });
+      return { id: open.id, paymentUrl: open.paymentUrl!, resumed: true };
+    }
+    if (open?.status === "started") return follow(db, open, input);
+    const claimed = await store(() => claim(db, input, fingerprint));
+    if (claimed) return pay(db, claimed, input);
+    // Another submission of this checkout claimed it between our look and our insert: go round and follow it.
+  }
+}
+
+/**
+ * A digest of everything a payment is made of — lines, prices, total and the customer's details — so a double
+ * click, a second tab, or the back button and submit again can be recognised as the same checkout.
+ */
+export async function checkoutFingerprint(cart: PricedCart, details: CheckoutDetails): Promise<string> {
+  const material = JSON.stringify([
+    cart.lines.map((line) => [line.product.slug, line.quantity, line.product.priceMinor]),
+    cart.totalMinor,
+    details.full_name ?? "",
+    details.email ?? "",
+    details.phone ?? "",
+    details.payment_gateway ?? "",
+  ]);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(material));
+  return Buffer.from(digest).toString("base64url");
+}
+
+/** Whether a pending order's payment page has long enough left to send the customer back to it. */
+export function canResume(order: Pick<OrderRow, "status" | "accessTokenIssuedAt">, now = Date.now()): boolean {
+  const issued = order.accessTokenIssuedAt?.getTime();
+  return order.status === "pending" && issued !== undefined && now + RESUME_MARGIN_MS < issued + ACCESS_TOKEN_LIFETIME_MS;
+}
+
+/** The newest `started` or `pending` order of this session's checkout, if any. */
+async function findOpenCheckout(db: Db, sessionId: string, fingerprint: string): Promise<OrderRow | undefined> {
+  return db.query.orders.findFirst({
+    where: and(eq(orders.sessionId, sessionId), eq(orders.fingerprint, fingerprint), inArray(orders.status, ["started", "pending"])),
+    orderBy: desc(orders.createdAt),
+  });
+}
+
+/** Inserts the order, its lines and its first event as `started`; `null` when this checkout is already claimed. */
+async function claim(db: Db, input: CheckoutInput, fingerprint: string): Promise<OrderRow | null> {
+  const { cart, details, locale, sessionId } = input;
+  return db.transaction(async (tx) => {
+    const [order] = await tx
+      .insert(orders)
+      .values({
+        id: newOrderId(),
+        sessionId,
+        fingerprint,
+        status: "started",
+        amountMinor: cart.totalMinor,
+        currency: CURRENCY,
+        locale,
+        fullName: details.full_name,
+        email: details.email,
+        phone: details.phone,
+        paymentGateway: details.payment_gateway,
+        claimExpiresAt: new Date(Date.now() + CLAIM_MS),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!order) return null;
+    await tx.insert(orderLines).values(
+      cart.lines.map((line, position) => ({
+        orderId: order.id,
+        position,
+        productSlug: line.product.slug,
+        name: line.product.name[locale],
+        unitMinor: line.product.priceMinor,
+        quantity: line.quantity,
+      })),
+    );
+    await tx.insert(orderEvents).values({ orderId: order.id, type: "created", data: { amountMinor: order.amountMinor } });
+    return order;
+  });
+}
+
+/**
+ * Creates the payment of a claimed order and records it: `pending` with its payment token and URL, or `failed`
+ * with the reason. Writes only while the claim is still ours; if another instance took it over meanwhile, follows
+ * that one instead (the payment made here is left unpaid and expires).
+ */
+async function pay(db: Db, order: OrderRow, input: CheckoutInput): Promise<PlacedOrder> {
+  const ours = and(eq(orders.id, order.id), eq(orders.status, "started"), eq(orders.claimExpiresAt, order.claimExpiresAt));
+  let payment;
+  try {
+    payment = await initiatePayment(
+      paymentServiceConfig(),
+      {
+        amountMinor: order.amountMinor,
+        currency: order.currency,
+        return_url: new URL("/checkout/return", input.siteUrl).href,
+        cancel_url: new URL("/checkout/cancel", input.siteUrl).href,
+        custom: order.id,
+        ...input.details,
+      },
+      newCallContext({ locale: input.locale }),
+    );
+  } catch (error) {
+    const failure: PaymentErrorKind | "unexpected" = error instanceof PaymentError ? error.kind : "unexpected";
+    await store(() =>
+      db.transaction(async (tx) => {
+        const [failed] = await tx.update(orders).set({ status: "failed", failure, updatedAt: new Date() }).where(ours).returning({ id: orders.id });
+        if (failed) await tx.insert(orderEvents).values({ orderId: order.id, type: "payment_failed", data: { failure } });
+      }),
+    ).catch((storeError: unknown) => logger.error({ event: "order_not_marked_failed", orderId: order.id, err: String(storeError) }));
+    throw error;
+  }
+
+  const recorded = await store(() =>
+    db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(orders)
+        .set({
+          status: "pending",
+          paymentToken: payment.paymentToken,
+          paymentUrl: payment.paymentUrl,
+          accessTokenIssuedAt: new Date(payment.accessTokenIssuedAt),
+          updatedAt: new Date(),
+        })
+        .where(ours)
+        .returning({ id: orders.id });
+      if (row) await tx.insert(orderEvents).values({ orderId: order.id, type: "payment_created", data: { paymentToken: payment.paymentToken } });
+      return Boolean(row);
+    }),
+  );
+  if (!recorded) return follow(db, order, input);
+  logger.info({ event: "checkout_started", orderId: order.id, amountMinor: order.amountMinor });
+  return { id: order.id, paymentUrl: payment.paymentUrl, resumed: false };
+}
+
+/**
+ * Waits for a `started` order that another submission of the same checkout is paying for, and hands out its
+ * payment URL, or its failure. Takes the claim over when it outlives its deadline (its instance died).
+ */
+async function follow(db: Db, order: OrderRow, input: CheckoutInput): Promise<PlacedOrder> {
+  for (;;) {
+    const current = await store(() => db.query.orders.findFirst({ where: eq(orders.id, order.id) }));
+    if (current?.status === "pending") return { id: current.id, paymentUrl: current.paymentUrl!, resumed: false };
+    if (current?.status !== "started") {
+      const kind = current?.failure;
+      throw isPaymentErrorKind(kind)
+        ? new PaymentError(kind, "a racing submission of the same checkout failed", { requestId: crypto.randomUUID() })
+        : new Error(`a racing submission of the same checkout ended as ${current?.status ?? "missing"}`);
+    }
+    if (current.claimExpiresAt.getTime() < Date.now()) {
+      const taken = await store(() => takeOver(db, current));
+      if (taken) return pay(db, taken, input);
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** Renews an expired claim for this instance; `null` when another instance renewed it first. */
+async function takeOver(db: Db, order: OrderRow): Promise<OrderRow | null> {
+  return db.transaction(async (tx) => {
+    const [taken] = await tx
+      .update(orders)
+      .set({ claimExpiresAt: new Date(Date.now() + CLAIM_MS), updatedAt: new Date() })
+      .where(and(eq(orders.id, order.id), eq(orders.status, "started"), eq(orders.claimExpiresAt, order.claimExpiresAt)))
+      .returning();
+    if (taken) await tx.insert(orderEvents).values({ orderId: order.id, type: "claim_taken_over" });
+    return taken ?? null;
+  });
+}
+
+const isPaymentErrorKind = (kind: string | null | undefined): kind is PaymentErrorKind =>
+  (PAYMENT_ERROR_KINDS as readonly (string | null | undefined)[]).includes(kind);
+
+/** Runs a database step; any failure of it becomes an {@link OrderStoreError}. */
+async function store<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw new OrderStoreError(error);
+  }
+}

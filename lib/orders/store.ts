@@ -1,0 +1,58 @@
+import "server-only";
+import { and, asc, desc, eq, notInArray } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { orderLines, orders, type OrderLineRow, type OrderRow } from "../db/schema";
+
+/** An order with its lines as sold. Money in integer minor units (1/100 LYD). */
+export type Order = OrderRow & { lines: OrderLineRow[] };
+
+/** Order ids: `ord_` and 16 base-32 characters. Checked before any query, so a guessed id never reaches SQL. */
+export const ORDER_ID = /^ord_[0-9a-hjkmnp-tv-z]{16}$/;
+
+/** A new random order id, sent to the service as `custom` (spec §4.2). */
+export function newOrderId(): string {
+  const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `ord_${Array.from(bytes, (byte) => alphabet[byte % 32]).join("")}`;
+}
+
+/** Access token lifetime (spec §2.2, §8); the payment page of a payment dies this long after its access token. */
+export const ACCESS_TOKEN_LIFETIME_MS = 600_000;
+
+/**
+ * When a payment's page stops working: 600 s after its access token was issued (gateway-notes), not after create.
+ * @returns the time, or `null` for an order that has no payment.
+ */
+export function paymentPageDiesAt(order: Pick<OrderRow, "accessTokenIssuedAt">): Date | null {
+  return order.accessTokenIssuedAt ? new Date(order.accessTokenIssuedAt.getTime() + ACCESS_TOKEN_LIFETIME_MS) : null;
+}
+
+/** Whether a pending order's payment page still works, so the customer can go back to it. */
+export function isPaymentPageOpen(order: Pick<OrderRow, "status" | "accessTokenIssuedAt">, now = Date.now()): boolean {
+  const dies = paymentPageDiesAt(order);
+  return order.status === "pending" && dies !== null && now < dies.getTime();
+}
+
+/**
+ * One order of one browser session, with its lines: what the order page shows. An order of another session, an id
+ * that is not an order id, or an order that never got a payment is "not found", never an error.
+ */
+export async function findCustomerOrder(db: Db, id: string, sessionId: string): Promise<Order | undefined> {
+  if (!ORDER_ID.test(id)) return undefined;
+  const order = await db.query.orders.findFirst({
+    where: and(eq(orders.id, id), eq(orders.sessionId, sessionId), notInArray(orders.status, ["started", "failed"])),
+  });
+  if (!order) return undefined;
+  const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, id)).orderBy(asc(orderLines.position));
+  return { ...order, lines };
+}
+
+/** The orders one browser session placed that got a payment, newest first ("your orders"). */
+export async function listCustomerOrders(db: Db, sessionId: string, limit = 50): Promise<OrderRow[]> {
+  return db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.sessionId, sessionId), notInArray(orders.status, ["started", "failed"])))
+    .orderBy(desc(orders.createdAt))
+    .limit(limit);
+}

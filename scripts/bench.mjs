@@ -8,7 +8,7 @@
 //   npm run bench -- --check        exit non-zero when a budget is missed (and say which)
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import { prepareShopPages, measurePageWeight, formatWeights } from "./page-weight.mjs";
+import { prepareShopPages, measurePageWeight, formatWeights } from "./page-weight.ts";
 import { measureCheckoutLatency } from "./bench/checkout-latency.mjs";
 import { emulatorBench } from "./bench/emulator-bench.mjs";
 import { runLighthouse } from "./bench/lighthouse.mjs";
@@ -16,7 +16,7 @@ import { gitState, machine, renderReport } from "./bench/report.mjs";
 import { DIST_DIR, EMULATOR_URL, SHOP_URL, build, killAllNow, startServers, stopAll } from "./bench/servers.mjs";
 import { checkoutThroughput, homeThroughput } from "./bench/throughput.mjs";
 
-const USAGE = "Usage: node scripts/bench.mjs [--quick] [--no-build] [--check]";
+const USAGE = "Usage: npm run bench -- [--quick] [--no-build] [--check]";
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => !["--quick", "--no-build", "--check", "--help", "-h"].includes(arg));
 if (unknown.length || args.includes("--help") || args.includes("-h")) {

@@ -1,9 +1,11 @@
 // `npm test`: every check CI runs, in order, then one closing line `N passed, N failed` for the whole run.
 // typecheck, lint and the production build count as one check each; unit and browser tests count per test.
+// The database suites run on the embedded PGlite always, and again on the PostgreSQL of TEST_DATABASE_URL when set.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+const { TEST_DATABASE_URL, ...inherited } = process.env;
+const env = { ...inherited, NEXT_TELEMETRY_DISABLED: "1" };
 const results = [];
 mkdirSync("test-results", { recursive: true });
 
@@ -33,17 +35,24 @@ function suite(name, command, args, reportFile, count, extraEnv) {
 check("typecheck", "npx", ["tsc", "--noEmit"]);
 check("emulator typecheck", "npx", ["tsc", "--noEmit", "-p", "emulator"]);
 check("lint", "npx", ["eslint", "."]);
-suite("unit", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile=test-results/vitest.json"], "test-results/vitest.json", (r) => ({
-  passed: r.numPassedTests,
-  failed: r.numFailedTests,
-}));
+const vitestCounts = (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests });
+const vitest = (outputFile, files = []) => ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${outputFile}`, ...files];
+suite("unit (PGlite)", "npx", vitest("test-results/vitest.json"), "test-results/vitest.json", vitestCounts);
+if (TEST_DATABASE_URL) {
+  // The suites that use a database (lib/testing/db.ts), on a real PostgreSQL.
+  const databaseSuites = ["lib", "app", "scripts"]
+    .flatMap((dir) => readdirSync(dir, { recursive: true }).map((file) => `${dir}/${file}`))
+    .filter((file) => file.endsWith(".test.ts") && readFileSync(file, "utf8").includes("createTestDatabase"));
+  suite("unit (PostgreSQL)", "npx", vitest("test-results/vitest-pg.json", databaseSuites), "test-results/vitest-pg.json", vitestCounts, { TEST_DATABASE_URL });
+}
 // Built with the browser tests' environment (secrets included), so their secret scan covers the build output.
 const shopEnv = JSON.parse(readFileSync("e2e/shop-env.json", "utf8"));
 if (check("build", "npx", ["next", "build"], shopEnv)) {
-  suite("browser (Playwright)", "npx", ["playwright", "test"], "test-results/playwright.json", (r) => ({
+  const browserEnv = TEST_DATABASE_URL ? { TEST_DATABASE_URL } : {};
+  suite(`browser (${TEST_DATABASE_URL ? "PostgreSQL" : "PGlite"})`, "npx", ["playwright", "test"], "test-results/playwright.json", (r) => ({
     passed: r.stats.expected + r.stats.flaky,
     failed: r.stats.unexpected,
-  }));
+  }), browserEnv);
 } else {
   results.push({ name: "browser (Playwright)", passed: 0, failed: 1, seconds: "0.0" });
 }

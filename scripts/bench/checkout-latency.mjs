@@ -1,7 +1,7 @@
 // Checkout latency: the real checkout form posted as a browser without JavaScript posts it, against the FLOOR — the
 // same two API calls (token, then create, with the body the shop sends) made directly with fetch. The ratio of the
 // medians is what the shop adds on top of the payment service: the server action, the session, the redirect.
-import { addToCart, isPaymentPage, loadCheckoutForm, submitCheckout } from "../no-js-shop.mjs";
+import { addToCart, isPaymentPage, loadCheckoutForm, submitCheckout } from "../no-js-shop.ts";
 import { CLIENT_ID, CLIENT_SECRET, EMULATOR_URL, PAYMENT_API_BASE_URL, SHOP_URL, emulatorControl } from "./servers.mjs";
 import { mapLimit, summary } from "./stats.mjs";
 

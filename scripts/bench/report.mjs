@@ -2,7 +2,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
-import { GZIP_LEVEL, JS_BUDGET_BYTES, kb } from "../page-weight.mjs";
+import { GZIP_LEVEL, JS_BUDGET_BYTES, kb } from "../page-weight.ts";
 import { LATENCY_RATIO_BUDGET } from "./checkout-latency.mjs";
 import { PERFORMANCE_BUDGET, QUALITY_PAGES, QUALITY_TARGET } from "./lighthouse.mjs";
 

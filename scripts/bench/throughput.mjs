@@ -1,7 +1,7 @@
 // Throughput with autocannon: real checkouts (each a no-JS form post with a unique full name and a session with a
 // cart from a pool, so each one makes its two API calls) and the home page, N connections for a fixed duration.
 import autocannon from "autocannon";
-import { addToCart, checkoutFields, isPaymentPage, loadCheckoutForm, multipartBody } from "../no-js-shop.mjs";
+import { addToCart, checkoutFields, isPaymentPage, loadCheckoutForm, multipartBody } from "../no-js-shop.ts";
 import { EMULATOR_URL, SHOP_URL, emulatorControl } from "./servers.mjs";
 import { mapLimit } from "./stats.mjs";
 
@@ -42,6 +42,19 @@ export async function checkoutThroughput({ connections, durationSec, poolSize, l
 
   const run = Date.now().toString(36);
   const origin = new URL(SHOP_URL).origin;
+  // autocannon builds requests synchronously: encode the bodies up front (far more than a run can send).
+  const bodies = await Promise.all(
+    Array.from({ length: 5_000 }, (_, index) => {
+      const session = pool[index % pool.length];
+      const details = {
+        full_name: `Load ${run} ${String(index).padStart(7, "0")}`,
+        email: "load@example.ly",
+        phone: "0912345678",
+        payment_gateway: session.gateway,
+      };
+      return multipartBody(checkoutFields(session.hidden, details));
+    }),
+  );
   let sent = 0;
   let toPaymentPage = 0;
   let otherRedirects = 0;
@@ -55,15 +68,9 @@ export async function checkoutThroughput({ connections, durationSec, poolSize, l
         method: "POST",
         path: "/checkout",
         setupRequest(request) {
-          const index = sent++;
+          const index = sent++ % bodies.length;
           const session = pool[index % pool.length];
-          const details = {
-            full_name: `Load ${run} ${String(index).padStart(7, "0")}`,
-            email: "load@example.ly",
-            phone: "0912345678",
-            payment_gateway: session.gateway,
-          };
-          const { body, contentType } = multipartBody(checkoutFields(session.hidden, details));
+          const { body, contentType } = bodies[index];
           return {
             ...request,
             headers: { ...request.headers, Accept: "text/html", Cookie: session.cookie, Origin: origin, "Content-Type": contentType },

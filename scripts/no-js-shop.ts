@@ -5,142 +5,124 @@
 // with the visible fields runs the action exactly as a no-JS browser would: the add-to-cart action answers 200 with
 // the page and a new session cookie; the checkout action's `redirect()` answers 303 to the payment page.
 //
-// Used by scripts/bench.mjs and, through scripts/page-weight.mjs, by e2e/page-weight.spec.ts. Forms are found by
-// their field names, never by their (translated) texts.
+// Used by the benchmarks (scripts/bench/), the page-weight budget (scripts/page-weight.ts) and the multi-instance
+// browser test. Forms are found by their field names, never by their (translated) texts.
+import { parse, type HTMLElement } from "node-html-parser";
 
-const ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
-
-/** Decodes the HTML character references React writes into attribute values (`&quot;`, `&amp;`, `&#x27;` …). */
-export function decodeEntities(text) {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ref) => {
-    if (ref[0] === "#") {
-      const code = ref[1] === "x" || ref[1] === "X" ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      return Number.isFinite(code) ? String.fromCodePoint(code) : whole;
-    }
-    return ENTITIES[ref.toLowerCase()] ?? whole;
-  });
+/** A form's hidden inputs (the `$ACTION_…` fields) and, per radio group, the values offered. */
+export interface FoundForm {
+  hidden: [string, string][];
+  radios: Record<string, string[]>;
 }
 
-/** The attributes of one start tag, names lower-cased, values decoded; a bare attribute (`async`) gives "". */
-export function parseAttributes(tag) {
-  const attributes = {};
-  const body = tag.replace(/^<[a-z0-9-]+/i, "").replace(/\/?>$/, "");
-  for (const match of body.matchAll(/([^\s"'=<>`/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g)) {
-    attributes[match[1].toLowerCase()] = decodeEntities(match[2] ?? match[3] ?? match[4] ?? "");
+/** The first `<form>` of `html` that has a control named `fieldName`, or `null`. */
+export function findForm(html: string, fieldName: string): FoundForm | null {
+  const form = parse(html)
+    .querySelectorAll("form")
+    .find((candidate) => candidate.querySelector(`[name="${fieldName}"]`));
+  if (!form) return null;
+  const hidden: [string, string][] = [];
+  const radios: Record<string, string[]> = {};
+  for (const input of form.querySelectorAll("input[name]")) {
+    const name = input.getAttribute("name")!;
+    const value = input.getAttribute("value") ?? "";
+    if (input.getAttribute("type") === "hidden") hidden.push([name, value]);
+    if (input.getAttribute("type") === "radio") (radios[name] ??= []).push(value);
   }
-  return attributes;
+  return { hidden, radios };
 }
 
-/** Every start tag `<name …>` in `html`, as attribute objects, in document order. */
-export function startTags(html, name) {
-  return [...html.matchAll(new RegExp(`<${name}\\b[^>]*>`, "gi"))].map((match) => parseAttributes(match[0]));
-}
-
-/**
- * The first `<form>` of `html` that has a control named `fieldName`.
- * @returns `{ attributes, hidden: [name, value][], radios: { [name]: value[] } }`, or `null`.
- */
-export function findForm(html, fieldName) {
-  for (const match of html.matchAll(/<form\b[^>]*>[\s\S]*?<\/form>/gi)) {
-    const form = match[0];
-    const controls = startTags(form, "input").concat(startTags(form, "select"), startTags(form, "textarea"));
-    if (!controls.some((control) => control.name === fieldName)) continue;
-    const hidden = [];
-    const radios = {};
-    for (const input of startTags(form, "input")) {
-      if (!input.name) continue;
-      if (input.type === "hidden") hidden.push([input.name, input.value ?? ""]);
-      if (input.type === "radio") (radios[input.name] ??= []).push(input.value ?? "");
-    }
-    return { attributes: parseAttributes(form.match(/^<form\b[^>]*>/i)[0]), hidden, radios };
-  }
-  return null;
-}
+/** Parsed HTML, for callers that read more than a form (scripts/page-weight.ts). */
+export const parseHtml = (html: string): HTMLElement => parse(html);
 
 /** The `shop_session=…` pair of a response's Set-Cookie, or `fallback` when it sets none. */
-export function sessionCookie(response, fallback = "") {
+export function sessionCookie(response: Response, fallback = ""): string {
   for (const header of response.headers.getSetCookie()) {
-    const pair = header.split(";")[0];
+    const pair = header.split(";")[0]!;
     if (pair.startsWith("shop_session=")) return pair;
   }
   return fallback;
 }
 
 /** Headers of a no-JS browser's request; a form post also carries its page's Origin (Next.js checks it). */
-function browserHeaders(cookie, extra = {}) {
-  const headers = { Accept: "text/html,application/xhtml+xml", "Accept-Language": "en-US,en;q=0.9", ...extra };
+function browserHeaders(cookie: string, extra: Record<string, string> = {}): Record<string, string> {
+  const headers: Record<string, string> = { Accept: "text/html,application/xhtml+xml", "Accept-Language": "en-US,en;q=0.9", ...extra };
   if (cookie) headers.Cookie = cookie;
   return headers;
 }
 
 /** GETs a shop page as HTML; throws unless it answers `expectedStatus`. */
-export async function getPage(url, cookie, expectedStatus = 200) {
+export async function getPage(url: string, cookie = "", expectedStatus = 200): Promise<string> {
   const response = await fetch(url, { headers: browserHeaders(cookie), redirect: "manual" });
   const html = await response.text();
   if (response.status !== expectedStatus) throw new Error(`GET ${url} answered ${response.status}, expected ${expectedStatus}`);
   return html;
 }
 
-/** Builds a multipart/form-data body by hand (for autocannon, which sends raw bytes). */
-export function multipartBody(fields) {
-  const boundary = `----bench${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
-  let body = "";
-  for (const [name, value] of fields) {
-    body += `--${boundary}\r\nContent-Disposition: form-data; name="${name.replace(/"/g, "%22")}"\r\n\r\n${value}\r\n`;
-  }
-  body += `--${boundary}--\r\n`;
-  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
-function formData(fields) {
+const formData = (fields: [string, string][]) => {
   const data = new FormData();
   for (const [name, value] of fields) data.append(name, value);
   return data;
+};
+
+/**
+ * A multipart/form-data body as raw bytes, with its Content-Type (for autocannon, which sends bytes as they are).
+ * Encoded by the platform's own FormData serialisation.
+ */
+export async function multipartBody(fields: [string, string][]): Promise<{ body: string; contentType: string }> {
+  const encoded = new Response(formData(fields));
+  return { body: await encoded.text(), contentType: encoded.headers.get("content-type")! };
 }
 
 /**
  * Adds a product to the cart by posting the product page's add-to-cart form.
  * @returns the session cookie holding the cart (a new session unless `cookie` is given).
  */
-export async function addToCart(baseUrl, { slug = "olive-oil", quantity = 1, cookie = "" } = {}) {
+export async function addToCart(baseUrl: string, { slug = "olive-oil", quantity = 1, cookie = "" } = {}): Promise<string> {
   const pageUrl = new URL(`/products/${encodeURIComponent(slug)}`, baseUrl).href;
   const form = findForm(await getPage(pageUrl, cookie), "quantity");
   if (!form) throw new Error(`${pageUrl} has no add-to-cart form (no field named "quantity")`);
-  const fields = [...form.hidden, ["quantity", String(quantity)]];
   const response = await fetch(pageUrl, {
     method: "POST",
-    body: formData(fields),
+    body: formData([...form.hidden, ["quantity", String(quantity)]]),
     headers: browserHeaders(cookie, { Origin: new URL(baseUrl).origin }),
     redirect: "manual",
   });
   await response.arrayBuffer();
   const next = sessionCookie(response);
-  if (response.status !== 200 || !next) {
-    throw new Error(`add to cart (${slug}) answered ${response.status}${next ? "" : " without a session cookie"}`);
-  }
+  if (response.status !== 200 || !next) throw new Error(`add to cart (${slug}) answered ${response.status}${next ? "" : " without a session cookie"}`);
   return next;
 }
 
 /**
  * Loads the checkout page with a cart's cookie and reads its form.
- * @returns `{ hidden, gateways }`: the form's hidden inputs (the `$ACTION_…` fields) and the gateway aliases offered.
+ * @returns the form's hidden inputs (the `$ACTION_…` fields) and the gateway aliases offered.
  */
-export async function loadCheckoutForm(baseUrl, cookie) {
+export async function loadCheckoutForm(baseUrl: string, cookie: string): Promise<{ hidden: [string, string][]; gateways: string[] }> {
   const form = findForm(await getPage(new URL("/checkout", baseUrl).href, cookie), "full_name");
   if (!form) throw new Error("the checkout page has no checkout form (no field named full_name): is the cart empty?");
   return { hidden: form.hidden, gateways: (form.radios.payment_gateway ?? []).filter(Boolean) };
 }
 
+/** The customer's details as the checkout form names them (the spec's field names); blanks are allowed. */
+export type CheckoutDetails = Partial<Record<"full_name" | "email" | "phone" | "payment_gateway", string>>;
+
 /** The fields of one checkout submission: the form's hidden inputs plus the customer's details. */
-export function checkoutFields(hidden, { full_name = "", email = "", phone = "", payment_gateway = "" } = {}) {
+export function checkoutFields(hidden: [string, string][], details: CheckoutDetails = {}): [string, string][] {
+  const { full_name = "", email = "", phone = "", payment_gateway = "" } = details;
   return [...hidden, ["full_name", full_name], ["email", email], ["phone", phone], ["payment_gateway", payment_gateway]];
 }
 
 /**
  * Submits the checkout form as a no-JS browser does, following no redirect.
- * @returns `{ status, location, cookie }`; a successful checkout is 303 with `location` on the payment page.
+ * @returns the status, the Location (a successful checkout is 303 to the payment page) and the session cookie.
  */
-export async function submitCheckout(baseUrl, cookie, hidden, details) {
+export async function submitCheckout(
+  baseUrl: string,
+  cookie: string,
+  hidden: [string, string][],
+  details: CheckoutDetails,
+): Promise<{ status: number; location: string | null; cookie: string }> {
   const response = await fetch(new URL("/checkout", baseUrl), {
     method: "POST",
     body: formData(checkoutFields(hidden, details)),
@@ -152,7 +134,7 @@ export async function submitCheckout(baseUrl, cookie, hidden, details) {
 }
 
 /** Whether `location` is a payment page of the payment service at `serviceOrigin` (sandbox or production). */
-export function isPaymentPage(location, serviceOrigin) {
+export function isPaymentPage(location: string | null | undefined, serviceOrigin: string): location is string {
   if (!location || !URL.canParse(location)) return false;
   const url = new URL(location);
   return url.origin === serviceOrigin && /^\/pay(\/sandbox)?\/v1\/user\/payment\/preview\/[^/]+$/.test(url.pathname);
@@ -162,7 +144,7 @@ export function isPaymentPage(location, serviceOrigin) {
  * Presses **Pay** on the emulator's gateway page (emulator/README.md, "Hosted pages").
  * @returns the shop's return URL the emulator redirects to (`…/checkout/return?type=success&token=…`).
  */
-export async function payAtEmulator(paymentUrl, gateway) {
+export async function payAtEmulator(paymentUrl: string, gateway: string): Promise<string> {
   const url = new URL(paymentUrl);
   url.pathname = `${url.pathname}/gateway/${encodeURIComponent(gateway)}/complete`;
   const response = await fetch(url, { method: "POST", body: new URLSearchParams({ outcome: "pay" }), redirect: "manual" });
@@ -174,9 +156,9 @@ export async function payAtEmulator(paymentUrl, gateway) {
 
 /**
  * Follows the payment page's redirect back to the shop with the session cookie.
- * @returns `{ orderPath, cookie }`: the order page (`/orders/<id>?outcome=…`) and the settled session's cookie.
+ * @returns the order page (`/orders/<id>?outcome=…`) and the settled session's cookie.
  */
-export async function returnToShop(returnUrl, cookie) {
+export async function returnToShop(returnUrl: string, cookie: string): Promise<{ orderPath: string; cookie: string }> {
   const response = await fetch(returnUrl, { headers: browserHeaders(cookie), redirect: "manual" });
   await response.arrayBuffer();
   const location = response.headers.get("location");
@@ -188,9 +170,13 @@ export async function returnToShop(returnUrl, cookie) {
 
 /**
  * One whole order, no JavaScript: cart → checkout with every detail and a gateway → Pay → back to the shop.
- * @returns `{ orderPath, cookie, paymentUrl }` of the paid order.
+ * @returns the paid order's page, its session cookie and its payment URL.
  */
-export async function placePaidOrder(baseUrl, serviceOrigin, { slug = "olive-oil", quantity = 1 } = {}) {
+export async function placePaidOrder(
+  baseUrl: string,
+  serviceOrigin: string,
+  { slug = "olive-oil", quantity = 1 } = {},
+): Promise<{ orderPath: string; cookie: string; paymentUrl: string }> {
   const cartCookie = await addToCart(baseUrl, { slug, quantity });
   const { hidden, gateways } = await loadCheckoutForm(baseUrl, cartCookie);
   const gateway = gateways[0];

@@ -2,8 +2,16 @@ import { existsSync, readFileSync } from "node:fs";
 import { chromium, defineConfig, devices } from "@playwright/test";
 // The shop's environment in these tests. `npm test` builds with it too, so the secret scan would see any secret
 // that a build inlined. PAYMENT_TIMEOUT_MS is short so the timeout faults finish quickly (production: 8 s).
-const shopEnv: Record<string, string> & { SITE_URL: string; PAYMENT_API_BASE_URL: string; PAYMENT_CLIENT_SECRET: string; SESSION_SECRET: string } =
+const fileEnv: Record<string, string> & { SITE_URL: string; PAYMENT_API_BASE_URL: string; PAYMENT_CLIENT_SECRET: string; SESSION_SECRET: string } =
   JSON.parse(readFileSync(new URL("./e2e/shop-env.json", import.meta.url), "utf8"));
+
+/**
+ * The shop's database: the PostgreSQL of TEST_DATABASE_URL when set (CI sets it), else an in-memory embedded one
+ * (scripts/embedded-postgres.ts) started for the run.
+ */
+const EMBEDDED_DATABASE_PORT = 4120;
+export const DATABASE_URL = process.env.TEST_DATABASE_URL || `postgresql://postgres@127.0.0.1:${EMBEDDED_DATABASE_PORT}/postgres`;
+export const shopEnv = { ...fileEnv, DATABASE_URL };
 
 /**
  * Browser tests run against the production build (`next start`) and the emulator, each on its own port so a running
@@ -52,6 +60,9 @@ export default defineConfig({
     { name: "ar", use: { ...devices["Desktop Chrome"], locale: "ar-LY" }, testMatch: "checkout.spec.ts" },
   ],
   webServer: [
+    ...(process.env.TEST_DATABASE_URL
+      ? []
+      : [{ command: `tsx scripts/embedded-postgres.ts --port ${EMBEDDED_DATABASE_PORT}`, port: EMBEDDED_DATABASE_PORT, reuseExistingServer: false, timeout: 30_000 }]),
     {
       command: "tsx emulator/server.ts",
       url: `${EMULATOR_URL}/__emulator/health`,
@@ -60,7 +71,8 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      command: `next start --port ${SHOP_PORT} > ${SHOP_LOG} 2>&1`,
+      // Migrations first, as a deploy does (the script waits for a database that is still starting).
+      command: `tsx --conditions=react-server scripts/db-migrate.ts && next start --port ${SHOP_PORT} > ${SHOP_LOG} 2>&1`,
       url: SHOP_URL,
       env: shopEnv,
       reuseExistingServer: false,

@@ -68,6 +68,30 @@ test.describe("return and cancel URLs move the order at most once, and only by i
   });
 });
 
+test.describe("orders are shown only to the browser session that placed them", () => {
+  test("another browser, a guessed id and a malformed id all get \"not found\"", async ({ page, browser, request }) => {
+    await startPayment(page);
+    const [payment] = await emulator.payments(request);
+    const orderId = payment!.custom!;
+    await page.goto(`/orders/${orderId}`);
+    await expect(page.getByRole("heading", { name: "Waiting for your payment" })).toBeVisible();
+
+    const other = await browser.newContext();
+    const stranger = await other.newPage();
+    for (const path of [`/orders/${orderId}`, "/orders/ord_0123456789abcdef", "/orders/%27%20or%201%3D1--", `/orders/${"x".repeat(3000)}`]) {
+      await stranger.goto(path);
+      await expect(stranger.getByRole("heading", { name: "We can't find this order" })).toBeVisible();
+    }
+    await stranger.goto("/orders");
+    await expect(stranger.getByRole("heading", { name: "No orders yet" })).toBeVisible();
+    await other.close();
+
+    await page.goto("/orders");
+    await expect(page.getByTestId("order-list")).toContainText(orderId);
+    await expect(page.getByTestId("order-status")).toHaveText("Waiting for payment");
+  });
+});
+
 test.describe("session cookie", () => {
   test("is HttpOnly, SameSite=Lax and scoped to /", async ({ page, context }) => {
     await addToCart(page, "saffron");

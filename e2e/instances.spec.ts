@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { expect, test } from "@playwright/test";
+import { EMULATOR_URL, shopEnv } from "../playwright.config";
+import { addToCart, getPage, loadCheckoutForm, submitCheckout } from "../scripts/no-js-shop";
+import { emulator } from "./support";
+
+/**
+ * A serverless host runs the shop on many instances with no shared memory. Two `next start` processes on their own
+ * ports share the suite's database and emulator: one checkout posted to both at once must make exactly one payment,
+ * and the orders must outlive the processes.
+ */
+const PORTS = [3102, 3103];
+const instanceUrl = (port: number) => `http://localhost:${port}`;
+
+function startInstance(port: number): ChildProcess {
+  return spawn("npx", ["next", "start", "--port", String(port)], {
+    env: { ...process.env, ...shopEnv, NODE_ENV: "production", SITE_URL: instanceUrl(port) },
+    stdio: "ignore",
+    detached: true,
+  });
+}
+
+async function waitUntilUp(port: number) {
+  await expect
+    .poll(async () => fetch(instanceUrl(port)).then((r) => r.status, () => 0), { timeout: 60_000, intervals: [250] })
+    .toBe(200);
+}
+
+async function stopInstance(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  process.kill(-child.pid!, "SIGTERM");
+  await exited;
+}
+
+test.describe.configure({ timeout: 180_000 });
+
+test("ten identical checkout posts alternated between two instances make one payment; the order outlives both", async ({ request }) => {
+  await emulator.reset(request);
+  let instances = PORTS.map(startInstance);
+  try {
+    await Promise.all(PORTS.map(waitUntilUp));
+    const [a, b] = PORTS.map(instanceUrl) as [string, string];
+
+    const cookie = await addToCart(a, { slug: "saffron", quantity: 2 });
+    const { hidden } = await loadCheckoutForm(a, cookie);
+    const details = { full_name: "Salem Fathi", email: "salem@example.ly", phone: "", payment_gateway: "" };
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => submitCheckout(i % 2 ? b : a, cookie, hidden, details)));
+
+    for (const answer of answers) expect(answer.status).toBe(303);
+    const locations = new Set(answers.map((answer) => answer.location));
+    expect(locations.size).toBe(1);
+    const [location] = [...locations];
+    expect(location).toMatch(new RegExp(`^${EMULATOR_URL}/pay/sandbox/v1/user/payment/preview/`));
+    const payments = await emulator.payments(request);
+    expect(payments).toHaveLength(1);
+    const orderId = payments[0]!.custom!;
+    expect(orderId).toMatch(/^ord_/);
+
+    // Restart both instances: the order is in the database, not in a process.
+    await Promise.all(instances.map(stopInstance));
+    instances = PORTS.map(startInstance);
+    await Promise.all(PORTS.map(waitUntilUp));
+    const sessionCookie = answers.find((answer) => answer.cookie)?.cookie ?? cookie;
+    for (const base of [a, b]) {
+      const html = await getPage(`${base}/orders/${orderId}`, sessionCookie);
+      expect(html).toContain(orderId);
+      expect(html).toContain("Waiting for your payment");
+    }
+  } finally {
+    await Promise.all(instances.map(stopInstance));
+  }
+});

@@ -2,22 +2,22 @@
  * The emulator as a Hono application, with no network: `createEmulator().app.request(...)` in tests,
  * `server.ts` to listen on a port.
  *
- *   /pay/sandbox/api/v1/…, /pay/api/v1/…                  JSON API (api.ts)
- *   /pay/sandbox/v1/user/payment/preview/…, /pay/v1/…     hosted pages (hosted.tsx)
- *   /__emulator/…                                         control API (control.ts)
- *   /                                                     index page (home.tsx)
+ *   /pay/sandbox/api/v1/…, /pay/api/v1/…                  JSON API (routes/api.ts)
+ *   /pay/sandbox/v1/user/payment/preview/…, /pay/v1/…     hosted pages (routes/pages.tsx)
+ *   /__emulator/…                                         control API (routes/control.ts)
+ *   /                                                     index page (routes/home.tsx)
  */
 import { Hono, type Context } from "hono";
 import { getPath } from "hono/utils/url";
-import { apiRoutes } from "./api";
 import { API_BASE, MODES, PAGE_BASE } from "./config";
-import { controlRoutes } from "./control";
 import { errorResponse } from "./envelope";
-import { ConnectionDroppedError, htmlErrorPage } from "./failures";
-import { renderHome } from "./home";
-import { notFoundPage, pageRoutes } from "./hosted";
+import { ConnectionDroppedError, htmlErrorPage } from "./faults";
 import { isApiPath, requestLang } from "./http";
 import { API_MESSAGES } from "./i18n";
+import { apiRoutes } from "./routes/api";
+import { controlRoutes } from "./routes/control";
+import { renderHome } from "./routes/home";
+import { notFoundPage, pageRoutes } from "./routes/pages";
 import { createState, type EmulatorOptions, type EmulatorState } from "./state";
 
 export type { EmulatorOptions, EmulatorState } from "./state";
@@ -25,7 +25,7 @@ export type { EmulatorOptions, EmulatorState } from "./state";
 export interface Emulator {
   /** The Hono app: `app.fetch` for a server, `app.request(path, init)` in tests. */
   app: Hono;
-  /** Clock, stores, fault queue, rate limiter and settings of this instance. */
+  /** Clock, stores, fault queue, webhooks, rate limiter and settings of this instance. */
   state: EmulatorState;
 }
 

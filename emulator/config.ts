@@ -42,6 +42,13 @@ export interface KeyPair {
   clientSecret: string;
 }
 
+/** Where a merchant receives `payment.success` webhooks, and the secret they are signed with. */
+export interface WebhookEndpoint {
+  /** Absolute http(s) URL. */
+  url: string;
+  secret: string;
+}
+
 /** A merchant account of the emulated service. */
 export interface Merchant {
   id: string;
@@ -49,6 +56,8 @@ export interface Merchant {
   /** Whether `payment_gateway: "prepaid-card"` is allowed (spec §4.2 rule 4). */
   prepaidEnabled: boolean;
   keys: Record<Mode, KeyPair>;
+  /** No webhooks are sent when null. */
+  webhook: WebhookEndpoint | null;
 }
 
 /** A payment gateway offered on the hosted page. */
@@ -77,22 +86,19 @@ export const GATEWAYS: readonly Gateway[] = [
   { alias: PREPAID_ALIAS, name: { en: "Prepaid card", ar: "بطاقة مسبقة الدفع" } },
 ];
 
-/** Looks a gateway up by alias. */
-export function findGateway(alias: string): Gateway | undefined {
-  return GATEWAYS.find((gateway) => gateway.alias === alias);
-}
-
 /** The gateways a merchant may offer: all of them, minus prepaid card unless it is enabled. */
 export function gatewaysFor(merchant: Merchant): Gateway[] {
   return GATEWAYS.filter((gateway) => gateway.alias !== PREPAID_ALIAS || merchant.prepaidEnabled);
 }
 
-/** Overrides of the default merchants' sandbox keys (environment variables in server.ts). */
+/** Overrides of the default merchants' settings (environment variables, see env.ts). */
 export interface MerchantOverrides {
   clientId?: string;
   clientSecret?: string;
   prepaidClientId?: string;
   prepaidClientSecret?: string;
+  /** The webhook endpoint of both merchants. */
+  webhook?: WebhookEndpoint;
 }
 
 /** The two merchants available out of the box, with sandbox and production keys. */
@@ -109,6 +115,7 @@ export function defaultMerchants(overrides: MerchantOverrides = {}): Merchant[] 
         },
         production: { clientId: "live-demo-client-id", clientSecret: "live-demo-client-secret" },
       },
+      webhook: overrides.webhook ?? null,
     },
     {
       id: "prepaid",
@@ -121,6 +128,7 @@ export function defaultMerchants(overrides: MerchantOverrides = {}): Merchant[] 
         },
         production: { clientId: "live-prepaid-client-id", clientSecret: "live-prepaid-client-secret" },
       },
+      webhook: overrides.webhook ?? null,
     },
   ];
 }

@@ -41,6 +41,23 @@ describe("configFromEnv", () => {
     expect(prepaid?.keys.sandbox).toEqual({ clientId: "id-2", clientSecret: "secret-2" });
   });
 
+  it("sends no webhooks by default", () => {
+    expect(configFromEnv({}).options.merchants?.map((m) => m.webhook)).toEqual([null, null]);
+  });
+
+  it("gives both merchants the webhook URL and secret", () => {
+    const config = configFromEnv({
+      EMULATOR_WEBHOOK_URL: "http://127.0.0.1:3000/api/payments/webhook",
+      EMULATOR_WEBHOOK_SECRET: " whsec-1 ",
+    });
+    const webhook = { url: "http://127.0.0.1:3000/api/payments/webhook", secret: "whsec-1" };
+    expect(config.options.merchants?.map((m) => m.webhook)).toEqual([webhook, webhook]);
+  });
+
+  it("treats a blank variable as unset", () => {
+    expect(configFromEnv({ EMULATOR_PORT: " ", EMULATOR_WEBHOOK_URL: "" })).toMatchObject({ port: 4010 });
+  });
+
   it("derives the public URL from the port", () => {
     expect(configFromEnv({ EMULATOR_PORT: "4999" }).options.publicUrl).toBe("http://127.0.0.1:4999");
   });
@@ -52,7 +69,30 @@ describe("configFromEnv", () => {
     ["EMULATOR_LATENCY_MS", "1.5"],
     ["EMULATOR_PUBLIC_URL", "localhost:4010"],
     ["EMULATOR_PUBLIC_URL", "http://127.0.0.1:4010/pay"],
+    ["EMULATOR_WEBHOOK_URL", "127.0.0.1:3000/api/payments/webhook"],
+    ["EMULATOR_WEBHOOK_URL", "ftp://shop.test/webhook"],
   ])("names %s when it is malformed (%s)", (name, value) => {
-    expect(() => configFromEnv({ [name]: value })).toThrow(name);
+    expect(() => configFromEnv({ [name]: value, EMULATOR_WEBHOOK_SECRET: "s" })).toThrow(name);
+  });
+
+  it("says what is wrong, with the value", () => {
+    expect(() => configFromEnv({ EMULATOR_PORT: "abc" })).toThrow(
+      'EMULATOR_PORT must be a whole number from 0 to 65535, got "abc".',
+    );
+    expect(() => configFromEnv({ EMULATOR_WEBHOOK_URL: "/api/payments/webhook", EMULATOR_WEBHOOK_SECRET: "s" })).toThrow(
+      /^EMULATOR_WEBHOOK_URL must be an absolute http\(s\) URL/,
+    );
+  });
+
+  it("refuses a webhook URL without a secret, naming the secret", () => {
+    expect(() => configFromEnv({ EMULATOR_WEBHOOK_URL: "http://127.0.0.1:3000/api/payments/webhook" })).toThrow(
+      /^EMULATOR_WEBHOOK_SECRET must be set when EMULATOR_WEBHOOK_URL is/,
+    );
+  });
+
+  it("reports every malformed variable at once", () => {
+    expect(() => configFromEnv({ EMULATOR_PORT: "x", EMULATOR_LATENCY_MS: "y" })).toThrow(
+      /EMULATOR_PORT .*\nEMULATOR_LATENCY_MS /,
+    );
   });
 });

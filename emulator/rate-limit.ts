@@ -19,7 +19,6 @@ export interface RateLimiter {
   size(): number;
 }
 
-/** Creates an empty limiter. */
 export function createRateLimiter(): RateLimiter {
   // Insertion order is window start order (a new window is re-inserted), so the oldest windows come first.
   const windows = new Map<string, { start: number; count: number }>();

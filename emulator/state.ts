@@ -8,6 +8,7 @@ import { defaultMerchants, SLOW_MAGIC_DELAY_MS, type Merchant } from "./config";
 import { createFaultQueue, type FaultQueue } from "./faults";
 import { createRateLimiter, type RateLimiter } from "./rate-limit";
 import { createStore, type PurgeResult, type Store } from "./store";
+import { createWebhooks, type WebhookOptions, type Webhooks } from "./webhooks";
 
 /** Settings the control API can change at runtime (`POST /__emulator/config`). */
 export interface Settings {
@@ -28,7 +29,9 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** Delay of the `sandbox:slow` magic value. Default 15 000 ms. */
   slowMs?: number;
-  /** Receives one line per request. Default: no logging. */
+  /** Retry policy, timeout and memory of the `payment.success` webhook (the URL is per merchant). */
+  webhooks?: WebhookOptions;
+  /** Receives one line per request and per webhook attempt. Default: no logging. */
   log?: (line: string) => void;
   /** Real time source under the emulator clock. Default `Date.now`. */
   now?: () => number;
@@ -42,6 +45,8 @@ export interface EmulatorState {
   readonly faults: FaultQueue;
   readonly limiter: RateLimiter;
   readonly signer: AccessTokenSigner;
+  /** `payment.success` deliveries to the merchants' webhook URLs. */
+  readonly webhooks: Webhooks;
   /** Current settings; `reset()` puts back the ones given at creation. */
   readonly settings: Settings;
   readonly slowMs: number;
@@ -52,16 +57,19 @@ export interface EmulatorState {
   maybePurge(): void;
   /** Moves the emulator clock forward and purges. */
   advanceClock(seconds: number): PurgeResult;
-  /** Clears payments, tokens, faults, rate-limit counters, the clock offset and settings. */
+  /**
+   * Clears payments, tokens, faults, webhook deliveries (cancelling their retries), rate-limit counters, the clock
+   * offset and settings.
+   */
   reset(): void;
 }
 
-/** Builds the state of a new emulator instance. */
 export function createState(options: EmulatorOptions = {}): EmulatorState {
   const clock = createClock(options.now);
   const store = createStore();
   const limiter = createRateLimiter();
   const faults = createFaultQueue();
+  const webhooks = createWebhooks({ clock, faults, log: options.log, options: options.webhooks });
   const defaults: Settings = { rateLimit: options.rateLimit ?? 60, latencyMs: options.latencyMs ?? 0 };
   const settings: Settings = { ...defaults };
   let lastPurge = clock.now();
@@ -81,6 +89,7 @@ export function createState(options: EmulatorOptions = {}): EmulatorState {
     faults,
     limiter,
     signer: createAccessTokenSigner(clock),
+    webhooks,
     settings,
     slowMs: options.slowMs ?? SLOW_MAGIC_DELAY_MS,
     log: options.log,
@@ -95,6 +104,7 @@ export function createState(options: EmulatorOptions = {}): EmulatorState {
     reset() {
       store.clear();
       faults.clear();
+      webhooks.clear();
       limiter.clear();
       clock.reset();
       Object.assign(settings, defaults);

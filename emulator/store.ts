@@ -59,7 +59,6 @@ export function refreshStatus(payment: Payment, now: number): Payment {
   return payment;
 }
 
-/** Creates an empty store. */
 export function createStore(): Store {
   const tokens = new Map<string, AccessTokenRecord>();
   const payments = new Map<string, Payment>();

@@ -84,7 +84,8 @@ export function validateCreateRequest(body: Record<string, unknown>, m: ApiMessa
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value: value as unknown as CreateRequest };
 }
 
-function isHttpUrl(value: string): boolean {
+/** An absolute `http:` or `https:` URL with a host. */
+export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";

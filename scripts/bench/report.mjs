@@ -274,7 +274,7 @@ function lighthouseSection({ lighthouse }, settings) {
 function emulatorSection({ emulator }) {
   const lines = ["## 5. Emulator", ""];
   lines.push(
-    "`node --expose-gc --import tsx emulator/bench.ts --pairs N --json`: token + create pairs in-process through `app.request` (no network), 8 in flight, the emulator clock moved 120 s every 1 000 pairs so expired tokens and payments are purged; memory after a forced GC.",
+    "`node --expose-gc --import tsx scripts/bench/emulator.ts --pairs N --json`: token + create pairs in-process through `app.request` (no network), 8 in flight, the emulator clock moved 120 s every 1 000 pairs so expired tokens and payments are purged; memory after a forced GC.",
     "",
   );
   if (!emulator.ok) return [...lines, failed(emulator), ""].join("\n");

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { GATEWAYS, PREPAID_ALIAS } from "./config";
-import { ConnectionDroppedError } from "./failures";
-import { createEmulator } from "./app";
-import { DEMO, envelope, LIVE_DEMO, ORDER, PREPAID, PRODUCTION_API, SANDBOX_API, setup } from "./test-helpers";
+import { GATEWAYS, PREPAID_ALIAS } from "../config";
+import { ConnectionDroppedError } from "../faults";
+import { createEmulator } from "../app";
+import { DEMO, envelope, LIVE_DEMO, ORDER, PREPAID, PRODUCTION_API, SANDBOX_API, setup } from "../test-helpers";
 
 const CONFLICT =
   "A payment is already initialised for this access token. Please request a new authentication token for each order.";
@@ -358,6 +358,17 @@ describe("POST /payment/create: magic values", () => {
     expect(res.status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
   });
+
+  it.each(["sandbox:webhook-drop", "sandbox:webhook-delay", "sandbox:slowly", "sandbox:drops"])(
+    "matches whole words only: %s leaves create alone",
+    async (value) => {
+      const emulator = setup();
+      const started = performance.now();
+      const res = await emulator.create(await emulator.token(), { ...ORDER, full_name: `Salem ${value}`, custom: value });
+      expect(res.status).toBe(200);
+      expect(performance.now() - started).toBeLessThan(1000);
+    },
+  );
 
   it("sandbox:slow defaults to 15 seconds", () => {
     expect(createEmulator().state.slowMs).toBe(15_000);

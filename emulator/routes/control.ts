@@ -1,12 +1,12 @@
 /**
- * The control API under `/__emulator/` (JSON): faults, clock, payments, settings, reset and health.
- * It does not exist on the real service; tests, benchmarks and e2e scripts use it to steer the emulator.
+ * The control API under `/__emulator/` (JSON): faults, clock, payments, webhook deliveries, settings, reset and
+ * health. It does not exist on the real service; tests, benchmarks and e2e scripts use it to steer the emulator.
  */
 import { Hono, type Context } from "hono";
-import { readJsonObject } from "./http";
-import { parseFault } from "./faults";
-import type { EmulatorState } from "./state";
-import type { Payment } from "./store";
+import { parseFault } from "../faults";
+import { readJsonObject } from "../http";
+import type { EmulatorState } from "../state";
+import type { Payment } from "../store";
 
 const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
 const MAX_LATENCY_MS = 60_000;
@@ -47,13 +47,11 @@ const clockView = (state: EmulatorState) => ({
 
 const badRequest = (c: Context, error: string) => c.json({ error }, 400);
 
-/** Reads a JSON object body or answers 400. */
 async function jsonBody(c: Context): Promise<Record<string, unknown> | Response> {
   const parsed = await readJsonObject(c);
   return parsed.ok ? parsed.body : badRequest(c, "Send a JSON object body.");
 }
 
-/** Builds the control routes, mounted at `/__emulator`. */
 export function controlRoutes(state: EmulatorState): Hono {
   const control = new Hono();
 
@@ -92,6 +90,13 @@ export function controlRoutes(state: EmulatorState): Hono {
   control.get("/payments/:token", (c) => {
     const payment = state.store.payment(c.req.param("token"), state.clock.now());
     return payment ? c.json({ payment: paymentView(payment, state) }) : c.json({ error: "Payment not found." }, 404);
+  });
+
+  control.get("/webhooks", (c) => c.json({ deliveries: state.webhooks.list(c.req.query("token")) }));
+  control.post("/webhooks/:id/replay", async (c) => {
+    const id = Number(c.req.param("id"));
+    const attempt = Number.isSafeInteger(id) ? await state.webhooks.replay(id) : undefined;
+    return attempt ? c.json({ attempt }) : c.json({ error: "Webhook delivery not found." }, 404);
   });
 
   control.get("/config", (c) => c.json({ config: { ...state.settings } }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { GATEWAYS } from "./config";
-import { redirectTarget } from "./hosted";
-import { LIVE_DEMO, ORDER, PREPAID, PRODUCTION_API, setup, submitForm } from "./test-helpers";
+import { GATEWAYS } from "../config";
+import { redirectTarget } from "./pages";
+import { LIVE_DEMO, ORDER, PREPAID, PRODUCTION_API, setup, submitForm } from "../test-helpers";
 
 /** Text content of every `<tag>` (markup inside stripped). */
 const texts = (html: string, tag: string) =>

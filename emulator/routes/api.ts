@@ -10,19 +10,17 @@ import {
   type KeyPair,
   type Merchant,
   type Mode,
-} from "./config";
-import { errorResponse, success } from "./envelope";
-import { failureResponse, findMagicValue, type Failure } from "./failures";
-import { faultFailure, withForeignPaymentUrl, type FaultRoute } from "./faults";
-import { clientKey, MAX_BODY_BYTES, readJsonObject, requestLang, sleep, type JsonBody } from "./http";
-import { API_MESSAGES, type ApiMessages } from "./i18n";
-import type { EmulatorState } from "./state";
-import type { AccessTokenRecord, Payment } from "./store";
-import { canonicalJson, validateCreateRequest } from "./validation";
+} from "../config";
+import { errorResponse, success } from "../envelope";
+import { failureResponse, findMagicValue, withForeignPaymentUrl, type Failure } from "../faults";
+import { clientKey, MAX_BODY_BYTES, readJsonObject, requestLang, sleep, type JsonBody } from "../http";
+import { API_MESSAGES, type ApiMessages } from "../i18n";
+import type { EmulatorState } from "../state";
+import type { AccessTokenRecord, Payment } from "../store";
+import { canonicalJson, validateCreateRequest } from "../validation";
 
 const messages = (c: Context): ApiMessages => API_MESSAGES[requestLang(c)];
 
-/** Builds the API routes of `mode`. */
 export function apiRoutes(state: EmulatorState, mode: Mode): Hono {
   const api = new Hono();
 
@@ -40,7 +38,7 @@ export function apiRoutes(state: EmulatorState, mode: Mode): Hono {
  * What runs before each API call, in order: purge, configured latency, rate limit, then a queued fault for this
  * route if any (a `delay` fault waits and lets the call through).
  */
-function guard(state: EmulatorState, route: FaultRoute): MiddlewareHandler {
+function guard(state: EmulatorState, route: "token" | "create"): MiddlewareHandler {
   return async (c, next) => {
     state.maybePurge();
     if (state.settings.latencyMs > 0) await sleep(state.settings.latencyMs);
@@ -55,7 +53,7 @@ function guard(state: EmulatorState, route: FaultRoute): MiddlewareHandler {
       return;
     }
     if (fault) {
-      const failure = await applyDelay(faultFailure({ ...fault, kind: fault.kind }));
+      const failure = await applyDelay(fault);
       if (failure) return failureResponse(c, failure, messages(c));
     }
     await next();

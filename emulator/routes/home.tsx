@@ -3,10 +3,9 @@
 /** `GET /`: what this server is, for a human who opens the port in a browser. */
 import type { Context } from "hono";
 import type { FC } from "hono/jsx";
-import { API_BASE, GATEWAYS, MODES, PAGE_BASE } from "./config";
-import { renderPage } from "./hosted";
-import { Layout } from "./pages";
-import type { EmulatorState } from "./state";
+import { API_BASE, GATEWAYS, MODES, PAGE_BASE } from "../config";
+import type { EmulatorState } from "../state";
+import { Layout, renderPage } from "../views";
 
 const CONTROL_ROUTES = [
   "GET /__emulator/health",
@@ -14,11 +13,13 @@ const CONTROL_ROUTES = [
   "GET | POST /__emulator/clock",
   "GET /__emulator/payments?custom=…",
   "GET /__emulator/payments/<token>",
+  "GET /__emulator/webhooks?token=…",
+  "POST /__emulator/webhooks/<id>/replay",
   "GET | POST /__emulator/config",
   "POST /__emulator/reset",
 ];
 
-/** The index page: base URLs, credentials, gateway aliases, control API and where the docs are. */
+/** The index page: base URLs, credentials, webhooks, gateway aliases, control API and where the docs are. */
 export const HomePage: FC<{ state: EmulatorState }> = ({ state }) => (
   <Layout lang="en" title="Payment service emulator" badge="Local emulator — no real money moves">
     <h1>Payment service emulator</h1>
@@ -71,6 +72,25 @@ export const HomePage: FC<{ state: EmulatorState }> = ({ state }) => (
       </tbody>
     </table>
 
+    <h2>Webhooks</h2>
+    <p>
+      <code>payment.success</code>, signed with <code>X-MyPay-Signature</code>, when the customer presses Pay:
+    </p>
+    <ul>
+      {state.merchants.map((merchant) => (
+        <li>
+          {merchant.name}:{" "}
+          {merchant.webhook ? (
+            <code>{merchant.webhook.url}</code>
+          ) : (
+            <>
+              not sent (set <code>EMULATOR_WEBHOOK_URL</code> and <code>EMULATOR_WEBHOOK_SECRET</code>)
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
+
     <h2>Gateway aliases (placeholders)</h2>
     <ul>
       {GATEWAYS.map((gateway) => (
@@ -91,5 +111,4 @@ export const HomePage: FC<{ state: EmulatorState }> = ({ state }) => (
   </Layout>
 );
 
-/** Renders the index page. */
 export const renderHome = (c: Context, state: EmulatorState) => renderPage(c, <HomePage state={state} />);

@@ -1,16 +1,16 @@
 /**
- * In-process benchmark: N token + create pairs through `app.request` (no network), with the emulator clock
+ * The emulator's own benchmark: N token + create pairs through `app.request` (no network), with the emulator clock
  * moving forward so that expired tokens and payments are purged, as on the real platform after 600 s.
  * Prints pairs/second and heap/RSS after a forced GC at a few checkpoints, to show memory stays flat.
  *
- *   node --expose-gc --import tsx emulator/bench.ts [--pairs 100000] [--concurrency 8] [--json]
- *   npx tsx emulator/bench.ts --pairs 20000        (works too; memory figures then come without a forced GC)
+ *   node --expose-gc --import tsx scripts/bench/emulator.ts [--pairs 100000] [--concurrency 8] [--json]
+ *   npx tsx scripts/bench/emulator.ts --pairs 20000   (works too; memory figures then come without a forced GC)
  *
- * `runBench()` is exported for other scripts; `--json` prints its result as JSON.
+ * `npm run bench` runs it through emulator-bench.mjs; `--json` prints the result of `runBench()`.
  */
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { createEmulator } from "./app";
+import { createEmulator } from "../../emulator/app";
 
 export interface BenchOptions {
   /** Token + create pairs to run. Default 100 000. */
@@ -49,6 +49,7 @@ export interface BenchResult {
   checkpoints: Checkpoint[];
 }
 
+const SELF = "scripts/bench/emulator.ts";
 const MB = 1024 * 1024;
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
@@ -147,7 +148,7 @@ async function main(args: string[]) {
   const pairs = Number(argument(args, "--pairs") ?? 100_000);
   const concurrency = Number(argument(args, "--concurrency") ?? 8);
   if (!Number.isInteger(pairs) || pairs < 1 || !Number.isInteger(concurrency) || concurrency < 1) {
-    console.error("Usage: node --expose-gc --import tsx emulator/bench.ts [--pairs 100000] [--concurrency 8] [--json]");
+    console.error(`Usage: node --expose-gc --import tsx ${SELF} [--pairs 100000] [--concurrency 8] [--json]`);
     process.exit(2);
   }
   const gcForced = typeof (globalThis as { gc?: unknown }).gc === "function";
@@ -157,7 +158,7 @@ async function main(args: string[]) {
         "emulator clock +120 s every 1000 pairs",
     );
     if (!gcForced) {
-      console.log("(no forced GC: run `node --expose-gc --import tsx emulator/bench.ts` for steady memory figures)");
+      console.log(`(no forced GC: run \`node --expose-gc --import tsx ${SELF}\` for steady memory figures)`);
     }
   }
   const result = await runBench({

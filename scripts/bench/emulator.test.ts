@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runBench } from "./bench";
+import { runBench } from "./emulator";
 
 describe("runBench", () => {
   it("runs token+create pairs and keeps the store bounded while the clock moves", async () => {

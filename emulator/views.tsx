@@ -1,11 +1,15 @@
 /** @jsxImportSource hono/jsx */
 /** @jsxRuntime automatic */
 /**
- * The hosted payment pages, server-rendered without any JavaScript. Every value from the merchant or the customer
- * goes through JSX, which escapes it; only the static stylesheet below is inserted raw.
+ * The HTML of the hosted payment pages (and the layout of the index page), server-rendered without any JavaScript.
+ * Every value from the merchant or the customer goes through JSX, which escapes it; only the static stylesheet below
+ * is inserted raw.
  */
-import { raw } from "hono/html";
+import type { Context } from "hono";
+import { html, raw } from "hono/html";
 import type { Child, FC } from "hono/jsx";
+import type { HtmlEscapedString } from "hono/utils/html";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Gateway, Merchant, Mode } from "./config";
 import { PAGE_TEXT, type Lang } from "./i18n";
 import type { Payment } from "./store";
@@ -36,6 +40,22 @@ table{border-collapse:collapse;font-size:.8125rem;width:100%}
 th,td{padding:.25rem;text-align:start;border-bottom:1px solid #e5e7eb;vertical-align:top}
 code{overflow-wrap:anywhere}
 `;
+
+/** No scripts at all, no framing, no caching: a payment page needs none of them. */
+const PAGE_HEADERS: Record<string, string> = {
+  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+};
+
+/** Sends a page with `<!doctype html>` in front (JSX cannot produce it) and the headers above. */
+export function renderPage(
+  c: Context,
+  page: HtmlEscapedString | Promise<HtmlEscapedString>,
+  status: ContentfulStatusCode = 200,
+): Response | Promise<Response> {
+  return c.html(html`<!doctype html>${page}`, status, PAGE_HEADERS);
+}
 
 interface LayoutProps {
   lang: Lang;

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /** @jsxRuntime automatic */
 /**
- * Routes of the hosted payment pages of one environment, mounted at `PAGE_BASE[mode]`:
+ * The hosted payment pages of one environment, mounted at `PAGE_BASE[mode]`:
  *
  *   GET  /<token>                              landing: selection, summary, auto-submit, completed or error page
  *   POST /<token>/gateway                      chosen gateway + customer details → 303 to the gateway page
@@ -9,40 +9,22 @@
  *   POST /<token>/gateway/<alias>/complete     outcome=pay|decline|cancel → 303 to return_url / cancel_url
  */
 import { Hono, type Context } from "hono";
-import { html } from "hono/html";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { HtmlEscapedString } from "hono/utils/html";
-import { gatewaysFor, PAGE_BASE, type Gateway, type Merchant, type Mode } from "./config";
-import { requestLang } from "./http";
-import type { Lang, PaymentStatus } from "./i18n";
+import { gatewaysFor, PAGE_BASE, type Gateway, type Merchant, type Mode } from "../config";
+import { requestLang } from "../http";
+import type { Lang, PaymentStatus } from "../i18n";
+import type { EmulatorState } from "../state";
+import type { Payment } from "../store";
 import {
   AutoSubmitPage,
   badgeFor,
   CompletedPage,
   ErrorPage,
   GatewayPage,
+  renderPage,
   SelectionPage,
   SummaryPage,
   type PaymentPageProps,
-} from "./pages";
-import type { EmulatorState } from "./state";
-import type { Payment } from "./store";
-
-/** Security headers of every page: no scripts at all, no framing, no caching. */
-const PAGE_HEADERS: Record<string, string> = {
-  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
-  "Cache-Control": "no-store",
-  "X-Content-Type-Options": "nosniff",
-};
-
-/** Sends a page with `<!doctype html>` in front. */
-export function renderPage(
-  c: Context,
-  page: HtmlEscapedString | Promise<HtmlEscapedString>,
-  status: ContentfulStatusCode = 200,
-): Response | Promise<Response> {
-  return c.html(html`<!doctype html>${page}`, status, PAGE_HEADERS);
-}
+} from "../views";
 
 /** The 404 page for any unknown page URL. */
 export function notFoundPage(c: Context): Response | Promise<Response> {
@@ -81,7 +63,6 @@ interface Loaded {
   props(path?: string): PaymentPageProps;
 }
 
-/** Builds the page routes of `mode`. */
 export function pageRoutes(state: EmulatorState, mode: Mode): Hono {
   const pages = new Hono();
 
@@ -173,7 +154,7 @@ export function pageRoutes(state: EmulatorState, mode: Mode): Hono {
     const loaded = load(c);
     if (!("payment" in loaded)) return loaded;
     const { payment, merchant, lang, props } = loaded;
-    // Completed once: never redirect again with another outcome.
+    // Completed once: never redirect again with another outcome, never send a second webhook.
     if (isCompleted(payment)) return renderPage(c, <CompletedPage {...props()} backHref={outcomeHref(payment)} />, 409);
 
     const alias = c.req.param("alias");
@@ -187,6 +168,8 @@ export function pageRoutes(state: EmulatorState, mode: Mode): Hono {
     payment.status = outcome;
     payment.completedAt = state.clock.now();
     payment.gatewayUsed = gateway.alias;
+    // The shop hears of the payment before the customer is back, unless it is too slow: the wait is bounded.
+    if (outcome === "paid") await state.webhooks.paymentSucceeded(payment, merchant);
     return c.redirect(outcomeHref(payment), 303);
   });
 

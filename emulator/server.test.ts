@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEmulator } from "./app";
-import { startServer, type RunningServer } from "./serve";
+import { startServer, type RunningServer } from "./server";
 import { DEMO, ORDER, SANDBOX_API } from "./test-helpers";
 
 let running: RunningServer | undefined;

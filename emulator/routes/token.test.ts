@@ -1,7 +1,7 @@
 import { decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
-import { defaultMerchants } from "./config";
-import { DEMO, envelope, LIVE_DEMO, PREPAID, PRODUCTION_API, SANDBOX_API, setup } from "./test-helpers";
+import { defaultMerchants } from "../config";
+import { DEMO, envelope, LIVE_DEMO, PREPAID, PRODUCTION_API, SANDBOX_API, setup } from "../test-helpers";
 
 const TOKEN_PATH = `${SANDBOX_API}/authentication/token`;
 

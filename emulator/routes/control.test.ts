@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ConnectionDroppedError } from "./failures";
-import { createRateLimiter } from "./rate-limit";
-import { DEMO, envelope, ORDER, SANDBOX_API, setup } from "./test-helpers";
+import { ConnectionDroppedError } from "../faults";
+import { createRateLimiter } from "../rate-limit";
+import { DEMO, envelope, ORDER, SANDBOX_API, setup } from "../test-helpers";
 
 const TOKEN_PATH = `${SANDBOX_API}/authentication/token`;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EMBEDDED_DATABASE_URL, EMULATOR_DEFAULTS, EnvError, parseEnv, withoutPassword } from "./env";
+import { DEVELOPMENT_WEBHOOK_SECRET, EMBEDDED_DATABASE_URL, EMULATOR_DEFAULTS, EnvError, parseEnv, withoutPassword } from "./env";
 
 const production = {
   PAYMENT_API_BASE_URL: "https://pay.example.ly/pay/api/v1/",
@@ -8,6 +8,8 @@ const production = {
   SESSION_SECRET: "s".repeat(32),
   SITE_URL: "https://shop.example.ly",
   DATABASE_URL: "postgresql://shop:secret@db.example.ly:5432/shop",
+  PAYMENT_WEBHOOK_SECRET: "whsec-0123456789abcdef",
+  CRON_SECRET: "cron-0123456789abcdef",
 };
 
 function problems(source: Record<string, string | undefined>, mode = "production"): string[] {
@@ -37,6 +39,15 @@ describe("parseEnv", () => {
     expect(parseEnv(production, "production").usingEmbeddedDatabase).toBe(false);
   });
 
+  it("warns in production when the expiry job has no CRON_SECRET", () => {
+    expect(parseEnv({ ...production, CRON_SECRET: undefined }, "production").warnings.join()).toMatch(/CRON_SECRET is not set/);
+    expect(parseEnv(production, "production").warnings).toEqual([]);
+  });
+
+  it("gives development the webhook secret it shares with the emulator", () => {
+    expect(parseEnv({}, "development").PAYMENT_WEBHOOK_SECRET).toBe(DEVELOPMENT_WEBHOOK_SECRET);
+  });
+
   it("never prints a database password", () => {
     expect(withoutPassword("postgresql://shop:s3cret@db.example.ly:5432/shop")).toBe("postgresql://shop:***@db.example.ly:5432/shop");
   });
@@ -50,7 +61,7 @@ describe("parseEnv", () => {
 
   it("requires every variable in production, naming each", () => {
     const found = problems({});
-    for (const name of ["PAYMENT_API_BASE_URL", "PAYMENT_CLIENT_ID", "PAYMENT_CLIENT_SECRET", "SESSION_SECRET", "SITE_URL", "DATABASE_URL"]) {
+    for (const name of ["PAYMENT_API_BASE_URL", "PAYMENT_CLIENT_ID", "PAYMENT_CLIENT_SECRET", "SESSION_SECRET", "SITE_URL", "DATABASE_URL", "PAYMENT_WEBHOOK_SECRET"]) {
       expect(found.some((p) => p.startsWith(`${name} is missing`)), name).toBe(true);
     }
   });
@@ -67,6 +78,9 @@ describe("parseEnv", () => {
     ["PAYMENT_GATEWAYS", "sadad,Not An Alias", "PAYMENT_GATEWAYS:"],
     ["DATABASE_URL", "mysql://shop@db.example.ly/shop", "DATABASE_URL must be a PostgreSQL connection string"],
     ["DATABASE_URL", "db.example.ly:5432", "DATABASE_URL must be a PostgreSQL connection string"],
+    ["PAYMENT_WEBHOOK_SECRET", "short", "PAYMENT_WEBHOOK_SECRET must be at least 16 characters"],
+    ["PAYMENT_WEBHOOK_SECRET", DEVELOPMENT_WEBHOOK_SECRET, "PAYMENT_WEBHOOK_SECRET is the development default"],
+    ["CRON_SECRET", "short", "CRON_SECRET must be at least 16 characters"],
   ])("refuses %s=%j", (name, value, message) => {
     const found = problems({ ...production, [name]: value });
     expect(found.some((p) => p.startsWith(message)), found.join("\n")).toBe(true);

@@ -26,6 +26,8 @@ export const EMULATOR_DEFAULTS = {
 export const EMBEDDED_DATABASE_URL = "postgresql://postgres@127.0.0.1:54320/postgres";
 
 const DEVELOPMENT_SESSION_SECRET = "development-only-session-secret--never-use-in-production";
+/** The webhook secret `npm run dev` gives both the shop and the emulator (.env.example shares it). */
+export const DEVELOPMENT_WEBHOOK_SECRET = "development-only-webhook-secret--shared-with-the-emulator";
 const DEVELOPMENT_SITE_URL = "http://localhost:3000";
 
 const PLACEHOLDER = /^(<.*>|\.\.\.|x{3,}|changeme|change-me|change_me|todo|your[-_ ].*|replace[-_ ]?me.*)$/i;
@@ -84,6 +86,14 @@ const schema = z.object({
       }
       return result.gateways;
     }),
+  PAYMENT_WEBHOOK_SECRET: text("PAYMENT_WEBHOOK_SECRET").refine(
+    (value) => value.length >= 16,
+    "PAYMENT_WEBHOOK_SECRET must be at least 16 characters: copy the webhook secret from the merchant dashboard",
+  ),
+  CRON_SECRET: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value.length >= 16, "CRON_SECRET must be at least 16 characters: generate one with `openssl rand -base64 24`"),
   DATABASE_URL: text("DATABASE_URL")
     .refine((value) => URL.canParse(value) && /^postgres(ql)?:$/.test(new URL(value).protocol), {
       message: "DATABASE_URL must be a PostgreSQL connection string such as postgresql://user:password@host:5432/shop",
@@ -135,6 +145,8 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
     PAYMENT_GATEWAYS: source.PAYMENT_GATEWAYS || undefined,
     PAYMENT_TIMEOUT_MS: source.PAYMENT_TIMEOUT_MS || undefined,
     DATABASE_URL: source.DATABASE_URL || undefined,
+    PAYMENT_WEBHOOK_SECRET: source.PAYMENT_WEBHOOK_SECRET || undefined,
+    CRON_SECRET: source.CRON_SECRET || undefined,
   };
   const warnings: string[] = [];
 
@@ -146,6 +158,7 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
     input.SESSION_SECRET ??= DEVELOPMENT_SESSION_SECRET;
     input.SITE_URL ??= DEVELOPMENT_SITE_URL;
     input.DATABASE_URL ??= EMBEDDED_DATABASE_URL;
+    input.PAYMENT_WEBHOOK_SECRET ??= DEVELOPMENT_WEBHOOK_SECRET;
   }
 
   const parsed = schema.safeParse(input);
@@ -161,6 +174,14 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
   }
   if (production && env.SESSION_SECRET === DEVELOPMENT_SESSION_SECRET) {
     throw new EnvError(["SESSION_SECRET is the development default: generate a new one with `openssl rand -base64 32`"]);
+  }
+  if (production && env.PAYMENT_WEBHOOK_SECRET === DEVELOPMENT_WEBHOOK_SECRET) {
+    throw new EnvError(["PAYMENT_WEBHOOK_SECRET is the development default: copy the webhook secret from the merchant dashboard"]);
+  }
+  if (production && !env.CRON_SECRET) {
+    warnings.push(
+      "CRON_SECRET is not set: /api/cron/expire-orders refuses every call, so unpaid orders expire only when someone opens them. Set it (Vercel Cron sends it) and schedule the job.",
+    );
   }
 
   return { ...env, usingEmulatorDefaults, usingEmbeddedDatabase, warnings };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMoney, fromWireAmount, multiply, sum, toWireAmount } from "./money";
+import { formatMoney, fromDecimalAmount, fromWireAmount, multiply, sum, toWireAmount } from "./money";
 
 describe("toWireAmount", () => {
   it.each([
@@ -46,5 +46,22 @@ describe("formatMoney", () => {
   it("formats in Arabic too", () => {
     const text = formatMoney(1250, "ar");
     expect(text).toMatch(/د\.ل/);
+  });
+});
+
+describe("fromDecimalAmount (the webhook's amount)", () => {
+  it.each([
+    [103.75, 10375],
+    ["103.75", 10375],
+    [103.7, 10370],
+    [100, 10000],
+    ["0.05", 5],
+    [0, 0],
+    [0.3, 30],
+  ])("reads %j as %i minor units", (value, minor) => {
+    expect(fromDecimalAmount(value)).toBe(minor);
+  });
+  it.each([103.755, -1, Number.NaN, Infinity, 1e21, 0.1 + 0.2, "12,50", "1e3", " ", "", "12.", ".5", "0x10"])("refuses %j", (value) => {
+    expect(fromDecimalAmount(value)).toBeNull();
   });
 });

@@ -50,6 +50,21 @@ export function fromWireAmount(text: string): MinorUnits | null {
 }
 
 /**
+ * Parses a decimal amount that may come as a JSON number or as text — `103.75`, `"103.75"`, `103.7`, `100` — into
+ * minor units, exactly: the number's shortest decimal form is read as text, so `103.75` is `10375` and never
+ * `10374.999…`. Used for the webhook's numeric `amount`.
+ * @returns the amount in minor units, or `null` for more than two decimals, a negative or non-finite number, or text
+ *   that is not a plain decimal.
+ */
+export function fromDecimalAmount(value: number | string): MinorUnits | null {
+  const text = typeof value === "number" ? (Number.isFinite(value) ? String(value) : "") : value.trim();
+  const match = /^(0|[1-9]\d{0,9})(?:\.(\d{1,2}))?$/.exec(text);
+  if (!match) return null;
+  const minor = Number(match[1]) * MINOR_UNITS_PER_MAJOR + Number((match[2] ?? "").padEnd(2, "0"));
+  return minor <= MAX_AMOUNT_MINOR ? minor : null;
+}
+
+/**
  * Multiplies a unit price by a quantity, staying in integers.
  * @throws RangeError when the result is not a valid amount.
  */

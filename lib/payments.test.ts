@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import {
   createPayment,
@@ -6,6 +7,7 @@ import {
   PaymentError,
   requestAccessToken,
   toCreatePaymentBody,
+  verifyWebhookSignature,
   type CallLogRecord,
   type PaymentRequest,
   type PaymentServiceConfig,
@@ -253,5 +255,30 @@ describe("isTrustedPaymentUrl", () => {
   it("rejects another scheme or port on the same host", () => {
     expect(isTrustedPaymentUrl("http://h.ly/pay/v1/user/payment/preview/abc", "abc", "https://h.ly/pay/api/v1")).toBe(false);
     expect(isTrustedPaymentUrl("https://h.ly:8443/pay/v1/user/payment/preview/abc", "abc", "https://h.ly/pay/api/v1")).toBe(false);
+  });
+});
+
+describe("verifyWebhookSignature (X-MyPay-Signature)", () => {
+  const secret = "whsec-0123456789abcdef";
+  const raw = new TextEncoder().encode('{"event":"payment.success","token":"pt-1","amount":103.75,"currency":"LYD"}');
+  const hmac = (bytes: Uint8Array, key = secret) => createHmac("sha256", key).update(bytes).digest("hex");
+
+  it("accepts the hex HMAC-SHA256 of the raw bytes with the secret, in either case", () => {
+    expect(verifyWebhookSignature(raw, hmac(raw), secret)).toBe(true);
+    expect(verifyWebhookSignature(raw, hmac(raw).toUpperCase(), secret)).toBe(true);
+  });
+  it.each([
+    ["another secret", hmac(raw, "whsec-another-secret")],
+    ["missing", null],
+    ["empty", ""],
+    ["too short", hmac(raw).slice(0, 63)],
+    ["too long", `${hmac(raw)}0`],
+    ["not hex", `g${hmac(raw).slice(1)}`],
+    ["the same JSON with other whitespace", hmac(new TextEncoder().encode(JSON.stringify(JSON.parse(new TextDecoder().decode(raw)), null, 2)))],
+  ])("refuses a signature that is %s, without throwing", (_name, signature) => {
+    expect(verifyWebhookSignature(raw, signature, secret)).toBe(false);
+  });
+  it("verifies nothing with an empty secret", () => {
+    expect(verifyWebhookSignature(raw, hmac(raw, ""), "")).toBe(false);
   });
 });

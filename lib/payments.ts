@@ -1,4 +1,5 @@
 import "server-only";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { toWireAmount, type MinorUnits } from "./money";
 
@@ -53,6 +54,12 @@ export interface CallLogRecord {
   durationMs: number;
   outcome: "ok" | PaymentErrorKind;
 }
+
+/**
+ * Access token lifetime (spec §2.2, §8: 600 s). A payment's page dies this long after the access token that created
+ * it was issued, not after create (gateway-notes), so create and redirect straight away.
+ */
+export const ACCESS_TOKEN_LIFETIME_MS = 600_000;
 
 /** The whole checkout (token + create, with retries) never keeps the customer waiting longer than this. */
 export const CHECKOUT_DEADLINE_MS = 20_000;
@@ -315,6 +322,49 @@ export function isTrustedPaymentUrl(paymentUrl: string, paymentToken: string, ba
   const expected = `${prefix}/v1/user/payment/preview/${encodeURIComponent(paymentToken)}`;
   return url.pathname.replace(/\/$/, "") === expected;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Webhook (outside the spec: the live service documents it; gateway-notes.md, "Confirmation")
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The header that carries a webhook delivery's signature. */
+export const WEBHOOK_SIGNATURE_HEADER = "x-mypay-signature";
+
+/**
+ * Whether a webhook delivery was signed with the merchant's webhook secret: the header must be the hex HMAC-SHA256
+ * of the **raw body bytes** exactly as received (verify first, parse after: re-serialised JSON would not match).
+ * Compared in constant time. A missing, empty, short, long or non-hex header is "not signed", never an exception,
+ * and an empty secret verifies nothing.
+ * @param rawBody the request body as received. @param signature the header's value, or `null` when absent.
+ */
+export function verifyWebhookSignature(rawBody: Uint8Array, signature: string | null, secret: string): boolean {
+  const hex = signature?.trim().toLowerCase() ?? "";
+  if (!secret || !/^[0-9a-f]{64}$/.test(hex)) return false;
+  const expected = createHmac("sha256", secret).update(rawBody).digest();
+  return timingSafeEqual(expected, Buffer.from(hex, "hex"));
+}
+
+/**
+ * A webhook delivery's JSON body, as the live service documents it: `event` (`payment.success`), the payment
+ * `token`, `status`, `gateway`, a numeric `amount`, `currency` and `timestamp`, and a transaction reference whose
+ * field name is not public (`transaction_id` here, as the emulator sends it). Unknown fields are ignored; an amount
+ * sent as a string is accepted too. `custom` (our order id) is used only when the token is unknown.
+ */
+export const webhookEventSchema = z.object({
+  event: z.string().max(100),
+  token: z.string().min(1).max(512),
+  status: z.string().max(100).optional(),
+  gateway: z.string().max(100).optional(),
+  amount: z.union([z.number(), z.string().max(32)]),
+  currency: z.string().max(10),
+  timestamp: z.union([z.number(), z.string().max(64)]).optional(),
+  transaction_id: z.string().max(255).optional(),
+  custom: z.string().max(255).optional(),
+});
+export type WebhookEvent = z.infer<typeof webhookEventSchema>;
+
+/** The one webhook event that confirms a payment. */
+export const PAYMENT_SUCCESS_EVENT = "payment.success";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Transport

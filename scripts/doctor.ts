@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { Pool } from "pg";
 import { pendingMigrations } from "../lib/db/migrate";
-import { EnvError, isLoopbackHost, parseEnv, withoutPassword, type Env } from "../lib/env";
+import { DEVELOPMENT_WEBHOOK_SECRET, EnvError, isLoopbackHost, parseEnv, withoutPassword, type Env } from "../lib/env";
 import { newCallContext, PaymentError, requestAccessToken } from "../lib/payments";
 
 const production = process.argv.includes("--production") || process.env.NODE_ENV === "production";
@@ -33,6 +33,8 @@ const base = new URL(env.PAYMENT_API_BASE_URL);
 const mode = /\/sandbox\//.test(`${base.pathname}/`) ? "sandbox" : "production";
 ok(`payment service: ${env.PAYMENT_API_BASE_URL} (${mode})`);
 if (production && mode === "sandbox") note("the shop is in production mode but talks to the SANDBOX: no real money will move.");
+ok(`webhook secret set: set the merchant dashboard's webhook URL to ${env.SITE_URL}/api/payments/webhook`);
+if (env.PAYMENT_WEBHOOK_SECRET === DEVELOPMENT_WEBHOOK_SECRET) note("PAYMENT_WEBHOOK_SECRET is the development value the emulator shares: use the dashboard's secret against a real service.");
 // The server starts with these, but a shop going live must not: the doctor fails on them.
 for (const warning of env.warnings) bad(warning, "fix it in .env.local before going live (see .env.example)");
 

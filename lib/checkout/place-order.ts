@@ -7,8 +7,8 @@ import { paymentServiceConfig } from "../env";
 import type { Locale } from "../i18n/config";
 import { logger } from "../log";
 import { CURRENCY } from "../money";
-import { ACCESS_TOKEN_LIFETIME_MS, newOrderId } from "../orders/store";
-import { CHECKOUT_DEADLINE_MS, initiatePayment, newCallContext, PAYMENT_ERROR_KINDS, PaymentError, type PaymentErrorKind } from "../payments";
+import { newOrderId } from "../orders/store";
+import { ACCESS_TOKEN_LIFETIME_MS, CHECKOUT_DEADLINE_MS, initiatePayment, newCallContext, PAYMENT_ERROR_KINDS, PaymentError, type PaymentErrorKind } from "../payments";
 import type { CheckoutDetails } from "./form";
 
 /**

@@ -8,15 +8,25 @@ import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timest
  */
 
 /**
- * Where an order is in its life (the full table of moves is in lib/orders/settle.ts):
- * - `started`: stored, and one server is creating its payment (the claim; see lib/checkout/claim.ts)
+ * Where an order is in its life (the table of moves is in lib/orders/settle.ts):
+ * - `started`: stored, and one server is creating its payment (the claim; see lib/checkout/place-order.ts)
  * - `failed`: the service created no payment (`failure` says why); the customer was told and can try again
  * - `pending`: the payment exists; the customer is on the payment page
- * - `paid`: the customer came back through the return URL
+ * - `awaiting_confirmation`: the customer's browser came back through the return URL: the payment is *reported*
+ * - `paid`: the payment service confirmed the payment (a verified webhook)
  * - `cancelled`: the customer came back through the cancel URL
+ * - `expired`: the payment page died (600 s after its access token) without a confirmed payment
  */
-export const ORDER_STATUSES = ["started", "failed", "pending", "paid", "cancelled"] as const;
+export const ORDER_STATUSES = ["started", "failed", "pending", "awaiting_confirmation", "paid", "cancelled", "expired"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/**
+ * What the merchant must look at: a confirmed payment whose amount or currency differs from the order's, and money
+ * that arrived for an order that was cancelled, expired or never got its payment recorded (it is marked paid anyway:
+ * money wins).
+ */
+export const ORDER_FLAGS = ["amount_mismatch", "paid_after_cancel", "paid_after_expiry", "paid_after_failure"] as const;
+export type OrderFlag = (typeof ORDER_FLAGS)[number];
 
 const timestamps = {
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -51,13 +61,18 @@ export const orders = pgTable(
     claimExpiresAt: timestamp({ withTimezone: true }).notNull(),
     /** Why no payment was created (a PaymentError kind), when `failed`. */
     failure: text(),
+    /** When the customer's browser came back with `success`: the order page waits for confirmation from then. */
+    customerReturnedAt: timestamp({ withTimezone: true }),
+    flags: text({ enum: ORDER_FLAGS }).array().notNull().default(sql`'{}'::text[]`),
     ...timestamps,
   },
   (t) => [
     // One claim per session and checkout: a second identical submission cannot start a second payment.
     uniqueIndex("orders_one_started_checkout").on(t.sessionId, t.fingerprint).where(sql`${t.status} = 'started'`),
     index("orders_session_created").on(t.sessionId, t.createdAt),
-    check("orders_status_known", sql`${t.status} in ('started', 'failed', 'pending', 'paid', 'cancelled')`),
+    // Pending payments by the age of their access token: what the expiry job looks for.
+    index("orders_open_payments").on(t.accessTokenIssuedAt).where(sql`${t.status} in ('pending', 'awaiting_confirmation')`),
+    check("orders_status_known", sql.raw(`status in (${ORDER_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
     check("orders_amount_minor_range", sql`${t.amountMinor} >= 0`),
     check("orders_payment_while_open", sql`${t.status} in ('started', 'failed') or ${t.paymentToken} is not null`),
   ],

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { orderEvents, orders, type OrderStatus } from "../db/schema";
+import { ORDER_STATUSES, orderEvents, orders, type OrderStatus } from "../db/schema";
+import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 import { createTestDatabase, type TestDatabase } from "../testing/db";
-import { newOrderId } from "./store";
-import { parseReturnQuery, returnFromPaymentPage, settle } from "./settle";
+import { expireDueOrders, nextMove, parseReturnQuery, returnFromPaymentPage, settle, type SettlementInput } from "./settle";
+import { findCustomerOrder, newOrderId } from "./store";
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -11,8 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** A stored order with a payment, of session `session`, in `status`. */
-async function storedOrder(status: OrderStatus = "pending", session = "session-a") {
+/** A stored order with a payment, of session `session`, in `status`, its access token issued `issuedAt`. */
+async function storedOrder(status: OrderStatus = "pending", session = "session-a", issuedAt = new Date()) {
   const id = newOrderId();
   const paymentToken = `pt-${id}`;
   await t.db.insert(orders).values({
@@ -25,21 +26,66 @@ async function storedOrder(status: OrderStatus = "pending", session = "session-a
     locale: "en",
     paymentToken,
     paymentUrl: `https://pay.example.ly/pay/sandbox/v1/user/payment/preview/${paymentToken}`,
-    accessTokenIssuedAt: new Date(),
+    accessTokenIssuedAt: issuedAt,
     claimExpiresAt: new Date(),
   });
   return { id, paymentToken };
 }
 const statusOf = async (id: string) => (await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.status;
+const eventsOf = async (id: string) => t.db.select().from(orderEvents).where(eq(orderEvents.orderId, id)).orderBy(orderEvents.id);
+const elevenMinutesAgo = () => new Date(Date.now() - ACCESS_TOKEN_LIFETIME_MS - 60_000);
+
+describe("the state table", () => {
+  const success: SettlementInput = { kind: "customer_returned", type: "success" };
+  const cancel: SettlementInput = { kind: "customer_returned", type: "cancel" };
+  const confirmed: SettlementInput = { kind: "payment_confirmed", delivery: {} };
+  const expired: SettlementInput = { kind: "expired" };
+  // Every cell: [status, success, cancel, verified payment, page died]; "-" is "nothing changes".
+  const table: [OrderStatus, string, string, string, string][] = [
+    ["pending", "awaiting_confirmation", "cancelled", "paid", "expired"],
+    ["awaiting_confirmation", "-", "-", "paid", "expired"],
+    ["paid", "-", "-", "-", "-"],
+    ["cancelled", "-", "-", "paid+paid_after_cancel", "-"],
+    ["expired", "-", "-", "paid+paid_after_expiry", "-"],
+    ["started", "-", "-", "paid+paid_after_failure", "-"],
+    ["failed", "-", "-", "paid+paid_after_failure", "-"],
+  ];
+  const show = (move: ReturnType<typeof nextMove>) => (move ? `${move.to}${move.flag ? `+${move.flag}` : ""}` : "-");
+
+  it("covers every status", () => {
+    expect(table.map((row) => row[0]).sort()).toEqual([...ORDER_STATUSES].sort());
+  });
+  it.each(table)("%s: success → %s, cancel → %s, verified payment → %s, page died → %s", (status, ...expected) => {
+    expect([success, cancel, confirmed, expired].map((input) => show(nextMove(status, input)))).toEqual(expected);
+  });
+  it.each(table)("%s: settle() applies the same moves to a stored order", async (status, ...expected) => {
+    const inputs = [success, cancel, confirmed, expired];
+    for (const [index, input] of inputs.entries()) {
+      const { id } = await storedOrder(status);
+      const move = await settle(t.db, id, input);
+      const stored = await t.db.query.orders.findFirst({ where: eq(orders.id, id) });
+      expect(`${stored!.status}${stored!.flags.length ? `+${stored!.flags.join(",")}` : ""}`).toBe(expected[index] === "-" ? status : expected[index]!);
+      expect(move?.changed).toBe(expected[index] !== "-");
+    }
+  });
+});
 const q = (s: string) => new URLSearchParams(s);
 
 describe("coming back from the payment page (spec §4.3)", () => {
-  it("moves pending → paid on success at the return URL, once", async () => {
+  it("moves pending → awaiting confirmation on success at the return URL, once: the redirect is not proof of payment", async () => {
     const { id, paymentToken } = await storedOrder();
-    expect(await returnFromPaymentPage(t.db, "session-a", "success", q(`type=success&token=${paymentToken}`))).toEqual({ orderId: id, outcome: "paid" });
-    expect(await statusOf(id)).toBe("paid");
-    expect(await returnFromPaymentPage(t.db, "session-a", "success", q(`type=success&token=${paymentToken}`))).toEqual({ orderId: id, outcome: "already_settled" });
-    expect(await returnFromPaymentPage(t.db, "session-a", "cancel", q(`type=cancel&token=${paymentToken}`))).toEqual({ orderId: id, outcome: "already_settled" });
+    const reported = { orderId: id, status: "awaiting_confirmation", outcome: "reported" };
+    expect(await returnFromPaymentPage(t.db, "session-a", "success", q(`type=success&token=${paymentToken}`))).toEqual(reported);
+    expect(await statusOf(id)).toBe("awaiting_confirmation");
+    const replay = { orderId: id, status: "awaiting_confirmation", outcome: "already_settled" };
+    expect(await returnFromPaymentPage(t.db, "session-a", "success", q(`type=success&token=${paymentToken}`))).toEqual(replay);
+    expect(await returnFromPaymentPage(t.db, "session-a", "cancel", q(`type=cancel&token=${paymentToken}`))).toEqual(replay);
+    expect(await statusOf(id)).toBe("awaiting_confirmation");
+  });
+
+  it("keeps a payment the service confirmed first confirmed when the customer comes back", async () => {
+    const { id, paymentToken } = await storedOrder("paid");
+    expect(await returnFromPaymentPage(t.db, "session-a", "success", q(`type=success&token=${paymentToken}`))).toEqual({ orderId: id, status: "paid", outcome: "reported" });
     expect(await statusOf(id)).toBe("paid");
   });
 
@@ -73,10 +119,12 @@ describe("settle", () => {
     const { id } = await storedOrder();
     await settle(t.db, id, { kind: "customer_returned", type: "cancel" });
     await settle(t.db, id, { kind: "customer_returned", type: "success" });
-    const events = await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, id)).orderBy(orderEvents.id);
-    expect(events.map((e) => e.data)).toEqual([
-      { returnType: "cancel", from: "pending", to: "cancelled" },
-      { returnType: "success", from: "cancelled", to: "cancelled" },
+    await settle(t.db, id, { kind: "payment_confirmed", delivery: { token: "pt", outcome: "settled" } });
+    const events = await eventsOf(id);
+    expect(events.map((e) => [e.type, e.data])).toEqual([
+      ["customer_returned", { returnType: "cancel", from: "pending", to: "cancelled" }],
+      ["customer_returned", { returnType: "success", from: "cancelled", to: "cancelled" }],
+      ["webhook_received", { verified: true, token: "pt", outcome: "settled", from: "cancelled", to: "paid", flag: "paid_after_cancel" }],
     ]);
   });
 
@@ -91,5 +139,33 @@ describe("settle", () => {
 
   it("answers undefined for an order that does not exist", async () => {
     expect(await settle(t.db, "ord_00000000000000zz", { kind: "customer_returned", type: "success" })).toBeUndefined();
+  });
+});
+
+describe("expiry", () => {
+  it("expires pending and reported orders whose payment page died, once, however often and concurrently it runs", async () => {
+    const dead = await storedOrder("pending", "session-x", elevenMinutesAgo());
+    const reported = await storedOrder("awaiting_confirmation", "session-x", elevenMinutesAgo());
+    const alive = await storedOrder("pending", "session-x", new Date());
+    const paid = await storedOrder("paid", "session-x", elevenMinutesAgo());
+    const runs = await Promise.all([expireDueOrders(t.db), expireDueOrders(t.db), expireDueOrders(t.db)]);
+    expect(runs.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(2);
+    expect(await statusOf(dead.id)).toBe("expired");
+    expect(await statusOf(reported.id)).toBe("expired");
+    expect(await statusOf(alive.id)).toBe("pending");
+    expect(await statusOf(paid.id)).toBe("paid");
+    expect((await eventsOf(dead.id)).map((e) => [e.type, e.data])).toEqual([["expired", { from: "pending", to: "expired" }]]);
+  });
+
+  it("treats an order as expired when it is read after its time is up", async () => {
+    const { id } = await storedOrder("pending", "session-y", elevenMinutesAgo());
+    expect((await findCustomerOrder(t.db, id, "session-y"))?.status).toBe("expired");
+  });
+
+  it("gives up claims whose server died long ago", async () => {
+    const id = newOrderId();
+    await t.db.insert(orders).values({ id, sessionId: "s", fingerprint: id, status: "started", amountMinor: 1, currency: "LYD", locale: "en", claimExpiresAt: elevenMinutesAgo() });
+    await expireDueOrders(t.db);
+    expect(await t.db.query.orders.findFirst({ where: eq(orders.id, id) })).toMatchObject({ status: "failed", failure: "abandoned" });
   });
 });

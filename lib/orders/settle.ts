@@ -1,54 +1,138 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/client";
-import { orderEvents, orders, type OrderStatus } from "../db/schema";
+import { orderEvents, orders, type OrderFlag, type OrderStatus } from "../db/schema";
+import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 
 /**
- * Settlement: how an order's status moves once its payment exists. Every move goes through {@link settle}, which
- * applies the table below in one transaction (the order row locked) and writes the move as an event, so it happens
- * once even when two requests race. Anything the table does not list changes nothing.
+ * Settlement: how an order moves once its payment exists. The customer's return, the payment service's verified
+ * webhook and expiry all go through {@link settle}, which applies this table in one transaction with the order row
+ * locked, and writes what arrived and the move as one event, so each move happens once however requests race.
  *
- * | status   | customer returns with `success` | customer returns with `cancel` |
- * |----------|---------------------------------|--------------------------------|
- * | pending  | → paid                          | → cancelled                    |
- * | (other)  | no change                       | no change                      |
+ * | status \ what arrives   | customer returns `success` | customer returns `cancel` | verified payment            | payment page died |
+ * |-------------------------|----------------------------|---------------------------|-----------------------------|-------------------|
+ * | pending                 | awaiting_confirmation      | cancelled                 | paid                        | expired           |
+ * | awaiting_confirmation   | —                          | —                         | paid                        | expired           |
+ * | paid                    | —                          | —                         | — (a repeated delivery)     | —                 |
+ * | cancelled               | —                          | —                         | paid, flag paid_after_cancel | —                |
+ * | expired                 | —                          | —                         | paid, flag paid_after_expiry | —                |
+ * | started, failed         | —                          | —                         | paid, flag paid_after_failure | —               |
+ *
+ * Only a verified payment makes an order `paid`: the browser's redirect can be typed by anyone, so it only records
+ * that the customer *reports* paying. Money wins: a verified payment for an order that was cancelled, expired or
+ * never got its payment recorded still marks it paid, and flags it for the merchant.
  */
-export type SettlementInput = { kind: "customer_returned"; type: RedirectType };
+export type SettlementInput =
+  | { kind: "customer_returned"; type: RedirectType }
+  | { kind: "payment_confirmed"; delivery: Record<string, unknown> }
+  | { kind: "expired" };
 
 /** The spec's redirect types (§4.3): `success` at the return URL, `cancel` at the cancel URL. */
 export type RedirectType = "success" | "cancel";
 
-const TRANSITIONS: Partial<Record<OrderStatus, (input: SettlementInput) => OrderStatus | undefined>> = {
-  pending: (input) => (input.type === "success" ? "paid" : "cancelled"),
-};
+type Move = { to: OrderStatus; flag?: OrderFlag };
 
-/** What {@link settle} did: the status before and after (equal when nothing changed). */
+/** The table above, as code: the move for a status and an input, or `undefined` for "nothing changes". */
+export function nextMove(status: OrderStatus, input: SettlementInput): Move | undefined {
+  switch (input.kind) {
+    case "customer_returned":
+      if (status !== "pending") return undefined;
+      return { to: input.type === "success" ? "awaiting_confirmation" : "cancelled" };
+    case "payment_confirmed":
+      if (status === "pending" || status === "awaiting_confirmation") return { to: "paid" };
+      if (status === "cancelled") return { to: "paid", flag: "paid_after_cancel" };
+      if (status === "expired") return { to: "paid", flag: "paid_after_expiry" };
+      if (status === "started" || status === "failed") return { to: "paid", flag: "paid_after_failure" };
+      return undefined;
+    case "expired":
+      return status === "pending" || status === "awaiting_confirmation" ? { to: "expired" } : undefined;
+  }
+}
+
+/** What {@link settle} did: the status before and after (equal when nothing changed), and any flag it raised. */
 export interface Settlement {
   from: OrderStatus;
   to: OrderStatus;
   changed: boolean;
+  flag?: OrderFlag;
 }
 
+/** The event type each input is recorded as. */
+const EVENT_TYPE = { customer_returned: "customer_returned", payment_confirmed: "webhook_received", expired: "expired" } as const;
+
 /**
- * Applies one settlement input to an order, once: locks the row, looks the move up in the table, writes the new
- * status and an event describing the input and the move (also when nothing moved).
+ * Applies one input to an order, once: locks the row, looks the move up in {@link nextMove}, writes the new status
+ * (and flag) and one event with what arrived and the move — also when nothing moved (except for expiry), so every
+ * delivery and every return is on the record.
  * @returns the move, or `undefined` when there is no such order.
  */
-export async function settle(db: Db, orderId: string, input: SettlementInput): Promise<Settlement | undefined> {
+export async function settle(db: Db, orderId: string, input: SettlementInput, now = new Date()): Promise<Settlement | undefined> {
   return db.transaction(async (tx) => {
-    const [order] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)).for("update");
+    const [order] = await tx.select({ status: orders.status, flags: orders.flags }).from(orders).where(eq(orders.id, orderId)).for("update");
     if (!order) return undefined;
     const from = order.status;
-    const to = TRANSITIONS[from]?.(input) ?? from;
-    if (to !== from) await tx.update(orders).set({ status: to, updatedAt: new Date() }).where(eq(orders.id, orderId));
-    await tx.insert(orderEvents).values({ orderId, type: input.kind, data: { returnType: input.type, from, to } });
-    return { from, to, changed: to !== from };
+    const move = nextMove(from, input);
+    const to = move?.to ?? from;
+    // A return or a delivery is on the record even when it changes nothing; a second expiry run is not news.
+    if (!move && input.kind === "expired") return { from, to, changed: false };
+    if (move) {
+      await tx
+        .update(orders)
+        .set({
+          status: to,
+          updatedAt: now,
+          ...(to === "awaiting_confirmation" ? { customerReturnedAt: now } : {}),
+          ...(move.flag && !order.flags.includes(move.flag) ? { flags: [...order.flags, move.flag] } : {}),
+        })
+        .where(eq(orders.id, orderId));
+    }
+    const details = input.kind === "customer_returned" ? { returnType: input.type } : input.kind === "payment_confirmed" ? { verified: true, ...input.delivery } : {};
+    await tx.insert(orderEvents).values({ orderId, type: EVENT_TYPE[input.kind], at: now, data: { ...details, from, to, ...(move?.flag ? { flag: move.flag } : {}) } });
+    return { from, to, changed: Boolean(move), ...(move?.flag ? { flag: move.flag } : {}) };
   });
 }
 
-/** What a redirect back did, for the order page to explain. Only `paid` and `cancelled` change anything. */
-export type ReturnOutcome = "paid" | "cancelled" | "already_settled" | "token_mismatch" | "invalid_redirect";
+/**
+ * Expires every order whose payment page has died (600 s after its access token) without a confirmed payment, and
+ * gives up claims whose server died long ago. Safe to run concurrently and repeatedly: each order is settled once.
+ * @returns how many orders it expired.
+ */
+export async function expireDueOrders(db: Db, now = new Date()): Promise<number> {
+  const dead = new Date(now.getTime() - ACCESS_TOKEN_LIFETIME_MS);
+  const due = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(inArray(orders.status, ["pending", "awaiting_confirmation"]), lt(orders.accessTokenIssuedAt, dead)))
+    .limit(1_000);
+  let expired = 0;
+  for (const { id } of due) if ((await settle(db, id, { kind: "expired" }, now))?.changed) expired++;
+
+  // A claim nobody took over within the payment page's lifetime never became a payment.
+  const abandoned = await db
+    .update(orders)
+    .set({ status: "failed", failure: "abandoned", updatedAt: now })
+    .where(and(eq(orders.status, "started"), lt(orders.claimExpiresAt, dead)))
+    .returning({ id: orders.id });
+  if (abandoned.length > 0) {
+    await db.insert(orderEvents).values(abandoned.map(({ id }) => ({ orderId: id, type: "claim_abandoned", at: now })));
+  }
+  return expired;
+}
+
+/**
+ * Expires one order on read when its time is up, so a page never shows a dead payment as pending even when the
+ * expiry job has not run yet.
+ * @returns whether it expired the order.
+ */
+export async function expireIfDue(db: Db, order: { id: string; status: OrderStatus; accessTokenIssuedAt: Date | null }, now = new Date()): Promise<boolean> {
+  if (order.status !== "pending" && order.status !== "awaiting_confirmation") return false;
+  if (!order.accessTokenIssuedAt || order.accessTokenIssuedAt.getTime() + ACCESS_TOKEN_LIFETIME_MS > now.getTime()) return false;
+  return Boolean((await settle(db, order.id, { kind: "expired" }, now))?.changed);
+}
+
+/** What a redirect back did, for the order page to explain. */
+export type ReturnOutcome = "reported" | "cancelled" | "already_settled" | "token_mismatch" | "invalid_redirect";
 
 const returnQuerySchema = z.object({
   type: z.enum(["success", "cancel"]),
@@ -72,17 +156,17 @@ export function parseReturnQuery(params: URLSearchParams): { type: RedirectType;
 /**
  * The customer's browser coming back from the payment page (spec §4.3) to the return URL (`success`) or the
  * cancel URL (`cancel`). The move is bound to the payment token of an order of **this** browser session; a token
- * of another session, a `type` that does not belong to the URL, or a replay changes nothing. The redirect is not
- * proof of payment (anyone can type the URL): see the README before shipping goods.
+ * of another session, a `type` that does not belong to the URL, or a replay changes nothing. A success only records
+ * that the customer reports paying: the verified webhook confirms it.
  * @param expected the type the URL stands for. @param params the redirect's query string.
- * @returns the order the redirect was about (if any) and what happened.
+ * @returns the order the redirect was about (if any), its status now, and what happened.
  */
 export async function returnFromPaymentPage(
   db: Db,
   sessionId: string,
   expected: RedirectType,
   params: URLSearchParams,
-): Promise<{ orderId?: string; outcome: ReturnOutcome }> {
+): Promise<{ orderId?: string; status?: OrderStatus; outcome: ReturnOutcome }> {
   const query = parseReturnQuery(params);
   if (!query || query.type !== expected) return { outcome: "invalid_redirect" };
   const [order] = await db
@@ -91,6 +175,17 @@ export async function returnFromPaymentPage(
     .where(and(eq(orders.paymentToken, query.token), eq(orders.sessionId, sessionId)));
   if (!order) return { outcome: "token_mismatch" };
   const settlement = await settle(db, order.id, { kind: "customer_returned", type: query.type });
-  if (!settlement?.changed) return { orderId: order.id, outcome: "already_settled" };
-  return { orderId: order.id, outcome: settlement.to === "paid" ? "paid" : "cancelled" };
+  if (!settlement) return { outcome: "token_mismatch" };
+  // A success that finds the order already paid (the webhook came first) is the customer's own return, not a replay.
+  const confirmedFirst = query.type === "success" && settlement.to === "paid" && settlement.from === "paid";
+  const outcome = confirmedFirst ? "reported" : !settlement.changed ? "already_settled" : settlement.to === "cancelled" ? "cancelled" : "reported";
+  return { orderId: order.id, status: settlement.to, outcome };
+}
+
+/** Raises a flag on an order for the merchant (once), without moving it. */
+export async function flagOrder(db: Db, orderId: string, flag: OrderFlag): Promise<void> {
+  await db
+    .update(orders)
+    .set({ flags: sql`array_append(${orders.flags}, ${flag})`, updatedAt: new Date() })
+    .where(and(eq(orders.id, orderId), sql`not (${flag} = any(${orders.flags}))`));
 }

@@ -2,6 +2,8 @@ import "server-only";
 import { and, asc, desc, eq, notInArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orderLines, orders, type OrderLineRow, type OrderRow } from "../db/schema";
+import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
+import { expireIfDue } from "./settle";
 
 /** An order with its lines as sold. Money in integer minor units (1/100 LYD). */
 export type Order = OrderRow & { lines: OrderLineRow[] };
@@ -15,9 +17,6 @@ export function newOrderId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return `ord_${Array.from(bytes, (byte) => alphabet[byte % 32]).join("")}`;
 }
-
-/** Access token lifetime (spec §2.2, §8); the payment page of a payment dies this long after its access token. */
-export const ACCESS_TOKEN_LIFETIME_MS = 600_000;
 
 /**
  * When a payment's page stops working: 600 s after its access token was issued (gateway-notes), not after create.
@@ -33,15 +32,29 @@ export function isPaymentPageOpen(order: Pick<OrderRow, "status" | "accessTokenI
   return order.status === "pending" && dies !== null && now < dies.getTime();
 }
 
+/** How long after the customer came back the order page keeps looking for the service's confirmation by itself. */
+export const CONFIRMATION_WAIT_MS = 60_000;
+
+/**
+ * Until when (ms since epoch) the order page should keep refreshing itself: while the payment is reported but not
+ * yet confirmed, for a minute after the customer came back. `null` when there is nothing (more) to wait for.
+ */
+export function awaitingConfirmationUntil(order: Pick<OrderRow, "status" | "customerReturnedAt">, now = Date.now()): number | null {
+  if (order.status !== "awaiting_confirmation" || !order.customerReturnedAt) return null;
+  const until = order.customerReturnedAt.getTime() + CONFIRMATION_WAIT_MS;
+  return now < until ? until : null;
+}
+
 /**
  * One order of one browser session, with its lines: what the order page shows. An order of another session, an id
- * that is not an order id, or an order that never got a payment is "not found", never an error.
+ * that is not an order id, or an order that never got a payment is "not found", never an error. An order whose
+ * payment page died is expired on the way (lib/orders/settle.ts), so no page shows a dead payment as pending.
  */
 export async function findCustomerOrder(db: Db, id: string, sessionId: string): Promise<Order | undefined> {
   if (!ORDER_ID.test(id)) return undefined;
-  const order = await db.query.orders.findFirst({
-    where: and(eq(orders.id, id), eq(orders.sessionId, sessionId), notInArray(orders.status, ["started", "failed"])),
-  });
+  const where = and(eq(orders.id, id), eq(orders.sessionId, sessionId), notInArray(orders.status, ["started", "failed"]));
+  let order = await db.query.orders.findFirst({ where });
+  if (order && (await expireIfDue(db, order))) order = await db.query.orders.findFirst({ where });
   if (!order) return undefined;
   const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, id)).orderBy(asc(orderLines.position));
   return { ...order, lines };

@@ -1,0 +1,31 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { getDb } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
+import { logger } from "@/lib/log";
+import { expireDueOrders } from "@/lib/orders/settle";
+
+/**
+ * `GET /api/cron/expire-orders`, called on a schedule (vercel.json; any scheduler elsewhere) with
+ * `Authorization: Bearer $CRON_SECRET`, the Vercel Cron convention: orders whose payment page died without a
+ * confirmed payment become `expired`. Safe to run concurrently and repeatedly.
+ */
+export async function GET(request: Request): Promise<Response> {
+  const secret = getEnv().CRON_SECRET;
+  if (!secret || !sameSecret(request.headers.get("authorization") ?? "", `Bearer ${secret}`)) {
+    return Response.json({ error: "Send Authorization: Bearer <CRON_SECRET>." }, { status: 401 });
+  }
+  try {
+    const expired = await expireDueOrders(getDb());
+    logger.info({ event: "orders_expired", expired });
+    return Response.json({ expired });
+  } catch (error) {
+    logger.error({ event: "orders_not_expired", err: error instanceof Error ? error.message : String(error) });
+    return Response.json({ error: "The database could not be reached; the next run will catch up." }, { status: 503 });
+  }
+}
+
+/** Constant-time comparison of two strings of any length (their digests have one length). */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}

@@ -1,0 +1,40 @@
+import { getDb } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
+import { logger } from "@/lib/log";
+import { MAX_WEBHOOK_BYTES, receiveWebhook } from "@/lib/orders/webhook";
+import { WEBHOOK_SIGNATURE_HEADER } from "@/lib/payments";
+
+/**
+ * `POST /api/payments/webhook`: the payment service's signed confirmation of a payment (lib/orders/webhook.ts says
+ * what each delivery gets). The body is read raw, at most 64 KB, because the signature covers its exact bytes.
+ */
+export async function POST(request: Request): Promise<Response> {
+  const rawBody = await readAtMost(request, MAX_WEBHOOK_BYTES);
+  if (!rawBody) return Response.json({ error: `The body is larger than ${MAX_WEBHOOK_BYTES} bytes.` }, { status: 413 });
+  try {
+    const answer = await receiveWebhook(getDb(), rawBody, request.headers.get(WEBHOOK_SIGNATURE_HEADER), getEnv().PAYMENT_WEBHOOK_SECRET);
+    logger.info({ event: "webhook", status: answer.status, outcome: answer.outcome });
+    return Response.json({ outcome: answer.outcome }, { status: answer.status });
+  } catch (error) {
+    // Not recorded, so not acknowledged: the service sends it again.
+    logger.error({ event: "webhook_not_recorded", err: error instanceof Error ? error.message : String(error) });
+    return Response.json({ error: "The delivery could not be recorded; send it again later." }, { status: 503 });
+  }
+}
+
+/** The request body, or `null` as soon as it exceeds `limit` bytes (by its Content-Length or by what arrives). */
+async function readAtMost(request: Request, limit: number): Promise<Uint8Array | null> {
+  if (Number(request.headers.get("content-length") ?? 0) > limit) return null;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body?.getReader();
+  for (let read = await reader?.read(); reader && read && !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(read.value);
+  }
+  return Buffer.concat(chunks);
+}

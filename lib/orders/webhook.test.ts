@@ -1,0 +1,144 @@
+import { createHmac } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { orderEvents, orders, type OrderStatus } from "../db/schema";
+import { createTestDatabase, type TestDatabase } from "../testing/db";
+import { newOrderId } from "./store";
+import { receiveWebhook } from "./webhook";
+
+/** Deliveries as the service sends them: JSON bytes signed with HMAC-SHA256, against a real database. */
+
+const SECRET = "whsec-test-0123456789abcdef";
+let t: TestDatabase;
+beforeAll(async () => {
+  t = await createTestDatabase();
+});
+afterAll(() => t?.close());
+
+async function storedOrder(status: OrderStatus = "awaiting_confirmation", amountMinor = 10375) {
+  const id = newOrderId();
+  const paymentToken = `pt-${id}`;
+  await t.db.insert(orders).values({
+    id,
+    sessionId: "s",
+    fingerprint: id,
+    status,
+    amountMinor,
+    currency: "LYD",
+    locale: "en",
+    paymentToken: status === "started" ? null : paymentToken,
+    paymentUrl: status === "started" ? null : `https://pay.example.ly/pay/sandbox/v1/user/payment/preview/${paymentToken}`,
+    accessTokenIssuedAt: new Date(),
+    claimExpiresAt: new Date(),
+  });
+  return { id, paymentToken };
+}
+
+const body = (fields: Record<string, unknown>) =>
+  JSON.stringify({ event: "payment.success", status: "success", gateway: "sadad", currency: "LYD", timestamp: 1795460000, transaction_id: "TXN-1", ...fields });
+const sign = (raw: string, secret = SECRET) => createHmac("sha256", secret).update(raw).digest("hex");
+const deliver = (raw: string, signature: string | null = sign(raw)) => receiveWebhook(t.db, new TextEncoder().encode(raw), signature, SECRET);
+const orderOf = async (id: string) => (await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))!;
+const eventsOf = async (id: string | null) =>
+  (await t.db.select().from(orderEvents).where(id === null ? undefined : eq(orderEvents.orderId, id))).filter((e) => e.type === "webhook_received");
+
+describe("receiveWebhook", () => {
+  it("confirms the order of a verified payment.success with its exact amount", async () => {
+    const { id, paymentToken } = await storedOrder();
+    expect(await deliver(body({ token: paymentToken, amount: 103.75 }))).toEqual({ status: 200, outcome: "confirmed" });
+    expect((await orderOf(id)).status).toBe("paid");
+    const [event] = await eventsOf(id);
+    expect(event!.data).toMatchObject({ verified: true, from: "awaiting_confirmation", to: "paid", gateway: "sadad", transactionId: "TXN-1" });
+  });
+
+  it("changes nothing on a repeated delivery, and answers 2xx so the service stops", async () => {
+    const { id, paymentToken } = await storedOrder("pending");
+    const raw = body({ token: paymentToken, amount: "103.75" });
+    expect(await deliver(raw)).toEqual({ status: 200, outcome: "confirmed" });
+    expect(await deliver(raw)).toEqual({ status: 200, outcome: "duplicate" });
+    expect(await deliver(raw)).toEqual({ status: 200, outcome: "duplicate" });
+    const events = await eventsOf(id);
+    expect(events.map((e) => [(e.data as { from: string }).from, (e.data as { to: string }).to])).toEqual([
+      ["pending", "paid"],
+      ["paid", "paid"],
+      ["paid", "paid"],
+    ]);
+  });
+
+  it.each([
+    ["a wrong signature", (raw: string) => sign(raw, "another-secret-entirely")],
+    ["no signature", () => null],
+    ["an empty signature", () => ""],
+    ["a signature of the wrong length", (raw: string) => sign(raw).slice(0, 40)],
+    ["a signature that is not hex", () => "z".repeat(64)],
+    ["the signature of other bytes (the body re-serialised)", (raw: string) => sign(JSON.stringify(JSON.parse(raw), null, 1))],
+  ])("refuses %s with 401, records it, and changes nothing", async (_name, signatureFor) => {
+    const { id, paymentToken } = await storedOrder();
+    const raw = body({ token: paymentToken, amount: 103.75 });
+    expect(await deliver(raw, signatureFor(raw))).toEqual({ status: 401, outcome: "rejected" });
+    expect((await orderOf(id)).status).toBe("awaiting_confirmation");
+    expect((await eventsOf(id)).map((e) => e.data)).toEqual([expect.objectContaining({ verified: false, outcome: "rejected" })]);
+  });
+
+  it("verifies nothing when the shop's secret is empty", async () => {
+    const { id, paymentToken } = await storedOrder();
+    const raw = body({ token: paymentToken, amount: 103.75 });
+    expect(await receiveWebhook(t.db, new TextEncoder().encode(raw), createHmac("sha256", "").update(raw).digest("hex"), "")).toEqual({ status: 401, outcome: "rejected" });
+    expect((await orderOf(id)).status).toBe("awaiting_confirmation");
+  });
+
+  it.each([
+    ["an amount one dirham short", { amount: 103.74 }],
+    ["an amount with three decimals", { amount: 103.755 }],
+    ["another currency", { amount: 103.75, currency: "USD" }],
+  ])("never marks paid for %s: records it and flags the order for the merchant", async (_name, fields) => {
+    const { id, paymentToken } = await storedOrder();
+    expect(await deliver(body({ token: paymentToken, ...fields }))).toEqual({ status: 200, outcome: "amount_mismatch" });
+    const order = await orderOf(id);
+    expect(order.status).toBe("awaiting_confirmation");
+    expect(order.flags).toEqual(["amount_mismatch"]);
+    expect((await eventsOf(id))[0]!.data).toMatchObject({ outcome: "amount_mismatch", expected: { amountMinor: 10375, currency: "LYD" } });
+  });
+
+  it("records a delivery for an unknown token and answers 2xx", async () => {
+    const before = (await eventsOf(null)).length;
+    expect(await deliver(body({ token: "pt-nobody-knows", amount: 1 }))).toEqual({ status: 200, outcome: "unknown_order" });
+    const events = await eventsOf(null);
+    expect(events).toHaveLength(before + 1);
+    expect(events.at(-1)).toMatchObject({ orderId: null, data: { verified: true, token: "pt-nobody-knows", outcome: "unknown_order" } });
+  });
+
+  it("falls back to our order id in `custom` when the token is unknown, and keeps the token", async () => {
+    const { id } = await storedOrder("started");
+    expect(await deliver(body({ token: "pt-lost-answer", custom: id, amount: 103.75 }))).toEqual({ status: 200, outcome: "confirmed" });
+    expect(await orderOf(id)).toMatchObject({ status: "paid", paymentToken: "pt-lost-answer", flags: ["paid_after_failure"] });
+  });
+
+  it("marks a cancelled order paid when the money arrives anyway, and flags it", async () => {
+    const { id, paymentToken } = await storedOrder("cancelled");
+    expect(await deliver(body({ token: paymentToken, amount: 103.75 }))).toEqual({ status: 200, outcome: "confirmed" });
+    expect(await orderOf(id)).toMatchObject({ status: "paid", flags: ["paid_after_cancel"] });
+  });
+
+  it("records other events without moving the order", async () => {
+    const { id, paymentToken } = await storedOrder();
+    expect(await deliver(body({ token: paymentToken, amount: 103.75, event: "payment.refunded" }))).toEqual({ status: 200, outcome: "ignored_event" });
+    expect((await orderOf(id)).status).toBe("awaiting_confirmation");
+  });
+
+  it.each([
+    ["not JSON", "not json at all"],
+    ["JSON without a token", JSON.stringify({ event: "payment.success", amount: 1, currency: "LYD" })],
+    ["a token far too long", body({ token: "x".repeat(600), amount: 1 })],
+  ])("answers 400 to a verified body that is %s, and records it", async (_name, raw) => {
+    expect(await deliver(raw)).toEqual({ status: 400, outcome: "malformed" });
+  });
+
+  it("throws when the delivery cannot be recorded, so the route answers 5xx and the service retries", async () => {
+    const { createDb } = await import("../db/client");
+    const { Pool } = await import("pg");
+    const down = createDb(new Pool({ connectionString: "postgresql://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 500 }));
+    const raw = body({ token: "pt-x", amount: 1 });
+    await expect(receiveWebhook(down, new TextEncoder().encode(raw), sign(raw), SECRET)).rejects.toThrow();
+  });
+});

@@ -2,7 +2,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { chromium, defineConfig, devices } from "@playwright/test";
 // The shop's environment in these tests. `npm test` builds with it too, so the secret scan would see any secret
 // that a build inlined. PAYMENT_TIMEOUT_MS is short so the timeout faults finish quickly (production: 8 s).
-const fileEnv: Record<string, string> & { SITE_URL: string; PAYMENT_API_BASE_URL: string; PAYMENT_CLIENT_SECRET: string; SESSION_SECRET: string } =
+const fileEnv: Record<string, string> & {
+  SITE_URL: string;
+  PAYMENT_API_BASE_URL: string;
+  PAYMENT_CLIENT_SECRET: string;
+  SESSION_SECRET: string;
+  PAYMENT_WEBHOOK_SECRET: string;
+  CRON_SECRET: string;
+} =
   JSON.parse(readFileSync(new URL("./e2e/shop-env.json", import.meta.url), "utf8"));
 
 /**
@@ -24,7 +31,7 @@ const SHOP_PORT = new URL(SHOP_URL).port;
 const EMULATOR_PORT = new URL(EMULATOR_URL).port;
 
 /** Secrets the shop runs with in these tests; e2e/security.spec.ts checks that none of them ever leaves the server. */
-export const E2E_SECRETS = [shopEnv.PAYMENT_CLIENT_SECRET, shopEnv.SESSION_SECRET] as const;
+export const E2E_SECRETS = [shopEnv.PAYMENT_CLIENT_SECRET, shopEnv.SESSION_SECRET, shopEnv.PAYMENT_WEBHOOK_SECRET, shopEnv.CRON_SECRET] as const;
 /** The shop's stdout and stderr during the browser tests, scanned for secrets. */
 export const SHOP_LOG = ".next/e2e-shop.log";
 
@@ -66,7 +73,14 @@ export default defineConfig({
     {
       command: "tsx emulator/server.ts",
       url: `${EMULATOR_URL}/__emulator/health`,
-      env: { EMULATOR_PORT, EMULATOR_QUIET: "1", EMULATOR_RATE_LIMIT: "0" },
+      // The emulator confirms payments to the shop with signed webhooks, as the live service does.
+      env: {
+        EMULATOR_PORT,
+        EMULATOR_QUIET: "1",
+        EMULATOR_RATE_LIMIT: "0",
+        EMULATOR_WEBHOOK_URL: `${SHOP_URL}/api/payments/webhook`,
+        EMULATOR_WEBHOOK_SECRET: shopEnv.PAYMENT_WEBHOOK_SECRET,
+      },
       reuseExistingServer: false,
       timeout: 30_000,
     },

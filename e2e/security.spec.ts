@@ -50,10 +50,10 @@ test.describe("return and cancel URLs move the order at most once, and only by i
     await page.getByRole("radio", { name: "Sadad" }).check();
     await page.getByRole("button", { name: /Continue/ }).click();
     await page.getByRole("button", { name: "Pay", exact: true }).click();
-    await expect(page.getByRole("heading", { name: /your payment was successful/i })).toBeVisible();
+    await expect(page.getByRole("heading", { name: /your payment is confirmed/i })).toBeVisible();
     await page.goto(`/checkout/cancel?type=cancel&token=${token}`);
     await expect(page.getByText("had already been recorded")).toBeVisible();
-    await expect(page.getByRole("heading", { name: /your payment was successful/i })).toBeVisible();
+    await expect(page.getByRole("heading", { name: /your payment is confirmed/i })).toBeVisible();
   });
 
   test("another browser's token cannot settle this browser's order", async ({ page, browser }) => {
@@ -147,7 +147,7 @@ test("no secret in the static build, in any served page or in the server log", a
   await page.getByRole("radio", { name: "Sadad" }).check();
   await page.getByRole("button", { name: /Continue/ }).click();
   await page.getByRole("button", { name: "Pay", exact: true }).click();
-  await expect(page.getByRole("heading", { name: /your payment was successful/i })).toBeVisible();
+  await expect(page.getByRole("heading", { name: /your payment is confirmed/i })).toBeVisible();
   for (const path of ["/", "/products/olive-oil", "/cart", "/checkout"]) await page.goto(path);
 
   const staticFiles = walk(".next/static").map((file) => readFileSync(file, "latin1"));

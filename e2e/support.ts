@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { EMULATOR_URL } from "../playwright.config";
+import { Pool } from "pg";
+import { DATABASE_URL, EMULATOR_URL } from "../playwright.config";
 
 export type Lang = "en" | "ar";
 
@@ -39,10 +40,29 @@ export const emulator = {
     expect(response.ok()).toBe(true);
     return (await response.json()).payments;
   },
-  async fault(request: APIRequestContext, fault: { route: "token" | "create"; kind: string; status?: number; delayMs?: number; count?: number }) {
+  async fault(request: APIRequestContext, fault: { route: "token" | "create" | "webhook"; kind: string; status?: number; delayMs?: number; amount?: number; count?: number }) {
     expect((await request.post(`${EMULATOR_URL}/__emulator/faults`, { data: fault })).ok()).toBe(true);
   },
+  /** The webhook deliveries the emulator made for a payment token, newest first. */
+  async webhooks(request: APIRequestContext, token: string): Promise<{ id: number; state: string; body: string; signature: string; attempts: { status: number | null }[] }[]> {
+    const response = await request.get(`${EMULATOR_URL}/__emulator/webhooks?token=${encodeURIComponent(token)}`);
+    expect(response.ok()).toBe(true);
+    return (await response.json()).deliveries;
+  },
 };
+
+/**
+ * The shop's database, for what a browser cannot see (the events recorded) and for time travel (an access token
+ * issued eleven minutes ago): the one place the browser tests reach past the shop's pages.
+ */
+export async function database<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
+  const pool = new Pool({ connectionString: DATABASE_URL, max: 1 });
+  try {
+    return await work(pool);
+  } finally {
+    await pool.end();
+  }
+}
 
 /** Opens a product page and adds `quantity` of it to the cart. */
 export async function addToCart(page: Page, slug: string, quantity = 1, lang: Lang = currentLang()) {

@@ -1,9 +1,10 @@
 // `npm run dev`: the storefront on :3000 with, unless .env.local points elsewhere, the local emulator of the payment
-// service on 127.0.0.1:4010 and the embedded PostgreSQL on 127.0.0.1:54320 (data in .data/pg). The shop applies
-// pending migrations when it starts (lib/startup.ts). Ctrl-C stops everything.
+// service on 127.0.0.1:4010 (sending its signed webhooks to the shop) and the embedded PostgreSQL on
+// 127.0.0.1:54320 (data in .data/pg). The shop applies pending migrations when it starts (lib/startup.ts). Ctrl-C
+// stops everything.
 import { existsSync } from "node:fs";
 import concurrently from "concurrently";
-import { EMBEDDED_DATABASE_URL } from "../lib/env";
+import { DEVELOPMENT_WEBHOOK_SECRET, EMBEDDED_DATABASE_URL } from "../lib/env";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres";
 
 if (existsSync(".env.local")) process.loadEnvFile(".env.local");
@@ -33,8 +34,15 @@ if (process.env.DATABASE_URL) {
   console.log(`[dev] Embedded PostgreSQL (PGlite, data in .data/pg) at ${database.url}; set DATABASE_URL to use your own.`);
 }
 
-const commands = [{ command: "next dev", name: "shop", prefixColor: "green" }];
-if (needsEmulator) commands.unshift({ command: "tsx emulator/server.ts", name: "emulator", prefixColor: "blue" });
+const commands: { command: string; name: string; prefixColor: string; env?: Record<string, string> }[] = [{ command: "next dev", name: "shop", prefixColor: "green" }];
+if (needsEmulator) {
+  // The emulator confirms each payment to the shop with a webhook signed with the shop's own webhook secret.
+  const webhook = {
+    EMULATOR_WEBHOOK_URL: process.env.EMULATOR_WEBHOOK_URL ?? `${process.env.SITE_URL ?? "http://localhost:3000"}/api/payments/webhook`,
+    EMULATOR_WEBHOOK_SECRET: process.env.EMULATOR_WEBHOOK_SECRET ?? process.env.PAYMENT_WEBHOOK_SECRET ?? DEVELOPMENT_WEBHOOK_SECRET,
+  };
+  commands.unshift({ command: "tsx emulator/server.ts", name: "emulator", prefixColor: "blue", env: webhook });
+}
 else console.log(`[dev] PAYMENT_API_BASE_URL is ${base}: not starting the local emulator.`);
 
 const { result } = concurrently(commands, { killOthersOn: ["failure", "success"], restartTries: 0 });

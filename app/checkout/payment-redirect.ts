@@ -3,35 +3,36 @@ import type { NextRequest } from "next/server";
 import { EMPTY_CART } from "@/lib/cart";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/log";
-import { returnFromPaymentPage, type RedirectType } from "@/lib/orders/settle";
+import { returnFromPaymentPage, type RedirectType, type ReturnOutcome } from "@/lib/orders/settle";
 import { getSession } from "@/lib/session";
 
 /**
  * The GET handler behind the return URL (`success`) and the cancel URL (`cancel`) (spec §4.3): settles this
  * session's order through `returnFromPaymentPage` (one-way, bound to the order's own payment token), empties the
- * cart once the payment is reported, and answers 303 to the order page, which says what happened. A route handler,
- * because Server Components cannot set the session cookie.
+ * cart once the payment is reported or confirmed, and answers 303 to the order page, which says what happened. A
+ * route handler, because Server Components cannot set the session cookie.
  */
 export function paymentRedirectHandler(expected: RedirectType) {
   return async function GET(request: NextRequest): Promise<Response> {
     const session = await getSession();
     let orderId = session.orderId;
-    let outcome;
+    let outcome: ReturnOutcome | "not_recorded";
     try {
       const result = await returnFromPaymentPage(getDb(), session.id, expected, request.nextUrl.searchParams);
       outcome = result.outcome;
       orderId = result.orderId ?? orderId;
+      // The goods are bought once the customer reports paying (or the service already confirmed it); a cancelled
+      // order leaves the cart as it was, ready to try again.
+      if (expected === "success" && (result.status === "awaiting_confirmation" || result.status === "paid")) {
+        session.cart = { ...EMPTY_CART };
+      }
     } catch (error) {
-      // The database is down: the order stays as it was, and the order page (which reads it too) says so.
-      logger.error({ event: "payment_redirect_failed", expected, err: String(error) });
-      outcome = "not_recorded" as const;
+      // The database is down: the order stays as it was, and the order page says so.
+      logger.error({ event: "payment_redirect_failed", expected, err: error instanceof Error ? error.message : String(error) });
+      outcome = "not_recorded";
     }
-    if (outcome === "paid" || outcome === "cancelled") {
-      session.orderId = orderId;
-      // A paid order's goods are bought; a cancelled order leaves the cart as it was, ready to try again.
-      if (outcome === "paid") session.cart = { ...EMPTY_CART };
-      await session.save();
-    }
+    session.orderId = orderId;
+    await session.save();
     logger.info({ event: "payment_redirect", expected, outcome, orderId });
     const location = `/orders/${encodeURIComponent(orderId ?? "unknown")}?outcome=${outcome}`;
     return new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });

@@ -33,7 +33,7 @@ export default async function OrdersPage() {
               <span className="text-sm text-stone-600">{format.dateTime(order.createdAt, { dateStyle: "medium", timeStyle: "short" })}</span>
               <span className="whitespace-nowrap">{formatMoney(order.amountMinor, locale)}</span>
               <span className="rounded-full bg-sand-100 px-2.5 py-0.5 text-sm" data-testid="order-status">
-                {t(`statuses.${order.status as "pending" | "paid" | "cancelled"}`)}
+                {t(`statuses.${order.status as "pending" | "awaiting_confirmation" | "paid" | "cancelled" | "expired"}`)}
               </span>
             </Link>
           </li>

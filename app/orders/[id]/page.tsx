@@ -1,13 +1,14 @@
 import type { Metadata } from "next";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
+import { AutoRefresh } from "@/components/auto-refresh";
 import { EmptyState } from "@/components/empty-state";
 import { LinkButton } from "@/components/link-button";
 import { OrderSummary } from "@/components/order-summary";
 import { getDb } from "@/lib/db/client";
 import type { Locale } from "@/lib/i18n/config";
 import { multiply } from "@/lib/money";
-import { findCustomerOrder, isPaymentPageOpen } from "@/lib/orders/store";
+import { awaitingConfirmationUntil, findCustomerOrder, isPaymentPageOpen } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -19,7 +20,13 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 /** Redirect outcomes that changed nothing get a notice. They never claim a payment: the order's status does that. */
 const noticeSchema = z.enum(["already_settled", "token_mismatch", "invalid_redirect", "not_recorded"]);
 
-/** One order of this browser session, read from the database: what happened, in words the customer understands. */
+const REFRESH_SECONDS = 3;
+
+/**
+ * One order of this browser session, read from the database: what happened, in words the customer understands —
+ * confirmed paid, reported and awaiting the service's confirmation (the page refreshes itself for a minute),
+ * cancelled, expired, or still waiting for the payment.
+ */
 export default async function OrderPage({ params, searchParams }: Props) {
   const [{ id }, query, session, locale, t, tCheckout] = await Promise.all([
     params,
@@ -33,12 +40,15 @@ export default async function OrderPage({ params, searchParams }: Props) {
   const order = await findCustomerOrder(getDb(), id, session.id);
 
   if (!order) return <EmptyState title={t("notFoundTitle")} text={t("notFoundText")} action={t("toCart")} href="/cart" />;
-  const status = order.status as "pending" | "paid" | "cancelled";
+  const status = order.status as "pending" | "awaiting_confirmation" | "paid" | "cancelled" | "expired";
+  const waitUntil = awaitingConfirmationUntil(order);
 
   // Where the customer goes from here: shop on, try again, or back to a payment page that still works.
   const next = {
     paid: { href: "/", label: t("continueShopping") },
+    awaiting_confirmation: { href: "/", label: t("continueShopping") },
     cancelled: { href: "/cart", label: t("backToCart") },
+    expired: { href: "/cart", label: t("backToCart") },
     pending: isPaymentPageOpen(order) ? { href: order.paymentUrl!, label: t("resume") } : undefined,
   }[status];
 
@@ -51,8 +61,13 @@ export default async function OrderPage({ params, searchParams }: Props) {
           {t(`notices.${notice.data}`)}
         </p>
       )}
-      <h1 className={`text-2xl font-semibold ${status === "paid" ? "text-brand-800" : ""}`}>{t(`${status}Title`)}</h1>
-      <p className="mt-2 text-stone-700">{t(`${status}Text`)}</p>
+      {/* A live region: when the page refreshes itself and the status changes, screen readers hear the new one. */}
+      <div role="status" aria-live="polite" data-testid="order-status">
+        <h1 className={`text-2xl font-semibold ${status === "paid" ? "text-brand-800" : ""}`}>{t(`status.${status}.title`)}</h1>
+        <p className="mt-2 text-stone-700">{t(`status.${status}.text`)}</p>
+        {status === "awaiting_confirmation" && !waitUntil && <p className="mt-2 text-stone-700">{t("slowConfirmation")}</p>}
+      </div>
+      {waitUntil && <AutoRefresh seconds={REFRESH_SECONDS} until={waitUntil} />}
       {next && (
         <LinkButton href={next.href} className="mt-4">
           {next.label}

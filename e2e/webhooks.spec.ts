@@ -1,0 +1,154 @@
+import { createHmac } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { EMULATOR_URL, shopEnv } from "../playwright.config";
+import { addToCart, database, emulator, paymentPage, shop } from "./support";
+
+/**
+ * The payment service confirms payments with signed webhooks, sent by the emulator to the running shop as real
+ * HTTP deliveries. Only a verified one makes an order paid; the customer's redirect only reports it.
+ */
+
+test.beforeEach(async ({ request }) => {
+  await emulator.reset(request);
+});
+
+const onOrderPage = /\/orders\/ord_[0-9a-z]+\?outcome=/;
+const heading = (status: string) => shop(`order.status.${status}.title`, "en");
+const paymentTokenOf = (page: Page) => new URL(page.url()).pathname.split("/").pop()!;
+
+/** Cart → checkout → the emulator's gateway page for Sadad; returns the payment token. */
+async function toGatewayPage(page: Page): Promise<string> {
+  await addToCart(page, "saffron", 2, "en");
+  await page.goto("/checkout");
+  await page.getByRole("radio", { name: "Sadad" }).check();
+  await page.getByRole("button", { name: shop("checkout.submit", "en") }).click();
+  await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+  const token = paymentTokenOf(page);
+  await page.getByRole("button", { name: paymentPage("en").continue }).click();
+  return token;
+}
+
+async function pay(page: Page) {
+  await page.getByRole("button", { name: paymentPage("en").pay, exact: true }).click();
+  await expect(page).toHaveURL(onOrderPage);
+}
+
+/** The order's id, status, flags and events, straight from the database. */
+async function stored(token: string) {
+  return database(async (pool) => {
+    const { rows } = await pool.query("select id, status, flags from orders where payment_token = $1", [token]);
+    const order = rows[0] as { id: string; status: string; flags: string[] };
+    const events = await pool.query("select type, data from order_events where order_id = $1 order by id", [order.id]);
+    return { ...order, events: events.rows as { type: string; data: Record<string, unknown> }[] };
+  });
+}
+
+test("Pay → the service's webhook confirms the order, and the database has the delivery and its events", async ({ page }) => {
+  const token = await toGatewayPage(page);
+  await pay(page);
+  await expect(page.getByRole("heading", { name: heading("paid") })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: shop("order.status.paid.text", "en") })).toBeVisible();
+
+  const order = await stored(token);
+  expect(order.status).toBe("paid");
+  expect(order.events.map((e) => e.type)).toEqual(["created", "payment_created", "webhook_received", "customer_returned"]);
+  expect(order.events[2]!.data).toMatchObject({ verified: true, from: "pending", to: "paid", amount: 37.5, currency: "LYD", gateway: "sadad" });
+});
+
+test("a webhook that arrives after the customer: \"confirming\", then confirmed without a click", async ({ page, request }) => {
+  await emulator.fault(request, { route: "webhook", kind: "delay", delayMs: 4_000 });
+  const token = await toGatewayPage(page);
+  await pay(page);
+  await expect(page.getByRole("heading", { name: heading("awaiting_confirmation") })).toBeVisible();
+  expect(await page.getByTestId("cart-count").textContent()).toBe("0");
+  // The page refreshes itself; the live region now announces the confirmation.
+  await expect(page.getByRole("status").getByRole("heading", { name: heading("paid") })).toBeVisible({ timeout: 15_000 });
+  expect((await stored(token)).status).toBe("paid");
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  test("the confirming page reloads itself until the webhook has confirmed the payment", async ({ page, request }) => {
+    await emulator.fault(request, { route: "webhook", kind: "delay", delayMs: 3_000 });
+    await addToCart(page, "saffron", 1, "en");
+    await page.goto("/checkout");
+    await page.getByRole("radio", { name: "Sadad" }).check();
+    await page.getByRole("button", { name: shop("checkout.submit", "en") }).click();
+    await page.getByRole("button", { name: paymentPage("en").continue }).click();
+    await pay(page);
+    await expect(page.getByRole("heading", { name: heading("awaiting_confirmation") })).toBeVisible();
+    await expect(page.getByRole("heading", { name: heading("paid") })).toBeVisible({ timeout: 15_000 });
+  });
+});
+
+test("a webhook that never comes: the order stays \"confirming\", then the expiry job expires it", async ({ page, request }) => {
+  await emulator.fault(request, { route: "webhook", kind: "drop" });
+  const token = await toGatewayPage(page);
+  await pay(page);
+  await expect(page.getByRole("heading", { name: heading("awaiting_confirmation") })).toBeVisible();
+  expect((await stored(token)).status).toBe("awaiting_confirmation");
+
+  // Eleven minutes later: the payment page died with its access token.
+  await database((pool) => pool.query("update orders set access_token_issued_at = now() - interval '11 minutes' where payment_token = $1", [token]));
+  const cron = `${shopEnv.SITE_URL}/api/cron/expire-orders`;
+  expect((await request.get(cron)).status()).toBe(401);
+  expect((await request.get(cron, { headers: { Authorization: "Bearer not-the-secret" } })).status()).toBe(401);
+  const run = await request.get(cron, { headers: { Authorization: `Bearer ${shopEnv.CRON_SECRET}` } });
+  expect(run.status()).toBe(200);
+  expect((await run.json()).expired).toBeGreaterThanOrEqual(1);
+
+  await page.reload();
+  await expect(page.getByRole("heading", { name: heading("expired") })).toBeVisible();
+  expect((await stored(token)).events.at(-1)).toMatchObject({ type: "expired", data: { from: "awaiting_confirmation", to: "expired" } });
+});
+
+test("a forged webhook (bad signature) is refused with 401 and changes nothing", async ({ page, request }) => {
+  await emulator.fault(request, { route: "webhook", kind: "bad_signature" });
+  const token = await toGatewayPage(page);
+  await pay(page);
+  await expect(page.getByRole("heading", { name: heading("awaiting_confirmation") })).toBeVisible();
+  const [delivery] = await emulator.webhooks(request, token);
+  expect(delivery!.attempts[0]!.status).toBe(401);
+
+  // And one made by hand, with a signature from another secret.
+  const body = JSON.stringify({ event: "payment.success", token, amount: 37.5, currency: "LYD" });
+  const forged = await request.post(`${shopEnv.SITE_URL}/api/payments/webhook`, {
+    data: body,
+    headers: { "Content-Type": "application/json", "X-MyPay-Signature": createHmac("sha256", "a-guessed-secret").update(body).digest("hex") },
+  });
+  expect(forged.status()).toBe(401);
+  const order = await stored(token);
+  expect(order.status).toBe("awaiting_confirmation");
+  expect(order.events.filter((e) => e.type === "webhook_received").map((e) => e.data.outcome)).toEqual(["rejected", "rejected"]);
+});
+
+test("a duplicated delivery moves the order once", async ({ page, request }) => {
+  await emulator.fault(request, { route: "webhook", kind: "duplicate" });
+  const token = await toGatewayPage(page);
+  await pay(page);
+  await expect(page.getByRole("heading", { name: heading("paid") })).toBeVisible();
+  const deliveries = (await stored(token)).events.filter((e) => e.type === "webhook_received");
+  expect(deliveries.map((e) => `${e.data.from}→${e.data.to}`)).toEqual(["pending→paid", "paid→paid"]);
+});
+
+test("cancelled, then a verified payment arrives anyway: the order is paid and flagged for the merchant", async ({ page }) => {
+  const token = await toGatewayPage(page);
+  const gatewayPage = page.url();
+  await page.goto(`/checkout/cancel?type=cancel&token=${token}`);
+  await expect(page.getByRole("heading", { name: heading("cancelled") })).toBeVisible();
+
+  // The customer goes back to the payment page, which still works, and pays.
+  await page.goto(gatewayPage);
+  await pay(page);
+  await expect(page.getByRole("heading", { name: heading("paid") })).toBeVisible();
+  const order = await stored(token);
+  expect(order).toMatchObject({ status: "paid", flags: ["paid_after_cancel"] });
+});
+
+test("a webhook with another amount never marks the order paid, and flags it", async ({ page, request }) => {
+  await emulator.fault(request, { route: "webhook", kind: "amount", amount: 1 });
+  const token = await toGatewayPage(page);
+  await pay(page);
+  await expect(page.getByRole("heading", { name: heading("awaiting_confirmation") })).toBeVisible();
+  expect(await stored(token)).toMatchObject({ status: "awaiting_confirmation", flags: ["amount_mismatch"] });
+});

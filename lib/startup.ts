@@ -1,5 +1,7 @@
 import "server-only";
 import { Pool } from "pg";
+import { DEVELOPMENT_ADMIN, ensureDevelopmentAdmin } from "./admin/accounts";
+import { createDb } from "./db/client";
 import { applyMigrations, pendingMigrations } from "./db/migrate";
 import { EnvError, getEnv, withoutPassword } from "./env";
 
@@ -8,7 +10,8 @@ import { EnvError, getEnv, withoutPassword } from "./env";
  * with a message instead of failing a customer's first checkout:
  * - the environment is validated; a production server with a missing or malformed variable exits, naming each;
  * - the database: in production, pending migrations stop the server (run `npm run db:migrate` first, see the
- *   README's deploy steps); in development they are applied on the spot.
+ *   README's deploy steps); in development they are applied on the spot, and a first admin is created for the back
+ *   office when there is none (production never does: `npm run admin -- create <email>`).
  */
 export async function checkStartup(): Promise<void> {
   let env;
@@ -32,6 +35,9 @@ export async function checkStartup(): Promise<void> {
     } else {
       const applied = await applyMigrations(pool);
       if (applied.length > 0) console.info(`[db] applied ${applied.join(", ")} to ${database}`);
+      if (await ensureDevelopmentAdmin(createDb(pool))) {
+        console.info(`[admin] created the development admin ${DEVELOPMENT_ADMIN.email}, password "${DEVELOPMENT_ADMIN.password}": sign in at /admin`);
+      }
     }
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

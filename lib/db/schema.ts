@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /**
  * The shop's tables (Drizzle). Column names are snake_case in SQL (the client sets `casing: "snake_case"`).
@@ -64,12 +64,21 @@ export const orders = pgTable(
     /** When the customer's browser came back with `success`: the order page waits for confirmation from then. */
     customerReturnedAt: timestamp({ withTimezone: true }),
     flags: text({ enum: ORDER_FLAGS }).array().notNull().default(sql`'{}'::text[]`),
+    /** When the merchant marked the goods as sent (only ever a paid order). */
+    fulfilledAt: timestamp({ withTimezone: true }),
     ...timestamps,
   },
   (t) => [
     // One claim per session and checkout: a second identical submission cannot start a second payment.
     uniqueIndex("orders_one_started_checkout").on(t.sessionId, t.fingerprint).where(sql`${t.status} = 'started'`),
     index("orders_session_created").on(t.sessionId, t.createdAt),
+    // The back office lists newest first (these are read backwards), optionally by status or flagged, a page at a
+    // time (keyset on created_at, id), and finds orders by e-mail (as typed, any case) or phone (normalised).
+    index("orders_created").on(t.createdAt, t.id),
+    index("orders_status_created").on(t.status, t.createdAt, t.id),
+    index("orders_flagged_created").on(t.createdAt, t.id).where(sql`cardinality(${t.flags}) > 0`),
+    index("orders_email").on(sql`lower(${t.email})`),
+    index("orders_phone").on(t.phone),
     // Pending payments by the age of their access token: what the expiry job looks for.
     index("orders_open_payments").on(t.accessTokenIssuedAt).where(sql`${t.status} in ('pending', 'awaiting_confirmation')`),
     check("orders_status_known", sql.raw(`status in (${ORDER_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
@@ -115,6 +124,36 @@ export const orderEvents = pgTable(
   (t) => [index("order_events_order_at").on(t.orderId, t.at)],
 );
 
+/** The merchant's people who may use the back office (`npm run admin -- create <email>`). */
+export const adminUsers = pgTable(
+  "admin_users",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    /** Lower-cased. */
+    email: text().notNull().unique(),
+    /** scrypt, with its salt and parameters (lib/admin/passwords.ts). */
+    passwordHash: text().notNull(),
+    /** Sessions signed in before this are signed out: a password reset ends them all. */
+    passwordChangedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps,
+  },
+  (t) => [check("admin_users_email_lower", sql`${t.email} = lower(${t.email})`)],
+);
+
+/** Every sign-in attempt, for the limit of 5 failures per e-mail and per IP address in 15 minutes. */
+export const signInAttempts = pgTable(
+  "sign_in_attempts",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    email: text().notNull(),
+    ip: text().notNull(),
+    succeeded: boolean().notNull(),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("sign_in_attempts_email_at").on(t.email, t.at), index("sign_in_attempts_ip_at").on(t.ip, t.at)],
+);
+
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
 export type OrderEventRow = typeof orderEvents.$inferSelect;
+export type AdminUserRow = typeof adminUsers.$inferSelect;

@@ -1,0 +1,146 @@
+import "server-only";
+import { createHmac } from "node:crypto";
+import { and, eq, gt, or, sql } from "drizzle-orm";
+import { getIronSession, type SessionOptions } from "iron-session";
+import { cookies, headers } from "next/headers";
+import { redirect } from "next/navigation";
+import type { Db } from "../db/client";
+import { getDb } from "../db/client";
+import { adminUsers, signInAttempts } from "../db/schema";
+import { getEnv } from "../env";
+import { decoyHash, verifyPassword } from "./passwords";
+
+/**
+ * The back office's accounts and sign-in. Admins live in the database with scrypt password hashes; a signed-in
+ * admin carries a cookie of their own, separate from the shop's (`SameSite=Strict`, `HttpOnly`, `Secure` on https,
+ * 8 hours, only sent to `/admin`). Every admin page, route and server action calls {@link requireAdmin} on the
+ * server: the cookie alone proves nothing until the account behind it is read.
+ */
+
+/** Failed sign-ins allowed per e-mail and per IP address within {@link LOCKOUT_WINDOW_MS}. */
+export const MAX_FAILED_SIGN_INS = 5;
+export const LOCKOUT_WINDOW_MS = 15 * 60_000;
+const SESSION_TTL_SECONDS = 8 * 60 * 60;
+
+/** A signed-in admin. */
+export interface Admin {
+  id: number;
+  email: string;
+}
+
+export type SignInResult = { ok: true; admin: Admin; passwordChangedAt: Date } | { ok: false; reason: "invalid" } | { ok: false; reason: "locked"; retryAfterMinutes: number };
+
+/**
+ * Checks an e-mail and password, at most {@link MAX_FAILED_SIGN_INS} failures per e-mail and per IP address in 15
+ * minutes, counted in the database so the limit holds across server instances. The attempt is decided while
+ * holding transaction-scoped advisory locks on the e-mail and the address, so racing attempts are counted one after
+ * the other. An unknown e-mail and a wrong password give the same answer, after the same work.
+ */
+export async function signIn(db: Db, input: { email: string; password: string; ip: string }, now = new Date()): Promise<SignInResult> {
+  const email = input.email.trim().toLowerCase();
+  const { ip } = input;
+  return db.transaction(async (tx) => {
+    for (const key of [`sign-in:email:${email}`, `sign-in:ip:${ip}`].sort()) {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+    }
+    const since = new Date(now.getTime() - LOCKOUT_WINDOW_MS);
+    const [failures] = await tx
+      .select({
+        byEmail: sql<number>`count(*) filter (where ${signInAttempts.email} = ${email})`.mapWith(Number),
+        byIp: sql<number>`count(*) filter (where ${signInAttempts.ip} = ${ip})`.mapWith(Number),
+        oldestByEmail: sql<string | null>`min(${signInAttempts.at}) filter (where ${signInAttempts.email} = ${email})`,
+        oldestByIp: sql<string | null>`min(${signInAttempts.at}) filter (where ${signInAttempts.ip} = ${ip})`,
+      })
+      .from(signInAttempts)
+      .where(and(eq(signInAttempts.succeeded, false), gt(signInAttempts.at, since), or(eq(signInAttempts.email, email), eq(signInAttempts.ip, ip))));
+    // Locked until the oldest failure of each exhausted key leaves the window.
+    const lockedSince = [
+      failures!.byEmail >= MAX_FAILED_SIGN_INS ? failures!.oldestByEmail : null,
+      failures!.byIp >= MAX_FAILED_SIGN_INS ? failures!.oldestByIp : null,
+    ].filter((at): at is string => at !== null);
+    if (lockedSince.length > 0) {
+      const freeAt = Math.max(...lockedSince.map((at) => new Date(at).getTime())) + LOCKOUT_WINDOW_MS;
+      return { ok: false, reason: "locked", retryAfterMinutes: Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000)) };
+    }
+
+    const [user] = await tx.select().from(adminUsers).where(eq(adminUsers.email, email));
+    const matches = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
+    const succeeded = Boolean(user) && matches;
+    await tx.insert(signInAttempts).values({ email, ip, succeeded, at: now });
+    if (!succeeded || !user) return { ok: false, reason: "invalid" };
+    return { ok: true, admin: { id: user.id, email: user.email }, passwordChangedAt: user.passwordChangedAt };
+  });
+}
+
+interface AdminSessionData {
+  adminId?: number;
+  /** The account's passwordChangedAt when the session began: a reset since then ends it. */
+  passwordChangedAt?: number;
+}
+
+export const ADMIN_COOKIE = "admin_session";
+
+/**
+ * The admin cookie's settings. Its own key, derived from SESSION_SECRET, so a shop session cookie can never be
+ * unsealed as an admin one. `SameSite=Strict`: unlike the shop's cookie, nothing legitimate reaches the back office
+ * from another site, so the browser never sends it along with a cross-site request.
+ */
+function adminSessionOptions(): SessionOptions {
+  const env = getEnv();
+  return {
+    cookieName: ADMIN_COOKIE,
+    password: createHmac("sha256", env.SESSION_SECRET).update("admin-session").digest("hex"),
+    ttl: SESSION_TTL_SECONDS,
+    cookieOptions: { httpOnly: true, sameSite: "strict", path: "/admin", secure: env.SITE_URL.startsWith("https:") },
+  };
+}
+
+async function adminSession() {
+  try {
+    return await getIronSession<AdminSessionData>(await cookies(), adminSessionOptions());
+  } catch {
+    // A cookie that cannot be unsealed is no session; it is replaced at the next sign-in.
+    return getIronSession<AdminSessionData>({ get: () => undefined, set: () => {} }, adminSessionOptions());
+  }
+}
+
+/** Starts an admin session in the response (server actions only: they can set cookies). */
+export async function startAdminSession(admin: Admin, passwordChangedAt: Date): Promise<void> {
+  const session = await adminSession();
+  session.adminId = admin.id;
+  session.passwordChangedAt = passwordChangedAt.getTime();
+  await session.save();
+}
+
+/** Ends the admin session in the response. */
+export async function endAdminSession(): Promise<void> {
+  (await adminSession()).destroy();
+}
+
+/** The admin of this request, or `null`: the cookie's account must exist and not have changed its password since. */
+export async function currentAdmin(db: Db = getDb()): Promise<Admin | null> {
+  const session = await adminSession();
+  if (typeof session.adminId !== "number") return null;
+  const [user] = await db.select().from(adminUsers).where(eq(adminUsers.id, session.adminId));
+  if (!user || user.passwordChangedAt.getTime() !== session.passwordChangedAt) return null;
+  return { id: user.id, email: user.email };
+}
+
+/**
+ * The admin of this request; anyone else is sent to the sign-in page (a redirect from a page, a route handler or a
+ * server action alike), so nothing after this line runs for them.
+ */
+export async function requireAdmin(): Promise<Admin> {
+  const admin = await currentAdmin();
+  if (!admin) redirect("/admin/sign-in");
+  return admin;
+}
+
+/**
+ * The client's IP address for the sign-in limit: the first `X-Forwarded-For` hop, which hosting platforms (Vercel,
+ * a reverse proxy) set. A server exposed directly cannot trust that header; the per-e-mail limit still holds there.
+ */
+export async function clientIp(): Promise<string> {
+  const list = await headers();
+  return list.get("x-forwarded-for")?.split(",")[0]?.trim() || list.get("x-real-ip") || "unknown";
+}

@@ -4,7 +4,8 @@ import { contentSecurityPolicy, STATIC_SECURITY_HEADERS } from "@/lib/security-h
 
 /**
  * Gives every page the security headers and a Content-Security-Policy with a fresh nonce, which Next.js applies to
- * its own scripts.
+ * its own scripts. Admin pages are also marked noindex and no-store; who may see them is checked by each page on the
+ * server (lib/admin/auth.ts), not here.
  */
 export function proxy(request: NextRequest) {
   const nonce = btoa(crypto.randomUUID());
@@ -21,6 +22,11 @@ export function proxy(request: NextRequest) {
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", csp);
   for (const { key, value } of STATIC_SECURITY_HEADERS) response.headers.set(key, value);
+  // The back office is for the merchant's eyes only: never indexed, never kept by a browser or a CDN.
+  if (request.nextUrl.pathname === "/admin" || request.nextUrl.pathname.startsWith("/admin/")) {
+    response.headers.set("X-Robots-Tag", "noindex, nofollow");
+    response.headers.set("Cache-Control", "no-store");
+  }
   return response;
 }
 

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useActionState } from "react";
-import { addToCartAction } from "@/app/cart/actions";
+import { addToCartAction } from "@/app/(shop)/cart/actions";
 import { MAX_QUANTITY } from "@/lib/cart-limits";
 import { SubmitButton } from "./submit-button";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { removeFromCartAction, updateQuantityAction } from "@/app/cart/actions";
+import { removeFromCartAction, updateQuantityAction } from "@/app/(shop)/cart/actions";
 import { MAX_QUANTITY } from "@/lib/cart-limits";
 import { SubmitButton } from "./submit-button";
 

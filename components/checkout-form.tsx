@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useEffect, useRef } from "react";
-import { startCheckout, type CheckoutState } from "@/app/checkout/actions";
+import { startCheckout, type CheckoutState } from "@/app/(shop)/checkout/actions";
 import type { Gateway } from "@/lib/gateways";
 import { SubmitButton } from "./submit-button";
 

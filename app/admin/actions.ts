@@ -1,0 +1,39 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { clientIp, endAdminSession, requireAdmin, signIn, startAdminSession } from "@/lib/admin/auth";
+import { fulfilOrder } from "@/lib/admin/orders";
+import { getDb } from "@/lib/db/client";
+import { logger } from "@/lib/log";
+
+const credentialsSchema = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(1_000) });
+
+/**
+ * Signs an admin in (form fields `email`, `password`) and opens the orders; a wrong e-mail or password, or too many
+ * failures, come back to the sign-in page with a message that never says which of the two was wrong.
+ */
+export async function signInAction(form: FormData): Promise<void> {
+  const parsed = credentialsSchema.safeParse({ email: form.get("email"), password: form.get("password") });
+  if (!parsed.success) redirect("/admin/sign-in?error=missing");
+  const result = await signIn(getDb(), { ...parsed.data, ip: await clientIp() });
+  logger.info({ event: "admin_sign_in", ok: result.ok, reason: result.ok ? undefined : result.reason });
+  if (result.ok) await startAdminSession(result.admin, result.passwordChangedAt);
+  if (!result.ok) redirect(result.reason === "locked" ? `/admin/sign-in?error=locked&minutes=${result.retryAfterMinutes}` : "/admin/sign-in?error=invalid");
+  redirect("/admin/orders");
+}
+
+/** Ends the admin session. */
+export async function signOutAction(): Promise<void> {
+  await endAdminSession();
+  redirect("/admin/sign-in?signed-out=1");
+}
+
+/** Marks the order of form field `id` as fulfilled, as the signed-in admin; says on the order page how it went. */
+export async function fulfilAction(form: FormData): Promise<void> {
+  const admin = await requireAdmin();
+  const id = String(form.get("id") ?? "");
+  const result = await fulfilOrder(getDb(), id, admin.email);
+  logger.info({ event: "admin_fulfil", orderId: id, result });
+  redirect(`/admin/orders/${encodeURIComponent(id)}?result=${result}`);
+}

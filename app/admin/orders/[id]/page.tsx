@@ -1,0 +1,148 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getFormatter, getLocale, getTranslations } from "next-intl/server";
+import { z } from "zod";
+import { OrderStatusBadge } from "@/components/admin/order-status-badge";
+import { OrderTimeline } from "@/components/admin/order-timeline";
+import { SubmitButton } from "@/components/submit-button";
+import { requireAdmin } from "@/lib/admin/auth";
+import { findOrderForAdmin } from "@/lib/admin/orders";
+import { getDb } from "@/lib/db/client";
+import type { Locale } from "@/lib/i18n/config";
+import { formatMoney, multiply } from "@/lib/money";
+import { fulfilAction } from "../../actions";
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { id } = await params;
+  return { title: (await getTranslations("admin.order"))("title", { id: id.slice(0, 40) }) };
+}
+
+const resultSchema = z.enum(["fulfilled", "not_paid", "already_fulfilled", "not_found"]);
+
+/** One order as the merchant needs it: lines as sold, customer, payment, flags, its history, and "fulfil". */
+export default async function AdminOrderPage({ params, searchParams }: Props) {
+  await requireAdmin();
+  const [{ id }, query, locale, format, t] = await Promise.all([params, searchParams, getLocale() as Promise<Locale>, getFormatter(), getTranslations("admin.order")]);
+  const order = await findOrderForAdmin(getDb(), id);
+  const result = resultSchema.safeParse(query.result);
+  const tFlag = await getTranslations("admin.flags");
+
+  if (!order) {
+    return (
+      <section>
+        <p className="rounded-xl border border-stone-200 bg-white p-6">{t("notFound", { id: id.slice(0, 40) })}</p>
+        <Link href="/admin/orders" className="mt-4 inline-block font-medium text-brand-800 underline">
+          {t("back")}
+        </Link>
+      </section>
+    );
+  }
+  const when = (date: Date) => format.dateTime(date, { dateStyle: "medium", timeStyle: "medium" });
+  const details: [string, React.ReactNode][] = [
+    [t("created"), when(order.createdAt)],
+    [t("fullName"), order.fullName ? <span dir="auto">{order.fullName}</span> : t("none")],
+    [t("email"), order.email ?? t("none")],
+    [t("phone"), order.phone ? <span dir="ltr">{order.phone}</span> : t("none")],
+    [t("language"), order.locale],
+    [t("gateway"), order.paymentGateway ?? t("none")],
+    [t("token"), order.paymentToken ? <span className="font-mono break-all">{order.paymentToken}</span> : t("none")],
+    ...(order.failure ? ([[t("failure"), order.failure]] as [string, React.ReactNode][]) : []),
+  ];
+
+  return (
+    <section className="space-y-6">
+      <Link href="/admin/orders" className="font-medium text-brand-800 underline underline-offset-2">
+        {t("back")}
+      </Link>
+      {result.success && (
+        <p role="status" className={`rounded-lg border p-3 ${result.data === "fulfilled" ? "border-brand-600 bg-brand-50" : "border-amber-300 bg-amber-50 text-amber-900"}`}>
+          {t(`results.${result.data}`)}
+        </p>
+      )}
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="font-mono text-xl font-semibold break-all">{t("title", { id: order.id })}</h1>
+        <OrderStatusBadge order={order} />
+      </div>
+
+      {order.flags.length > 0 && (
+        <div className="rounded-xl border border-red-300 bg-red-50 p-4 text-red-900" data-testid="order-flags">
+          <h2 className="font-semibold">{t("flagsTitle")}</h2>
+          <ul className="mt-1 list-disc ps-5">
+            {order.flags.map((flag) => (
+              <li key={flag}>{tFlag(flag)}</li>
+            ))}
+          </ul>
+          <p className="mt-1 text-sm">{t("flagHelp")}</p>
+        </div>
+      )}
+
+      <div className="grid gap-6 md:grid-cols-2">
+        <section aria-labelledby="lines" className="rounded-xl border border-stone-200 bg-white p-4">
+          <h2 id="lines" className="font-semibold">
+            {t("lines")}
+          </h2>
+          <table className="mt-2 w-full text-sm">
+            <thead>
+              <tr className="text-stone-600">
+                <th scope="col" className="py-1 text-start font-medium">{t("product")}</th>
+                <th scope="col" className="py-1 text-end font-medium">{t("unitPrice")}</th>
+                <th scope="col" className="py-1 text-end font-medium">{t("quantity")}</th>
+                <th scope="col" className="py-1 text-end font-medium">{t("lineTotal")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {order.lines.map((line) => (
+                <tr key={line.position} className="border-t border-stone-200">
+                  <th scope="row" className="py-1 text-start font-normal" dir="auto">{line.name}</th>
+                  <td className="py-1 text-end whitespace-nowrap">{formatMoney(line.unitMinor, locale)}</td>
+                  <td className="py-1 text-end">{line.quantity}</td>
+                  <td className="py-1 text-end whitespace-nowrap">{formatMoney(multiply(line.unitMinor, line.quantity), locale)}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr className="border-t border-stone-300 font-semibold">
+                <th scope="row" colSpan={3} className="py-1 text-start">{t("orderTotal")}</th>
+                <td className="py-1 text-end whitespace-nowrap">{formatMoney(order.amountMinor, locale)}</td>
+              </tr>
+            </tfoot>
+          </table>
+        </section>
+
+        <section aria-labelledby="customer" className="rounded-xl border border-stone-200 bg-white p-4">
+          <h2 id="customer" className="font-semibold">
+            {t("customer")} · {t("payment")}
+          </h2>
+          <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            {details.map(([term, value]) => (
+              <div key={term} className="contents">
+                <dt className="text-stone-600">{term}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      </div>
+
+      <section aria-labelledby="fulfil" className="rounded-xl border border-stone-200 bg-white p-4">
+        <h2 id="fulfil" className="sr-only">
+          {t("fulfil")}
+        </h2>
+        {order.fulfilledAt ? (
+          <p>{t("fulfilledAt", { at: when(order.fulfilledAt) })}</p>
+        ) : order.status === "paid" ? (
+          <form action={fulfilAction}>
+            <input type="hidden" name="id" value={order.id} />
+            <SubmitButton pendingLabel={t("fulfilling")}>{t("fulfil")}</SubmitButton>
+          </form>
+        ) : (
+          <p className="text-stone-600">{t("fulfilHint")}</p>
+        )}
+      </section>
+
+      <OrderTimeline events={order.events} />
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { getTranslations } from "next-intl/server";
+import { z } from "zod";
+import { primaryAction } from "@/components/styles";
+import { currentAdmin } from "@/lib/admin/auth";
+import { signInAction } from "../actions";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.signIn"))("title") };
+}
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const errorSchema = z.enum(["invalid", "locked", "missing"]);
+const minutesSchema = z.coerce.number().int().min(1).max(15).catch(15);
+
+/** The back office's sign-in: a plain form posted to a server action, no JavaScript needed. */
+export default async function SignInPage({ searchParams }: Props) {
+  const [query, t, admin] = await Promise.all([searchParams, getTranslations("admin.signIn"), currentAdmin()]);
+  if (admin) redirect("/admin/orders");
+  const error = errorSchema.safeParse(query.error);
+  const message = error.success ? (error.data === "locked" ? t("locked", { minutes: minutesSchema.parse(query.minutes) }) : t(error.data)) : undefined;
+  return (
+    <section className="mx-auto max-w-sm py-8">
+      <h1 className="text-2xl font-semibold">{t("title")}</h1>
+      {message && (
+        <p role="alert" className="mt-4 rounded-lg border border-red-300 bg-red-50 p-3 text-red-900" data-testid="sign-in-error">
+          {message}
+        </p>
+      )}
+      {query["signed-out"] && !message && (
+        <p role="status" className="mt-4 rounded-lg border border-stone-300 bg-white p-3">
+          {t("signedOut")}
+        </p>
+      )}
+      <form action={signInAction} className="mt-6 space-y-4">
+        <div>
+          <label htmlFor="email" className="block text-sm font-medium">
+            {t("email")}
+          </label>
+          <input id="email" name="email" type="email" autoComplete="username" required dir="ltr" className="mt-1 w-full rounded-lg border border-stone-300 px-3 py-2 text-start" />
+        </div>
+        <div>
+          <label htmlFor="password" className="block text-sm font-medium">
+            {t("password")}
+          </label>
+          <input id="password" name="password" type="password" autoComplete="current-password" required dir="ltr" className="mt-1 w-full rounded-lg border border-stone-300 px-3 py-2 text-start" />
+        </div>
+        <button type="submit" className={`w-full ${primaryAction}`}>
+          {t("submit")}
+        </button>
+      </form>
+    </section>
+  );
+}

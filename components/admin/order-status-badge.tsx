@@ -1,0 +1,28 @@
+import { getTranslations } from "next-intl/server";
+import type { OrderRow } from "@/lib/db/schema";
+
+const TONES: Record<OrderRow["status"], string> = {
+  started: "bg-stone-100 text-stone-800",
+  failed: "bg-stone-100 text-stone-800",
+  pending: "bg-stone-100 text-stone-800",
+  awaiting_confirmation: "bg-amber-100 text-amber-900",
+  paid: "bg-brand-50 text-brand-800",
+  cancelled: "bg-stone-100 text-stone-800",
+  expired: "bg-stone-100 text-stone-800",
+};
+
+/** An order's status in words, with "fulfilled" and any flags for the merchant next to it. */
+export async function OrderStatusBadge({ order }: { order: Pick<OrderRow, "status" | "flags" | "fulfilledAt"> }) {
+  const [t, tFlag, tAdmin] = await Promise.all([getTranslations("admin.filters"), getTranslations("admin.flags"), getTranslations("admin")]);
+  return (
+    <span className="flex flex-wrap gap-1" data-testid="admin-order-status">
+      <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${TONES[order.status]}`}>{t(order.status)}</span>
+      {order.fulfilledAt && <span className="rounded-full bg-brand-700 px-2 py-0.5 text-xs font-medium text-white">{tAdmin("fulfilled")}</span>}
+      {order.flags.map((flag) => (
+        <span key={flag} className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-900">
+          {tFlag(flag)}
+        </span>
+      ))}
+    </span>
+  );
+}

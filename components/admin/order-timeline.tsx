@@ -1,0 +1,72 @@
+import { getFormatter, getTranslations } from "next-intl/server";
+import type { OrderEventRow, OrderStatus } from "@/lib/db/schema";
+
+/** What an event's data may say; every field is optional, old events carry fewer. */
+interface EventData {
+  from?: OrderStatus;
+  to?: OrderStatus;
+  flag?: string;
+  verified?: boolean;
+  signature?: string;
+  outcome?: string;
+  returnType?: string;
+  failure?: string;
+  by?: string;
+  amount?: number | string;
+  currency?: string;
+  gateway?: string;
+  transactionId?: string;
+}
+
+/** An order's history from the events table, oldest first: what arrived, whether it was verified, what it moved. */
+export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
+  const [t, tStatus, tOrder, format] = await Promise.all([getTranslations("admin.events"), getTranslations("admin.filters"), getTranslations("admin.order"), getFormatter()]);
+  const title = (type: string, data: EventData) => {
+    switch (type) {
+      case "created":
+      case "payment_created":
+      case "claim_taken_over":
+      case "claim_abandoned":
+      case "webhook_received":
+      case "expired":
+        return t(type);
+      case "payment_failed":
+        return t(type, { failure: data.failure ?? "?" });
+      case "customer_returned":
+        return t(type, { returnType: data.returnType ?? "?" });
+      case "fulfilled":
+        return t(type, { by: data.by ?? "?" });
+      default:
+        return type;
+    }
+  };
+  return (
+    <section aria-labelledby="timeline" className="rounded-xl border border-stone-200 bg-white p-4">
+      <h2 id="timeline" className="font-semibold">
+        {tOrder("timeline")}
+      </h2>
+      <ol className="mt-3 space-y-3 border-s-2 border-stone-200 ps-4" data-testid="order-timeline">
+        {events.map((event) => {
+          const data = event.data as EventData;
+          const notes = [
+            data.verified === true ? t("verified") : data.verified === false ? t("notVerified", { signature: data.signature ?? "?" }) : null,
+            data.amount !== undefined ? `${data.amount} ${data.currency ?? ""}`.trim() : null,
+            data.gateway ?? null,
+            data.transactionId ?? null,
+            data.outcome ? t("outcome", { outcome: data.outcome }) : null,
+            data.from && data.to ? (data.from === data.to ? t("unchanged") : t("move", { from: tStatus(data.from), to: tStatus(data.to) })) : null,
+          ].filter(Boolean);
+          return (
+            <li key={event.id} className={data.verified === false ? "text-red-900" : undefined}>
+              <p className="font-medium">{title(event.type, data)}</p>
+              <p className="text-sm text-stone-600">
+                <time dateTime={event.at.toISOString()}>{format.dateTime(event.at, { dateStyle: "medium", timeStyle: "medium" })}</time>
+                {notes.length > 0 && <span> · {notes.join(" · ")}</span>}
+              </p>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,40 @@
+import Link from "next/link";
+import { getLocale, getTranslations } from "next-intl/server";
+import type { Locale } from "@/lib/i18n/config";
+import { getSession } from "@/lib/session";
+import { LanguageSwitch } from "./language-switch";
+
+/** The shop's header (name, language, orders, cart with its count), main area and footer around a page. */
+export async function ShopChrome({ children }: { children: React.ReactNode }) {
+  const [locale, t, tMeta, { cart }] = await Promise.all([getLocale() as Promise<Locale>, getTranslations("layout"), getTranslations("meta"), getSession()]);
+  const count = cart.lines.reduce((n, line) => n + line.quantity, 0);
+  return (
+    <>
+      <header className="border-b border-sand-200 bg-white">
+        <nav aria-label={t("mainNav")} className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-4 py-3">
+          <Link href="/" className="text-lg font-semibold tracking-tight text-brand-800">
+            {tMeta("shopName")}
+          </Link>
+          <div className="flex items-center gap-2">
+            <LanguageSwitch to={locale === "ar" ? "en" : "ar"} label={t("switchLanguage")} accessibleLabel={t("switchLanguageLabel")} />
+            <Link href="/orders" className="rounded-full px-3 py-1.5 text-sm font-medium text-brand-800 hover:bg-sand-100">
+              {t("orders")}
+            </Link>
+            <Link href="/cart" className="rounded-full border border-sand-200 px-4 py-1.5 text-sm font-medium hover:bg-sand-100" aria-label={t("cartLabel", { count })}>
+              {t("cart")}{" "}
+              <span className="ms-1 rounded-full bg-brand-700 px-2 py-0.5 text-xs text-white" data-testid="cart-count">
+                {count}
+              </span>
+            </Link>
+          </div>
+        </nav>
+      </header>
+      <main id="main" className="mx-auto w-full max-w-5xl flex-1 px-4 py-8">
+        {children}
+      </main>
+      <footer className="border-t border-sand-200 bg-white">
+        <p className="mx-auto max-w-5xl px-4 py-4 text-sm text-stone-600">{t("footer")}</p>
+      </footer>
+    </>
+  );
+}

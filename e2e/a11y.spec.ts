@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { EMULATOR_URL, SHOP_URL } from "../playwright.config";
-import { addToCart, emulator, shop, type Lang } from "./support";
+import { addToCart, createAdmin, emulator, shop, signInAsAdmin, type Lang } from "./support";
 
 /**
  * axe on every page of the shop (and the emulator's payment pages), in both languages, on a desktop and a phone
@@ -22,6 +22,9 @@ async function expectNoSeriousViolations(page: Page, what: string) {
 async function useLanguage(page: Page, lang: Lang) {
   await page.context().addCookies([{ name: "NEXT_LOCALE", value: lang, url: SHOP_URL }]);
 }
+
+const A11Y_ADMIN = { email: "a11y@medina.example", password: "a-strong-a11y-password" };
+test.beforeAll(() => createAdmin(A11Y_ADMIN.email, A11Y_ADMIN.password));
 
 for (const lang of ["en", "ar"] as const) {
   for (const [viewportName, viewport] of Object.entries(viewports)) {
@@ -60,6 +63,14 @@ for (const lang of ["en", "ar"] as const) {
       await page.locator("button[name=outcome][value=pay]").click();
       await expect(page).toHaveURL(/\/orders\/ord_/);
       await expectNoSeriousViolations(page, `order page (${lang}, ${viewportName})`);
+      const orderPath = new URL(page.url()).pathname;
+      await check("/orders");
+
+      // The back office: sign-in (with an error shown), the orders list, one order.
+      await check("/admin/sign-in?error=invalid");
+      await signInAsAdmin(page, A11Y_ADMIN.email, A11Y_ADMIN.password, lang);
+      await expectNoSeriousViolations(page, `admin orders (${lang}, ${viewportName})`);
+      await check(`/admin${orderPath}`);
     });
   }
 }

@@ -1,12 +1,14 @@
 import { mkdirSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { EMULATOR_URL, SHOP_URL } from "../playwright.config";
-import { addToCart, emulator, shop } from "./support";
+import { addToCart, createAdmin, emulator, shop, signInAsAdmin } from "./support";
 
 /** Captures every page of the shop (and the payment pages of the emulator) for the README. Not part of npm test. */
 
 const DIR = "docs/screenshots";
 const viewports = { desktop: { width: 1280, height: 900 }, mobile: { width: 390, height: 844 } } as const;
+const ADMIN = { email: "owner@medina.example", password: "a-strong-screenshot-password" };
+test.beforeAll(() => createAdmin(ADMIN.email, ADMIN.password));
 
 for (const lang of ["en", "ar"] as const) {
   for (const [device, viewport] of Object.entries(viewports)) {
@@ -46,7 +48,14 @@ for (const lang of ["en", "ar"] as const) {
       await page.locator("button[name=outcome][value=pay]").click();
       await expect(page).toHaveURL(/\/orders\/ord_/);
       await shot("order-paid");
+      const orderPath = new URL(page.url()).pathname;
+      await visit("/orders", "orders");
       await visit("/orders/unknown", "order-unknown");
+
+      await visit("/admin/sign-in", "admin-sign-in");
+      await signInAsAdmin(page, ADMIN.email, ADMIN.password, lang);
+      await shot("admin-orders");
+      await visit(`/admin${orderPath}`, "admin-order");
     });
   }
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { Pool } from "pg";
@@ -88,4 +89,22 @@ export async function fillCheckout(page: Page, details: { full_name?: string; em
 /** Submits the checkout form. */
 export async function submitCheckout(page: Page) {
   await page.getByRole("button", { name: shop("checkout.submit") }).click();
+}
+
+/** Creates (or resets) a back-office admin the way a merchant does: `npm run admin -- create <email> --password-stdin`. */
+export function createAdmin(email: string, password: string) {
+  execFileSync("npx", ["tsx", "--conditions=react-server", "scripts/admin.ts", "create", email, "--password-stdin"], {
+    input: password,
+    env: { ...process.env, DATABASE_URL },
+    stdio: ["pipe", "ignore", "inherit"],
+  });
+}
+
+/** Signs in on /admin/sign-in in the current language (`lang`), and waits for the orders list. */
+export async function signInAsAdmin(page: Page, email: string, password: string, lang: Lang = currentLang()) {
+  await page.goto("/admin/sign-in");
+  await page.getByLabel(shop("admin.signIn.email", lang)).fill(email);
+  await page.getByLabel(shop("admin.signIn.password", lang)).fill(password);
+  await page.getByRole("button", { name: shop("admin.signIn.submit", lang) }).click();
+  await expect(page).toHaveURL(/\/admin\/orders$/);
 }

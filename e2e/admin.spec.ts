@@ -1,0 +1,135 @@
+import { expect, test, type Page } from "@playwright/test";
+import { parse } from "csv-parse/sync";
+import { EMULATOR_URL, SHOP_URL } from "../playwright.config";
+import { addToCart, createAdmin, database, emulator, paymentPage, shop, signInAsAdmin } from "./support";
+
+/** The back office: who may get in, what the merchant sees, and fulfilling an order paid in the shop. */
+
+const ADMIN = { email: "owner@medina.example", password: "a-strong-e2e-password" };
+test.beforeAll(() => createAdmin(ADMIN.email, ADMIN.password));
+test.beforeEach(async ({ request }) => {
+  await emulator.reset(request);
+});
+
+/** Buys saffron in the shop and pays; returns the order id (the service's webhook confirms it). */
+async function buyAndPay(page: Page): Promise<string> {
+  await addToCart(page, "saffron", 2, "en");
+  await page.goto("/checkout");
+  await page.getByLabel(shop("checkout.fullName", "en")).fill("Aisha Ben Ali");
+  await page.getByLabel(shop("checkout.email", "en")).fill("aisha@example.ly");
+  await page.getByRole("radio", { name: "Sadad" }).check();
+  await page.getByRole("button", { name: shop("checkout.submit", "en") }).click();
+  await page.getByRole("button", { name: paymentPage("en").continue }).click();
+  await page.getByRole("button", { name: paymentPage("en").pay, exact: true }).click();
+  await expect(page.getByRole("heading", { name: shop("order.status.paid.title", "en") })).toBeVisible();
+  return new URL(page.url()).pathname.split("/").pop()!;
+}
+
+test("signed out, every admin page, the export and an admin action are refused", async ({ page, browser }) => {
+  const orderId = await buyAndPay(page);
+  for (const path of ["/admin", "/admin/orders", `/admin/orders/${orderId}`, "/admin/orders?status=paid", "/admin/orders/export"]) {
+    await page.goto(path);
+    await expect(page, path).toHaveURL(/\/admin\/sign-in$/);
+  }
+
+  // The fulfil action, posted straight to the server without an admin session: refused, nothing changes.
+  const admin = await browser.newContext();
+  const adminPage = await admin.newPage();
+  await signInAsAdmin(adminPage, ADMIN.email, ADMIN.password, "en");
+  await adminPage.goto(`/admin/orders/${orderId}`);
+  const form = adminPage.locator("form", { has: adminPage.getByRole("button", { name: shop("admin.order.fulfil", "en") }) });
+  const fields = await form.locator("input[type=hidden]").evaluateAll((inputs) => inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value]));
+  await admin.close();
+  const multipart = Object.fromEntries(fields);
+  const forged = await page.request.post(`/admin/orders/${orderId}`, { multipart, headers: { Origin: SHOP_URL }, maxRedirects: 0 });
+  expect([303, 307, 401, 403]).toContain(forged.status());
+  if (forged.status() === 303 || forged.status() === 307) expect(forged.headers()["location"] ?? forged.headers()["x-action-redirect"]).toMatch(/\/admin\/sign-in/);
+  const [row] = await database(async (pool) => (await pool.query("select fulfilled_at from orders where id = $1", [orderId])).rows);
+  expect(row.fulfilled_at).toBeNull();
+});
+
+test("six wrong passwords lock the account with a message that says when to try again", async ({ browser }) => {
+  createAdmin("locked@medina.example", "the-right-password-1");
+  // Its own address, so the lock does not reach the other tests' sign-ins.
+  const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.9" } });
+  const page = await context.newPage();
+  for (let attempt = 1; attempt <= 6; attempt++) {
+    await page.goto("/admin/sign-in");
+    await page.getByLabel("E-mail").fill("locked@medina.example");
+    await page.getByLabel("Password").fill(`wrong-password-${attempt}`);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    const expected = attempt <= 5 ? "That e-mail and password do not match an account." : /Too many failed attempts\. Try again in 15 minutes\./;
+    await expect(page.getByTestId("sign-in-error")).toHaveText(expected);
+  }
+  // Even the right password waits now.
+  await page.getByLabel("E-mail").fill("locked@medina.example");
+  await page.getByLabel("Password").fill("the-right-password-1");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("sign-in-error")).toContainText("Too many failed attempts");
+  await context.close();
+});
+
+test("the order just paid is in the list with its history; fulfil it; the CSV has it", async ({ page, browser }) => {
+  const orderId = await buyAndPay(page);
+  const admin = await browser.newContext({ acceptDownloads: true });
+  const adminPage = await admin.newPage();
+  await signInAsAdmin(adminPage, ADMIN.email, ADMIN.password, "en");
+
+  const response = await adminPage.goto("/admin/orders");
+  expect(response?.headers()["x-robots-tag"]).toBe("noindex, nofollow");
+  expect(response?.headers()["cache-control"]).toContain("no-store");
+  const row = adminPage.getByTestId("admin-order-row").filter({ hasText: orderId });
+  await expect(row).toContainText("Paid");
+  await expect(row).toContainText("Aisha Ben Ali");
+
+  await adminPage.getByLabel("Search").fill(orderId);
+  await adminPage.getByRole("button", { name: "Apply" }).click();
+  await expect(adminPage.getByTestId("admin-order-row")).toHaveCount(1);
+  await adminPage.getByRole("link", { name: orderId }).click();
+
+  const timeline = adminPage.getByTestId("order-timeline");
+  await expect(timeline).toContainText("Order stored");
+  await expect(timeline).toContainText("Payment created");
+  await expect(timeline).toContainText("Webhook received");
+  await expect(timeline).toContainText("signature verified");
+  await expect(timeline).toContainText("Customer came back: success");
+
+  await adminPage.getByRole("button", { name: "Mark as fulfilled" }).click();
+  await expect(adminPage.getByRole("status")).toHaveText("Marked as fulfilled.");
+  await expect(timeline).toContainText(`Fulfilled by ${ADMIN.email}`);
+
+  await adminPage.goto(`/admin/orders?q=${orderId}`);
+  const [download] = await Promise.all([adminPage.waitForEvent("download"), adminPage.getByRole("link", { name: "Download as CSV" }).click()]);
+  const csv = parse(await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8"))) as string[][];
+  expect(csv[1]).toEqual(expect.arrayContaining([orderId, "paid", "37.50", "LYD", "Aisha Ben Ali", "aisha@example.ly", "2 × Saffron threads, 2 g"]));
+  await admin.close();
+});
+
+test("the shop's session gives no admin access, and the admin cookie stays on this site", async ({ page, browser, context }) => {
+  await addToCart(page, "saffron", 1, "en");
+  expect((await context.cookies()).some((c) => c.name === "shop_session")).toBe(true);
+  await page.goto("/admin/orders");
+  await expect(page).toHaveURL(/\/admin\/sign-in$/);
+
+  const admin = await browser.newContext();
+  const adminPage = await admin.newPage();
+  await signInAsAdmin(adminPage, ADMIN.email, ADMIN.password, "en");
+  const cookie = (await admin.cookies()).find((c) => c.name === "admin_session");
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/admin" });
+  expect(cookie!.expires - Date.now() / 1000).toBeLessThanOrEqual(8 * 3600 + 60);
+
+  // A link followed from another site (the payment service's origin) arrives without the admin cookie.
+  await adminPage.goto(`${EMULATOR_URL}/`);
+  await adminPage.evaluate((url) => (window.location.href = url), `${SHOP_URL}/admin/orders`);
+  await expect(adminPage).toHaveURL(/\/admin\/sign-in$/);
+  // From the back office itself it is still signed in.
+  await adminPage.goto("/admin/orders");
+  await expect(adminPage).toHaveURL(/\/admin\/orders$/);
+
+  // Signing out ends it.
+  await adminPage.getByRole("button", { name: "Sign out" }).click();
+  await expect(adminPage).toHaveURL(/\/admin\/sign-in\?signed-out=1$/);
+  await adminPage.goto("/admin/orders");
+  await expect(adminPage).toHaveURL(/\/admin\/sign-in$/);
+  await admin.close();
+});

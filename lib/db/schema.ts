@@ -5,6 +5,8 @@ import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, tex
  * The shop's tables (Drizzle). Column names are snake_case in SQL (the client sets `casing: "snake_case"`).
  * Change this file, then `npm run db:generate` writes the SQL migration into `drizzle/`; commit both.
  * Money is integer minor units (1/100 LYD) in `integer` columns: never `real`, never `numeric` read as a float.
+ * Times are stored to the millisecond, the precision of a JavaScript Date: a time read back and compared again (a
+ * page cursor, a claim's expiry) is then exactly the stored one, never a microsecond off.
  */
 
 /**
@@ -29,8 +31,8 @@ export const ORDER_FLAGS = ["amount_mismatch", "paid_after_cancel", "paid_after_
 export type OrderFlag = (typeof ORDER_FLAGS)[number];
 
 const timestamps = {
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  updatedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
 };
 
 export const orders = pgTable(
@@ -56,16 +58,16 @@ export const orders = pgTable(
     paymentToken: text().unique(),
     paymentUrl: text(),
     /** When the access token behind the payment was issued: the payment page dies 600 s later. */
-    accessTokenIssuedAt: timestamp({ withTimezone: true }),
+    accessTokenIssuedAt: timestamp({ withTimezone: true, precision: 3 }),
     /** While `started`: the server creating the payment owns it until then; after it, another may take over. */
-    claimExpiresAt: timestamp({ withTimezone: true }).notNull(),
+    claimExpiresAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
     /** Why no payment was created (a PaymentError kind), when `failed`. */
     failure: text(),
     /** When the customer's browser came back with `success`: the order page waits for confirmation from then. */
-    customerReturnedAt: timestamp({ withTimezone: true }),
+    customerReturnedAt: timestamp({ withTimezone: true, precision: 3 }),
     flags: text({ enum: ORDER_FLAGS }).array().notNull().default(sql`'{}'::text[]`),
     /** When the merchant marked the goods as sent (only ever a paid order). */
-    fulfilledAt: timestamp({ withTimezone: true }),
+    fulfilledAt: timestamp({ withTimezone: true, precision: 3 }),
     ...timestamps,
   },
   (t) => [
@@ -119,7 +121,7 @@ export const orderEvents = pgTable(
     type: text().notNull(),
     /** Free-form details: the status before and after, the payment token, an error kind… Never secrets. */
     data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
-    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    at: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [index("order_events_order_at").on(t.orderId, t.at)],
 );
@@ -134,7 +136,7 @@ export const adminUsers = pgTable(
     /** scrypt, with its salt and parameters (lib/admin/passwords.ts). */
     passwordHash: text().notNull(),
     /** Sessions signed in before this are signed out: a password reset ends them all. */
-    passwordChangedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    passwordChangedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
     ...timestamps,
   },
   (t) => [check("admin_users_email_lower", sql`${t.email} = lower(${t.email})`)],
@@ -148,7 +150,7 @@ export const signInAttempts = pgTable(
     email: text().notNull(),
     ip: text().notNull(),
     succeeded: boolean().notNull(),
-    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    at: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [index("sign_in_attempts_email_at").on(t.email, t.at), index("sign_in_attempts_ip_at").on(t.ip, t.at)],
 );

@@ -1,6 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import { getLocale, getTranslations } from "next-intl/server";
-import { direction, type Locale } from "@/lib/i18n/config";
+import { direction } from "@/lib/i18n/config";
 import "./globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -12,7 +12,7 @@ export const viewport: Viewport = { width: "device-width", initialScale: 1, them
 
 /** The document: language and direction, the skip link. The shop (app/(shop)) and the back office (app/admin) add their own frames. */
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
-  const [locale, t] = await Promise.all([getLocale() as Promise<Locale>, getTranslations("layout")]);
+  const [locale, t] = await Promise.all([getLocale(), getTranslations("layout")]);
   return (
     <html lang={locale} dir={direction(locale)}>
       <body className="flex min-h-dvh flex-col">

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useActionState } from "react";
 import { addToCartAction } from "@/app/(shop)/cart/actions";
-import { MAX_QUANTITY } from "@/lib/cart-limits";
+import { QuantityInput } from "./quantity-input";
 import { SubmitButton } from "./submit-button";
 
 /** Quantity input and "Add to cart" button for one product; reports the result in a live region. */
@@ -16,17 +16,7 @@ export function AddToCartForm({ slug, labels }: { slug: string; labels: { quanti
         <label htmlFor="quantity" className="block text-sm font-medium">
           {labels.quantity}
         </label>
-        <input
-          id="quantity"
-          name="quantity"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={MAX_QUANTITY}
-          defaultValue={1}
-          required
-          className="mt-1 w-20 rounded-lg border border-stone-300 px-3 py-2"
-        />
+        <QuantityInput id="quantity" defaultValue={1} className="mt-1 w-20 rounded-lg border border-stone-300 px-3 py-2" />
       </div>
       <SubmitButton pendingLabel={labels.adding}>{labels.add}</SubmitButton>
       <p aria-live="polite" className="w-full text-sm">

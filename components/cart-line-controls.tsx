@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import { removeFromCartAction, updateQuantityAction } from "@/app/(shop)/cart/actions";
-import { MAX_QUANTITY } from "@/lib/cart-limits";
+import { QuantityInput } from "./quantity-input";
 import { SubmitButton } from "./submit-button";
 
 export interface CartLineLabels {
@@ -25,18 +25,7 @@ export function CartLineControls({ slug, name, quantity, labels }: { slug: strin
         <label htmlFor={inputId} className="sr-only">
           {labels.quantityOf}
         </label>
-        <input
-          id={inputId}
-          name="quantity"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={MAX_QUANTITY}
-          defaultValue={quantity}
-          key={quantity}
-          required
-          className="w-16 rounded-lg border border-stone-300 px-2 py-1"
-        />
+        <QuantityInput key={quantity} id={inputId} defaultValue={quantity} className="w-16 rounded-lg border border-stone-300 px-2 py-1" />
         <SubmitButton variant="secondary" pendingLabel={labels.updating}>
           {labels.update}
           <span className="sr-only"> {labels.updateOf}</span>

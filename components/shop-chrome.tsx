@@ -1,12 +1,11 @@
 import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
-import type { Locale } from "@/lib/i18n/config";
 import { getSession } from "@/lib/session";
 import { LanguageSwitch } from "./language-switch";
 
 /** The shop's header (name, language, orders, cart with its count), main area and footer around a page. */
 export async function ShopChrome({ children }: { children: React.ReactNode }) {
-  const [locale, t, tMeta, { cart }] = await Promise.all([getLocale() as Promise<Locale>, getTranslations("layout"), getTranslations("meta"), getSession()]);
+  const [locale, t, tMeta, { cart }] = await Promise.all([getLocale(), getTranslations("layout"), getTranslations("meta"), getSession()]);
   const count = cart.lines.reduce((n, line) => n + line.quantity, 0);
   return (
     <>

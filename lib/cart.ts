@@ -4,17 +4,6 @@ import { findProduct, type Product } from "./catalog";
 import { multiply, sum, type MinorUnits } from "./money";
 import { problem, type Problem, type ProblemKey } from "./problems";
 
-/**
- * The cart as the session cookie stores it: product slugs and quantities only, never names or prices
- * (iron-session cookies hold at most 4 KB, and a price from the client is never trusted).
- */
-export interface Cart {
-  lines: CartLine[];
-}
-export interface CartLine {
-  slug: string;
-  quantity: number;
-}
 
 export { MAX_LINES, MAX_QUANTITY };
 
@@ -47,12 +36,16 @@ export const productSlugSchema = z
 /** Values the cart's problem messages refer to. */
 export const CART_LIMITS = { max: MAX_QUANTITY, lines: MAX_LINES } as const;
 
-/** Shape of a cart read back from the session cookie; anything else is dropped. */
+/**
+ * The cart as the session cookie stores it: product slugs and quantities only, never names or prices (iron-session
+ * cookies hold at most 4 KB, and a price from the client is never trusted). Anything else read back is dropped.
+ */
 export const cartSchema = z.object({
   lines: z
     .array(z.object({ slug: z.string().max(100), quantity: z.number().int().min(1).max(MAX_QUANTITY) }))
     .max(MAX_LINES),
 });
+export type Cart = z.infer<typeof cartSchema>;
 
 export type CartChange = { ok: true; cart: Cart } | { ok: false; error: Problem };
 

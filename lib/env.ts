@@ -222,12 +222,11 @@ export function getEnv(): Env {
 }
 
 /**
- * The payment client's configuration (`lib/payments.ts`) from the environment, logging each call through the
- * server logger. The client secret goes in here and nowhere else.
+ * The payment client's configuration (`lib/payments.ts`) from the environment (this process's, unless given),
+ * logging each call through the server logger. The client secret goes in here and nowhere else.
  * @throws EnvError when the environment is unusable.
  */
-export function paymentServiceConfig(): PaymentServiceConfig {
-  const env = getEnv();
+export function paymentServiceConfig(env: Env = getEnv()): PaymentServiceConfig {
   return {
     baseUrl: env.PAYMENT_API_BASE_URL,
     clientId: env.PAYMENT_CLIENT_ID,

@@ -5,16 +5,10 @@
  * Set CONTRACT_PREPAID_ENABLED=1 if your merchant account has prepaid card checkout enabled.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseEnv } from "./env";
+import { parseEnv, paymentServiceConfig } from "./env";
 import { createPayment, isTrustedPaymentUrl, PaymentError, requestAccessToken, toCreatePaymentBody, type PaymentRequest, type PaymentServiceConfig } from "./payments";
 
-const env = parseEnv(process.env, "development");
-const config: PaymentServiceConfig = {
-  baseUrl: env.PAYMENT_API_BASE_URL,
-  clientId: env.PAYMENT_CLIENT_ID,
-  clientSecret: env.PAYMENT_CLIENT_SECRET,
-  timeoutMs: env.PAYMENT_TIMEOUT_MS,
-};
+const config: PaymentServiceConfig = paymentServiceConfig(parseEnv(process.env, "development"));
 const sandbox = /\/sandbox\/api\/v1$/.test(config.baseUrl);
 const site = "https://shop.example.ly";
 

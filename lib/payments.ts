@@ -24,10 +24,6 @@ import { toWireAmount, type MinorUnits } from "./money";
  * checkout gives up after {@link CHECKOUT_DEADLINE_MS} (20 s): longer than that and customers leave anyway.
  */
 
-// ---------------------------------------------------------------------------------------------------------------
-// Configuration
-// ---------------------------------------------------------------------------------------------------------------
-
 /** Where and as whom to call the service. Built from the environment by `lib/env.ts`; tests pass their own. */
 export interface PaymentServiceConfig {
   /** API base of the environment, without a trailing slash, e.g. `https://host/pay/sandbox/api/v1`. */
@@ -68,10 +64,6 @@ const DEFAULT_TIMEOUT_MS = 8_000;
 const MAX_ATTEMPTS = 3;
 /** Backoff before retry n (1-based): 250 ms, 750 ms; plus up to 100 ms of jitter. */
 const backoffMs = (retry: number) => 250 * 3 ** (retry - 1) + Math.random() * 100;
-
-// ---------------------------------------------------------------------------------------------------------------
-// Errors
-// ---------------------------------------------------------------------------------------------------------------
 
 /**
  * Why a call failed, in terms a page can map to a message:
@@ -128,10 +120,6 @@ export class PaymentError extends Error {
   }
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Wire schemas (spec §2)
-// ---------------------------------------------------------------------------------------------------------------
-
 /** §2.1: the envelope of every answer. `data` is `{}` on errors, and sometimes `[]` on the live service. */
 const envelopeSchema = z.object({
   message: z.object({
@@ -154,10 +142,6 @@ const paymentDataSchema = z.object({
   token: z.string().min(1).max(512),
   payment_url: z.string().min(1).max(2048),
 });
-
-// ---------------------------------------------------------------------------------------------------------------
-// Public types
-// ---------------------------------------------------------------------------------------------------------------
 
 /** A bearer access token (§2.2). Opaque: never decode it, never reuse it for a second order (§5.5). */
 export interface AccessToken {
@@ -215,10 +199,6 @@ export interface CallContext {
 export function newCallContext(options: { locale?: string; now?: number } = {}): CallContext {
   return { requestId: crypto.randomUUID(), deadline: (options.now ?? Date.now()) + CHECKOUT_DEADLINE_MS, locale: options.locale };
 }
-
-// ---------------------------------------------------------------------------------------------------------------
-// The two calls
-// ---------------------------------------------------------------------------------------------------------------
 
 /**
  * Exchanges the client credentials for a fresh bearer access token (spec §4.1, §5).
@@ -323,10 +303,6 @@ export function isTrustedPaymentUrl(paymentUrl: string, paymentToken: string, ba
   return url.pathname.replace(/\/$/, "") === expected;
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Webhook (outside the spec: the live service documents it; gateway-notes.md, "Confirmation")
-// ---------------------------------------------------------------------------------------------------------------
-
 /** The header that carries a webhook delivery's signature. */
 export const WEBHOOK_SIGNATURE_HEADER = "x-mypay-signature";
 
@@ -363,12 +339,14 @@ export const webhookEventSchema = z.object({
 });
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 
+/** A webhook body read as {@link webhookEventSchema}; `null` when it is not that JSON. Trust it only once verified. */
+export function parseWebhookEvent(rawBody: Uint8Array): WebhookEvent | null {
+  const parsed = webhookEventSchema.safeParse(safeJson(new TextDecoder().decode(rawBody)));
+  return parsed.success ? parsed.data : null;
+}
+
 /** The one webhook event that confirms a payment. */
 export const PAYMENT_SUCCESS_EVENT = "payment.success";
-
-// ---------------------------------------------------------------------------------------------------------------
-// Transport
-// ---------------------------------------------------------------------------------------------------------------
 
 type Envelope = z.infer<typeof envelopeSchema>;
 

@@ -42,7 +42,7 @@ if (TEST_DATABASE_URL) {
   // The suites that use a database (lib/testing/db.ts), on a real PostgreSQL.
   const databaseSuites = ["lib", "app", "scripts"]
     .flatMap((dir) => readdirSync(dir, { recursive: true }).map((file) => `${dir}/${file}`))
-    .filter((file) => file.endsWith(".test.ts") && readFileSync(file, "utf8").includes("createTestDatabase"));
+    .filter((file) => file.endsWith(".test.ts") && /testing\/db"/.test(readFileSync(file, "utf8")));
   suite("unit (PostgreSQL)", "npx", vitest("test-results/vitest-pg.json", databaseSuites), "test-results/vitest-pg.json", vitestCounts, { TEST_DATABASE_URL });
 }
 // Built with the browser tests' environment (secrets included), so their secret scan covers the build output.

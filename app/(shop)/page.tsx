@@ -2,11 +2,10 @@ import Image from "next/image";
 import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { PRODUCTS } from "@/lib/catalog";
-import type { Locale } from "@/lib/i18n/config";
 import { formatMoney } from "@/lib/money";
 
 export default async function HomePage() {
-  const [locale, t] = await Promise.all([getLocale() as Promise<Locale>, getTranslations("home")]);
+  const [locale, t] = await Promise.all([getLocale(), getTranslations("home")]);
   return (
     <>
       <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>

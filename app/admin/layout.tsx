@@ -3,7 +3,6 @@ import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { LanguageSwitch } from "@/components/language-switch";
 import { currentAdmin } from "@/lib/admin/auth";
-import type { Locale } from "@/lib/i18n/config";
 import { signOutAction } from "./actions";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -14,7 +13,7 @@ export async function generateMetadata(): Promise<Metadata> {
 /** The back office's frame: its name, the language switch and, when signed in, who and how to sign out. */
 export default async function AdminLayout({ children }: { children: React.ReactNode }) {
   const [locale, t, tLayout, tMeta, admin] = await Promise.all([
-    getLocale() as Promise<Locale>,
+    getLocale(),
     getTranslations("admin"),
     getTranslations("layout"),
     getTranslations("meta"),

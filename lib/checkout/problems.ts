@@ -1,14 +1,14 @@
-import { OrderStoreError } from "./checkout/place-order";
-import { EnvError } from "./env";
-import { PaymentError } from "./payments";
-import { problem, type Problem } from "./problems";
+import { EnvError } from "../env";
+import { PaymentError } from "../payments";
+import { problem, type Problem } from "../problems";
+import { OrderStoreError } from "./place-order";
 
 /**
  * Turns a checkout failure into what the customer is told: what happened and what to do, as a {@link Problem} the
  * page translates. The cart is always kept, and the customer is told so where it matters. Details for the
  * merchant go to the log, never to the page.
  */
-export function describeCheckoutFailure(error: unknown): Problem {
+export function checkoutProblem(error: unknown): Problem {
   if (error instanceof PaymentError) {
     switch (error.kind) {
       case "rate_limited":

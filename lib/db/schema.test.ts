@@ -1,14 +1,10 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../testing/db";
+import { describe, expect, it } from "vitest";
+import { setUpTestDatabase } from "../testing/db";
 import { applyMigrations, pendingMigrations } from "./migrate";
 import { orderEvents, orders } from "./schema";
 
-let t: TestDatabase;
-beforeAll(async () => {
-  t = await createTestDatabase();
-});
-afterAll(() => t?.close());
+const t = setUpTestDatabase();
 
 const order = (id: string, extra: Partial<typeof orders.$inferInsert> = {}) => ({
   id,

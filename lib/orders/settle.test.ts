@@ -1,36 +1,20 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ORDER_STATUSES, orderEvents, orders, type OrderStatus } from "../db/schema";
 import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
-import { createTestDatabase, type TestDatabase } from "../testing/db";
+import { setUpTestDatabase } from "../testing/db";
+import { storeOrder } from "../testing/orders";
 import { expireDueOrders, nextMove, parseReturnQuery, returnFromPaymentPage, settle, type SettlementInput } from "./settle";
 import { findCustomerOrder, newOrderId } from "./store";
 
-let t: TestDatabase;
-beforeAll(async () => {
-  t = await createTestDatabase();
-});
-afterAll(() => t?.close());
+const t = setUpTestDatabase();
 
-/** A stored order with a payment, of session `session`, in `status`, its access token issued `issuedAt`. */
-async function storedOrder(status: OrderStatus = "pending", session = "session-a", issuedAt = new Date()) {
-  const id = newOrderId();
-  const paymentToken = `pt-${id}`;
-  await t.db.insert(orders).values({
-    id,
-    sessionId: session,
-    fingerprint: id,
-    status,
-    amountMinor: 1875,
-    currency: "LYD",
-    locale: "en",
-    paymentToken,
-    paymentUrl: `https://pay.example.ly/pay/sandbox/v1/user/payment/preview/${paymentToken}`,
-    accessTokenIssuedAt: issuedAt,
-    claimExpiresAt: new Date(),
-  });
-  return { id, paymentToken };
-}
+/**
+ * A stored order with a payment, of session `session`, in `status`, its access token issued `issuedAt`. Started and
+ * failed orders get a token too: a verified payment for one arrives with it (lib/orders/webhook.ts stores it first).
+ */
+const storedOrder = (status: OrderStatus = "pending", session = "session-a", issuedAt = new Date()) =>
+  storeOrder(t.db, { status, sessionId: session, accessTokenIssuedAt: issuedAt, paymentToken: `pt-${crypto.randomUUID()}` });
 const statusOf = async (id: string) => (await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.status;
 const eventsOf = async (id: string) => t.db.select().from(orderEvents).where(eq(orderEvents.orderId, id)).orderBy(orderEvents.id);
 const elevenMinutesAgo = () => new Date(Date.now() - ACCESS_TOKEN_LIFETIME_MS - 60_000);

@@ -1,38 +1,17 @@
 import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { orderEvents, orders, type OrderStatus } from "../db/schema";
-import { createTestDatabase, type TestDatabase } from "../testing/db";
-import { newOrderId } from "./store";
+import { setUpTestDatabase } from "../testing/db";
+import { storeOrder } from "../testing/orders";
 import { receiveWebhook } from "./webhook";
 
 /** Deliveries as the service sends them: JSON bytes signed with HMAC-SHA256, against a real database. */
 
 const SECRET = "whsec-test-0123456789abcdef";
-let t: TestDatabase;
-beforeAll(async () => {
-  t = await createTestDatabase();
-});
-afterAll(() => t?.close());
+const t = setUpTestDatabase();
 
-async function storedOrder(status: OrderStatus = "awaiting_confirmation", amountMinor = 10375) {
-  const id = newOrderId();
-  const paymentToken = `pt-${id}`;
-  await t.db.insert(orders).values({
-    id,
-    sessionId: "s",
-    fingerprint: id,
-    status,
-    amountMinor,
-    currency: "LYD",
-    locale: "en",
-    paymentToken: status === "started" ? null : paymentToken,
-    paymentUrl: status === "started" ? null : `https://pay.example.ly/pay/sandbox/v1/user/payment/preview/${paymentToken}`,
-    accessTokenIssuedAt: new Date(),
-    claimExpiresAt: new Date(),
-  });
-  return { id, paymentToken };
-}
+const storedOrder = (status: OrderStatus = "awaiting_confirmation", amountMinor = 10375) => storeOrder(t.db, { status, amountMinor });
 
 const body = (fields: Record<string, unknown>) =>
   JSON.stringify({ event: "payment.success", status: "success", gateway: "sadad", currency: "LYD", timestamp: 1795460000, transaction_id: "TXN-1", ...fields });

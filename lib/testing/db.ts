@@ -1,4 +1,5 @@
 import { Pool } from "pg";
+import { afterAll, beforeAll } from "vitest";
 import { startEmbeddedPostgres } from "../../scripts/embedded-postgres";
 import { createDb, type Db } from "../db/client";
 import { applyMigrations } from "../db/migrate";
@@ -15,6 +16,19 @@ export interface TestDatabase {
 }
 
 /**
+ * A fresh database for the test file that calls this: created before its tests, dropped after. The returned object
+ * is filled in by `beforeAll`, so read its fields inside tests, not at the file's top level.
+ */
+export function setUpTestDatabase(): TestDatabase {
+  const handle = {} as TestDatabase;
+  beforeAll(async () => {
+    Object.assign(handle, await createTestDatabase());
+  }, 30_000);
+  afterAll(() => handle.close?.());
+  return handle;
+}
+
+/**
  * A fresh database: on the PostgreSQL server of `TEST_DATABASE_URL` when set (a new database created there and
  * dropped afterwards; CI sets it), else an in-memory PGlite served over the Postgres wire protocol on a free port (scripts/embedded-postgres.ts).
  */
@@ -26,18 +40,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 async function onPglite(): Promise<TestDatabase> {
   const embedded = await startEmbeddedPostgres();
   const url = embedded.url;
-  const pool = new Pool({ connectionString: url, max: 5 });
-  await applyMigrations(pool);
-  return {
-    db: createDb(pool),
-    pool,
-    url,
-    kind: "pglite",
-    async close() {
-      await pool.end();
-      await embedded.stop();
-    },
-  };
+  return migrated(url, "pglite", () => embedded.stop());
 }
 
 async function onPostgres(serverUrl: string): Promise<TestDatabase> {
@@ -46,19 +49,26 @@ async function onPostgres(serverUrl: string): Promise<TestDatabase> {
   await admin.query(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const pool = new Pool({ connectionString: url.href, max: 5 });
-  // Dropping the database at the end ends its sessions; an idle client hearing that is not a test failure.
+  return migrated(url.href, "postgresql", async () => {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+}
+
+/** A pool on `url` with every migration applied; `close` ends the pool, then runs `dispose`. */
+async function migrated(url: string, kind: TestDatabase["kind"], dispose: () => Promise<void>): Promise<TestDatabase> {
+  const pool = new Pool({ connectionString: url, max: 5 });
+  // Dropping a test database ends its sessions; an idle client hearing that is not a test failure.
   pool.on("error", () => {});
   await applyMigrations(pool);
   return {
     db: createDb(pool),
     pool,
-    url: url.href,
-    kind: "postgresql",
+    url,
+    kind,
     async close() {
       await pool.end();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await dispose();
     },
   };
 }

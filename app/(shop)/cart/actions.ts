@@ -4,8 +4,7 @@ import { revalidatePath } from "next/cache";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { addToCart, CART_LIMITS, productSlugSchema, quantitySchema, removeFromCart, setQuantity, type Cart, type CartChange } from "@/lib/cart";
-import { translateProblem } from "@/lib/i18n/translate";
-import type { ProblemKey } from "@/lib/problems";
+import { translateProblem, type ProblemKey } from "@/lib/problems";
 import { getSession } from "@/lib/session";
 
 /** State of a cart form after submission: a message for the customer, in their language. */

@@ -6,7 +6,6 @@ import { CartLineControls } from "@/components/cart-line-controls";
 import { EmptyState } from "@/components/empty-state";
 import { LinkButton } from "@/components/link-button";
 import { priceCart } from "@/lib/cart";
-import type { Locale } from "@/lib/i18n/config";
 import { formatMoney } from "@/lib/money";
 import { getSession } from "@/lib/session";
 
@@ -15,7 +14,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function CartPage() {
-  const [{ cart }, locale, t] = await Promise.all([getSession(), getLocale() as Promise<Locale>, getTranslations("cart")]);
+  const [{ cart }, locale, t] = await Promise.all([getSession(), getLocale(), getTranslations("cart")]);
   const priced = priceCart(cart);
 
   if (priced.lines.length === 0) {

@@ -2,16 +2,16 @@
 
 import { redirect } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
+import { z } from "zod";
 import { priceCart } from "@/lib/cart";
-import { describeCheckoutFailure } from "@/lib/checkout-errors";
-import { checkoutFormSchema, readCheckoutValues, type CheckoutField, type CheckoutValues } from "@/lib/checkout/form";
+import { CHECKOUT_FIELDS, checkoutFormSchema, readCheckoutValues, type CheckoutField, type CheckoutValues } from "@/lib/checkout/form";
 import { placeOrder, type PlacedOrder } from "@/lib/checkout/place-order";
+import { checkoutProblem } from "@/lib/checkout/problems";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import type { Locale } from "@/lib/i18n/config";
-import { translateProblem } from "@/lib/i18n/translate";
 import { logger } from "@/lib/log";
-import type { ProblemKey } from "@/lib/problems";
+import { PaymentError } from "@/lib/payments";
+import { translateProblem, type ProblemKey } from "@/lib/problems";
 import { getSession } from "@/lib/session";
 
 /**
@@ -25,41 +25,44 @@ export interface CheckoutState {
 }
 
 /**
- * The checkout (DESIGN.md, "The flow"): validate the form, price the cart on the server, place the order (stored,
- * then paid for with a fresh access token, or this checkout's pending payment resumed), remember it in the session
- * and send the customer to the payment URL. Every failure returns to the form with a message and the customer's
- * input; the cart is never touched here.
+ * The checkout, in DESIGN.md's five steps: parse the form, price the cart on the server, pay and store (placeOrder:
+ * the order is stored, then paid for with a fresh access token, or this checkout's pending payment resumed), then
+ * redirect to the payment URL. Every failure returns to the form with a message and the customer's input; the cart
+ * is never touched here.
  */
 export async function startCheckout(_previous: CheckoutState, form: FormData): Promise<CheckoutState> {
+  // 1. Parse.
   const values = readCheckoutValues(form);
-  const session = await getSession();
-  const cart = priceCart(session.cart);
-  if (cart.lines.length === 0) return { values, message: await translateProblem({ key: "cartEmpty" }) };
-
   const { PAYMENT_GATEWAYS, SITE_URL } = getEnv();
   const parsed = checkoutFormSchema(PAYMENT_GATEWAYS).safeParse(values);
   if (!parsed.success) {
+    // The schema's messages are problem keys (lib/checkout/form.ts); each field shows its first.
+    const issues = z.flattenError(parsed.error).fieldErrors;
     const fieldErrors: CheckoutState["fieldErrors"] = {};
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0] as CheckoutField;
-      fieldErrors[field] ??= await translateProblem({ key: issue.message as ProblemKey });
+    for (const field of CHECKOUT_FIELDS) {
+      const key = issues[field]?.[0] as ProblemKey | undefined;
+      if (key) fieldErrors[field] = await translateProblem({ key });
     }
     return { values, fieldErrors, message: (await getTranslations("checkout"))("fixFields") };
   }
 
+  // 2. Price.
+  const session = await getSession();
+  const cart = priceCart(session.cart);
+  if (cart.lines.length === 0) return { values, message: await translateProblem({ key: "cartEmpty" }) };
+
+  // 3 and 4. Pay and store.
   let order: PlacedOrder;
   try {
-    const locale = (await getLocale()) as Locale;
-    order = await placeOrder(getDb(), { sessionId: session.id, cart, details: parsed.data, locale, siteUrl: SITE_URL });
+    order = await placeOrder(getDb(), { sessionId: session.id, cart, details: parsed.data, locale: await getLocale(), siteUrl: SITE_URL });
   } catch (error) {
-    logger.warn({ event: "checkout_failed", kind: (error as { kind?: string }).kind ?? (error as Error).name, requestId: (error as { requestId?: string }).requestId });
-    return { values, message: await translateProblem(describeCheckoutFailure(error)) };
+    const reason = error instanceof PaymentError ? { kind: error.kind, requestId: error.requestId } : { kind: error instanceof Error ? error.name : "unknown" };
+    logger.warn({ event: "checkout_failed", ...reason });
+    return { values, message: await translateProblem(checkoutProblem(error)) };
   }
-  if (session.orderId !== order.id) {
-    session.orderId = order.id;
-    await session.save();
-  }
+  session.orderId = order.id;
+  await session.save();
 
-  // Outside any try/catch: redirect() works by throwing, and a catch would swallow it.
+  // 5. Redirect — outside any try/catch: redirect() works by throwing, and a catch would swallow it.
   redirect(order.paymentUrl);
 }

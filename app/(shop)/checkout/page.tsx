@@ -7,7 +7,6 @@ import { OrderSummary } from "@/components/order-summary";
 import { priceCart } from "@/lib/cart";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import type { Locale } from "@/lib/i18n/config";
 import { findCustomerOrder } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
 
@@ -18,7 +17,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function CheckoutPage() {
   const [{ cart, orderId, id: sessionId }, locale, t, tCart] = await Promise.all([
     getSession(),
-    getLocale() as Promise<Locale>,
+    getLocale(),
     getTranslations("checkout"),
     getTranslations("cart"),
   ]);

@@ -3,7 +3,6 @@ import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { EmptyState } from "@/components/empty-state";
 import { getDb } from "@/lib/db/client";
-import type { Locale } from "@/lib/i18n/config";
 import { formatMoney } from "@/lib/money";
 import { listCustomerOrders } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
@@ -14,7 +13,7 @@ export async function generateMetadata(): Promise<Metadata> {
 
 /** "Your orders": the orders this browser session placed, newest first, with their status. */
 export default async function OrdersPage() {
-  const [session, locale, format, t] = await Promise.all([getSession(), getLocale() as Promise<Locale>, getFormatter(), getTranslations("orders")]);
+  const [session, locale, format, t] = await Promise.all([getSession(), getLocale(), getFormatter(), getTranslations("orders")]);
   const orders = await listCustomerOrders(getDb(), session.id);
   if (orders.length === 0) return <EmptyState title={t("emptyTitle")} text={t("emptyText")} action={t("browse")} href="/" />;
 

@@ -6,7 +6,6 @@ import { primaryAction } from "@/components/styles";
 import { requireAdmin } from "@/lib/admin/auth";
 import { listOrders, ORDER_FILTERS, parseOrderListQuery, type OrderListQuery } from "@/lib/admin/orders";
 import { getDb } from "@/lib/db/client";
-import type { Locale } from "@/lib/i18n/config";
 import { formatMoney } from "@/lib/money";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -31,7 +30,7 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
   await requireAdmin();
   const [params, locale, format, t, tFilter] = await Promise.all([
     searchParams,
-    getLocale() as Promise<Locale>,
+    getLocale(),
     getFormatter(),
     getTranslations("admin.orders"),
     getTranslations("admin.filters"),

@@ -6,7 +6,6 @@ import { EmptyState } from "@/components/empty-state";
 import { LinkButton } from "@/components/link-button";
 import { OrderSummary } from "@/components/order-summary";
 import { getDb } from "@/lib/db/client";
-import type { Locale } from "@/lib/i18n/config";
 import { multiply } from "@/lib/money";
 import { awaitingConfirmationUntil, findCustomerOrder, isPaymentPageOpen } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
@@ -32,7 +31,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
     params,
     searchParams,
     getSession(),
-    getLocale() as Promise<Locale>,
+    getLocale(),
     getTranslations("order"),
     getTranslations("checkout"),
   ]);

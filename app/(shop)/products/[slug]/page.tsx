@@ -4,20 +4,19 @@ import { notFound } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { AddToCartForm } from "@/components/add-to-cart-form";
 import { findProduct } from "@/lib/catalog";
-import type { Locale } from "@/lib/i18n/config";
 import { formatMoney } from "@/lib/money";
 
 type Props = { params: Promise<{ slug: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const [product, locale, t] = await Promise.all([params.then((p) => findProduct(p.slug)), getLocale() as Promise<Locale>, getTranslations("meta")]);
+  const [product, locale, t] = await Promise.all([params.then((p) => findProduct(p.slug)), getLocale(), getTranslations("meta")]);
   return { title: product?.name[locale] ?? t("productNotFound") };
 }
 
 export default async function ProductPage({ params }: Props) {
   const product = findProduct((await params).slug);
   if (!product) notFound();
-  const [locale, t] = await Promise.all([getLocale() as Promise<Locale>, getTranslations("product")]);
+  const [locale, t] = await Promise.all([getLocale(), getTranslations("product")]);
   return (
     <article className="grid gap-8 md:grid-cols-2">
       <Image src={product.image} alt="" width={600} height={600} priority className="aspect-square w-full rounded-xl border border-sand-200 bg-sand-100" />

@@ -8,7 +8,6 @@ import { SubmitButton } from "@/components/submit-button";
 import { requireAdmin } from "@/lib/admin/auth";
 import { findOrderForAdmin } from "@/lib/admin/orders";
 import { getDb } from "@/lib/db/client";
-import type { Locale } from "@/lib/i18n/config";
 import { formatMoney, multiply } from "@/lib/money";
 import { fulfilAction } from "../../actions";
 
@@ -24,7 +23,7 @@ const resultSchema = z.enum(["fulfilled", "not_paid", "already_fulfilled", "not_
 /** One order as the merchant needs it: lines as sold, customer, payment, flags, its history, and "fulfil". */
 export default async function AdminOrderPage({ params, searchParams }: Props) {
   await requireAdmin();
-  const [{ id }, query, locale, format, t] = await Promise.all([params, searchParams, getLocale() as Promise<Locale>, getFormatter(), getTranslations("admin.order")]);
+  const [{ id }, query, locale, format, t] = await Promise.all([params, searchParams, getLocale(), getFormatter(), getTranslations("admin.order")]);
   const order = await findOrderForAdmin(getDb(), id);
   const result = resultSchema.safeParse(query.result);
   const tFlag = await getTranslations("admin.flags");

@@ -1,0 +1,29 @@
+import type { Db } from "../db/client";
+import { orders } from "../db/schema";
+import { newOrderId } from "../orders/store";
+
+/**
+ * Stores an order as a checkout leaves it once its payment exists (pending, a payment token and URL, the access
+ * token issued now), with any column overridden. A `started` or `failed` order gets no payment token unless given.
+ * @returns its id and payment token.
+ */
+export async function storeOrder(db: Db, overrides: Partial<typeof orders.$inferInsert> = {}): Promise<{ id: string; paymentToken: string }> {
+  const id = overrides.id ?? newOrderId();
+  const paymentToken = overrides.paymentToken ?? `pt-${id}`;
+  const withoutPayment = (overrides.status === "started" || overrides.status === "failed") && !overrides.paymentToken;
+  await db.insert(orders).values({
+    id,
+    sessionId: "session-a",
+    fingerprint: id,
+    status: "pending",
+    amountMinor: 1875,
+    currency: "LYD",
+    locale: "en",
+    paymentToken: withoutPayment ? null : paymentToken,
+    paymentUrl: withoutPayment ? null : `https://pay.example.ly/pay/sandbox/v1/user/payment/preview/${paymentToken}`,
+    accessTokenIssuedAt: new Date(),
+    claimExpiresAt: new Date(),
+    ...overrides,
+  });
+  return { id, paymentToken };
+}

@@ -9,7 +9,9 @@ import { toWireAmount, type MinorUnits } from "./money";
  * service is known to do (gateway-notes.md). It knows nothing about carts, sessions or React.
  *
  * One checkout costs two requests: `requestAccessToken()` then `createPayment()`. {@link initiatePayment} does both
- * with the retry rules below; call the two primitives yourself only if you need a different policy.
+ * with the retry rules below; call the two primitives yourself only if you need a different policy. The service's
+ * answer about the money comes later, as a signed webhook: {@link verifyWebhookSignature} and
+ * {@link parseWebhookEvent} read it (outside the spec; gateway-notes.md, "Confirmation").
  *
  * Retry rules — none of them can charge a customer twice:
  * | failure                               | what happens                                                        |

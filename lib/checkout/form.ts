@@ -30,12 +30,21 @@ export function normaliseLibyanMobile(input: string): string | null {
 }
 
 /**
- * The checkout form schema (zod). Issue messages are {@link ProblemKey}s, translated by the page. Every field is optional: with none the customer fills them in on the payment
- * page; with `full_name`, `email`, `phone` and `payment_gateway` all given, the payment page goes straight to the
- * gateway (§4.2 rules 5–6).
- * @param gateways the aliases offered in the picker; any other alias is refused.
+ * The checkout form schema (zod). Issue messages are {@link ProblemKey}s, translated by the page. Every field is
+ * optional: with none the customer fills them in on the payment page; with `full_name`, `email`, `phone` and
+ * `payment_gateway` all given, the payment page goes straight to the gateway (§4.2 rules 5–6).
+ * @param gateways the aliases offered in the picker; any other alias is refused. One schema is built per list and
+ *   kept: zod compiles a schema on its first use, which a checkout should not pay for every time.
  */
 export function checkoutFormSchema(gateways: readonly Gateway[]) {
+  let schema = schemas.get(gateways);
+  if (!schema) schemas.set(gateways, (schema = buildSchema(gateways)));
+  return schema;
+}
+
+const schemas = new WeakMap<readonly Gateway[], ReturnType<typeof buildSchema>>();
+
+function buildSchema(gateways: readonly Gateway[]) {
   return z.object({
     full_name: optionalText(100, "fullNameTooLong").pipe(
       z

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { PricedCart } from "../cart";
 import type { Db } from "../db/client";
 import { orderEvents, orderLines, orders, type OrderRow } from "../db/schema";
@@ -116,42 +116,51 @@ async function findOpenCheckout(db: Db, sessionId: string, fingerprint: string):
   });
 }
 
-/** Inserts the order, its lines and its first event as `started`; `null` when this checkout is already claimed. */
-async function claim(db: Db, input: CheckoutInput, fingerprint: string): Promise<OrderRow | null> {
+/** What paying for a claimed order needs to know of it. */
+type Claim = Pick<OrderRow, "id" | "amountMinor" | "currency" | "claimExpiresAt">;
+
+/**
+ * Inserts the order as `started`, its lines as sold and its `created` event, in one statement: all or nothing, and
+ * one round trip on the checkout's hot path. `null` when this checkout is already claimed (the unique index on
+ * started orders refused the insert, so nothing else was written either).
+ */
+async function claim(db: Db, input: CheckoutInput, fingerprint: string): Promise<Claim | null> {
   const { cart, details, locale, sessionId } = input;
-  return db.transaction(async (tx) => {
-    const [order] = await tx
-      .insert(orders)
-      .values({
-        id: newOrderId(),
-        sessionId,
-        fingerprint,
-        status: "started",
-        amountMinor: cart.totalMinor,
-        currency: CURRENCY,
-        locale,
-        fullName: details.full_name,
-        email: details.email,
-        phone: details.phone,
-        paymentGateway: details.payment_gateway,
-        claimExpiresAt: new Date(Date.now() + CLAIM_MS),
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!order) return null;
-    await tx.insert(orderLines).values(
-      cart.lines.map((line, position) => ({
-        orderId: order.id,
-        position,
-        productSlug: line.product.slug,
-        name: line.product.name[locale],
-        unitMinor: line.product.priceMinor,
-        quantity: line.quantity,
-      })),
-    );
-    await tx.insert(orderEvents).values({ orderId: order.id, type: "created", data: { amountMinor: order.amountMinor } });
-    return order;
-  });
+  const order: Claim = { id: newOrderId(), amountMinor: cart.totalMinor, currency: CURRENCY, claimExpiresAt: new Date(Date.now() + CLAIM_MS) };
+  const insertOrder = db
+    .insert(orders)
+    .values({
+      ...order,
+      sessionId,
+      fingerprint,
+      status: "started",
+      locale,
+      fullName: details.full_name,
+      email: details.email,
+      phone: details.phone,
+      paymentGateway: details.payment_gateway,
+    })
+    .onConflictDoNothing()
+    .returning({ id: orders.id });
+  const lines = cart.lines.map((line, position) => ({
+    position,
+    product_slug: line.product.slug,
+    name: line.product.name[locale],
+    unit_minor: line.product.priceMinor,
+    quantity: line.quantity,
+  }));
+  const { rows } = await db.execute(sql`
+    with claimed as (${insertOrder.getSQL()}),
+    lines as (
+      insert into ${orderLines} (order_id, position, product_slug, name, unit_minor, quantity)
+      select claimed.id, line.position, line.product_slug, line.name, line.unit_minor, line.quantity
+      from claimed, jsonb_to_recordset(${JSON.stringify(lines)}::jsonb)
+        as line(position int, product_slug text, name text, unit_minor int, quantity int)
+    )
+    insert into ${orderEvents} (order_id, type, data)
+    select id, 'created', ${JSON.stringify({ amountMinor: order.amountMinor })}::jsonb from claimed
+    returning order_id`);
+  return rows.length > 0 ? order : null;
 }
 
 /**
@@ -159,7 +168,7 @@ async function claim(db: Db, input: CheckoutInput, fingerprint: string): Promise
  * with the reason. Writes only while the claim is still ours; if another instance took it over meanwhile, follows
  * that one instead (the payment made here is left unpaid and expires).
  */
-async function pay(db: Db, order: OrderRow, input: CheckoutInput): Promise<PlacedOrder> {
+async function pay(db: Db, order: Claim, input: CheckoutInput): Promise<PlacedOrder> {
   const ours = and(eq(orders.id, order.id), eq(orders.status, "started"), eq(orders.claimExpiresAt, order.claimExpiresAt));
   let payment;
   try {
@@ -177,33 +186,25 @@ async function pay(db: Db, order: OrderRow, input: CheckoutInput): Promise<Place
     );
   } catch (error) {
     const failure: PaymentErrorKind | "unexpected" = error instanceof PaymentError ? error.kind : "unexpected";
-    await store(() =>
-      db.transaction(async (tx) => {
-        const [failed] = await tx.update(orders).set({ status: "failed", failure, updatedAt: new Date() }).where(ours).returning({ id: orders.id });
-        if (failed) await tx.insert(orderEvents).values({ orderId: order.id, type: "payment_failed", data: { failure } });
-      }),
-    ).catch((storeError: unknown) => logger.error({ event: "order_not_marked_failed", orderId: order.id, err: String(storeError) }));
+    const failed = db.update(orders).set({ status: "failed", failure, updatedAt: new Date() }).where(ours).returning({ id: orders.id });
+    await store(() => changeWithEvent(db, failed, "payment_failed", { failure })).catch((storeError: unknown) =>
+      logger.error({ event: "order_not_marked_failed", orderId: order.id, err: String(storeError) }),
+    );
     throw error;
   }
 
-  const recorded = await store(() =>
-    db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(orders)
-        .set({
-          status: "pending",
-          paymentToken: payment.paymentToken,
-          paymentUrl: payment.paymentUrl,
-          accessTokenIssuedAt: new Date(payment.accessTokenIssuedAt),
-          updatedAt: new Date(),
-        })
-        .where(ours)
-        .returning({ id: orders.id });
-      if (row) await tx.insert(orderEvents).values({ orderId: order.id, type: "payment_created", data: { paymentToken: payment.paymentToken } });
-      return Boolean(row);
-    }),
-  );
-  if (!recorded) return follow(db, order, input);
+  const pending = db
+    .update(orders)
+    .set({
+      status: "pending",
+      paymentToken: payment.paymentToken,
+      paymentUrl: payment.paymentUrl,
+      accessTokenIssuedAt: new Date(payment.accessTokenIssuedAt),
+      updatedAt: new Date(),
+    })
+    .where(ours)
+    .returning({ id: orders.id });
+  if (!(await store(() => changeWithEvent(db, pending, "payment_created", { paymentToken: payment.paymentToken })))) return follow(db, order, input);
   logger.info({ event: "checkout_started", orderId: order.id, amountMinor: order.amountMinor });
   return { id: order.id, paymentUrl: payment.paymentUrl, resumed: false };
 }
@@ -212,7 +213,7 @@ async function pay(db: Db, order: OrderRow, input: CheckoutInput): Promise<Place
  * Waits for a `started` order that another submission of the same checkout is paying for, and hands out its
  * payment URL, or its failure. Takes the claim over when it outlives its deadline (its instance died).
  */
-async function follow(db: Db, order: OrderRow, input: CheckoutInput): Promise<PlacedOrder> {
+async function follow(db: Db, order: Pick<OrderRow, "id">, input: CheckoutInput): Promise<PlacedOrder> {
   for (;;) {
     const current = await store(() => db.query.orders.findFirst({ where: eq(orders.id, order.id) }));
     if (current?.status === "pending") return { id: current.id, paymentUrl: current.paymentUrl!, resumed: false };
@@ -231,16 +232,29 @@ async function follow(db: Db, order: OrderRow, input: CheckoutInput): Promise<Pl
 }
 
 /** Renews an expired claim for this instance; `null` when another instance renewed it first. */
-async function takeOver(db: Db, order: OrderRow): Promise<OrderRow | null> {
-  return db.transaction(async (tx) => {
-    const [taken] = await tx
-      .update(orders)
-      .set({ claimExpiresAt: new Date(Date.now() + CLAIM_MS), updatedAt: new Date() })
-      .where(and(eq(orders.id, order.id), eq(orders.status, "started"), eq(orders.claimExpiresAt, order.claimExpiresAt)))
-      .returning();
-    if (taken) await tx.insert(orderEvents).values({ orderId: order.id, type: "claim_taken_over" });
-    return taken ?? null;
-  });
+async function takeOver(db: Db, order: Claim): Promise<Claim | null> {
+  const renewed = { ...order, claimExpiresAt: new Date(Date.now() + CLAIM_MS) };
+  const renew = db
+    .update(orders)
+    .set({ claimExpiresAt: renewed.claimExpiresAt, updatedAt: new Date() })
+    .where(and(eq(orders.id, order.id), eq(orders.status, "started"), eq(orders.claimExpiresAt, order.claimExpiresAt)))
+    .returning({ id: orders.id });
+  return (await changeWithEvent(db, renew, "claim_taken_over")) ? renewed : null;
+}
+
+/**
+ * Writes a change to one order and the event that records it, in one statement: all or nothing, one round trip.
+ * `change` is a Drizzle update of `orders` returning the order's `id`; when its condition matches no row (the claim
+ * is no longer ours), nothing is written.
+ * @returns whether the order changed.
+ */
+async function changeWithEvent(db: Db, change: { getSQL(): SQL }, type: string, data: Record<string, unknown> = {}): Promise<boolean> {
+  const { rows } = await db.execute(sql`
+    with changed as (${change.getSQL()})
+    insert into ${orderEvents} (order_id, type, data)
+    select id, ${type}, ${JSON.stringify(data)}::jsonb from changed
+    returning order_id`);
+  return rows.length > 0;
 }
 
 const isPaymentErrorKind = (kind: string | null | undefined): kind is PaymentErrorKind =>

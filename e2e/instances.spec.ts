@@ -1,45 +1,39 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { EMULATOR_URL, shopEnv } from "../playwright.config";
 import { addToCart, getPage, loadCheckoutForm, submitCheckout } from "../scripts/no-js-shop";
+import { startShop, type RunningApp } from "../scripts/servers";
 import { emulator } from "./support";
 
 /**
  * A serverless host runs the shop on many instances with no shared memory. Two `next start` processes on their own
  * ports share the suite's database and emulator: one checkout posted to both at once must make exactly one payment,
- * and the orders must outlive the processes.
+ * and the orders must outlive the processes. Started by scripts/servers.ts, as the benchmarks start the shop.
  */
 const PORTS = [3102, 3103];
 const instanceUrl = (port: number) => `http://localhost:${port}`;
 
-function startInstance(port: number): ChildProcess {
-  return spawn("npx", ["next", "start", "--port", String(port)], {
-    env: { ...process.env, ...shopEnv, NODE_ENV: "production", SITE_URL: instanceUrl(port) },
-    stdio: "ignore",
-    detached: true,
-  });
-}
+const startInstance = (port: number): Promise<RunningApp> => startShop({ port, env: { ...shopEnv, SITE_URL: instanceUrl(port) } });
+const stopInstances = (instances: RunningApp[]) => Promise.all(instances.map((instance) => instance.stop()));
 
-async function waitUntilUp(port: number) {
-  await expect
-    .poll(async () => fetch(instanceUrl(port)).then((r) => r.status, () => 0), { timeout: 60_000, intervals: [250] })
-    .toBe(200);
-}
-
-async function stopInstance(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  process.kill(-child.pid!, "SIGTERM");
-  await exited;
+/** Both instances, or neither: one that started is stopped again when the other does not. */
+async function startInstances(): Promise<RunningApp[]> {
+  const results = await Promise.allSettled(PORTS.map(startInstance));
+  const started = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const failed = results.find((result) => result.status === "rejected");
+  if (failed) {
+    await stopInstances(started);
+    throw failed.reason;
+  }
+  return started;
 }
 
 test.describe.configure({ timeout: 180_000 });
 
 test("ten identical checkout posts alternated between two instances make one payment; the order outlives both", async ({ request }) => {
   await emulator.reset(request);
-  let instances = PORTS.map(startInstance);
+  let instances: RunningApp[] = [];
   try {
-    await Promise.all(PORTS.map(waitUntilUp));
+    instances = await startInstances();
     const [a, b] = PORTS.map(instanceUrl) as [string, string];
 
     const cookie = await addToCart(a, { slug: "saffron", quantity: 2 });
@@ -58,9 +52,8 @@ test("ten identical checkout posts alternated between two instances make one pay
     expect(orderId).toMatch(/^ord_/);
 
     // Restart both instances: the order is in the database, not in a process.
-    await Promise.all(instances.map(stopInstance));
-    instances = PORTS.map(startInstance);
-    await Promise.all(PORTS.map(waitUntilUp));
+    await stopInstances(instances);
+    instances = await startInstances();
     const sessionCookie = answers.find((answer) => answer.cookie)?.cookie ?? cookie;
     for (const base of [a, b]) {
       const html = await getPage(`${base}/orders/${orderId}`, sessionCookie);
@@ -68,6 +61,6 @@ test("ten identical checkout posts alternated between two instances make one pay
       expect(html).toContain("Waiting for your payment");
     }
   } finally {
-    await Promise.all(instances.map(stopInstance));
+    await stopInstances(instances);
   }
 });

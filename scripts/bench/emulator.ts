@@ -6,7 +6,7 @@
  *   node --expose-gc --import tsx scripts/bench/emulator.ts [--pairs 100000] [--concurrency 8] [--json]
  *   npx tsx scripts/bench/emulator.ts --pairs 20000   (works too; memory figures then come without a forced GC)
  *
- * `npm run bench` runs it through emulator-bench.mjs; `--json` prints the result of `runBench()`.
+ * `npm run bench` runs it through emulator-bench.ts; `--json` prints the result of `runBench()`.
  */
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";

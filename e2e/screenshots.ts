@@ -1,14 +1,43 @@
 import { mkdirSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { EMULATOR_URL, SHOP_URL } from "../playwright.config";
-import { addToCart, createAdmin, emulator, shop, signInAsAdmin } from "./support";
+import { addToCart, createAdmin, database, emulator, shop, signInAsAdmin } from "./support";
 
 /** Captures every page of the shop (and the payment pages of the emulator) for the README. Not part of npm test. */
 
 const DIR = "docs/screenshots";
 const viewports = { desktop: { width: 1280, height: 900 }, mobile: { width: 390, height: 844 } } as const;
 const ADMIN = { email: "owner@medina.example", password: "a-strong-screenshot-password" };
-test.beforeAll(() => createAdmin(ADMIN.email, ADMIN.password));
+test.beforeAll(async () => {
+  createAdmin(ADMIN.email, ADMIN.password);
+  await seedOrders();
+});
+
+/** A few orders of every kind, so the back office's screenshots show what a merchant's day looks like. */
+async function seedOrders() {
+  const kinds: [string, string[], boolean, string, string, number][] = [
+    ["paid", [], true, "Khadija Al-Mansouri", "khadija@example.ly", 12_750],
+    ["paid", [], false, "Omar Zwai", "omar.zwai@example.ly", 8_500],
+    ["awaiting_confirmation", [], false, "Fatima Ben Omran", "fatima@example.ly", 3_750],
+    ["paid", ["paid_after_cancel"], false, "Salem Fathi", "salem@example.ly", 6_200],
+    ["pending", [], false, "Huda Elmagri", "huda@example.ly", 2_500],
+    ["cancelled", [], false, "Ali Gaddafi", "ali@example.ly", 4_250],
+    ["expired", [], false, "Mariam Swehli", "mariam@example.ly", 8_900],
+  ];
+  await database(async (pool) => {
+    for (const [index, [status, flags, fulfilled, name, email, amount]] of kinds.entries()) {
+      const id = `ord_seed${String(index).padStart(12, "0")}`; // a valid order id: base-32, no o
+      await pool.query(
+        `insert into orders (id, session_id, fingerprint, status, amount_minor, currency, locale, full_name, email, phone,
+           payment_token, payment_url, access_token_issued_at, claim_expires_at, flags, fulfilled_at, created_at)
+         values ($1, 'demo', $1, $2, $3, 'LYD', 'en', $4, $5, '0912345678', 'pt-' || $1, 'https://pay.example.ly/x',
+           now(), now(), $6, case when $7 then now() end, now() - ($8 || ' hours')::interval)
+         on conflict do nothing`,
+        [id, status, amount, name, email, flags, fulfilled, 7 - index],
+      );
+    }
+  });
+}
 
 for (const lang of ["en", "ar"] as const) {
   for (const [device, viewport] of Object.entries(viewports)) {

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { SHOP_LOG } from "../playwright.config";
+import { shopEnv, SHOP_LOG } from "../playwright.config";
+import { startEmbeddedPostgres } from "../scripts/embedded-postgres";
 
 /** The production server checks its environment when it starts (instrumentation.ts + lib/env.ts). */
 
@@ -43,4 +44,17 @@ test("a loopback SITE_URL in production starts, with a warning that customers el
   // The suite's own server runs with SITE_URL=http://localhost:3100 in production mode.
   expect((await request.get("/")).ok()).toBe(true);
   expect(readFileSync(SHOP_LOG, "utf8")).toMatch(/SITE_URL is http:\/\/localhost:\d+, a loopback address: customers on other machines cannot come back/);
+});
+
+test("a production server whose database lacks migrations refuses to start and says which command to run", async () => {
+  // A database nobody has migrated: a deploy that skipped `npm run db:migrate`.
+  const empty = await startEmbeddedPostgres();
+  try {
+    const { code, output } = await startShop({ ...shopEnv, DATABASE_URL: empty.url });
+    expect(code).toBe(1);
+    expect(output).toContain("lacks migrations 0000_orders");
+    expect(output).toContain("Run `npm run db:migrate` with this DATABASE_URL");
+  } finally {
+    await empty.stop();
+  }
 });

@@ -7,8 +7,9 @@ import { paymentServiceConfig } from "../env";
 import type { Locale } from "../i18n/config";
 import { logger } from "../log";
 import { CURRENCY } from "../money";
+import { isPaymentPageOpen } from "../orders/settle";
 import { newOrderId } from "../orders/store";
-import { ACCESS_TOKEN_LIFETIME_MS, CHECKOUT_DEADLINE_MS, initiatePayment, newCallContext, PAYMENT_ERROR_KINDS, PaymentError, type PaymentErrorKind } from "../payments";
+import { CHECKOUT_DEADLINE_MS, initiatePayment, newCallContext, PAYMENT_ERROR_KINDS, PaymentError, type PaymentErrorKind } from "../payments";
 import type { CheckoutDetails } from "./form";
 
 /**
@@ -74,7 +75,7 @@ export async function placeOrder(db: Db, input: CheckoutInput): Promise<PlacedOr
   const fingerprint = await checkoutFingerprint(input.cart, input.details);
   for (;;) {
     const open = await store(() => findOpenCheckout(db, input.sessionId, fingerprint));
-    if (open?.status === "pending" && canResume(open)) {
+    if (open && canResume(open)) {
       logger.info({ event: "checkout_resumed", orderId: open.id });
       return { id: open.id, paymentUrl: open.paymentUrl!, resumed: true };
     }
@@ -104,8 +105,7 @@ export async function checkoutFingerprint(cart: PricedCart, details: CheckoutDet
 
 /** Whether a pending order's payment page has long enough left to send the customer back to it. */
 export function canResume(order: Pick<OrderRow, "status" | "accessTokenIssuedAt">, now = Date.now()): boolean {
-  const issued = order.accessTokenIssuedAt?.getTime();
-  return order.status === "pending" && issued !== undefined && now + RESUME_MARGIN_MS < issued + ACCESS_TOKEN_LIFETIME_MS;
+  return isPaymentPageOpen(order, now + RESUME_MARGIN_MS);
 }
 
 /** The newest `started` or `pending` order of this session's checkout, if any. */

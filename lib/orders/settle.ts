@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/client";
-import { orderEvents, orders, type OrderFlag, type OrderStatus } from "../db/schema";
+import { orderEvents, orders, type OrderFlag, type OrderRow, type OrderStatus } from "../db/schema";
 import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 
 /**
@@ -121,13 +121,29 @@ export async function expireDueOrders(db: Db, now = new Date()): Promise<number>
 }
 
 /**
+ * When a payment's page stops working: 600 s after its access token was issued (gateway-notes), not after create.
+ * The one place this rule lives; `expireDueOrders` says the same in SQL.
+ * @returns the time, or `null` for an order that has no payment.
+ */
+function paymentPageDiesAt(order: Pick<OrderRow, "accessTokenIssuedAt">): number | null {
+  return order.accessTokenIssuedAt ? order.accessTokenIssuedAt.getTime() + ACCESS_TOKEN_LIFETIME_MS : null;
+}
+
+/** Whether a pending order's payment page still works (at `now`), so the customer can go back to it. */
+export function isPaymentPageOpen(order: Pick<OrderRow, "status" | "accessTokenIssuedAt">, now = Date.now()): boolean {
+  const dies = paymentPageDiesAt(order);
+  return order.status === "pending" && dies !== null && now < dies;
+}
+
+/**
  * Expires one order on read when its time is up, so a page never shows a dead payment as pending even when the
  * expiry job has not run yet.
  * @returns whether it expired the order.
  */
 export async function expireIfDue(db: Db, order: { id: string; status: OrderStatus; accessTokenIssuedAt: Date | null }, now = new Date()): Promise<boolean> {
   if (order.status !== "pending" && order.status !== "awaiting_confirmation") return false;
-  if (!order.accessTokenIssuedAt || order.accessTokenIssuedAt.getTime() + ACCESS_TOKEN_LIFETIME_MS > now.getTime()) return false;
+  const dies = paymentPageDiesAt(order);
+  if (dies === null || dies > now.getTime()) return false;
   return Boolean((await settle(db, order.id, { kind: "expired" }, now))?.changed);
 }
 

@@ -2,7 +2,6 @@ import "server-only";
 import { and, asc, desc, eq, notInArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orderLines, orders, type OrderLineRow, type OrderRow } from "../db/schema";
-import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 import { expireIfDue } from "./settle";
 
 /** An order with its lines as sold. Money in integer minor units (1/100 LYD). */
@@ -16,20 +15,6 @@ export function newOrderId(): string {
   const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return `ord_${Array.from(bytes, (byte) => alphabet[byte % 32]).join("")}`;
-}
-
-/**
- * When a payment's page stops working: 600 s after its access token was issued (gateway-notes), not after create.
- * @returns the time, or `null` for an order that has no payment.
- */
-export function paymentPageDiesAt(order: Pick<OrderRow, "accessTokenIssuedAt">): Date | null {
-  return order.accessTokenIssuedAt ? new Date(order.accessTokenIssuedAt.getTime() + ACCESS_TOKEN_LIFETIME_MS) : null;
-}
-
-/** Whether a pending order's payment page still works, so the customer can go back to it. */
-export function isPaymentPageOpen(order: Pick<OrderRow, "status" | "accessTokenIssuedAt">, now = Date.now()): boolean {
-  const dies = paymentPageDiesAt(order);
-  return order.status === "pending" && dies !== null && now < dies.getTime();
 }
 
 /** How long after the customer came back the order page keeps looking for the service's confirmation by itself. */

@@ -7,7 +7,8 @@ import { LinkButton } from "@/components/link-button";
 import { OrderSummary } from "@/components/order-summary";
 import { getDb } from "@/lib/db/client";
 import { multiply } from "@/lib/money";
-import { awaitingConfirmationUntil, findCustomerOrder, isPaymentPageOpen } from "@/lib/orders/store";
+import { isPaymentPageOpen } from "@/lib/orders/settle";
+import { awaitingConfirmationUntil, findCustomerOrder } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -13,11 +13,11 @@ const fileEnv: Record<string, string> & {
   JSON.parse(readFileSync(new URL("./e2e/shop-env.json", import.meta.url), "utf8"));
 
 /**
- * The shop's database: the PostgreSQL of TEST_DATABASE_URL when set (CI sets it), else an in-memory embedded one
- * (scripts/embedded-postgres.ts) started for the run.
+ * The shop's database: the PostgreSQL of TEST_DATABASE_URL when set, else a throwaway embedded PostgreSQL started for
+ * the run (e2e/database.ts).
  */
 const EMBEDDED_DATABASE_PORT = 4120;
-export const DATABASE_URL = process.env.TEST_DATABASE_URL || `postgresql://postgres@127.0.0.1:${EMBEDDED_DATABASE_PORT}/postgres`;
+export const DATABASE_URL = process.env.TEST_DATABASE_URL || `postgresql://postgres:postgres@127.0.0.1:${EMBEDDED_DATABASE_PORT}/postgres`;
 export const shopEnv = { ...fileEnv, DATABASE_URL };
 
 /**
@@ -69,7 +69,16 @@ export default defineConfig({
   webServer: [
     ...(process.env.TEST_DATABASE_URL
       ? []
-      : [{ command: `tsx scripts/embedded-postgres.ts --port ${EMBEDDED_DATABASE_PORT}`, port: EMBEDDED_DATABASE_PORT, reuseExistingServer: false, timeout: 30_000 }]),
+      : [
+          {
+            command: `tsx e2e/database.ts ${EMBEDDED_DATABASE_PORT}`,
+            port: EMBEDDED_DATABASE_PORT,
+            reuseExistingServer: false,
+            timeout: 30_000,
+            // SIGTERM lets it stop PostgreSQL and remove the cluster (the default, SIGKILL, would leave both behind).
+            gracefulShutdown: { signal: "SIGTERM" as const, timeout: 10_000 },
+          },
+        ]),
     {
       command: "tsx emulator/server.ts",
       url: `${EMULATOR_URL}/__emulator/health`,

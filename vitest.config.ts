@@ -14,6 +14,8 @@ export default defineConfig({
   test: {
     include: ["lib/**/*.test.ts", "emulator/**/*.test.ts", "scripts/**/*.test.ts", "app/**/*.test.ts"],
     environment: "node",
+    // One PostgreSQL server per run; each database suite makes a database of its own on it.
+    globalSetup: ["lib/testing/global-setup.ts"],
     pool: "forks",
     testTimeout: 20_000,
   },

@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { shopEnv, SHOP_LOG } from "../playwright.config";
-import { startEmbeddedPostgres } from "../scripts/embedded-postgres";
+import { Pool } from "pg";
+import { DATABASE_URL, shopEnv, SHOP_LOG } from "../playwright.config";
+import { createDatabase } from "../scripts/servers";
 
 /** The production server checks its environment when it starts (instrumentation.ts + lib/env.ts). */
 
@@ -48,13 +49,16 @@ test("a loopback SITE_URL in production starts, with a warning that customers el
 
 test("a production server whose database lacks migrations refuses to start and says which command to run", async () => {
   // A database nobody has migrated: a deploy that skipped `npm run db:migrate`.
-  const empty = await startEmbeddedPostgres();
+  const name = `shop_unmigrated_${Date.now()}`;
+  const empty = await createDatabase(DATABASE_URL, name);
   try {
-    const { code, output } = await startShop({ ...shopEnv, DATABASE_URL: empty.url });
+    const { code, output } = await startShop({ ...shopEnv, DATABASE_URL: empty });
     expect(code).toBe(1);
     expect(output).toContain("lacks migrations 0000_orders");
     expect(output).toContain("Run `npm run db:migrate` with this DATABASE_URL");
   } finally {
-    await empty.stop();
+    const admin = new Pool({ connectionString: DATABASE_URL, max: 1 });
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
   }
 });

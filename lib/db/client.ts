@@ -10,8 +10,7 @@ export type Db = NodePgDatabase<typeof schema>;
 
 /**
  * Connections per server instance. Serverless hosts run many instances, each with its own pool, so keep it small
- * and point DATABASE_URL at a pooled endpoint (Neon's `-pooler` host, Supabase's pooler). The embedded development
- * database multiplexes up to 20 connections onto one PGlite (scripts/dev.mjs), and runs one statement at a time.
+ * and point DATABASE_URL at a pooled endpoint (Neon's `-pooler` host, Supabase's pooler).
  */
 const POOL_SIZE = 5;
 

@@ -666,7 +666,7 @@ export function renderReport(results: BenchResults): { markdown: string; budgets
       ],
     ),
     "",
-    `Processes (\`scripts/servers.ts\`, each in its own process group): the shop's production build in \`.next-bench/\` with \`next start\` on port 3200 (embedded database) and 3201 (\`BENCH_DATABASE_URL\`), the baseline app in \`.next-bench-baseline/\` on 3202, the emulator (\`tsx emulator/server.ts\`, rate limit off, sending signed webhooks to the shop) on 4210, the embedded PostgreSQL (\`scripts/embedded-postgres.ts\`, in memory) on a free port. The shop logs at \`LOG_LEVEL=warn\`. Shop, baseline, emulator, databases, the bench and the browser share the same ${m.cores} cores: the load average says how busy they were. A budget missed while the load was above ${m.cores} is measured once more before it is called missed.`,
+    `Processes (\`scripts/servers.ts\`, each in its own process group): the shop's production build in \`.next-bench/\` with \`next start\` on port 3200 (embedded database) and 3201 (\`BENCH_DATABASE_URL\`), the baseline app in \`.next-bench-baseline/\` on 3202, the emulator (\`tsx emulator/server.ts\`, rate limit off, sending signed webhooks to the shop) on 4210, a throwaway embedded PostgreSQL (the \`embedded-postgres\` package, a real server) on a free port. The shop logs at \`LOG_LEVEL=warn\`. Shop, baseline, emulator, databases, the bench and the browser share the same ${m.cores} cores: the load average says how busy they were. A budget missed while the load was above ${m.cores} is measured once more before it is called missed.`,
     "",
     loadTable(results),
     "",
@@ -687,7 +687,7 @@ export function renderReport(results: BenchResults): { markdown: string; budgets
     "npm run bench -- --report          # write the report again from the last run's .next-bench/bench-results.json",
     "```",
     "",
-    "Needs Chromium (`CHROMIUM_PATH`, Playwright's, or Debian's `/usr/bin/chromium`) and the ports 3200–3202 and 4210 free. Logs of every process are in `.next-bench/bench-*.log`. The throughput (autocannon) section of earlier runs is gone: with the embedded database, which runs one statement at a time, it measured PGlite rather than the shop.",
+    "Needs Chromium (`CHROMIUM_PATH`, Playwright's, or Debian's `/usr/bin/chromium`) and the ports 3200–3202 and 4210 free. Logs of every process are in `.next-bench/bench-*.log`.",
     "",
   );
   return { markdown: lines.join("\n"), budgets: list };

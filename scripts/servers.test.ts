@@ -1,0 +1,98 @@
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { EMBEDDED_POSTGRES_MAJOR, freePort, startEmbeddedDatabase } from "./servers";
+
+/** The embedded PostgreSQL of `npm run dev` (a persistent cluster) and of the tests (throwaway clusters). */
+const folders: string[] = [];
+afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
+const devDataDir = () => {
+  const parent = mkdtempSync(path.join(tmpdir(), "shop-dev-test-"));
+  chmodSync(parent, 0o755); // like a checkout's folder: as root, PostgreSQL runs as a user that must enter it
+  folders.push(parent);
+  return path.join(parent, "postgres");
+};
+
+async function query<T>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+describe("the development database", () => {
+  it("is initialised on first start and keeps its data across restarts", async () => {
+    const dataDir = devDataDir();
+    const first = await startEmbeddedDatabase({ dataDir });
+    const [row] = await query<{ server_version: string }>(first.url, "show server_version");
+    expect(row?.server_version.split(".")[0]).toBe(EMBEDDED_POSTGRES_MAJOR);
+    await query(first.url, "create table kept (note text); insert into kept values ('still here')");
+    await first.stop();
+    expect(existsSync(path.join(dataDir, "postmaster.pid"))).toBe(false); // a clean shutdown
+
+    const second = await startEmbeddedDatabase({ dataDir });
+    expect(await query(second.url, "select note from kept")).toEqual([{ note: "still here" }]);
+    await second.stop();
+  });
+
+  it("starts after a crash left a stale postmaster.pid behind", async () => {
+    const dataDir = devDataDir();
+    await (await startEmbeddedDatabase({ dataDir })).stop();
+    // What a killed server leaves: a pid file naming a process that no longer exists.
+    writeFileSync(path.join(dataDir, "postmaster.pid"), `999999\n${dataDir}\n`);
+    const again = await startEmbeddedDatabase({ dataDir });
+    expect(await query(again.url, "select 1 as up")).toEqual([{ up: 1 }]);
+    await again.stop();
+  });
+
+  it("says which process to stop when another server still runs on the same data", async () => {
+    const dataDir = devDataDir();
+    const running = await startEmbeddedDatabase({ dataDir });
+    try {
+      await expect(startEmbeddedDatabase({ dataDir })).rejects.toThrow(/An embedded PostgreSQL \(process \d+\) is still running on .*, .*Stop it \(`kill \d+`\)/);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it("says so when its port is taken", async () => {
+    const port = await freePort();
+    const squatter = createServer().listen(port, "127.0.0.1");
+    await new Promise((resolve) => squatter.once("listening", resolve));
+    try {
+      await expect(startEmbeddedDatabase({ dataDir: devDataDir(), port })).rejects.toThrow(`Port ${port} is in use`);
+    } finally {
+      squatter.close();
+    }
+  });
+
+  it("refuses a data folder of another PostgreSQL version, saying how to start afresh", async () => {
+    const dataDir = devDataDir();
+    await (await startEmbeddedDatabase({ dataDir })).stop();
+    writeFileSync(path.join(dataDir, "PG_VERSION"), "16\n");
+    await expect(startEmbeddedDatabase({ dataDir })).rejects.toThrow(/holds a PostgreSQL 16 cluster.*Delete the folder to start afresh/);
+  });
+});
+
+describe("as root", () => {
+  it.runIf(process.getuid?.() === 0)("explains a data folder the postgres user cannot enter, instead of a bare EACCES", async () => {
+    const privateParent = mkdtempSync(path.join(tmpdir(), "shop-private-")); // 0700, like /root
+    folders.push(privateParent);
+    await expect(startEmbeddedDatabase({ dataDir: path.join(privateParent, "postgres") })).rejects.toThrow(/cannot enter .*shop-private-.* \(mode 700\)/);
+  });
+});
+
+describe("a throwaway cluster", () => {
+  it("lives in a fresh folder that stopping removes", async () => {
+    const server = await startEmbeddedDatabase();
+    expect(existsSync(server.dataDir)).toBe(true);
+    await server.stop();
+    expect(existsSync(server.dataDir)).toBe(false);
+  });
+});

@@ -14,11 +14,17 @@ const fileEnv: Record<string, string> & {
 
 /**
  * The shop's database: the PostgreSQL of TEST_DATABASE_URL when set, else a throwaway embedded PostgreSQL started for
- * the run (e2e/database.ts).
+ * the run (e2e/database.ts). With E2E_POOLER=1 the shop reaches the embedded one through PgBouncer in transaction
+ * mode, as on a serverless host; migrations, which need a session, use the direct URL (DATABASE_URL_UNPOOLED), as
+ * deploys do.
  */
 const EMBEDDED_DATABASE_PORT = 4120;
-export const DATABASE_URL = process.env.TEST_DATABASE_URL || `postgresql://postgres:postgres@127.0.0.1:${EMBEDDED_DATABASE_PORT}/postgres`;
-export const shopEnv = { ...fileEnv, DATABASE_URL };
+const POOLER_PORT = 4121;
+const throughPooler = process.env.E2E_POOLER === "1";
+const embedded = !process.env.TEST_DATABASE_URL || throughPooler;
+const DIRECT_DATABASE_URL = embedded ? `postgresql://postgres:postgres@127.0.0.1:${EMBEDDED_DATABASE_PORT}/postgres` : process.env.TEST_DATABASE_URL!;
+export const DATABASE_URL = throughPooler ? `postgresql://postgres:postgres@127.0.0.1:${POOLER_PORT}/postgres` : DIRECT_DATABASE_URL;
+export const shopEnv = { ...fileEnv, DATABASE_URL, ...(throughPooler ? { DATABASE_URL_UNPOOLED: DIRECT_DATABASE_URL } : {}) };
 
 /**
  * Browser tests run against the production build (`next start`) and the emulator, each on its own port so a running
@@ -52,7 +58,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   // scripts/test.mjs reads the JSON report to count the run.
-  reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
+  reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT ?? "test-results/playwright.json" }]],
   use: {
     baseURL: SHOP_URL,
     trace: "retain-on-failure",
@@ -67,12 +73,12 @@ export default defineConfig({
     { name: "ar", use: { ...devices["Desktop Chrome"], locale: "ar-LY" }, testMatch: "checkout.spec.ts" },
   ],
   webServer: [
-    ...(process.env.TEST_DATABASE_URL
+    ...(!embedded
       ? []
       : [
           {
-            command: `tsx e2e/database.ts ${EMBEDDED_DATABASE_PORT}`,
-            port: EMBEDDED_DATABASE_PORT,
+            command: `tsx e2e/database.ts ${EMBEDDED_DATABASE_PORT}${throughPooler ? ` ${POOLER_PORT}` : ""}`,
+            port: throughPooler ? POOLER_PORT : EMBEDDED_DATABASE_PORT,
             reuseExistingServer: false,
             timeout: 30_000,
             // SIGTERM lets it stop PostgreSQL and remove the cluster (the default, SIGKILL, would leave both behind).

@@ -2,7 +2,7 @@ import "server-only";
 import { Pool } from "pg";
 import { DEVELOPMENT_ADMIN, ensureDevelopmentAdmin } from "./admin/accounts";
 import { createDb } from "./db/client";
-import { applyMigrations, pendingMigrations } from "./db/migrate";
+import { applyMigrations, migrationDatabaseUrl, pendingMigrations } from "./db/migrate";
 import { EnvError, getEnv, withoutPassword } from "./env";
 
 /**
@@ -24,7 +24,8 @@ export async function checkStartup(): Promise<void> {
 
   const production = process.env.NODE_ENV === "production";
   const database = withoutPassword(env.DATABASE_URL);
-  const pool = new Pool({ connectionString: env.DATABASE_URL, max: 1, connectionTimeoutMillis: 5_000 });
+  // Development applies migrations, which need a session of their own (lib/db/migrate.ts); production only reads.
+  const pool = new Pool({ connectionString: production ? env.DATABASE_URL : (migrationDatabaseUrl() ?? env.DATABASE_URL), max: 1, connectionTimeoutMillis: 5_000 });
   pool.on("error", () => {});
   try {
     if (production) {

@@ -3,7 +3,7 @@
 // Run with `-- --production` to check as `next start` would (every variable required).
 import { existsSync } from "node:fs";
 import { Pool } from "pg";
-import { pendingMigrations } from "../lib/db/migrate";
+import { looksLikeTransactionPooler, pendingMigrations } from "../lib/db/migrate";
 import { DEVELOPMENT_WEBHOOK_SECRET, EnvError, isLoopbackHost, parseEnv, withoutPassword, type Env } from "../lib/env";
 import { newCallContext, PaymentError, requestAccessToken } from "../lib/payments";
 
@@ -66,6 +66,16 @@ async function checkDatabase({ DATABASE_URL, usingEmbeddedDatabase }: Env) {
     );
   } finally {
     await pool.end();
+  }
+  const unpooled = process.env.DATABASE_URL_UNPOOLED;
+  if (unpooled) {
+    if (looksLikeTransactionPooler(unpooled)) bad(`DATABASE_URL_UNPOOLED ${withoutPassword(unpooled)} names a pooler`, "set it to the direct connection string (Neon: the host without -pooler; Supabase: port 5432)");
+    else ok(`migrations use the direct connection DATABASE_URL_UNPOOLED ${withoutPassword(unpooled)}`);
+  } else if (looksLikeTransactionPooler(DATABASE_URL)) {
+    bad(
+      `DATABASE_URL is a transaction pooler, which \`npm run db:migrate\` cannot use (its lock needs a session)`,
+      "set DATABASE_URL_UNPOOLED to the direct connection string (Vercel's Neon integration sets it for you)",
+    );
   }
 }
 

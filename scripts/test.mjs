@@ -50,10 +50,13 @@ if (TEST_DATABASE_URL) {
 // Built with the browser tests' environment (secrets included), so their secret scan covers the build output.
 const shopEnv = JSON.parse(readFileSync("e2e/shop-env.json", "utf8"));
 if (check("build", "npx", ["next", "build"], shopEnv)) {
-  suite("browser", "npx", ["playwright", "test"], "test-results/playwright.json", (r) => ({
-    passed: r.stats.expected + r.stats.flaky,
-    failed: r.stats.unexpected,
-  }));
+  const playwrightCounts = (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected });
+  suite("browser", "npx", ["playwright", "test"], "test-results/playwright.json", playwrightCounts);
+  // The paths a merchant on a serverless host takes, again with the shop behind PgBouncer in transaction mode (the
+  // pooler Neon and Supabase run): checkout, webhooks and expiry, back-office sign-in, two instances racing.
+  const pooled = ["e2e/checkout.spec.ts", "e2e/webhooks.spec.ts", "e2e/admin.spec.ts", "e2e/instances.spec.ts"];
+  const report = "test-results/playwright-pooler.json";
+  suite("browser via PgBouncer", "npx", ["playwright", "test", "--project=en", ...pooled], report, playwrightCounts, { E2E_POOLER: "1", E2E_REPORT: report });
 } else {
   results.push({ name: "browser (Playwright)", passed: 0, failed: 1, seconds: "0.0" });
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { attachDatabasePool } from "@vercel/functions";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { Pool } from "pg";
 import { getEnv } from "../env";
@@ -9,10 +10,20 @@ import * as schema from "./schema";
 export type Db = NodePgDatabase<typeof schema>;
 
 /**
- * Connections per server instance. Serverless hosts run many instances, each with its own pool, so keep it small
- * and point DATABASE_URL at a pooled endpoint (Neon's `-pooler` host, Supabase's pooler).
+ * Connections per server instance. A serverless host runs many instances, each with a pool of its own: 20 instances
+ * × 5 is already 100 connections, PostgreSQL's default `max_connections`. So keep it small, and on serverless point
+ * DATABASE_URL at a transaction pooler (Neon's `-pooler` host, Supabase's pooler on port 6543), which shares a few
+ * server connections among all instances. A checkout needs one connection at a time.
  */
 const POOL_SIZE = 5;
+
+/**
+ * How long a query may take before the shop gives up on it (a checkout is never left hanging). Enforced by `pg` on
+ * the client: a `statement_timeout` startup parameter would be refused by transaction poolers (PgBouncer closes the
+ * connection: "unsupported startup parameter"). The server-side bound is the role's own setting, which the README's
+ * deploy steps ask merchants to set: `alter role <shop user> set statement_timeout = '10s'`.
+ */
+const QUERY_TIMEOUT_MS = 10_000;
 
 /** Wraps a `pg` pool in Drizzle with the schema's snake_case column names. Tests pass their own pool. */
 export function createDb(pool: Pool): Db {
@@ -25,7 +36,9 @@ const cache = globalThis as typeof globalThis & { shopDb?: Db };
 
 /**
  * The process's database, connected on first use from DATABASE_URL.
- * A query on an unreachable database fails within 5 s (connection) or 10 s (statement), never hangs a checkout.
+ * Nothing here depends on a server session (no startup parameters, no session settings or locks, no named prepared
+ * statements), so DATABASE_URL may be a transaction pooler. A query on an unreachable database fails within 5 s
+ * (connection) or 10 s (query), never hangs a checkout.
  * @throws EnvError when the environment is unusable.
  */
 export function getDb(): Db {
@@ -35,11 +48,14 @@ export function getDb(): Db {
       max: POOL_SIZE,
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
-      statement_timeout: 10_000,
+      query_timeout: QUERY_TIMEOUT_MS,
       application_name: "shop",
     });
     // An idle connection that the server closes must not crash the process; the pool replaces it.
     pool.on("error", (error) => logger.warn({ event: "db_pool_error", err: error.message }));
+    // On Vercel: keeps a suspended instance alive just long enough to close its idle connections, so they are not
+    // left open on the database until it times them out. Elsewhere it does nothing.
+    if (process.env.VERCEL) attachDatabasePool(pool);
     cache.shopDb = createDb(pool);
   }
   return cache.shopDb;

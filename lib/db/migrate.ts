@@ -9,6 +9,26 @@ import journal from "../../drizzle/meta/_journal.json";
  * in order by {@link applyMigrations}. Drizzle records each applied migration in `drizzle.__drizzle_migrations`.
  */
 
+/**
+ * The connection string migrations use: `DATABASE_URL_UNPOOLED` when set (a direct connection; Vercel's Neon
+ * integration sets it), else `DATABASE_URL`. Migrations hold a session-level advisory lock across statements, which
+ * a transaction pooler cannot keep: it hands each transaction to whichever server connection is free.
+ */
+export function migrationDatabaseUrl(source: Record<string, string | undefined> = process.env): string | undefined {
+  return source.DATABASE_URL_UNPOOLED || source.DATABASE_URL || undefined;
+}
+
+/**
+ * Whether a connection string names a known transaction pooler: Neon's `-pooler` host, Supabase's pooler
+ * (`*.pooler.supabase.com`, or its transaction port 6543), or a URL marked `pgbouncer=true`. A guess from the
+ * name, used only to advise (`npm run doctor`).
+ */
+export function looksLikeTransactionPooler(connectionString: string): boolean {
+  if (!URL.canParse(connectionString)) return false;
+  const url = new URL(connectionString);
+  return /-pooler\./.test(url.hostname) || url.hostname.endsWith(".pooler.supabase.com") || url.port === "6543" || url.searchParams.get("pgbouncer") === "true";
+}
+
 /** Where the SQL files live. Only the migrate command and development read them; the server reads the journal. */
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
 

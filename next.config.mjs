@@ -3,21 +3,26 @@ import createNextIntlPlugin from "next-intl/plugin";
 // Languages without URL prefixes: see lib/i18n/request.ts.
 const withNextIntl = createNextIntlPlugin("./lib/i18n/request.ts");
 
-// Behind a proxy or on a host whose public name differs from the Host header, list the public host names here,
-// e.g. SERVER_ACTIONS_ALLOWED_ORIGINS=shop.example.ly (see README, "Deploying").
-const allowedOrigins = process.env.SERVER_ACTIONS_ALLOWED_ORIGINS?.split(",")
-  .map((origin) => origin.trim())
-  .filter(Boolean);
+// Next.js refuses a server action whose Origin differs from the host the server sees, which is what happens behind
+// a reverse proxy that rewrites Host (nginx's default). The shop's public origin is SITE_URL (on Vercel, the
+// production URL it defaults to), so that host is allowed by name: merchants set one variable, not two. This file is
+// read by `next build`, and a standalone build keeps what it read, so SITE_URL must be set when building too.
+const siteUrl =
+  process.env.SITE_URL || (process.env.VERCEL_PROJECT_PRODUCTION_URL ? `https://${process.env.VERCEL_PROJECT_PRODUCTION_URL}` : undefined);
+const publicHost = siteUrl && URL.canParse(siteUrl) ? new URL(siteUrl).host : undefined;
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // A self-contained server for Node hosts (`npm run build` then `npm start`: node .next/standalone/server.js), with
+  // only the files it needs; Vercel builds its own way and ignores it.
+  output: "standalone",
   // Benchmarks build into their own folder so they never disturb a dev server or the test build.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // Do not let `next dev` write an AGENTS.md into the merchant's repo.
   agentRules: false,
-  ...(allowedOrigins?.length ? { experimental: { serverActions: { allowedOrigins } } } : {}),
+  ...(publicHost ? { experimental: { serverActions: { allowedOrigins: [publicHost] } } } : {}),
 };
 
 export default withNextIntl(nextConfig);

@@ -36,7 +36,7 @@ export const emulator = {
   async reset(request: APIRequestContext) {
     expect((await request.post(`${EMULATOR_URL}/__emulator/reset`)).ok()).toBe(true);
   },
-  async payments(request: APIRequestContext): Promise<{ token: string; status: string; amount: string; custom?: string; payment_gateway?: string; lang?: string }[]> {
+  async payments(request: APIRequestContext): Promise<{ token: string; status: string; amount: string; custom?: string; payment_gateway?: string; lang?: string; return_url?: string; cancel_url?: string }[]> {
     const response = await request.get(`${EMULATOR_URL}/__emulator/payments`);
     expect(response.ok()).toBe(true);
     return (await response.json()).payments;

@@ -31,6 +31,13 @@ describe("parseEnv", () => {
     expect(env.PAYMENT_GATEWAYS.length).toBe(7);
   });
 
+  it("reads TRUSTED_PROXY_HOPS as a small whole number, 0 when unset, and says what it means when it is not one", () => {
+    expect(parseEnv(production, "production").TRUSTED_PROXY_HOPS).toBe(0);
+    expect(parseEnv({ ...production, TRUSTED_PROXY_HOPS: "1" }, "production").TRUSTED_PROXY_HOPS).toBe(1);
+    expect(problems({ ...production, TRUSTED_PROXY_HOPS: "nginx" })).toEqual(["TRUSTED_PROXY_HOPS must be a number: how many reverse proxies of yours stand in front of the shop"]);
+    expect(problems({ ...production, TRUSTED_PROXY_HOPS: "9" })).toEqual(["TRUSTED_PROXY_HOPS must be at most 5"]);
+  });
+
   it("uses the embedded database in development when DATABASE_URL is unset, never in production", () => {
     const env = parseEnv({}, "development");
     expect(env.usingEmbeddedDatabase).toBe(true);

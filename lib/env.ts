@@ -98,6 +98,12 @@ const schema = z.object({
     .refine((value) => URL.canParse(value) && /^postgres(ql)?:$/.test(new URL(value).protocol), {
       message: "DATABASE_URL must be a PostgreSQL connection string such as postgresql://user:password@host:5432/shop",
     }),
+  TRUSTED_PROXY_HOPS: z.coerce
+    .number({ error: "TRUSTED_PROXY_HOPS must be a number: how many reverse proxies of yours stand in front of the shop" })
+    .int("TRUSTED_PROXY_HOPS must be a whole number")
+    .min(0, "TRUSTED_PROXY_HOPS must be 0 or more")
+    .max(5, "TRUSTED_PROXY_HOPS must be at most 5")
+    .default(0),
   PAYMENT_TIMEOUT_MS: z.coerce
     .number({ error: "PAYMENT_TIMEOUT_MS must be a number of milliseconds" })
     .int("PAYMENT_TIMEOUT_MS must be a whole number of milliseconds")
@@ -144,6 +150,7 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
     SITE_URL: source.SITE_URL ?? vercelSiteUrl(source),
     PAYMENT_GATEWAYS: source.PAYMENT_GATEWAYS || undefined,
     PAYMENT_TIMEOUT_MS: source.PAYMENT_TIMEOUT_MS || undefined,
+    TRUSTED_PROXY_HOPS: source.TRUSTED_PROXY_HOPS || undefined,
     DATABASE_URL: source.DATABASE_URL || undefined,
     PAYMENT_WEBHOOK_SECRET: source.PAYMENT_WEBHOOK_SECRET || undefined,
     CRON_SECRET: source.CRON_SECRET || undefined,

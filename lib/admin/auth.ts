@@ -1,5 +1,6 @@
 import "server-only";
 import { createHmac } from "node:crypto";
+import { isIP } from "node:net";
 import { and, eq, gt, or, sql } from "drizzle-orm";
 import { getIronSession, type SessionOptions } from "iron-session";
 import { cookies, headers } from "next/headers";
@@ -137,10 +138,22 @@ export async function requireAdmin(): Promise<Admin> {
 }
 
 /**
- * The client's IP address for the sign-in limit: the first `X-Forwarded-For` hop, which hosting platforms (Vercel,
- * a reverse proxy) set. A server exposed directly cannot trust that header; the per-e-mail limit still holds there.
+ * The client's IP address for the sign-in limit, taken only from a source this deployment trusts:
+ * - on Vercel, `x-real-ip`, which Vercel's edge sets (a client cannot);
+ * - behind your own reverse proxies (`TRUSTED_PROXY_HOPS` = how many), the address the outermost of them saw: the
+ *   N-th `X-Forwarded-For` entry from the right, since each proxy appends the address it was reached from;
+ * - with no proxy, the `X-Forwarded-For` that `next start` sets from the socket — which it keeps, unchanged, when the
+ *   client sent one of its own, so a server exposed directly cannot know; the per-e-mail limit still holds there.
+ * @returns a valid IPv4 or IPv6 address, or "unknown" (never a client's arbitrary text).
  */
 export async function clientIp(): Promise<string> {
-  const list = await headers();
-  return list.get("x-forwarded-for")?.split(",")[0]?.trim() || list.get("x-real-ip") || "unknown";
+  return clientAddress(await headers(), { vercel: Boolean(process.env.VERCEL), trustedProxyHops: getEnv().TRUSTED_PROXY_HOPS });
+}
+
+/** {@link clientIp}'s rule on plain headers (exported for its tests). */
+export function clientAddress(list: Pick<Headers, "get">, { vercel, trustedProxyHops }: { vercel: boolean; trustedProxyHops: number }): string {
+  const forwarded = (list.get("x-forwarded-for") ?? "").split(",").map((hop) => hop.trim());
+  const candidate = vercel ? list.get("x-real-ip") : trustedProxyHops > 0 ? forwarded[forwarded.length - trustedProxyHops] : forwarded[0];
+  const address = candidate?.trim() ?? "";
+  return address.length <= 45 && isIP(address) ? address : "unknown";
 }

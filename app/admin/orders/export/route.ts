@@ -7,7 +7,8 @@ import { getDb } from "@/lib/db/client";
  * requests are sent to the sign-in page like every admin URL.
  */
 export async function GET(request: Request): Promise<Response> {
-  if (!(await currentAdmin())) return Response.redirect(new URL("/admin/sign-in", request.url), 303);
+  // A relative Location: behind a reverse proxy, request.url carries the proxy's upstream host, not the public one.
+  if (!(await currentAdmin())) return new Response(null, { status: 303, headers: { Location: "/admin/sign-in" } });
   const { query } = parseOrderListQuery(Object.fromEntries(new URL(request.url).searchParams));
   const rows = exportOrdersCsv(getDb(), query);
   const encoder = new TextEncoder();

@@ -102,6 +102,9 @@ export interface PageScores {
   bestPractices: number;
   benchmarkIndex: number;
   metrics: Record<string, string>;
+  /** mainthread-work-breakdown and bootup-time of the median run, in ms (× 4, as simulated throttling counts them). */
+  mainThreadMs?: number;
+  scriptMs?: number;
   lost: { performance: LostAudit[]; accessibility: LostAudit[]; bestPractices: LostAudit[] };
   error?: string;
 }
@@ -145,6 +148,8 @@ function scoresOf(page: LighthousePage, lhrs: Result[], failedRuns: number, last
     bestPractices: chosen.categories["best-practices"]!.score ?? 0,
     benchmarkIndex: chosen.environment.benchmarkIndex,
     metrics: Object.fromEntries(Object.entries(METRICS).map(([id, label]) => [label, chosen.audits[id]?.displayValue ?? "—"])),
+    mainThreadMs: chosen.audits["mainthread-work-breakdown"]?.numericValue,
+    scriptMs: chosen.audits["bootup-time"]?.numericValue,
     lost: {
       performance: failedAudits(chosen, "performance"),
       accessibility: failedAudits(chosen, "accessibility"),

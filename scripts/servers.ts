@@ -7,8 +7,8 @@
 // grace period. `stopAll()` stops everything this process started; `killAllNow()` is the synchronous last resort
 // for `process.on("exit")`. Nothing here stops a process it did not start.
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -213,10 +213,11 @@ export interface RunningDatabase {
  *   removes, with durability off (fsync) because nothing in it must survive a crash.
  *
  * @param port default: a free one.
+ * @param settings server settings for this start (`-c name=value`), e.g. `{ max_connections: "50" }`.
  * @throws Error with a message that says what to do: the port is taken, another server already runs on `dataDir`,
  *   the directory holds another major version, or (as root) the `postgres` user cannot reach the binaries.
  */
-export async function startEmbeddedDatabase({ port, dataDir }: { port?: number; dataDir?: string } = {}): Promise<RunningDatabase> {
+export async function startEmbeddedDatabase({ port, dataDir, settings = {} }: { port?: number; dataDir?: string; settings?: Record<string, string> } = {}): Promise<RunningDatabase> {
   const throwaway = dataDir === undefined;
   const chosen = port ?? (await freePort());
   if (!(await portIsFree(chosen))) {
@@ -255,6 +256,7 @@ export async function startEmbeddedDatabase({ port, dataDir }: { port?: number; 
     postgresFlags: [
       ...["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
       ...(throwaway ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
+      ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
     ],
     onLog: (message) => log.push(...String(message).trim().split("\n").slice(-20)),
     onError: (message) => log.push(String(message)),
@@ -309,6 +311,70 @@ function assertReachableByPostgresUser(folders: string[]): void {
       if (dir === path.dirname(dir)) break;
     }
   }
+}
+
+export interface RunningPooler extends Started {
+  port: number;
+}
+
+/**
+ * PgBouncer (Debian package `pgbouncer`) in transaction mode on 127.0.0.1:`port`, for every database of the
+ * PostgreSQL on `upstreamPort` (user postgres, password postgres): the pooler Neon and Supabase run in front of
+ * serverless apps. It sets no `ignore_startup_parameters`, so a client that sends one (as `pg` does for
+ * `statement_timeout`) is refused as the hosted poolers refuse it; version 1.18 keeps no prepared statements.
+ * @param poolSize server connections per database (PgBouncer's default_pool_size).
+ * @throws when PgBouncer is not installed or does not start listening.
+ */
+export async function startPgBouncer({ port, upstreamPort, poolSize = 20 }: { port: number; upstreamPort: number; poolSize?: number }): Promise<RunningPooler> {
+  const binary = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer", "/opt/homebrew/bin/pgbouncer", "/usr/local/bin/pgbouncer"].find(existsSync);
+  if (!binary) throw new Error("PgBouncer is not installed: `apt-get install pgbouncer` (Debian, Ubuntu) or `brew install pgbouncer`.");
+  const folder = mkdtempSync(path.join(tmpdir(), "shop-pgbouncer-"));
+  chmodSync(folder, 0o755); // as root it runs as the postgres user, which reads these files
+  writeFileSync(path.join(folder, "users.txt"), `"postgres" "postgres"\n`, { mode: 0o644 });
+  const ini = [
+    "[databases]",
+    `* = host=127.0.0.1 port=${upstreamPort}`,
+    "[pgbouncer]",
+    "listen_addr = 127.0.0.1",
+    `listen_port = ${port}`,
+    "unix_socket_dir =",
+    "auth_type = scram-sha-256",
+    `auth_file = ${path.join(folder, "users.txt")}`,
+    "pool_mode = transaction",
+    `default_pool_size = ${poolSize}`,
+    "max_client_conn = 2000",
+    "log_connections = 0",
+    "log_disconnections = 0",
+    "log_stats = 0",
+  ].join("\n");
+  writeFileSync(path.join(folder, "pgbouncer.ini"), `${ini}\n`, { mode: 0o644 });
+  // PgBouncer refuses to run as root; -u makes it switch to the postgres user.
+  const asRoot = process.getuid?.() === 0 ? ["-u", "postgres"] : [];
+  // -q: no log lines on stdout; warnings and errors still reach stderr.
+  const started = startProcess("pgbouncer", binary, ["-q", ...asRoot, path.join(folder, "pgbouncer.ini")], { output: "stderr" });
+  const stop = started.stop;
+  const pooler: RunningPooler = {
+    ...started,
+    port,
+    async stop(graceMs) {
+      await stop(graceMs);
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+  await waitUntil(pooler, "PgBouncer", () => accepts(port), 10_000);
+  return pooler;
+}
+
+/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: "127.0.0.1" });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
 }
 
 /** Creates an empty database named `name` on the server at `serverUrl`; @returns its connection string. */

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { EMULATOR_URL, shopEnv } from "../playwright.config";
-import { addToCart, database, emulator, paymentPage, shop } from "./support";
+import { addToCart, createAdmin, database, emulator, paymentPage, shop, signInAsAdmin } from "./support";
 
 /**
  * The payment service confirms payments with signed webhooks, sent by the emulator to the running shop as real
@@ -12,6 +12,7 @@ test.beforeEach(async ({ request }) => {
   await emulator.reset(request);
 });
 
+const ADMIN = { email: "webhooks-admin@medina.example", password: "webhooks-admin-password-1" };
 const onOrderPage = /\/orders\/ord_[0-9a-z]+\?outcome=/;
 const heading = (status: string) => shop(`order.status.${status}.title`, "en");
 const paymentTokenOf = (page: Page) => new URL(page.url()).pathname.split("/").pop()!;
@@ -81,25 +82,51 @@ test.describe("without JavaScript", () => {
   });
 });
 
-test("a webhook that never comes: the order stays \"confirming\", then the expiry job expires it", async ({ page, request }) => {
+test("a webhook that never comes: the order stays \"confirming\" and is never expired; after the grace period the merchant is asked, marks it paid, and the late webhook changes nothing", async ({ page, browser, request }) => {
   await emulator.fault(request, { route: "webhook", kind: "drop" });
   const token = await toGatewayPage(page);
   await pay(page);
   await expect(page.getByRole("heading", { name: heading("awaiting_confirmation") })).toBeVisible();
   expect((await stored(token)).status).toBe("awaiting_confirmation");
 
-  // Eleven minutes later: the payment page died with its access token.
+  // Eleven minutes later the payment page has died, but the customer said they paid: the expiry job leaves it.
   await database((pool) => pool.query("update orders set access_token_issued_at = now() - interval '11 minutes' where payment_token = $1", [token]));
   const cron = `${shopEnv.SITE_URL}/api/cron/expire-orders`;
   expect((await request.get(cron)).status()).toBe(401);
   expect((await request.get(cron, { headers: { Authorization: "Bearer not-the-secret" } })).status()).toBe(401);
-  const run = await request.get(cron, { headers: { Authorization: `Bearer ${shopEnv.CRON_SECRET}` } });
-  expect(run.status()).toBe(200);
-  expect((await run.json()).expired).toBeGreaterThanOrEqual(1);
-
+  const run = () => request.get(cron, { headers: { Authorization: `Bearer ${shopEnv.CRON_SECRET}` } });
+  expect((await run()).status()).toBe(200);
   await page.reload();
-  await expect(page.getByRole("heading", { name: heading("expired") })).toBeVisible();
-  expect((await stored(token)).events.at(-1)).toMatchObject({ type: "expired", data: { from: "awaiting_confirmation", to: "expired" } });
+  await expect(page.getByRole("heading", { name: heading("awaiting_confirmation") })).toBeVisible();
+
+  // A day later still no confirmation: the order is flagged for the merchant.
+  await database((pool) => pool.query("update orders set customer_returned_at = now() - interval '25 hours' where payment_token = $1", [token]));
+  expect((await run()).status()).toBe(200);
+  const { id } = await stored(token);
+  expect(await stored(token)).toMatchObject({ status: "awaiting_confirmation", flags: ["unconfirmed_report"] });
+
+  // The merchant checks the dashboard and marks it paid with the transaction reference there.
+  createAdmin(ADMIN.email, ADMIN.password);
+  const admin = await (await browser.newContext({ locale: "en-US" })).newPage();
+  await signInAsAdmin(admin, ADMIN.email, ADMIN.password, "en");
+  await admin.goto(`/admin/orders/${id}`);
+  await expect(admin.getByTestId("order-flags")).toContainText(shop("admin.flags.unconfirmed_report", "en"));
+  await admin.getByRole("button", { name: shop("admin.order.markPaid", "en") }).click();
+  await expect(admin.getByText(shop("admin.order.results.reference_missing", "en"))).toHaveCount(0); // the browser asks first
+  await admin.getByLabel(shop("admin.order.reference", "en")).fill("TXN-DASHBOARD-4471");
+  await admin.getByLabel(shop("admin.order.note", "en")).fill("Paid per the dashboard; webhook lost");
+  await admin.getByRole("button", { name: shop("admin.order.markPaid", "en") }).click();
+  await expect(admin.getByRole("status")).toHaveText(shop("admin.order.results.marked_paid", "en"));
+  await expect(admin.getByTestId("order-timeline")).toContainText(`Marked paid by ${ADMIN.email} (reference TXN-DASHBOARD-4471)`);
+  expect(await stored(token)).toMatchObject({ status: "paid", flags: ["unconfirmed_report", "paid_manually"] });
+
+  // The service's delivery arrives after all: a repeat, nothing moves.
+  const [delivery] = await emulator.webhooks(request, token);
+  const replay = await request.post(`${EMULATOR_URL}/__emulator/webhooks/${delivery!.id}/replay`);
+  expect(replay.ok()).toBe(true);
+  expect((await stored(token)).events.at(-1)).toMatchObject({ type: "webhook_received", data: { from: "paid", to: "paid" } });
+  await page.reload();
+  await expect(page.getByRole("heading", { name: heading("paid") })).toBeVisible();
 });
 
 test("a forged webhook (bad signature) is refused with 401 and changes nothing", async ({ page, request }) => {

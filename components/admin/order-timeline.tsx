@@ -16,6 +16,8 @@ interface EventData {
   currency?: string;
   gateway?: string;
   transactionId?: string;
+  reference?: string;
+  note?: string;
 }
 
 /** An order's history from the events table, oldest first: what arrived, whether it was verified, what it moved. */
@@ -29,7 +31,10 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
       case "claim_abandoned":
       case "webhook_received":
       case "expired":
+      case "confirmation_overdue":
         return t(type);
+      case "marked_paid":
+        return t(type, { by: data.by ?? "?", reference: data.reference ?? "?" });
       case "payment_failed":
         return t(type, { failure: data.failure ?? "?" });
       case "customer_returned":
@@ -53,6 +58,7 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
             data.amount !== undefined ? `${data.amount} ${data.currency ?? ""}`.trim() : null,
             data.gateway ?? null,
             data.transactionId ?? null,
+            data.note ?? null,
             data.outcome ? t("outcome", { outcome: data.outcome }) : null,
             data.from && data.to ? (data.from === data.to ? t("unchanged") : t("move", { from: tStatus(data.from), to: tStatus(data.to) })) : null,
           ].filter(Boolean);

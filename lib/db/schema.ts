@@ -23,11 +23,12 @@ export const ORDER_STATUSES = ["started", "failed", "pending", "awaiting_confirm
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /**
- * What the merchant must look at: a confirmed payment whose amount or currency differs from the order's, and money
- * that arrived for an order that was cancelled, expired or never got its payment recorded (it is marked paid anyway:
- * money wins).
+ * What the merchant must look at: a confirmed payment whose amount or currency differs from the order's; money that
+ * arrived for an order that was cancelled, expired or never got its payment recorded (it is marked paid anyway:
+ * money wins); a customer who reported paying but whose payment was never confirmed within the grace period; and an
+ * order the merchant marked paid by hand (from the merchant dashboard's transaction reference).
  */
-export const ORDER_FLAGS = ["amount_mismatch", "paid_after_cancel", "paid_after_expiry", "paid_after_failure"] as const;
+export const ORDER_FLAGS = ["amount_mismatch", "paid_after_cancel", "paid_after_expiry", "paid_after_failure", "unconfirmed_report", "paid_manually"] as const;
 export type OrderFlag = (typeof ORDER_FLAGS)[number];
 
 const timestamps = {

@@ -4,7 +4,7 @@ import { ORDER_STATUSES, orderEvents, orders, type OrderStatus } from "../db/sch
 import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 import { setUpTestDatabase } from "../testing/db";
 import { storeOrder } from "../testing/orders";
-import { expireDueOrders, nextMove, parseReturnQuery, returnFromPaymentPage, settle, type SettlementInput } from "./settle";
+import { CONFIRMATION_GRACE_MS, expireDueOrders, nextMove, parseReturnQuery, returnFromPaymentPage, settle, type SettlementInput } from "./settle";
 import { findCustomerOrder, newOrderId } from "./store";
 
 const t = setUpTestDatabase();
@@ -24,26 +24,29 @@ describe("the state table", () => {
   const cancel: SettlementInput = { kind: "customer_returned", type: "cancel" };
   const confirmed: SettlementInput = { kind: "payment_confirmed", delivery: {} };
   const expired: SettlementInput = { kind: "expired" };
-  // Every cell: [status, success, cancel, verified payment, page died]; "-" is "nothing changes".
-  const table: [OrderStatus, string, string, string, string][] = [
-    ["pending", "awaiting_confirmation", "cancelled", "paid", "expired"],
-    ["awaiting_confirmation", "-", "-", "paid", "expired"],
-    ["paid", "-", "-", "-", "-"],
-    ["cancelled", "-", "-", "paid+paid_after_cancel", "-"],
-    ["expired", "-", "-", "paid+paid_after_expiry", "-"],
-    ["started", "-", "-", "paid+paid_after_failure", "-"],
-    ["failed", "-", "-", "paid+paid_after_failure", "-"],
+  const overdue: SettlementInput = { kind: "confirmation_overdue" };
+  const marked: SettlementInput = { kind: "marked_paid", by: "owner@shop.ly", reference: "TXN-77" };
+  // Every cell: [status, success, cancel, verified payment, page died, no confirmation in the grace period, merchant
+  // marks paid]; "-" is "nothing changes".
+  const table: [OrderStatus, string, string, string, string, string, string][] = [
+    ["pending", "awaiting_confirmation", "cancelled", "paid", "expired", "-", "-"],
+    ["awaiting_confirmation", "-", "-", "paid", "-", "awaiting_confirmation+unconfirmed_report", "paid+paid_manually"],
+    ["paid", "-", "-", "-", "-", "-", "-"],
+    ["cancelled", "-", "-", "paid+paid_after_cancel", "-", "-", "paid+paid_manually"],
+    ["expired", "-", "-", "paid+paid_after_expiry", "-", "-", "paid+paid_manually"],
+    ["started", "-", "-", "paid+paid_after_failure", "-", "-", "-"],
+    ["failed", "-", "-", "paid+paid_after_failure", "-", "-", "-"],
   ];
+  const inputs = [success, cancel, confirmed, expired, overdue, marked];
   const show = (move: ReturnType<typeof nextMove>) => (move ? `${move.to}${move.flag ? `+${move.flag}` : ""}` : "-");
 
   it("covers every status", () => {
     expect(table.map((row) => row[0]).sort()).toEqual([...ORDER_STATUSES].sort());
   });
-  it.each(table)("%s: success → %s, cancel → %s, verified payment → %s, page died → %s", (status, ...expected) => {
-    expect([success, cancel, confirmed, expired].map((input) => show(nextMove(status, input)))).toEqual(expected);
+  it.each(table)("%s: success → %s, cancel → %s, verified payment → %s, page died → %s, unconfirmed → %s, marked paid → %s", (status, ...expected) => {
+    expect(inputs.map((input) => show(nextMove(status, input)))).toEqual(expected);
   });
   it.each(table)("%s: settle() applies the same moves to a stored order", async (status, ...expected) => {
-    const inputs = [success, cancel, confirmed, expired];
     for (const [index, input] of inputs.entries()) {
       const { id } = await storedOrder(status);
       const move = await settle(t.db, id, input);
@@ -53,6 +56,38 @@ describe("the state table", () => {
     }
   });
 });
+
+describe("a customer who reported paying, and a webhook that never came", () => {
+  it("is never expired; after the grace period the order is flagged once; the merchant marks it paid; the late webhook is a repeat", async () => {
+    const issuedAt = new Date(Date.now() - 2 * CONFIRMATION_GRACE_MS);
+    const { id } = await storeOrder(t.db, { status: "awaiting_confirmation", accessTokenIssuedAt: issuedAt, customerReturnedAt: new Date(issuedAt.getTime() + 60_000) });
+    // The expiry job and a read of the order both leave it awaiting confirmation, however late.
+    await expireDueOrders(t.db);
+    await expireDueOrders(t.db);
+    expect((await findCustomerOrder(t.db, id, "session-a"))?.status).toBe("awaiting_confirmation");
+    const flagged = await t.db.query.orders.findFirst({ where: eq(orders.id, id) });
+    expect(flagged).toMatchObject({ status: "awaiting_confirmation", flags: ["unconfirmed_report"] });
+    expect((await eventsOf(id)).map((e) => e.type)).toEqual(["confirmation_overdue"]);
+
+    await settle(t.db, id, { kind: "marked_paid", by: "owner@shop.ly", reference: "TXN-77", note: "seen in the dashboard" });
+    const late = await settle(t.db, id, { kind: "payment_confirmed", delivery: { outcome: "settled" } });
+    expect(late).toMatchObject({ from: "paid", to: "paid", changed: false });
+    expect(await t.db.query.orders.findFirst({ where: eq(orders.id, id) })).toMatchObject({ status: "paid", flags: ["unconfirmed_report", "paid_manually"] });
+    expect((await eventsOf(id)).map((e) => [e.type, e.data])).toEqual([
+      ["confirmation_overdue", { from: "awaiting_confirmation", to: "awaiting_confirmation", flag: "unconfirmed_report" }],
+      ["marked_paid", { by: "owner@shop.ly", reference: "TXN-77", note: "seen in the dashboard", from: "awaiting_confirmation", to: "paid", flag: "paid_manually" }],
+      ["webhook_received", { verified: true, outcome: "settled", from: "paid", to: "paid" }],
+    ]);
+  });
+
+  it("is left alone within the grace period", async () => {
+    const issuedAt = new Date(Date.now() - 2 * ACCESS_TOKEN_LIFETIME_MS);
+    const { id } = await storeOrder(t.db, { status: "awaiting_confirmation", accessTokenIssuedAt: issuedAt, customerReturnedAt: issuedAt });
+    await expireDueOrders(t.db);
+    expect(await t.db.query.orders.findFirst({ where: eq(orders.id, id) })).toMatchObject({ status: "awaiting_confirmation", flags: [] });
+  });
+});
+
 const q = (s: string) => new URLSearchParams(s);
 
 describe("coming back from the payment page (spec §4.3)", () => {
@@ -127,15 +162,15 @@ describe("settle", () => {
 });
 
 describe("expiry", () => {
-  it("expires pending and reported orders whose payment page died, once, however often and concurrently it runs", async () => {
+  it("expires pending orders whose payment page died, once, however often and concurrently it runs", async () => {
     const dead = await storedOrder("pending", "session-x", elevenMinutesAgo());
     const reported = await storedOrder("awaiting_confirmation", "session-x", elevenMinutesAgo());
     const alive = await storedOrder("pending", "session-x", new Date());
     const paid = await storedOrder("paid", "session-x", elevenMinutesAgo());
     const runs = await Promise.all([expireDueOrders(t.db), expireDueOrders(t.db), expireDueOrders(t.db)]);
-    expect(runs.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(2);
+    expect(runs.reduce((a, b) => a + b, 0)).toBe(1);
     expect(await statusOf(dead.id)).toBe("expired");
-    expect(await statusOf(reported.id)).toBe("expired");
+    expect(await statusOf(reported.id)).toBe("awaiting_confirmation"); // reported paid: never expired (below)
     expect(await statusOf(alive.id)).toBe("pending");
     expect(await statusOf(paid.id)).toBe("paid");
     expect((await eventsOf(dead.id)).map((e) => [e.type, e.data])).toEqual([["expired", { from: "pending", to: "expired" }]]);

@@ -10,23 +10,35 @@ import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
  * webhook and expiry all go through {@link settle}, which applies this table in one transaction with the order row
  * locked, and writes what arrived and the move as one event, so each move happens once however requests race.
  *
- * | status \ what arrives   | customer returns `success` | customer returns `cancel` | verified payment            | payment page died |
- * |-------------------------|----------------------------|---------------------------|-----------------------------|-------------------|
- * | pending                 | awaiting_confirmation      | cancelled                 | paid                        | expired           |
- * | awaiting_confirmation   | —                          | —                         | paid                        | expired           |
- * | paid                    | —                          | —                         | — (a repeated delivery)     | —                 |
- * | cancelled               | —                          | —                         | paid, flag paid_after_cancel | —                |
- * | expired                 | —                          | —                         | paid, flag paid_after_expiry | —                |
- * | started, failed         | —                          | —                         | paid, flag paid_after_failure | —               |
+ * | status \ what arrives   | customer returns `success` | customer returns `cancel` | verified payment              | payment page died | no confirmation (grace over) | merchant marks paid |
+ * |-------------------------|----------------------------|---------------------------|-------------------------------|-------------------|------------------------------|---------------------|
+ * | pending                 | awaiting_confirmation      | cancelled                 | paid                          | expired           | —                            | —                   |
+ * | awaiting_confirmation   | —                          | —                         | paid                          | —                 | flag unconfirmed_report      | paid, paid_manually |
+ * | paid                    | —                          | —                         | — (a repeated delivery)       | —                 | —                            | —                   |
+ * | cancelled               | —                          | —                         | paid, flag paid_after_cancel  | —                 | —                            | paid, paid_manually |
+ * | expired                 | —                          | —                         | paid, flag paid_after_expiry  | —                 | —                            | paid, paid_manually |
+ * | started, failed         | —                          | —                         | paid, flag paid_after_failure | —                 | —                            | —                   |
  *
  * Only a verified payment makes an order `paid`: the browser's redirect can be typed by anyone, so it only records
  * that the customer *reports* paying. Money wins: a verified payment for an order that was cancelled, expired or
- * never got its payment recorded still marks it paid, and flags it for the merchant.
+ * never got its payment recorded still marks it paid, and flags it for the merchant. A customer who reported paying
+ * is never expired silently: the service has no status endpoint to ask, and its webhook may have been lost (all
+ * retries failed while the shop's database was down). The order stays awaiting confirmation, and after
+ * {@link CONFIRMATION_GRACE_MS} it is flagged for the merchant, who checks the merchant dashboard and marks it paid
+ * with the transaction reference there. A genuine webhook that arrives later is then a repeated delivery.
  */
 export type SettlementInput =
   | { kind: "customer_returned"; type: RedirectType }
   | { kind: "payment_confirmed"; delivery: Record<string, unknown> }
-  | { kind: "expired" };
+  | { kind: "expired" }
+  | { kind: "confirmation_overdue" }
+  | { kind: "marked_paid"; by: string; reference: string; note?: string };
+
+/**
+ * How long an order the customer reported paid waits for the service's webhook before the merchant is asked to
+ * look: 24 hours, well past the webhook's retries (minutes) and any outage worth waiting out.
+ */
+export const CONFIRMATION_GRACE_MS = 24 * 60 * 60_000;
 
 /** The spec's redirect types (§4.3): `success` at the return URL, `cancel` at the cancel URL. */
 export type RedirectType = "success" | "cancel";
@@ -46,7 +58,11 @@ export function nextMove(status: OrderStatus, input: SettlementInput): Move | un
       if (status === "started" || status === "failed") return { to: "paid", flag: "paid_after_failure" };
       return undefined;
     case "expired":
-      return status === "pending" || status === "awaiting_confirmation" ? { to: "expired" } : undefined;
+      return status === "pending" ? { to: "expired" } : undefined;
+    case "confirmation_overdue":
+      return status === "awaiting_confirmation" ? { to: "awaiting_confirmation", flag: "unconfirmed_report" } : undefined;
+    case "marked_paid":
+      return status === "awaiting_confirmation" || status === "expired" || status === "cancelled" ? { to: "paid", flag: "paid_manually" } : undefined;
   }
 }
 
@@ -59,7 +75,13 @@ export interface Settlement {
 }
 
 /** The event type each input is recorded as. */
-const EVENT_TYPE = { customer_returned: "customer_returned", payment_confirmed: "webhook_received", expired: "expired" } as const;
+const EVENT_TYPE = {
+  customer_returned: "customer_returned",
+  payment_confirmed: "webhook_received",
+  expired: "expired",
+  confirmation_overdue: "confirmation_overdue",
+  marked_paid: "marked_paid",
+} as const;
 
 /**
  * Applies one input to an order, once: locks the row, looks the move up in {@link nextMove}, writes the new status
@@ -74,8 +96,11 @@ export async function settle(db: Db, orderId: string, input: SettlementInput, no
     const from = order.status;
     const move = nextMove(from, input);
     const to = move?.to ?? from;
-    // A return or a delivery is on the record even when it changes nothing; a second expiry run is not news.
-    if (!move && input.kind === "expired") return { from, to, changed: false };
+    // A return, a delivery or a merchant's mark is on the record even when it changes nothing; a second run of the
+    // scheduled job is not news, nor is a flag the order already has.
+    if ((!move && (input.kind === "expired" || input.kind === "confirmation_overdue")) || (move && from === move.to && move.flag && order.flags.includes(move.flag))) {
+      return { from, to, changed: false };
+    }
     if (move) {
       await tx
         .update(orders)
@@ -87,15 +112,23 @@ export async function settle(db: Db, orderId: string, input: SettlementInput, no
         })
         .where(eq(orders.id, orderId));
     }
-    const details = input.kind === "customer_returned" ? { returnType: input.type } : input.kind === "payment_confirmed" ? { verified: true, ...input.delivery } : {};
+    const details =
+      input.kind === "customer_returned"
+        ? { returnType: input.type }
+        : input.kind === "payment_confirmed"
+          ? { verified: true, ...input.delivery }
+          : input.kind === "marked_paid"
+            ? { by: input.by, reference: input.reference, ...(input.note ? { note: input.note } : {}) }
+            : {};
     await tx.insert(orderEvents).values({ orderId, type: EVENT_TYPE[input.kind], at: now, data: { ...details, from, to, ...(move?.flag ? { flag: move.flag } : {}) } });
     return { from, to, changed: Boolean(move), ...(move?.flag ? { flag: move.flag } : {}) };
   });
 }
 
 /**
- * Expires every order whose payment page has died (600 s after its access token) without a confirmed payment, and
- * gives up claims whose server died long ago. Safe to run concurrently and repeatedly: each order is settled once.
+ * The scheduled job: expires every pending order whose payment page has died (600 s after its access token), flags
+ * orders the customer reported paid that stayed unconfirmed past {@link CONFIRMATION_GRACE_MS}, and gives up claims
+ * whose server died long ago. Safe to run concurrently and repeatedly: each order is settled once.
  * @returns how many orders it expired.
  */
 export async function expireDueOrders(db: Db, now = new Date()): Promise<number> {
@@ -103,10 +136,24 @@ export async function expireDueOrders(db: Db, now = new Date()): Promise<number>
   const due = await db
     .select({ id: orders.id })
     .from(orders)
-    .where(and(inArray(orders.status, ["pending", "awaiting_confirmation"]), lt(orders.accessTokenIssuedAt, dead)))
+    .where(and(eq(orders.status, "pending"), lt(orders.accessTokenIssuedAt, dead)))
     .limit(1_000);
   let expired = 0;
   for (const { id } of due) if ((await settle(db, id, { kind: "expired" }, now))?.changed) expired++;
+
+  // Reported paid, never confirmed: flag for the merchant once the grace period is over (never expire silently).
+  const overdue = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.status, "awaiting_confirmation"),
+        lt(orders.customerReturnedAt, new Date(now.getTime() - CONFIRMATION_GRACE_MS)),
+        sql`not ('unconfirmed_report' = any(${orders.flags}))`,
+      ),
+    )
+    .limit(1_000);
+  for (const { id } of overdue) await settle(db, id, { kind: "confirmation_overdue" }, now);
 
   // A claim nobody took over within the payment page's lifetime never became a payment.
   const abandoned = await db
@@ -141,7 +188,7 @@ export function isPaymentPageOpen(order: Pick<OrderRow, "status" | "accessTokenI
  * @returns whether it expired the order.
  */
 export async function expireIfDue(db: Db, order: { id: string; status: OrderStatus; accessTokenIssuedAt: Date | null }, now = new Date()): Promise<boolean> {
-  if (order.status !== "pending" && order.status !== "awaiting_confirmation") return false;
+  if (order.status !== "pending") return false;
   const dies = paymentPageDiesAt(order);
   if (dies === null || dies > now.getTime()) return false;
   return Boolean((await settle(db, order.id, { kind: "expired" }, now))?.changed);

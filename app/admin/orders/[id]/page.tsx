@@ -10,6 +10,7 @@ import { findOrderForAdmin } from "@/lib/admin/orders";
 import { getDb } from "@/lib/db/client";
 import { formatMoney, multiply } from "@/lib/money";
 import { fulfilAction } from "../../actions";
+import { markPaidAction } from "./actions";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -18,7 +19,10 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: (await getTranslations("admin.order"))("title", { id: id.slice(0, 40) }) };
 }
 
-const resultSchema = z.enum(["fulfilled", "not_paid", "already_fulfilled", "not_found"]);
+const resultSchema = z.enum(["fulfilled", "not_paid", "already_fulfilled", "not_found", "marked_paid", "cannot_mark_paid", "reference_missing"]);
+
+/** Orders the merchant may mark paid by hand (lib/orders/settle.ts, "merchant marks paid"). */
+const MARKABLE_PAID = new Set(["awaiting_confirmation", "expired", "cancelled"]);
 
 /** One order as the merchant needs it: lines as sold, customer, payment, flags, its history, and "fulfil". */
 export default async function AdminOrderPage({ params, searchParams }: Props) {
@@ -56,7 +60,10 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
         {t("back")}
       </Link>
       {result.success && (
-        <p role="status" className={`rounded-lg border p-3 ${result.data === "fulfilled" ? "border-brand-600 bg-brand-50" : "border-amber-300 bg-amber-50 text-amber-900"}`}>
+        <p
+          role="status"
+          className={`rounded-lg border p-3 ${result.data === "fulfilled" || result.data === "marked_paid" ? "border-brand-600 bg-brand-50" : "border-amber-300 bg-amber-50 text-amber-900"}`}
+        >
           {t(`results.${result.data}`)}
         </p>
       )}
@@ -140,6 +147,29 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
           <p className="text-stone-600">{t("fulfilHint")}</p>
         )}
       </section>
+
+      {MARKABLE_PAID.has(order.status) && (
+        <section aria-labelledby="mark-paid" className="rounded-xl border border-stone-200 bg-white p-4">
+          <h2 id="mark-paid" className="font-semibold">
+            {t("markPaid")}
+          </h2>
+          <p className="mt-1 text-sm text-stone-600">{t("markPaidHelp")}</p>
+          <form action={markPaidAction} className="mt-3 grid gap-3 sm:max-w-md">
+            <input type="hidden" name="id" value={order.id} />
+            <label className="grid gap-1 text-sm">
+              {t("reference")}
+              <input name="reference" required maxLength={100} dir="ltr" className="rounded-lg border border-stone-300 px-3 py-2" />
+            </label>
+            <label className="grid gap-1 text-sm">
+              {t("note")}
+              <textarea name="note" maxLength={500} rows={2} className="rounded-lg border border-stone-300 px-3 py-2" />
+            </label>
+            <div>
+              <SubmitButton pendingLabel={t("markingPaid")}>{t("markPaid")}</SubmitButton>
+            </div>
+          </form>
+        </section>
+      )}
 
       <OrderTimeline events={order.events} />
     </section>

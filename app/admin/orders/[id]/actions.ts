@@ -1,0 +1,36 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { requireAdmin } from "@/lib/admin/auth";
+import { getDb } from "@/lib/db/client";
+import { logger } from "@/lib/log";
+import { settle } from "@/lib/orders/settle";
+
+/** Printable text without control characters (a NUL cannot even be stored), trimmed, within `max` characters. */
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .refine((value) => !/\p{Cc}/u.test(value));
+
+const markPaidSchema = z.object({ id: z.string().max(64), reference: text(100).pipe(z.string().min(1)), note: text(500) });
+
+/**
+ * "Mark as paid": the merchant saw this payment paid in the merchant dashboard although its webhook never arrived
+ * (form fields `id`, `reference` — the dashboard's transaction reference, required — and an optional `note`).
+ * Goes through the settlement table like every other move: an order awaiting confirmation, expired or cancelled
+ * becomes paid and is flagged `paid_manually`; the event records the admin, the reference and the note.
+ */
+export async function markPaidAction(form: FormData): Promise<void> {
+  const admin = await requireAdmin();
+  const id = String(form.get("id") ?? "").slice(0, 64);
+  const parsed = markPaidSchema.safeParse({ id, reference: form.get("reference") ?? "", note: form.get("note") ?? "" });
+  if (!parsed.success) redirect(`/admin/orders/${encodeURIComponent(id)}?result=reference_missing`);
+  const { reference, note } = parsed.data;
+  const settlement = await settle(getDb(), id, { kind: "marked_paid", by: admin.email, reference, ...(note ? { note } : {}) });
+  const result = !settlement ? "not_found" : settlement.changed ? "marked_paid" : "cannot_mark_paid";
+  logger.info({ event: "admin_mark_paid", orderId: id, result });
+  redirect(`/admin/orders/${encodeURIComponent(id)}?result=${result}`);
+}

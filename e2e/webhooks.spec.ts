@@ -129,7 +129,7 @@ test("a webhook that never comes: the order stays \"confirming\" and is never ex
   await expect(page.getByRole("heading", { name: heading("paid") })).toBeVisible();
 });
 
-test("a forged webhook (bad signature) is refused with 401 and changes nothing", async ({ page, request }) => {
+test("a forged webhook (bad signature) is refused with 401, changes nothing and writes nothing", async ({ page, request }) => {
   await emulator.fault(request, { route: "webhook", kind: "bad_signature" });
   const token = await toGatewayPage(page);
   await pay(page);
@@ -146,7 +146,8 @@ test("a forged webhook (bad signature) is refused with 401 and changes nothing",
   expect(forged.status()).toBe(401);
   const order = await stored(token);
   expect(order.status).toBe("awaiting_confirmation");
-  expect(order.events.filter((e) => e.type === "webhook_received").map((e) => e.data.outcome)).toEqual(["rejected", "rejected"]);
+  // A delivery that proves nothing costs no database write (lib/orders/webhook.ts): the order's history stays clean.
+  expect(order.events.filter((e) => e.type === "webhook_received")).toEqual([]);
 });
 
 test("a duplicated delivery moves the order once", async ({ page, request }) => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { orderEvents, orders, type OrderStatus } from "../db/schema";
 import { setUpTestDatabase } from "../testing/db";
 import { storeOrder } from "../testing/orders";
-import { receiveWebhook } from "./webhook";
+import { receiveWebhook, rejectedDeliveries, REJECTED_SAMPLE_SIZE } from "./webhook";
 
 /** Deliveries as the service sends them: JSON bytes signed with HMAC-SHA256, against a real database. */
 
@@ -45,24 +45,43 @@ describe("receiveWebhook", () => {
   });
 
   it.each([
-    ["a wrong signature", (raw: string) => sign(raw, "another-secret-entirely")],
-    ["no signature", () => null],
-    ["an empty signature", () => ""],
-    ["a signature of the wrong length", (raw: string) => sign(raw).slice(0, 40)],
-    ["a signature that is not hex", () => "z".repeat(64)],
-    ["the signature of other bytes (the body re-serialised)", (raw: string) => sign(JSON.stringify(JSON.parse(raw), null, 1))],
-  ])("refuses %s with 401, records it, and changes nothing", async (_name, signatureFor) => {
+    ["a wrong signature", (raw: string) => sign(raw, "another-secret-entirely"), "wrong_signature"],
+    ["no signature", () => null, "no_signature"],
+    ["an empty signature", () => "", "no_signature"],
+    ["a signature of the wrong length", (raw: string) => sign(raw).slice(0, 40), "malformed_signature"],
+    ["a signature that is not hex", () => "z".repeat(64), "malformed_signature"],
+    ["the signature of other bytes (the body re-serialised)", (raw: string) => sign(JSON.stringify(JSON.parse(raw), null, 1)), "wrong_signature"],
+  ])("refuses %s with 401, writes nothing, and changes nothing", async (_name, signatureFor, reason) => {
     const { id, paymentToken } = await storedOrder();
-    const raw = body({ token: paymentToken, amount: 103.75 });
-    expect(await deliver(raw, signatureFor(raw))).toEqual({ status: 401, outcome: "rejected" });
+    const raw = body({ token: paymentToken, amount: 103.75, custom: id });
+    expect(await deliver(raw, signatureFor(raw))).toEqual({ status: 401, outcome: "rejected", rejected: reason });
     expect((await orderOf(id)).status).toBe("awaiting_confirmation");
-    expect((await eventsOf(id)).map((e) => e.data)).toEqual([expect.objectContaining({ verified: false, outcome: "rejected" })]);
+    expect(await eventsOf(id)).toEqual([]);
+    expect(rejectedDeliveries().sample.at(-1)).toEqual({ at: expect.any(String), reason, bytes: Buffer.byteLength(raw) });
+  });
+
+  it("lets 2,000 unsigned deliveries naming an order write nothing: no row on the order, none anywhere", async () => {
+    const { id, paymentToken } = await storedOrder();
+    const rows = async () => Number((await t.pool.query("select count(*) from order_events")).rows[0].count);
+    const before = { rows: await rows(), rejected: rejectedDeliveries().count };
+    const raw = body({ token: paymentToken, custom: id, amount: 103.75, padding: "x".repeat(1_900) });
+    for (let i = 0; i < 2_000; i++) {
+      expect(await deliver(raw, i % 2 ? null : sign(raw, "a-guessed-secret"))).toMatchObject({ status: 401, outcome: "rejected" });
+    }
+    expect(await eventsOf(id)).toEqual([]);
+    expect(await rows()).toBe(before.rows);
+    expect((await orderOf(id)).status).toBe("awaiting_confirmation");
+    // Counted, and a bounded sample kept in memory without the body.
+    const { count, sample } = rejectedDeliveries();
+    expect(count).toBe(before.rejected + 2_000);
+    expect(sample).toHaveLength(REJECTED_SAMPLE_SIZE);
+    expect(JSON.stringify(sample)).not.toContain(paymentToken);
   });
 
   it("verifies nothing when the shop's secret is empty", async () => {
     const { id, paymentToken } = await storedOrder();
     const raw = body({ token: paymentToken, amount: 103.75 });
-    expect(await receiveWebhook(t.db, new TextEncoder().encode(raw), createHmac("sha256", "").update(raw).digest("hex"), "")).toEqual({ status: 401, outcome: "rejected" });
+    expect(await receiveWebhook(t.db, new TextEncoder().encode(raw), createHmac("sha256", "").update(raw).digest("hex"), "")).toEqual({ status: 401, outcome: "rejected", rejected: "no_secret" });
     expect((await orderOf(id)).status).toBe("awaiting_confirmation");
   });
 

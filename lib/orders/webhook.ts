@@ -9,12 +9,14 @@ import { ORDER_ID } from "./store";
 
 /**
  * A webhook delivery from the payment service (gateway-notes.md, "Confirmation"; outside the API spec), from raw
- * bytes to a settled order. Every delivery — verified or not, understood or not — is written to the order events
- * before anything is answered, so the merchant can audit each one.
+ * bytes to a settled order. Every verified delivery — understood or not — is written to the order events before
+ * anything is answered, so the merchant can audit each one. A delivery that is not signed with the merchant's
+ * secret proves nothing, so it costs no database write: anyone could send thousands of them, naming any order. It is
+ * counted and kept in a small sample in memory ({@link rejectedDeliveries}), and the route logs it.
  *
  * | delivery                                              | recorded as `webhook_received` with | answer |
  * |-------------------------------------------------------|-------------------------------------|--------|
- * | no signature, or a wrong one                          | outcome `rejected`; nothing changes | 401    |
+ * | no signature, or a wrong one                          | nothing: counted in memory only     | 401    |
  * | verified, but not the JSON the service sends          | outcome `malformed`                 | 400    |
  * | verified, for a token (and `custom`) we do not know   | outcome `unknown_order`             | 200    |
  * | verified, another event than `payment.success`        | outcome `ignored_event`             | 200    |
@@ -28,6 +30,29 @@ import { ORDER_ID } from "./store";
 export interface WebhookAnswer {
   status: 200 | 400 | 401;
   outcome: "confirmed" | "duplicate" | "rejected" | "malformed" | "unknown_order" | "ignored_event" | "amount_mismatch";
+  /** Why a delivery was rejected (401), for the log. */
+  rejected?: RejectedDelivery["reason"];
+}
+
+/** What is kept of one rejected delivery: when, why and how long. Never its body, its signature or a token. */
+export interface RejectedDelivery {
+  at: string;
+  /**
+   * `no_signature`: the header is missing or empty; `malformed_signature`: not 64 hex digits; `wrong_signature`: not
+   * the HMAC of these bytes with our secret; `no_secret`: the shop has no secret to check with (a setup error).
+   */
+  reason: "no_signature" | "malformed_signature" | "wrong_signature" | "no_secret";
+  bytes: number;
+}
+
+/** How many rejected deliveries the sample keeps (the newest): enough to see what is arriving, bounded in memory. */
+export const REJECTED_SAMPLE_SIZE = 20;
+
+const rejections = { count: 0, sample: [] as RejectedDelivery[] };
+
+/** Rejected deliveries since this server instance started, and the newest {@link REJECTED_SAMPLE_SIZE} of them. */
+export function rejectedDeliveries(): { count: number; sample: readonly RejectedDelivery[] } {
+  return { count: rejections.count, sample: [...rejections.sample] };
 }
 
 /** Bodies larger than this are refused before they are read to the end (413). */
@@ -40,20 +65,17 @@ export const MAX_WEBHOOK_BYTES = 64 * 1024;
  * @throws the database's error when the delivery could not be recorded (answer 5xx: the service will retry).
  */
 export async function receiveWebhook(db: Db, rawBody: Uint8Array, signature: string | null, secret: string): Promise<WebhookAnswer> {
-  const verified = verifyWebhookSignature(rawBody, signature, secret);
-  const delivery = parseWebhookEvent(rawBody);
-  // Kept as received (cut short) when it cannot be trusted or read, for the merchant's audit.
-  const text = () => new TextDecoder().decode(rawBody).slice(0, 2_000);
-  const signatureState = signature === null ? "missing" : verified ? "valid" : "invalid";
-
-  if (!verified) {
-    // Not proof of anything: kept for the merchant, next to the order it names if there is one.
-    const claimed = delivery ? await findOrder(db, delivery.token, delivery.custom) : undefined;
-    await record(db, claimed?.id ?? null, { verified: false, signature: signatureState, outcome: "rejected", body: text() });
-    return { status: 401, outcome: "rejected" };
+  if (!verifyWebhookSignature(rawBody, signature, secret)) {
+    const reason = !secret ? "no_secret" : !signature?.trim() ? "no_signature" : /^[0-9a-f]{64}$/i.test(signature.trim()) ? "wrong_signature" : "malformed_signature";
+    rejections.count++;
+    rejections.sample.push({ at: new Date().toISOString(), reason, bytes: rawBody.byteLength });
+    if (rejections.sample.length > REJECTED_SAMPLE_SIZE) rejections.sample.shift();
+    return { status: 401, outcome: "rejected", rejected: reason };
   }
+  const delivery = parseWebhookEvent(rawBody);
   if (!delivery) {
-    await record(db, null, { verified: true, outcome: "malformed", body: text() });
+    // Kept as received (cut short) for the merchant's audit: it is the service's, but not what it documents.
+    await record(db, null, { verified: true, outcome: "malformed", body: new TextDecoder().decode(rawBody).slice(0, 2_000) });
     return { status: 400, outcome: "malformed" };
   }
 

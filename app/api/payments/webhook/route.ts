@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
-import { MAX_WEBHOOK_BYTES, receiveWebhook } from "@/lib/orders/webhook";
+import { MAX_WEBHOOK_BYTES, receiveWebhook, rejectedDeliveries } from "@/lib/orders/webhook";
 import { WEBHOOK_SIGNATURE_HEADER } from "@/lib/payments";
 
 /**
@@ -13,7 +13,12 @@ export async function POST(request: Request): Promise<Response> {
   if (!rawBody) return Response.json({ error: `The body is larger than ${MAX_WEBHOOK_BYTES} bytes.` }, { status: 413 });
   try {
     const answer = await receiveWebhook(getDb(), rawBody, request.headers.get(WEBHOOK_SIGNATURE_HEADER), getEnv().PAYMENT_WEBHOOK_SECRET);
-    logger.info({ event: "webhook", status: answer.status, outcome: answer.outcome });
+    if (answer.rejected) {
+      // Nothing of the request itself: its body and headers are anyone's, and may carry someone's payment token.
+      logger.warn({ event: "webhook_rejected", reason: answer.rejected, bytes: rawBody.byteLength, rejectedSinceStart: rejectedDeliveries().count });
+    } else {
+      logger.info({ event: "webhook", status: answer.status, outcome: answer.outcome });
+    }
     return Response.json({ outcome: answer.outcome }, { status: answer.status });
   } catch (error) {
     // Not recorded, so not acknowledged: the service sends it again.

@@ -2,6 +2,7 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orderEvents, orders } from "../db/schema";
+import { storableJson } from "../db/text";
 import { fromDecimalAmount } from "../money";
 import { parseWebhookEvent, PAYMENT_SUCCESS_EVENT, verifyWebhookSignature } from "../payments";
 import { flagOrder, settle } from "./settle";
@@ -72,12 +73,16 @@ export async function receiveWebhook(db: Db, rawBody: Uint8Array, signature: str
     if (rejections.sample.length > REJECTED_SAMPLE_SIZE) rejections.sample.shift();
     return { status: 401, outcome: "rejected", rejected: reason };
   }
-  const delivery = parseWebhookEvent(rawBody);
-  if (!delivery) {
+  const received = parseWebhookEvent(rawBody);
+  if (!received) {
     // Kept as received (cut short) for the merchant's audit: it is the service's, but not what it documents.
     await record(db, null, { verified: true, outcome: "malformed", body: new TextDecoder().decode(rawBody).slice(0, 2_000) });
     return { status: 400, outcome: "malformed" };
   }
+  // A NUL (JSON "\u0000") or a lone surrogate cannot be stored, so a delivery carrying one would fail to be recorded
+  // on every retry. Signed, it is the service's word: kept with those characters replaced, and marked so.
+  const delivery = storableJson(received);
+  const sanitized = JSON.stringify(delivery) !== JSON.stringify(received);
 
   const facts = {
     event: delivery.event,
@@ -88,6 +93,7 @@ export async function receiveWebhook(db: Db, rawBody: Uint8Array, signature: str
     status: delivery.status,
     transactionId: delivery.transaction_id,
     timestamp: delivery.timestamp,
+    ...(sanitized ? { sanitized: true } : {}),
   };
   const order = await findOrder(db, delivery.token, delivery.custom);
   if (!order) {
@@ -122,5 +128,5 @@ async function findOrder(db: Db, token: string, custom: string | undefined) {
 }
 
 async function record(db: Db, orderId: string | null, data: Record<string, unknown>): Promise<void> {
-  await db.insert(orderEvents).values({ orderId, type: "webhook_received", data });
+  await db.insert(orderEvents).values({ orderId, type: "webhook_received", data: storableJson(data) });
 }

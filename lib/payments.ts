@@ -350,6 +350,9 @@ export function parseWebhookEvent(rawBody: Uint8Array): WebhookEvent | null {
 /** The one webhook event that confirms a payment. */
 export const PAYMENT_SUCCESS_EVENT = "payment.success";
 
+/** The `status` a confirming delivery carries: `payment.success` alone is not enough (gateway-notes, "Confirmation"). */
+export const PAYMENT_SUCCESS_STATUS = "success";
+
 type Envelope = z.infer<typeof envelopeSchema>;
 
 /** Runs `attempt` until it succeeds, fails for good, runs out of attempts or the checkout's deadline passes. */

@@ -118,6 +118,18 @@ describe("receiveWebhook", () => {
     expect(await orderOf(id)).toMatchObject({ status: "paid", flags: ["paid_after_cancel"] });
   });
 
+  it.each([
+    ["failed", { status: "failed" }],
+    ["pending", { status: "pending" }],
+    ["in another case", { status: "SUCCESS" }],
+    ["missing", { status: undefined }],
+  ])("never marks paid a signed payment.success whose status is %s: records it and answers 2xx", async (_name, fields) => {
+    const { id, paymentToken } = await storedOrder();
+    expect(await deliver(body({ token: paymentToken, amount: 103.75, ...fields }))).toEqual({ status: 200, outcome: "not_successful" });
+    expect((await orderOf(id)).status).toBe("awaiting_confirmation");
+    expect((await eventsOf(id)).map((e) => e.data)).toEqual([expect.objectContaining({ verified: true, outcome: "not_successful" })]);
+  });
+
   it("records other events without moving the order", async () => {
     const { id, paymentToken } = await storedOrder();
     expect(await deliver(body({ token: paymentToken, amount: 103.75, event: "payment.refunded" }))).toEqual({ status: 200, outcome: "ignored_event" });

@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import { orderEvents, orders } from "../db/schema";
 import { storableJson } from "../db/text";
 import { fromDecimalAmount } from "../money";
-import { parseWebhookEvent, PAYMENT_SUCCESS_EVENT, verifyWebhookSignature } from "../payments";
+import { parseWebhookEvent, PAYMENT_SUCCESS_EVENT, PAYMENT_SUCCESS_STATUS, verifyWebhookSignature } from "../payments";
 import { flagOrder, settle } from "./settle";
 import { ORDER_ID } from "./store";
 
@@ -21,6 +21,7 @@ import { ORDER_ID } from "./store";
  * | verified, but not the JSON the service sends          | outcome `malformed`                 | 400    |
  * | verified, for a token (and `custom`) we do not know   | outcome `unknown_order`             | 200    |
  * | verified, another event than `payment.success`        | outcome `ignored_event`             | 200    |
+ * | verified, `status` is not `success`                   | outcome `not_successful`            | 200    |
  * | verified, amount or currency differs from the order's | outcome `amount_mismatch`; flagged  | 200    |
  * | verified `payment.success` for the order              | settled (lib/orders/settle.ts)      | 200    |
  *
@@ -30,7 +31,7 @@ import { ORDER_ID } from "./store";
  */
 export interface WebhookAnswer {
   status: 200 | 400 | 401;
-  outcome: "confirmed" | "duplicate" | "rejected" | "malformed" | "unknown_order" | "ignored_event" | "amount_mismatch";
+  outcome: "confirmed" | "duplicate" | "rejected" | "malformed" | "unknown_order" | "ignored_event" | "not_successful" | "amount_mismatch";
   /** Why a delivery was rejected (401), for the log. */
   rejected?: RejectedDelivery["reason"];
 }
@@ -103,6 +104,11 @@ export async function receiveWebhook(db: Db, rawBody: Uint8Array, signature: str
   if (delivery.event !== PAYMENT_SUCCESS_EVENT) {
     await record(db, order.id, { verified: true, ...facts, outcome: "ignored_event" });
     return { status: 200, outcome: "ignored_event" };
+  }
+  if (delivery.status !== PAYMENT_SUCCESS_STATUS) {
+    // The service itself says this payment did not go through (or does not say it did): on the record, never paid.
+    await record(db, order.id, { verified: true, ...facts, outcome: "not_successful" });
+    return { status: 200, outcome: "not_successful" };
   }
   const amountMinor = fromDecimalAmount(delivery.amount);
   if (amountMinor !== order.amountMinor || delivery.currency !== order.currency) {

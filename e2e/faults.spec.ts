@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { EMULATOR_URL } from "../playwright.config";
-import { addToCart, cartCount, emulator, fillCheckout } from "./support";
+import { addToCart, cartCount, emulator, fillCheckout, paymentPage } from "./support";
 
 /**
  * Faults of the payment service, arranged through the emulator's control API. Whatever happens, the customer stays
@@ -108,6 +108,34 @@ test.describe("double submit", () => {
     ]);
     await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
     await expect(second).toHaveURL(page.url());
+    expect(await emulator.payments(request)).toHaveLength(1);
+  });
+
+  test("ten tabs of one session: those that submit after another tab paid are sent to that order, not to an empty cart", async ({ page, context, request }) => {
+    const tabs = [page, ...(await Promise.all(Array.from({ length: 9 }, () => context.newPage())))];
+    for (const tab of tabs.slice(1)) {
+      await tab.goto("/checkout");
+      await fillCheckout(tab, { full_name: "Salem Fathi", email: "salem@example.ly" });
+    }
+    // Half the tabs submit now: one payment, every tab on its page.
+    const early = tabs.slice(0, 5);
+    await Promise.all(early.map((tab) => tab.getByRole("button", { name: "Continue to payment" }).click()));
+    for (const tab of early) await expect(tab).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+    const paymentUrl = page.url();
+    // The first tab pays and comes back: the cart is now empty in the shared session cookie.
+    await page.getByRole("radio", { name: "Sadad" }).check();
+    await page.getByRole("button", { name: paymentPage("en").continue }).click();
+    await page.getByRole("button", { name: paymentPage("en").pay, exact: true }).click();
+    await expect(page).toHaveURL(/\/orders\/ord_[0-9a-z]+\?outcome=reported$/);
+    const orderPath = new URL(page.url()).pathname;
+    // The other half submit the stale form: each lands on that order's page.
+    const late = tabs.slice(5);
+    await Promise.all(late.map((tab) => tab.getByRole("button", { name: "Continue to payment" }).click()));
+    for (const tab of late) {
+      await expect(tab).toHaveURL(new RegExp(`${orderPath}$`));
+      await expect(tab.getByTestId("checkout-error")).toHaveCount(0);
+    }
+    for (const tab of early.slice(1)) expect(tab.url()).toBe(paymentUrl);
     expect(await emulator.payments(request)).toHaveLength(1);
   });
 

@@ -52,3 +52,22 @@ export function parseGatewayList(value: string | undefined): { ok: true; gateway
   }
   return { ok: true, gateways };
 }
+
+/**
+ * The gateways with their names in the shopper's language. A name the merchant gave in `PAYMENT_GATEWAYS`
+ * (`alias=Name`) is shown as given; a known alias under its default name takes the catalogue's name for it
+ * (messages `gateways.<alias>`), so the Arabic picker reads in Arabic; anything else keeps its name.
+ * @param names the `gateways` section of the shopper's message catalogue.
+ */
+export function localiseGateways(gateways: readonly Gateway[], names: Readonly<Record<string, string>>): Gateway[] {
+  return gateways.map(({ alias, name }) => ({ alias, name: name === KNOWN_NAMES.get(alias) && names[alias] ? names[alias] : name }));
+}
+
+/**
+ * How to show a gateway alias that arrived from elsewhere (the service's webhook): the catalogue's name for a known
+ * alias, else the alias itself.
+ * @param names the `gateways` section of the reader's message catalogue.
+ */
+export function gatewayName(alias: string, names: Readonly<Record<string, string>>): string {
+  return (KNOWN_NAMES.has(alias) && names[alias]) || alias;
+}

@@ -10,6 +10,8 @@ import { checkoutProblem } from "@/lib/checkout/problems";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
+import { isPaymentPageOpen } from "@/lib/orders/settle";
+import { findCustomerOrder } from "@/lib/orders/store";
 import { PaymentError } from "@/lib/payments";
 import { translateProblem, type ProblemKey } from "@/lib/problems";
 import { getSession } from "@/lib/session";
@@ -28,7 +30,7 @@ export interface CheckoutState {
  * The checkout, in DESIGN.md's five steps: parse the form, price the cart on the server, pay and store (placeOrder:
  * the order is stored, then paid for with a fresh access token, or this checkout's pending payment resumed), then
  * redirect to the payment URL. Every failure returns to the form with a message and the customer's input; the cart
- * is never touched here.
+ * is never touched here. A stale tab whose cart another tab already paid for is sent to that order.
  */
 export async function startCheckout(_previous: CheckoutState, form: FormData): Promise<CheckoutState> {
   // 1. Parse.
@@ -49,7 +51,13 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
   // 2. Price.
   const session = await getSession();
   const cart = priceCart(session.cart);
-  if (cart.lines.length === 0) return { values, message: await translateProblem({ key: "cartEmpty" }) };
+  if (cart.lines.length === 0) {
+    // Another tab of this session already checked this cart out and came back paid (which empties the cart): send
+    // this tab where that order stands — its payment page while it is open, else its order page — not to an error.
+    const placed = session.orderId ? await findCustomerOrder(getDb(), session.orderId, session.id).catch(() => undefined) : undefined;
+    if (placed) redirect(isPaymentPageOpen(placed) && placed.paymentUrl ? placed.paymentUrl : `/orders/${encodeURIComponent(placed.id)}`);
+    return { values, message: await translateProblem({ key: "cartEmpty" }) };
+  }
 
   // 3 and 4. Pay and store.
   let order: PlacedOrder;

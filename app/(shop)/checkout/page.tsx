@@ -1,12 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getLocale, getTranslations } from "next-intl/server";
+import { getLocale, getMessages, getTranslations } from "next-intl/server";
 import { CheckoutForm } from "@/components/checkout-form";
 import { EmptyState } from "@/components/empty-state";
 import { OrderSummary } from "@/components/order-summary";
 import { priceCart } from "@/lib/cart";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
+import { localiseGateways } from "@/lib/gateways";
 import { findCustomerOrder } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
 
@@ -15,11 +16,12 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function CheckoutPage() {
-  const [{ cart, orderId, id: sessionId }, locale, t, tCart] = await Promise.all([
+  const [{ cart, orderId, id: sessionId }, locale, t, tCart, messages] = await Promise.all([
     getSession(),
     getLocale(),
     getTranslations("checkout"),
     getTranslations("cart"),
+    getMessages(),
   ]);
   const priced = priceCart(cart);
   if (priced.lines.length === 0) {
@@ -38,7 +40,7 @@ export default async function CheckoutPage() {
           </p>
         )}
         <CheckoutForm
-          gateways={[{ alias: "", name: t("chooseLater") }, ...PAYMENT_GATEWAYS]}
+          gateways={[{ alias: "", name: t("chooseLater") }, ...localiseGateways(PAYMENT_GATEWAYS, messages.gateways)]}
           labels={{
             details: t("details"),
             optional: t("optional"),

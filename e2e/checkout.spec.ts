@@ -46,7 +46,7 @@ test("(a) cart → checkout without a gateway → choose on the payment page →
 test("(b) Cancel on the payment page → cancelled order, cart still there", async ({ page, request }) => {
   await addToCart(page, "ceramic-bowl", 3);
   await page.goto("/checkout");
-  await fillCheckout(page, { gateway: "Edfali" });
+  await fillCheckout(page, { gateway: shop("gateways.edfali") });
   await submitCheckout(page);
 
   await expect(page).toHaveURL(onPaymentPage);
@@ -66,7 +66,7 @@ test("(b) Cancel on the payment page → cancelled order, cart still there", asy
 test("(b2) Decline on the gateway page → the order says cancelled, nothing charged", async ({ page, request }) => {
   await addToCart(page, "saffron");
   await page.goto("/checkout");
-  await fillCheckout(page, { gateway: "Sadad" });
+  await fillCheckout(page, { gateway: shop("gateways.sadad") });
   await submitCheckout(page);
   await page.getByRole("button", { name: paymentPage().continue }).click();
   await page.getByRole("button", { name: paymentPage().decline, exact: true }).click();
@@ -78,7 +78,7 @@ test("(b2) Decline on the gateway page → the order says cancelled, nothing cha
 test("(c) all customer fields and a gateway → the payment page goes straight to the gateway by itself", async ({ page, request }) => {
   await addToCart(page, "mint-tea-set");
   await page.goto("/checkout");
-  await fillCheckout(page, { full_name: "عائشة بن علي", email: "aisha@example.ly", phone: "+218 91-234-5678", gateway: "Mobicash" });
+  await fillCheckout(page, { full_name: "عائشة بن علي", email: "aisha@example.ly", phone: "+218 91-234-5678", gateway: shop("gateways.mobicash") });
   await submitCheckout(page);
 
   await expect(page).toHaveURL(onPaymentPage);

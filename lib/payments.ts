@@ -325,14 +325,16 @@ export function verifyWebhookSignature(rawBody: Uint8Array, signature: string | 
 /**
  * A webhook delivery's JSON body, as the live service documents it: `event` (`payment.success`), the payment
  * `token`, `status`, `gateway`, a numeric `amount`, `currency` and `timestamp`, and a transaction reference whose
- * field name is not public (`transaction_id` here, as the emulator sends it). Unknown fields are ignored; an amount
- * sent as a string is accepted too. `custom` (our order id) is used only when the token is unknown.
+ * field name is not public (`transaction_id` here, as the emulator sends it). The gateway may also come as
+ * `payment_gateway`, the create request's name for it. Unknown fields are ignored; an amount sent as a string is
+ * accepted too. `custom` (our order id) is used only when the token is unknown.
  */
 export const webhookEventSchema = z.object({
   event: z.string().max(100),
   token: z.string().min(1).max(512),
   status: z.string().max(100).optional(),
   gateway: z.string().max(100).optional(),
+  payment_gateway: z.string().max(100).optional(),
   amount: z.union([z.number(), z.string().max(32)]),
   currency: z.string().max(10),
   timestamp: z.union([z.number(), z.string().max(64)]).optional(),

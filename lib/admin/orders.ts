@@ -116,8 +116,8 @@ export async function listOrders(db: Db, query: OrderListQuery): Promise<OrderLi
   };
 }
 
-/** One order for the back office: its lines as sold and its whole history, oldest event first. */
-export async function findOrderForAdmin(db: Db, id: string): Promise<(Order & { events: OrderEventRow[] }) | undefined> {
+/** One order for the back office: its lines as sold, its whole history (oldest event first), and {@link paidWith}. */
+export async function findOrderForAdmin(db: Db, id: string): Promise<(Order & { events: OrderEventRow[]; paidWith: string | null }) | undefined> {
   if (!ORDER_ID.test(id)) return undefined;
   let order = await db.query.orders.findFirst({ where: eq(orders.id, id) });
   if (order && (await expireIfDue(db, order))) order = await db.query.orders.findFirst({ where: eq(orders.id, id) });
@@ -126,7 +126,19 @@ export async function findOrderForAdmin(db: Db, id: string): Promise<(Order & { 
     db.select().from(orderLines).where(eq(orderLines.orderId, id)).orderBy(asc(orderLines.position)),
     db.select().from(orderEvents).where(eq(orderEvents.orderId, id)).orderBy(asc(orderEvents.id)),
   ]);
-  return { ...order, lines, events };
+  return { ...order, lines, events, paidWith: paidWith(events) };
+}
+
+/**
+ * The gateway the payment service says the customer paid with: the one named by the verified delivery that made the
+ * order paid. A customer who picks the gateway on the payment page leaves the order's `paymentGateway` empty; only
+ * the webhook tells. `null` when no such delivery named one.
+ */
+export function paidWith(events: readonly OrderEventRow[]): string | null {
+  for (const { type, data } of events) {
+    if (type === "webhook_received" && data.verified === true && data.to === "paid" && typeof data.gateway === "string" && data.gateway) return data.gateway;
+  }
+  return null;
 }
 
 /**

@@ -90,7 +90,8 @@ export async function receiveWebhook(db: Db, rawBody: Uint8Array, signature: str
     token: delivery.token,
     amount: delivery.amount,
     currency: delivery.currency,
-    gateway: delivery.gateway,
+    // The gateway the customer paid with, also when they chose it on the payment page (the order has none then).
+    gateway: delivery.gateway ?? delivery.payment_gateway,
     status: delivery.status,
     transactionId: delivery.transaction_id,
     timestamp: delivery.timestamp,

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getFormatter, getLocale, getTranslations } from "next-intl/server";
+import { getFormatter, getLocale, getMessages, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { OrderStatusBadge } from "@/components/admin/order-status-badge";
 import { OrderTimeline } from "@/components/admin/order-timeline";
@@ -8,6 +8,7 @@ import { SubmitButton } from "@/components/submit-button";
 import { requireAdmin } from "@/lib/admin/auth";
 import { findOrderForAdmin } from "@/lib/admin/orders";
 import { getDb } from "@/lib/db/client";
+import { gatewayName } from "@/lib/gateways";
 import { formatMoney, multiply } from "@/lib/money";
 import { fulfilAction } from "../../actions";
 import { markPaidAction } from "./actions";
@@ -27,7 +28,7 @@ const MARKABLE_PAID = new Set(["awaiting_confirmation", "expired", "cancelled"])
 /** One order as the merchant needs it: lines as sold, customer, payment, flags, its history, and "fulfil". */
 export default async function AdminOrderPage({ params, searchParams }: Props) {
   await requireAdmin();
-  const [{ id }, query, locale, format, t] = await Promise.all([params, searchParams, getLocale(), getFormatter(), getTranslations("admin.order")]);
+  const [{ id }, query, locale, format, t, messages] = await Promise.all([params, searchParams, getLocale(), getFormatter(), getTranslations("admin.order"), getMessages()]);
   const order = await findOrderForAdmin(getDb(), id);
   const result = resultSchema.safeParse(query.result);
   const tFlag = await getTranslations("admin.flags");
@@ -50,6 +51,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
     [t("phone"), order.phone ? <span dir="ltr">{order.phone}</span> : t("none")],
     [t("language"), order.locale],
     [t("gateway"), order.paymentGateway ?? t("none")],
+    [t("paidWith"), order.paidWith ? gatewayName(order.paidWith, messages.gateways) : t("none")],
     [t("token"), order.paymentToken ? <span className="font-mono break-all">{order.paymentToken}</span> : t("none")],
     ...(order.failure ? ([[t("failure"), order.failure]] as [string, React.ReactNode][]) : []),
   ];

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { receiveWebhook } from "../orders/webhook";
 import { setUpTestDatabase } from "../testing/db";
 import { storeOrder } from "../testing/orders";
-import { findOrderForAdmin } from "./orders";
+import { findOrderForAdmin, listOrders, parseOrderListQuery } from "./orders";
 
 /** What the back office's order page reads (app/admin/orders/[id]/page.tsx), against a real database. */
 
@@ -28,5 +28,33 @@ describe("the gateway the customer paid with", () => {
     const { id, paymentToken } = await storeOrder(t.db, { paymentGateway: "sadad" });
     expect(await deliver({ token: paymentToken, payment_gateway: "sadad", amount: 1 })).toMatchObject({ outcome: "amount_mismatch" });
     expect(await findOrderForAdmin(t.db, id)).toMatchObject({ paymentGateway: "sadad", paidWith: null });
+  });
+});
+
+describe("the orders list", () => {
+  const cursor = (at: string, id: string) => Buffer.from(`${at}|${id}`).toString("base64url");
+  const list = (params: Record<string, string>) => {
+    // As the page does: read the address, then list what could be read.
+    const { query, ignored } = parseOrderListQuery(params);
+    return listOrders(t.db, query).then((page) => ({ ...page, ignored }));
+  };
+
+  it.each([
+    ["a NUL", "a\u0000b"],
+    ["another control character", "pt-\u0007"],
+    ["a lone surrogate", "pt-\ud800"],
+  ])("answers a search with %s with the list and names the search it could not read", async (_name, q) => {
+    const page = await list({ q });
+    expect(page.ignored).toEqual(["q"]);
+    expect(page.count).toBeGreaterThanOrEqual(0);
+  });
+
+  it.each([
+    ["year −271821", "-271821-04-20T00:00:00.000Z"],
+    ["year +275760", "+275760-09-13T00:00:00.000Z"],
+    ["before 1970", "1969-12-31T23:59:59.999Z"],
+  ])("treats a cursor dated %s as unreadable, never as a query the database refuses", async (_name, at) => {
+    const { id } = await storeOrder(t.db);
+    for (const edge of ["before", "after"]) expect((await list({ [edge]: cursor(at, id) })).ignored).toEqual([edge]);
   });
 });

@@ -4,6 +4,7 @@ import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm"
 import { z } from "zod";
 import { normaliseLibyanMobile } from "../checkout/form";
 import type { Db } from "../db/client";
+import { isStorableText } from "../db/text";
 import { ORDER_STATUSES, orderEvents, orderLines, orders, type OrderEventRow, type OrderRow } from "../db/schema";
 import { toWireAmount } from "../money";
 import { expireDueOrders, expireIfDue } from "../orders/settle";
@@ -20,6 +21,12 @@ export type OrderFilter = (typeof ORDER_FILTERS)[number];
 
 export const PAGE_SIZE = 50;
 
+/**
+ * The times a cursor may hold. JavaScript dates reach ±271821 years and PostgreSQL's timestamps do not (4713 BC to
+ * 294276 AD): a cursor outside this range is unreadable, never a query the database refuses.
+ */
+const CURSOR_RANGE = { from: Date.UTC(1970, 0, 1), to: Date.UTC(9999, 11, 31) };
+
 /** A position in the list: the created_at and id of an order, opaque in URLs. */
 const cursorSchema = z
   .string()
@@ -27,7 +34,7 @@ const cursorSchema = z
   .transform((value, ctx) => {
     const [at, id] = Buffer.from(value, "base64url").toString("utf8").split("|");
     const time = Date.parse(at ?? "");
-    if (!id || !ORDER_ID.test(id) || Number.isNaN(time)) {
+    if (!id || !ORDER_ID.test(id) || !(time >= CURSOR_RANGE.from && time <= CURSOR_RANGE.to)) {
       ctx.addIssue({ code: "custom", message: "cursor" });
       return z.NEVER;
     }
@@ -42,7 +49,13 @@ const encodeCursor = (order: Pick<OrderRow, "createdAt" | "id">) => Buffer.from(
  */
 const listQuerySchema = z.object({
   status: z.enum(ORDER_FILTERS).optional(),
-  q: z.string().trim().max(254).optional(),
+  // No order holds a control character, and PostgreSQL refuses a NUL outright: such a search is unreadable.
+  q: z
+    .string()
+    .trim()
+    .max(254)
+    .refine((value) => isStorableText(value) && !/[\u0000-\u001f\u007f]/.test(value))
+    .optional(),
   before: cursorSchema.optional(),
   after: cursorSchema.optional(),
 });

@@ -57,4 +57,13 @@ describe("the orders list", () => {
     const { id } = await storeOrder(t.db);
     for (const edge of ["before", "after"]) expect((await list({ [edge]: cursor(at, id) })).ignored).toEqual([edge]);
   });
+
+  it("adds up only paid orders in the total: cancelled, expired and unconfirmed ones are not money", async () => {
+    const email = "totals@shop.ly";
+    const amounts = { paid: 1_000, cancelled: 2_000, expired: 4_000, pending: 8_000, awaiting_confirmation: 16_000 } as const;
+    for (const [status, amountMinor] of Object.entries(amounts)) await storeOrder(t.db, { status: status as keyof typeof amounts, amountMinor, email });
+    await storeOrder(t.db, { status: "paid", amountMinor: 32_000, email });
+    expect(await list({ q: email })).toMatchObject({ count: 6, totalMinor: 33_000 });
+    expect(await list({ q: email, status: "cancelled" })).toMatchObject({ count: 1, totalMinor: 0 });
+  });
 });

@@ -96,7 +96,7 @@ export interface OrderListPage {
   /** Cursors of the neighbouring pages, when there are any. */
   newer?: string;
   older?: string;
-  /** How many orders match, and their amounts added up, in minor units. */
+  /** How many orders match, and the amounts of the paid ones among them added up, in minor units. */
   count: number;
   totalMinor: number;
 }
@@ -114,7 +114,14 @@ export async function listOrders(db: Db, query: OrderListQuery): Promise<OrderLi
   const order = newerFirst ? [desc(orders.createdAt), desc(orders.id)] : [asc(orders.createdAt), asc(orders.id)];
   const [rows, [totals]] = await Promise.all([
     db.select().from(orders).where(and(where, keyset)).orderBy(...order).limit(PAGE_SIZE + 1),
-    db.select({ count: sql<number>`count(*)`.mapWith(Number), totalMinor: sql<number>`coalesce(sum(${orders.amountMinor}), 0)`.mapWith(Number) }).from(orders).where(where),
+    // Only paid orders are money: a cancelled, expired or unconfirmed order's amount was never received.
+    db
+      .select({
+        count: sql<number>`count(*)`.mapWith(Number),
+        totalMinor: sql<number>`coalesce(sum(${orders.amountMinor}) filter (where ${orders.status} = 'paid'), 0)`.mapWith(Number),
+      })
+      .from(orders)
+      .where(where),
   ]);
   const more = rows.length > PAGE_SIZE;
   const page = newerFirst ? rows.slice(0, PAGE_SIZE) : rows.slice(0, PAGE_SIZE).reverse();

@@ -2,6 +2,7 @@ import "server-only";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { PricedCart } from "../cart";
 import type { Db } from "../db/client";
+import { describeDbFailure } from "../db/errors";
 import { orderEvents, orderLines, orders, type OrderRow } from "../db/schema";
 import { paymentServiceConfig } from "../env";
 import type { Locale } from "../i18n/config";
@@ -188,7 +189,7 @@ async function pay(db: Db, order: Claim, input: CheckoutInput): Promise<PlacedOr
     const failure: PaymentErrorKind | "unexpected" = error instanceof PaymentError ? error.kind : "unexpected";
     const failed = db.update(orders).set({ status: "failed", failure, updatedAt: new Date() }).where(ours).returning({ id: orders.id });
     await store(() => changeWithEvent(db, failed, "payment_failed", { failure })).catch((storeError: unknown) =>
-      logger.error({ event: "order_not_marked_failed", orderId: order.id, err: String(storeError) }),
+      logger.error({ event: "order_not_marked_failed", orderId: order.id, ...describeDbFailure(storeError) }),
     );
     throw error;
   }

@@ -2,6 +2,7 @@ import "server-only";
 import type { NextRequest } from "next/server";
 import { EMPTY_CART } from "@/lib/cart";
 import { getDb } from "@/lib/db/client";
+import { describeDbFailure } from "@/lib/db/errors";
 import { logger } from "@/lib/log";
 import { returnFromPaymentPage, type RedirectType, type ReturnOutcome } from "@/lib/orders/settle";
 import { getSession } from "@/lib/session";
@@ -27,8 +28,9 @@ export function paymentRedirectHandler(expected: RedirectType) {
         session.cart = { ...EMPTY_CART };
       }
     } catch (error) {
-      // The database is down: the order stays as it was, and the order page says so.
-      logger.error({ event: "payment_redirect_failed", expected, err: error instanceof Error ? error.message : String(error) });
+      // The database is down: the order stays as it was, and the order page says so. The error's code only: its
+      // message quotes the query's parameters, this payment token and session id.
+      logger.error({ event: "payment_redirect_failed", expected, ...describeDbFailure(error) });
       outcome = "not_recorded";
     }
     session.orderId = orderId;

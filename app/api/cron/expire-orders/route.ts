@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { getDb } from "@/lib/db/client";
+import { describeDbFailure } from "@/lib/db/errors";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { expireDueOrders } from "@/lib/orders/settle";
@@ -19,7 +20,7 @@ export async function GET(request: Request): Promise<Response> {
     logger.info({ event: "orders_expired", expired });
     return Response.json({ expired });
   } catch (error) {
-    logger.error({ event: "orders_not_expired", err: error instanceof Error ? error.message : String(error) });
+    logger.error({ event: "orders_not_expired", ...describeDbFailure(error) });
     return Response.json({ error: "The database could not be reached; the next run will catch up." }, { status: 503 });
   }
 }

@@ -78,6 +78,23 @@ describe("NUL characters and lone surrogates (PostgreSQL stores neither)", () =>
   });
 });
 
+describe("a database failure", () => {
+  it("answers 503 so the service retries, and logs the error's code and operation, never the token", async () => {
+    const { Pool } = await import("pg");
+    const { createDb } = await import("@/lib/db/client");
+    const down = new Pool({ connectionString: "postgresql://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 500 });
+    vi.mocked(getDb).mockReturnValueOnce(createDb(down));
+    const error = vi.spyOn(logger, "error");
+    const raw = body({ token: "pt-must-not-be-logged-42" });
+    try {
+      expect(await post(raw)).toMatchObject({ status: 503 });
+    } finally {
+      await down.end();
+    }
+    expect(error.mock.calls.map(([line]) => line)).toEqual([{ event: "webhook_not_recorded", code: "ECONNREFUSED", operation: "select orders" }]);
+  });
+});
+
 describe("an unsigned delivery", () => {
   it("is logged with its reason, length and a running count, never its body, signature or token", async () => {
     const warn = vi.spyOn(logger, "warn");

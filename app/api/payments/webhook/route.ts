@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import { describeDbFailure } from "@/lib/db/errors";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { MAX_WEBHOOK_BYTES, receiveWebhook, rejectedDeliveries } from "@/lib/orders/webhook";
@@ -21,8 +22,9 @@ export async function POST(request: Request): Promise<Response> {
     }
     return Response.json({ outcome: answer.outcome }, { status: answer.status });
   } catch (error) {
-    // Not recorded, so not acknowledged: the service sends it again.
-    logger.error({ event: "webhook_not_recorded", err: error instanceof Error ? error.message : String(error) });
+    // Not recorded, so not acknowledged: the service sends it again. The error's code only: its message quotes the
+    // query's parameters, the payment token among them.
+    logger.error({ event: "webhook_not_recorded", ...describeDbFailure(error) });
     return Response.json({ error: "The delivery could not be recorded; send it again later." }, { status: 503 });
   }
 }

@@ -19,13 +19,15 @@ export const STATIC_SECURITY_HEADERS: readonly { key: string; value: string }[] 
  * @param paymentOrigin the payment service's origin: forms may end up there, because the checkout's server action
  *   answers a no-JavaScript form post with a redirect to the payment page, and browsers check `form-action` on
  *   redirects too.
- * @param development allows `eval` (React's dev tooling needs it; production never does).
+ * @param development allows `eval` (React's dev tooling needs it) and inline styles without a nonce (Next's dev
+ *   overlay injects its own `<style>` elements); production allows neither.
  */
 export function contentSecurityPolicy(nonce: string, paymentOrigin: string | null, development: boolean): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
-    `style-src 'self' 'nonce-${nonce}'`,
+    // A nonce switches 'unsafe-inline' off, so development lists 'unsafe-inline' alone.
+    development ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
     // next/image writes a style attribute (color: transparent); attributes cannot carry a nonce.
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data: blob:",

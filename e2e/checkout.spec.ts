@@ -50,7 +50,7 @@ test("(b) Cancel on the payment page → cancelled order, cart still there", asy
   await submitCheckout(page);
 
   await expect(page).toHaveURL(onPaymentPage);
-  // A gateway was sent, so the selection page is skipped (spec §4.2 rule 6).
+  // A gateway was sent, so the selection page is skipped (docs/payment-service.md, "Creating a payment").
   await expect(page.getByRole("radio", { name: "Sadad" })).toHaveCount(0);
   await page.getByRole("button", { name: paymentPage().continue }).click();
   await page.getByRole("button", { name: paymentPage().cancel, exact: true }).click();

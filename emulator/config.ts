@@ -21,7 +21,7 @@ export const PAGE_BASE: Record<Mode, string> = {
   production: "/pay/v1/user/payment/preview",
 };
 
-/** Lifetime of an access token, and of the payment page created with it (spec §2.2, §8). */
+/** Lifetime of an access token, and of the payment page created with it (docs/payment-service.md, "Access token"). */
 export const ACCESS_TOKEN_TTL_SECONDS = 600;
 
 /**
@@ -53,7 +53,7 @@ export interface WebhookEndpoint {
 export interface Merchant {
   id: string;
   name: string;
-  /** Whether `payment_gateway: "prepaid-card"` is allowed (spec §4.2 rule 4). */
+  /** Whether `payment_gateway: "prepaid-card"` is allowed (docs/payment-service.md, "Creating a payment"). */
   prepaidEnabled: boolean;
   keys: Record<Mode, KeyPair>;
   /** No webhooks are sent when null. */
@@ -68,7 +68,7 @@ export interface Gateway {
   name: { en: string; ar: string };
 }
 
-/** The alias the spec gives exactly (spec §2.4). */
+/** The alias the service documents exactly (docs/payment-service.md, "Payment gateway aliases"). */
 export const PREPAID_ALIAS = "prepaid-card";
 
 /**

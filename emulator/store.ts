@@ -6,7 +6,7 @@ import { PAYMENT_RETENTION_SECONDS, type Mode } from "./config";
 import type { Lang, PaymentStatus } from "./i18n";
 import type { CreateRequest } from "./validation";
 
-/** An issued access token. At most one payment belongs to it (spec §5.5). */
+/** An issued access token. At most one payment belongs to it (docs/payment-service.md, "Access token"). */
 export interface AccessTokenRecord {
   jti: string;
   merchantId: string;

@@ -1,7 +1,7 @@
 /**
- * Payment gateway aliases (spec §2.4): the values of `payment_gateway` that skip the payment page's gateway selection
- * (spec §4.2 rule 6). The service has seven brand-named aliases plus `prepaid-card`; the seven exact strings are not
- * public (gateway-notes), so they live in configuration (`PAYMENT_GATEWAYS`) and merchants confirm them in the
+ * Payment gateway aliases (docs/payment-service.md, "Payment gateway aliases"): the values of `payment_gateway` that
+ * skip the payment page's gateway selection. The service has seven brand-named aliases plus `prepaid-card`; the
+ * seven exact strings are not public, so they live in configuration (`PAYMENT_GATEWAYS`) and merchants confirm them in the
  * merchant dashboard. The defaults below match the bundled emulator.
  */
 
@@ -14,7 +14,7 @@ export interface Gateway {
 /** The one alias the spec gives exactly; it needs prepaid card checkout enabled on the merchant account (rule 4). */
 export const PREPAID_CARD_ALIAS = "prepaid-card";
 
-/** Default picker, in the order the service lists its methods (gateway-notes, "Hosted page and redirects"). */
+/** Default picker, in the order the service lists its methods (docs/payment-service.md, "The payment page and its lifetime"). */
 export const DEFAULT_GATEWAYS: readonly Gateway[] = [
   { alias: "moamalat", name: "Bank card (MOAMALAT)" },
   { alias: "edfali", name: "Edfali" },

@@ -1,10 +1,10 @@
 /**
  * Money in this project is always an integer number of **minor units**: 1/100 of a Libyan dinar (LYD), the unit of
- * the payment service's `amount` field (spec §4.2: `<digits>.<2 digits>`). Floats never hold money; the decimal
+ * the payment service's `amount` field (docs/payment-service.md, "Creating a payment": `<digits>.<2 digits>`). Floats never hold money; the decimal
  * string exists only at the wire (`toWireAmount`) and on screen (`formatMoney`).
  */
 
-/** The only currency this shop sells in (spec §4.2 `currency`). */
+/** The only currency this shop sells in (docs/payment-service.md, "Creating a payment" `currency`). */
 export const CURRENCY = "LYD";
 
 /** Minor units per major unit: the service works in hundredths (two decimals), although ISO 4217 gives LYD three. */
@@ -27,7 +27,7 @@ export function assertMinorUnits(value: number, what = "amount"): asserts value 
 }
 
 /**
- * Formats minor units as the spec's wire amount: `1250` → `"12.50"`, `5` → `"0.05"` (spec §4.2 `amount`).
+ * Formats minor units as the spec's wire amount: `1250` → `"12.50"`, `5` → `"0.05"` (docs/payment-service.md, "Creating a payment" `amount`).
  * Integer arithmetic only, so no binary-float rounding can creep in.
  * @throws RangeError when `minor` is not a valid amount (see {@link assertMinorUnits}).
  */

@@ -1,7 +1,7 @@
 /**
- * Contract suite: the spec's rules (payment-api-spec.md §3, §4, §7) checked against whatever service
- * PAYMENT_API_BASE_URL and the credentials point at — the emulator by default, the real sandbox when you set
- * yours. Run with `npm run test:contract`. It creates a few pending payments; use sandbox keys only.
+ * Contract suite: the service's rules as docs/payment-service.md states them (each test is named after its heading),
+ * checked against whatever service PAYMENT_API_BASE_URL and the credentials point at — the emulator by default,
+ * the real sandbox when you set yours. Run with `npm run test:contract`. It creates a few pending payments; use sandbox keys only.
  * Set CONTRACT_PREPAID_ENABLED=1 if your merchant account has prepaid card checkout enabled.
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -38,7 +38,7 @@ beforeAll(() => {
 });
 
 describe(`payment service at ${config.baseUrl}`, () => {
-  it("§4.1: issues an access token in the success envelope, valid 600 s", async () => {
+  it("Access token: issues an access token in the success envelope, valid 600 s", async () => {
     const { status, body } = await post("/authentication/token", { client_id: config.clientId, secret_id: config.clientSecret });
     expect(status).toBe(200);
     expect(body).toMatchObject({ message: { code: 200 }, type: "success", data: { expire_time: 600 } });
@@ -46,7 +46,7 @@ describe(`payment service at ${config.baseUrl}`, () => {
     expect(typeof (body.data as { access_token: unknown }).access_token).toBe("string");
   });
 
-  it("§7: refuses an invalid client ID with 400 and an error envelope", async () => {
+  it("Errors: refuses an invalid client ID with 400 and an error envelope", async () => {
     const { status, body } = await post("/authentication/token", { client_id: `no-such-client-${Date.now()}`, secret_id: "x" });
     expect(status).toBe(400);
     expect(body.type).toBe("error");
@@ -55,7 +55,7 @@ describe(`payment service at ${config.baseUrl}`, () => {
     expect(body.data === null || typeof body.data === "object").toBe(true);
   });
 
-  it("§3, §4.2 rule 1: creates a pending payment with a payment URL of the environment's shape", async () => {
+  it("Creating a payment: creates a pending payment with a payment URL of the environment's shape", async () => {
     const token = await requestAccessToken(config);
     const payment = await createPayment(config, token, order());
     expect(payment.paymentToken.length).toBeGreaterThan(0);
@@ -63,7 +63,7 @@ describe(`payment service at ${config.baseUrl}`, () => {
     expect(new URL(payment.paymentUrl).pathname.includes("/sandbox/")).toBe(sandbox);
   });
 
-  it("§3, §4.2 rule 2: an identical repeat returns 200 with the same token and payment URL", async () => {
+  it("Creating a payment: an identical repeat returns 200 with the same token and payment URL", async () => {
     const token = await requestAccessToken(config);
     const body = toCreatePaymentBody(order());
     const first = await post("/payment/create", body, token.value);
@@ -74,7 +74,7 @@ describe(`payment service at ${config.baseUrl}`, () => {
     expect(again.body.data).toEqual(first.body.data);
   });
 
-  it("§3, §4.2 rule 3, §7: a changed body on the same access token is a 409", async () => {
+  it("Creating a payment: a changed body on the same access token is a 409", async () => {
     const token = await requestAccessToken(config);
     const request = order();
     await createPayment(config, token, request);
@@ -86,14 +86,14 @@ describe(`payment service at ${config.baseUrl}`, () => {
     expect((viaClient as PaymentError).kind).toBe("conflict");
   });
 
-  it.skipIf(process.env.CONTRACT_PREPAID_ENABLED === "1")("§4.2 rule 4, §7: prepaid-card without prepaid checkout is a 400", async () => {
+  it.skipIf(process.env.CONTRACT_PREPAID_ENABLED === "1")("Creating a payment: prepaid-card without prepaid checkout is a 400", async () => {
     const token = await requestAccessToken(config);
     const error = await createPayment(config, token, order({ payment_gateway: "prepaid-card" })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentError);
     expect((error as PaymentError).status).toBe(400);
   });
 
-  it("gateway-notes: create without a bearer is refused with 401 or 403", async () => {
+  it("Creating a payment: create without a bearer is refused with 401 or 403", async () => {
     const { status, body } = await post("/payment/create", toCreatePaymentBody(order()));
     expect([401, 403]).toContain(status);
     expect(body.type).toBe("error");

@@ -69,7 +69,7 @@ async function failure(promise: Promise<unknown>): Promise<PaymentError> {
   return error as PaymentError;
 }
 
-describe("requestAccessToken (spec §4.1)", () => {
+describe("requestAccessToken (docs: Access token)", () => {
   it("posts the credentials as client_id/secret_id with Accept: application/json", async () => {
     const { config, calls } = scripted(tokenOk("at-xyz"));
     const token = await requestAccessToken(config);
@@ -139,7 +139,7 @@ function abortable(signal: AbortSignal | null | undefined): Promise<Response> {
   return new Promise((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason)));
 }
 
-describe("createPayment (spec §4.2)", () => {
+describe("createPayment (docs: Creating a payment)", () => {
   const token = { value: "at-1", issuedAt: Date.now(), expiresInSeconds: 600 };
 
   it("sends the bearer and the amount as a two-decimal string made from minor units", async () => {

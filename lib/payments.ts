@@ -4,20 +4,21 @@ import { z } from "zod";
 import { toWireAmount, type MinorUnits } from "./money";
 
 /**
- * Client of the payment service (payment-api-spec.md). It speaks the wire protocol and nothing else: the envelope
- * (§2.1), the token request (§4.1), payment creation (§4.2) and the errors (§7), hardened against what the live
- * service is known to do (gateway-notes.md). It knows nothing about carts, sessions or React.
+ * Client of the payment service, as docs/payment-service.md describes it: the envelope ("The response envelope"), the
+ * token request ("Access token"), payment creation ("Creating a payment") and the errors ("Errors and what the shop
+ * does"), hardened against what the live service is known to do. It speaks the wire protocol and nothing else: it
+ * knows nothing about carts, sessions or React. Comments below cite that page by its headings.
  *
  * One checkout costs two requests: `requestAccessToken()` then `createPayment()`. {@link initiatePayment} does both
  * with the retry rules below; call the two primitives yourself only if you need a different policy. The service's
  * answer about the money comes later, as a signed webhook: {@link verifyWebhookSignature} and
- * {@link parseWebhookEvent} read it (outside the spec; gateway-notes.md, "Confirmation").
+ * {@link parseWebhookEvent} read it (docs/payment-service.md, "The signed webhook").
  *
  * Retry rules — none of them can charge a customer twice:
  * | failure                               | what happens                                                        |
  * |---------------------------------------|---------------------------------------------------------------------|
  * | network error, timeout, 5xx on create | retried with the same access token and the identical body: the      |
- * |                                       | service answers a repeat with the same payment (§4.2 rule 2)        |
+ * |                                       | service answers a repeat with the same payment: idempotent          |
  * | 401 / 403 on create                   | one fresh access token, one more create (no payment exists yet)     |
  * | network error, timeout, 5xx on token  | retried (a token alone creates nothing)                             |
  * | 400, 409, 429, anything else          | final: a {@link PaymentError} the page can explain                  |
@@ -54,8 +55,8 @@ export interface CallLogRecord {
 }
 
 /**
- * Access token lifetime (spec §2.2, §8: 600 s). A payment's page dies this long after the access token that created
- * it was issued, not after create (gateway-notes), so create and redirect straight away.
+ * Access token lifetime, 600 s ("Access token"). A payment's page dies this long after the access token that created
+ * it was issued, not after create ("The payment page and its lifetime"), so create and redirect straight away.
  */
 export const ACCESS_TOKEN_LIFETIME_MS = 600_000;
 
@@ -72,7 +73,7 @@ const backoffMs = (retry: number) => 250 * 3 ** (retry - 1) + Math.random() * 10
  * - `invalid_credentials` — the token request was refused (400/401/403): wrong client ID, secret or mode.
  * - `unauthorized` — create refused the access token (401/403) even after one fresh token.
  * - `rejected` — the service refused the request (400 and other 4xx); `messages` holds its reasons.
- * - `conflict` — 409: this access token already initialised a different payment (§4.2 rule 3).
+ * - `conflict` — 409: this access token already initialised a different payment ("Creating a payment").
  * - `rate_limited` — 429; `retryAfterSeconds` when the service said.
  * - `unavailable` — network failure or 5xx, after retries.
  * - `timeout` — no answer within the time limit, after retries.
@@ -122,7 +123,7 @@ export class PaymentError extends Error {
   }
 }
 
-/** §2.1: the envelope of every answer. `data` is `{}` on errors, and sometimes `[]` on the live service. */
+/** The envelope of every answer ("The response envelope"). `data` is `{}` on errors, and sometimes `[]` on the live service. */
 const envelopeSchema = z.object({
   message: z.object({
     code: z.number().int(),
@@ -133,19 +134,19 @@ const envelopeSchema = z.object({
   type: z.enum(["success", "error"]),
 });
 
-/** §2.2: `data` of the token answer. */
+/** `data` of the token answer ("Access token"). */
 const accessTokenDataSchema = z.object({
   access_token: z.string().min(1),
   expire_time: z.number().int().positive(),
 });
 
-/** §2.3: `data` of the create answer. */
+/** `data` of the create answer ("Creating a payment"). */
 const paymentDataSchema = z.object({
   token: z.string().min(1).max(512),
   payment_url: z.string().min(1).max(2048),
 });
 
-/** A bearer access token (§2.2). Opaque: never decode it, never reuse it for a second order (§5.5). */
+/** A bearer access token ("Access token"). Opaque: never decode it, never reuse it for a second order. */
 export interface AccessToken {
   value: string;
   /** When we received it (ms since epoch); the payment page of its payment expires 600 s after this. */
@@ -155,31 +156,31 @@ export interface AccessToken {
 }
 
 /**
- * What to charge and where to send the customer back: the create call's fields under the spec's own names (§4.2),
+ * What to charge and where to send the customer back: the create call's fields under the spec's own names ("Creating a payment"),
  * with the amount in integer minor units (1/100 LYD) instead of the wire's `"12.50"`.
  */
 export interface PaymentRequest {
   amountMinor: MinorUnits;
   /** Three-letter currency code, `LYD`. */
   currency: string;
-  /** Where the service sends the customer on success (§4.3). */
+  /** Where the service sends the customer on success ("Return and cancel redirects"). */
   return_url: string;
-  /** Where the service sends the customer on cancellation or failure (§4.3). */
+  /** Where the service sends the customer on cancellation or failure ("Return and cancel redirects"). */
   cancel_url: string;
   /** The merchant's own order id. */
   custom?: string;
-  /** Optional customer details; with a gateway, all three make the payment page auto-submit (§4.2 rule 5). */
+  /** Optional customer details; with a gateway, all three make the payment page auto-submit ("Creating a payment"). */
   full_name?: string;
   email?: string;
   phone?: string;
-  /** Payment gateway alias (§2.4); skips the gateway selection page (§4.2 rule 6). */
+  /** Payment gateway alias ("Payment gateway aliases"); skips the gateway selection page ("Creating a payment"). */
   payment_gateway?: string;
 }
 
-/** §4.2: the create body on the wire, every value a string. */
+/** The create body on the wire, every value a string ("Creating a payment"). */
 export type CreatePaymentBody = Omit<PaymentRequest, "amountMinor"> & { amount: string };
 
-/** A created payment (§2.3): its payment token and the checked payment URL to redirect the customer to. */
+/** A created payment ("Creating a payment"): its payment token and the checked payment URL to redirect the customer to. */
 export interface CreatedPayment {
   paymentToken: string;
   paymentUrl: string;
@@ -203,7 +204,7 @@ export function newCallContext(options: { locale?: string; now?: number } = {}):
 }
 
 /**
- * Exchanges the client credentials for a fresh bearer access token (spec §4.1, §5).
+ * Exchanges the client credentials for a fresh bearer access token ("Access token").
  * Retries network errors, timeouts and 5xx (a token alone creates nothing).
  * @returns the access token; request one per order, never cache it.
  * @throws PaymentError `invalid_credentials` (400/401/403), `rate_limited`, `unavailable`, `timeout`, `bad_response`.
@@ -219,7 +220,7 @@ export async function requestAccessToken(config: PaymentServiceConfig, ctx: Call
 }
 
 /**
- * Creates the payment for one order (spec §4.2) and checks the payment URL before anyone is sent to it.
+ * Creates the payment for one order ("Creating a payment") and checks the payment URL before anyone is sent to it.
  * Retries network errors, timeouts and 5xx with the same access token and the byte-identical body, which the
  * service answers with the same payment (rule 2), so a retry never creates a second one.
  * @param accessToken a token from {@link requestAccessToken} that has not paid for another order.
@@ -275,7 +276,7 @@ export async function initiatePayment(
 }
 
 /**
- * The wire body of §4.2 for a request: the amount as `"12.50"` from minor units, empty optional fields left out.
+ * The wire body of a create request ("Creating a payment"): the amount as `"12.50"` from minor units, empty optional fields left out.
  * Key order is fixed, so the same request always serialises to the same bytes (a retry must repeat them exactly).
  * @throws RangeError when `amountMinor` is not a valid amount in minor units.
  */
@@ -289,7 +290,7 @@ export function toCreatePaymentBody({ amountMinor, currency, return_url, cancel_
 
 /**
  * Whether a `payment_url` from the service may be used as a redirect target: the service's own origin, the payment
- * page path of the configured environment (§4.2: `/pay/sandbox/v1/user/payment/preview/<token>` for the sandbox
+ * page path of the configured environment ("Creating a payment": `/pay/sandbox/v1/user/payment/preview/<token>` for the sandbox
  * base `/pay/sandbox/api/v1`, `/pay/v1/user/payment/preview/<token>` for production), and the same payment token.
  * Anything else — another host, scheme or path, a different token — is refused: no open redirect, even if an
  * answer is tampered with.
@@ -352,7 +353,7 @@ export function parseWebhookEvent(rawBody: Uint8Array): WebhookEvent | null {
 /** The one webhook event that confirms a payment. */
 export const PAYMENT_SUCCESS_EVENT = "payment.success";
 
-/** The `status` a confirming delivery carries: `payment.success` alone is not enough (gateway-notes, "Confirmation"). */
+/** The `status` a confirming delivery carries: `payment.success` alone is not enough ("The signed webhook"). */
 export const PAYMENT_SUCCESS_STATUS = "success";
 
 type Envelope = z.infer<typeof envelopeSchema>;
@@ -432,7 +433,7 @@ async function post(
   }
 }
 
-/** Turns an HTTP answer into a success envelope, or the {@link PaymentError} it stands for (spec §7, gateway-notes). */
+/** Turns an HTTP answer into a success envelope, or the {@link PaymentError} it stands for ("Errors and what the shop does"). */
 function parseEnvelope(response: Response, text: string, requestId: string, call: "token" | "create"): Envelope {
   const status = response.status;
   const envelope = envelopeSchema.safeParse(safeJson(text));

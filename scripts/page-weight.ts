@@ -1,6 +1,6 @@
 // Page weight: the gzipped JavaScript, CSS and HTML a modern browser downloads for a page of the shop.
 //
-// Next 16 no longer prints first-load JS sizes (DESIGN.md, "Toolchain"), so this fetches the page and every script
+// Next 16 no longer prints first-load JS sizes, so this fetches the page and every script
 // and stylesheet it loads, and gzips each on its own at zlib level 9 (what a server compressing at its best level
 // sends; Next's own `compress` uses the default level 6, a few per cent larger). Counted, each URL once:
 //   JS  — `<script src>` except `<script noModule>` (modern browsers skip the polyfill), `<link rel="modulepreload">`

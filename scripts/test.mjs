@@ -37,6 +37,8 @@ function suite(name, command, args, reportFile, count, extraEnv) {
 check("typecheck", "npx", ["tsc", "--noEmit"]);
 check("emulator typecheck", "npx", ["tsc", "--noEmit", "-p", "emulator"]);
 check("lint", "npx", ["eslint", "."]);
+// Every Markdown link and cited file or heading exists: a clone has nothing else to follow.
+check("links", "node", ["scripts/check-links.mjs"]);
 const vitestCounts = (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests });
 const vitest = (outputFile, files = []) => ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${outputFile}`, ...files];
 suite("unit", "npx", vitest("test-results/vitest.json"), "test-results/vitest.json", vitestCounts);

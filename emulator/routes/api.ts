@@ -1,5 +1,5 @@
 /**
- * The JSON API of one environment (spec §4.1, §4.2): `POST /authentication/token` and `POST /payment/create`.
+ * The JSON API of one environment (docs/payment-service.md, "Access token", "Creating a payment"): `POST /authentication/token` and `POST /payment/create`.
  * Mounted at `/pay/sandbox/api/v1` (sandbox) and `/pay/api/v1` (production).
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
@@ -81,7 +81,7 @@ function bodyError(body: Exclude<JsonBody, { ok: true }>, m: ApiMessages): Respo
 }
 
 /**
- * `POST /authentication/token` (spec §4.1). Unknown client ID and wrong secret are reported together;
+ * `POST /authentication/token` (docs/payment-service.md, "Access token"). Unknown client ID and wrong secret are reported together;
  * a key pair of the other environment is "Requested credentials is invalid".
  */
 async function issueToken(c: Context, state: EmulatorState, mode: Mode): Promise<Response> {
@@ -114,7 +114,7 @@ async function issueToken(c: Context, state: EmulatorState, mode: Mode): Promise
 }
 
 /**
- * `POST /payment/create` (spec §4.2, §3). Order of checks: bearer, JSON body, magic values, validation,
+ * `POST /payment/create` (docs/payment-service.md, "Creating a payment", "The flow"). Order of checks: bearer, JSON body, magic values, validation,
  * prepaid permission, then one payment per access token (identical repeat → same payment; changed body → 409).
  * Nothing before the last step consumes the access token.
  */

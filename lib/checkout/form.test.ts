@@ -55,7 +55,7 @@ describe("normaliseLibyanMobile", () => {
   });
 });
 
-describe("auto-submit (spec §4.2 rule 5)", () => {
+describe("auto-submit (docs: Creating a payment)", () => {
   const all = { full_name: "Aisha", email: "a@example.ly", phone: "0912345678", payment_gateway: "sadad" };
   it("needs all three details and a gateway", () => {
     expect(willAutoSubmit(all)).toBe(true);

@@ -90,7 +90,7 @@ describe("a customer who reported paying, and a webhook that never came", () => 
 
 const q = (s: string) => new URLSearchParams(s);
 
-describe("coming back from the payment page (spec §4.3)", () => {
+describe("coming back from the payment page (docs: Return and cancel redirects)", () => {
   it("moves pending → awaiting confirmation on success at the return URL, once: the redirect is not proof of payment", async () => {
     const { id, paymentToken } = await storedOrder();
     const reported = { orderId: id, status: "awaiting_confirmation", outcome: "reported" };

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/client";
 import { orderEvents, orders, type OrderFlag, type OrderRow, type OrderStatus } from "../db/schema";
@@ -40,7 +40,7 @@ export type SettlementInput =
  */
 export const CONFIRMATION_GRACE_MS = 24 * 60 * 60_000;
 
-/** The spec's redirect types (§4.3): `success` at the return URL, `cancel` at the cancel URL. */
+/** The spec's redirect types (docs/payment-service.md, "Return and cancel redirects"): `success` at the return URL, `cancel` at the cancel URL. */
 export type RedirectType = "success" | "cancel";
 
 type Move = { to: OrderStatus; flag?: OrderFlag };
@@ -168,7 +168,7 @@ export async function expireDueOrders(db: Db, now = new Date()): Promise<number>
 }
 
 /**
- * When a payment's page stops working: 600 s after its access token was issued (gateway-notes), not after create.
+ * When a payment's page stops working: 600 s after its access token was issued (docs/payment-service.md, "The payment page and its lifetime"), not after create.
  * The one place this rule lives; `expireDueOrders` says the same in SQL.
  * @returns the time, or `null` for an order that has no payment.
  */
@@ -217,7 +217,7 @@ export function parseReturnQuery(params: URLSearchParams): { type: RedirectType;
 }
 
 /**
- * The customer's browser coming back from the payment page (spec §4.3) to the return URL (`success`) or the
+ * The customer's browser coming back from the payment page (docs/payment-service.md, "Return and cancel redirects") to the return URL (`success`) or the
  * cancel URL (`cancel`). The move is bound to the payment token of an order of **this** browser session; a token
  * of another session, a `type` that does not belong to the URL, or a replay changes nothing. A success only records
  * that the customer reports paying: the verified webhook confirms it.

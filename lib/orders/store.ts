@@ -10,7 +10,7 @@ export type Order = OrderRow & { lines: OrderLineRow[] };
 /** Order ids: `ord_` and 16 base-32 characters. Checked before any query, so a guessed id never reaches SQL. */
 export const ORDER_ID = /^ord_[0-9a-hjkmnp-tv-z]{16}$/;
 
-/** A new random order id, sent to the service as `custom` (spec §4.2). */
+/** A new random order id, sent to the service as `custom` (docs/payment-service.md, "Creating a payment"). */
 export function newOrderId(): string {
   const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
   const bytes = crypto.getRandomValues(new Uint8Array(16));

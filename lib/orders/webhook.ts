@@ -9,7 +9,7 @@ import { flagOrder, settle } from "./settle";
 import { ORDER_ID } from "./store";
 
 /**
- * A webhook delivery from the payment service (gateway-notes.md, "Confirmation"; outside the API spec), from raw
+ * A webhook delivery from the payment service (docs/payment-service.md, "The signed webhook"), from raw
  * bytes to a settled order. Every verified delivery — understood or not — is written to the order events before
  * anything is answered, so the merchant can audit each one. A delivery that is not signed with the merchant's
  * secret proves nothing, so it costs no database write: anyone could send thousands of them, naming any order. It is

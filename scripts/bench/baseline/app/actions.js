@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 
 // The job of a checkout and nothing else: an access token, a payment, a redirect to its page. No session, no
-// validation, no database, no retries (spec §4.1, §4.2).
+// validation, no database, no retries (docs/payment-service.md, "Access token", "Creating a payment").
 const { PAYMENT_API_BASE_URL, PAYMENT_CLIENT_ID, PAYMENT_CLIENT_SECRET, SITE_URL } = process.env;
 
 async function post(path, body, accessToken) {

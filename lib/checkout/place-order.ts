@@ -69,7 +69,8 @@ export interface CheckoutInput {
  * Places the order for a validated, priced checkout and returns the payment URL to send the customer to: the
  * same checkout's pending payment when there is one, else the one a racing submission is creating, else a new one
  * (order stored, then a fresh access token and `POST /payment/create`, then the payment token and URL stored).
- * @throws PaymentError when the service did not create the payment (spec §4.1, §4.2, §7), also when a racing
+ * @throws PaymentError when the service did not create the payment (docs/payment-service.md, "Errors and what the
+ * shop does"), also when a racing
  *   submission of the same checkout failed that way; OrderStoreError when the database failed; EnvError.
  */
 export async function placeOrder(db: Db, input: CheckoutInput): Promise<PlacedOrder> {

@@ -8,7 +8,8 @@ import { returnFromPaymentPage, type RedirectType, type ReturnOutcome } from "@/
 import { getSession } from "@/lib/session";
 
 /**
- * The GET handler behind the return URL (`success`) and the cancel URL (`cancel`) (spec §4.3): settles this
+ * The GET handler behind the return URL (`success`) and the cancel URL (`cancel`) (docs/payment-service.md, "Return
+ * and cancel redirects"): settles this
  * session's order through `returnFromPaymentPage` (one-way, bound to the order's own payment token), empties the
  * cart once the payment is reported or confirmed, and answers 303 to the order page, which says what happened. A
  * route handler, because Server Components cannot set the session cookie.

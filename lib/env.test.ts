@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEVELOPMENT_WEBHOOK_SECRET, EMBEDDED_DATABASE_URL, EMULATOR_DEFAULTS, EnvError, parseEnv, withoutPassword } from "./env";
 
 const production = {
@@ -105,5 +105,33 @@ describe("parseEnv", () => {
       { alias: "prepaid-card", name: "Prepaid card" },
       { alias: "my-bank", name: "My Bank" },
     ]);
+  });
+});
+
+describe("getEnv", () => {
+  // The process's record of printed notices (lib/env.ts), emptied so this test starts as a fresh process does.
+  const forgetPrinted = () => (globalThis as Record<symbol, Set<string> | undefined>)[Symbol.for("shop.config.printed")]?.clear();
+  beforeEach(forgetPrinted);
+  afterEach(() => {
+    forgetPrinted();
+    vi.unstubAllEnvs();
+    vi.restoreAllMocks();
+  });
+
+  it("prints its [config] notices once per process, however many bundles load the module", async () => {
+    for (const name of ["PAYMENT_API_BASE_URL", "PAYMENT_CLIENT_ID", "PAYMENT_CLIENT_SECRET", "DATABASE_URL"]) vi.stubEnv(name, undefined);
+    vi.stubEnv("NODE_ENV", "development");
+    const info = vi.spyOn(console, "info").mockImplementation(() => {});
+    // Next.js gives the instrumentation, the proxy and the pages a module instance each: three fresh imports.
+    const configs = [];
+    for (let bundle = 0; bundle < 3; bundle++) {
+      vi.resetModules();
+      configs.push((await import("./env")).getEnv());
+    }
+    expect(info.mock.calls.map(([line]) => String(line).slice(0, 40))).toEqual([
+      "[config] PAYMENT_* variables are not set",
+      "[config] DATABASE_URL is not set: using ",
+    ]);
+    expect(configs[2]).toEqual(configs[0]);
   });
 });

@@ -211,19 +211,32 @@ function vercelSiteUrl(source: Source): string | undefined {
 let cached: Env | undefined;
 
 /**
- * The process's configuration, validated on first use and cached; logs the emulator fallback and warnings once.
+ * The `[config]` lines this process has printed. Kept on the process, not in this module: Next.js bundles this
+ * module into the instrumentation, the proxy and the pages separately, each with its own module scope, so a
+ * module-level record would print every notice once per bundle (three times per start).
+ */
+const printed = ((globalThis as typeof globalThis & { [key: symbol]: Set<string> | undefined })[Symbol.for("shop.config.printed")] ??= new Set<string>());
+
+/** Prints a `[config]` line unless this process already has. */
+function notice(level: "info" | "warn", text: string): void {
+  if (printed.has(text)) return;
+  printed.add(text);
+  console[level](`[config] ${text}`);
+}
+
+/**
+ * The process's configuration, validated on first use and cached; logs the emulator fallback and warnings once
+ * per process.
  * @throws EnvError when the environment is unusable (see {@link parseEnv}).
  */
 export function getEnv(): Env {
   if (cached) return cached;
   const env = parseEnv();
   if (env.usingEmulatorDefaults) {
-    console.info(
-      `[config] PAYMENT_* variables are not set: using the local emulator at ${env.PAYMENT_API_BASE_URL} with its sandbox credentials.`,
-    );
+    notice("info", `PAYMENT_* variables are not set: using the local emulator at ${env.PAYMENT_API_BASE_URL} with its sandbox credentials.`);
   }
-  if (env.usingEmbeddedDatabase) console.info(`[config] DATABASE_URL is not set: using the embedded database at ${withoutPassword(env.DATABASE_URL)}.`);
-  for (const warning of env.warnings) console.warn(`[config] ${warning}`);
+  if (env.usingEmbeddedDatabase) notice("info", `DATABASE_URL is not set: using the embedded database at ${withoutPassword(env.DATABASE_URL)}.`);
+  for (const warning of env.warnings) notice("warn", warning);
   cached = env;
   return env;
 }

@@ -69,6 +69,31 @@ test("six wrong passwords lock the account with a message that says when to try 
   await context.close();
 });
 
+test("sign-ins beyond what the server checks at once are told to try again in a moment", async ({ browser }) => {
+  // Ten people submit at once, each from an address of their own: one password is checked at a time and four wait
+  // their turn; the others are told so at once, and their attempt costs the shop nothing.
+  const context = await browser.newContext();
+  const pages = await Promise.all(Array.from({ length: 10 }, () => context.newPage()));
+  await Promise.all(
+    pages.map(async (page, i) => {
+      await page.setExtraHTTPHeaders({ "X-Forwarded-For": `203.0.113.${100 + i}` });
+      await page.goto("/admin/sign-in");
+      await page.getByLabel("E-mail").fill(`nobody-${i}@medina.example`);
+      await page.getByLabel("Password").fill("not-the-password");
+    }),
+  );
+  await Promise.all(pages.map((page) => page.getByRole("button", { name: "Sign in" }).click()));
+  const messages = await Promise.all(
+    pages.map(async (page) => {
+      await expect(page).toHaveURL(/\/admin\/sign-in\?error=/);
+      return page.getByTestId("sign-in-error").textContent();
+    }),
+  );
+  expect(messages).toContain("Many sign-ins are being checked right now. Try again in a moment.");
+  expect(messages).toContain("That e-mail and password do not match an account.");
+  await context.close();
+});
+
 test("the order just paid is in the list with its history; fulfil it; the CSV has it", async ({ page, browser }) => {
   const orderId = await buyAndPay(page);
   const admin = await browser.newContext({ acceptDownloads: true });

@@ -10,8 +10,9 @@ import { logger } from "@/lib/log";
 const credentialsSchema = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(1_000) });
 
 /**
- * Signs an admin in (form fields `email`, `password`) and opens the orders; a wrong e-mail or password, or too many
- * failures, come back to the sign-in page with a message that never says which of the two was wrong.
+ * Signs an admin in (form fields `email`, `password`) and opens the orders; a wrong e-mail or password, too many
+ * failures, or too many sign-ins being checked at once come back to the sign-in page with a message that never says
+ * which of the two was wrong.
  */
 export async function signInAction(form: FormData): Promise<void> {
   const parsed = credentialsSchema.safeParse({ email: form.get("email"), password: form.get("password") });
@@ -19,7 +20,7 @@ export async function signInAction(form: FormData): Promise<void> {
   const result = await signIn(getDb(), { ...parsed.data, ip: await clientIp() });
   logger.info({ event: "admin_sign_in", ok: result.ok, reason: result.ok ? undefined : result.reason });
   if (result.ok) await startAdminSession(result.admin, result.passwordChangedAt);
-  if (!result.ok) redirect(result.reason === "locked" ? `/admin/sign-in?error=locked&minutes=${result.retryAfterMinutes}` : "/admin/sign-in?error=invalid");
+  if (!result.ok) redirect(result.reason === "locked" ? `/admin/sign-in?error=locked&minutes=${result.retryAfterMinutes}` : `/admin/sign-in?error=${result.reason}`);
   redirect("/admin/orders");
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientAddress } from "./auth";
+import { clientAddress, Gate } from "./auth";
 
 const headers = (values: Record<string, string>) => new Headers(values);
 
@@ -25,5 +25,29 @@ describe("the client address the sign-in limit counts", () => {
     expect(clientAddress(headers({ "x-forwarded-for": "1".repeat(3_000) }), options)).toBe("unknown");
     expect(clientAddress(headers({}), options)).toBe("unknown");
     expect(clientAddress(headers({ "x-forwarded-for": "203.0.113.9" }), { vercel: false, trustedProxyHops: 2 })).toBe("unknown");
+  });
+});
+
+describe("the gate in front of the password check", () => {
+  it("lets `size` in, queues `queue` more in order, turns the rest away at once, and hands each turn on", async () => {
+    const gate = new Gate(1, 2);
+    const first = await gate.enter();
+    const order: string[] = [];
+    const second = gate.enter().then((release) => (order.push("second"), release));
+    const third = gate.enter().then((release) => (order.push("third"), release));
+    expect(await gate.enter()).toBeNull();
+    expect(first).toBeTypeOf("function");
+    first!();
+    first!(); // a second call gives no second turn away
+    const secondRelease = await second;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(order).toEqual(["second"]);
+    secondRelease!();
+    (await third)!();
+    expect(order).toEqual(["second", "third"]);
+    // All turns are back: one may enter at once again, and two may wait.
+    const again = await gate.enter();
+    expect(again).toBeTypeOf("function");
+    again!();
   });
 });

@@ -7,7 +7,7 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { Db } from "../db/client";
 import { getDb } from "../db/client";
-import { adminUsers, signInAttempts } from "../db/schema";
+import { adminUsers, signInAttempts, type AdminUserRow } from "../db/schema";
 import { getEnv } from "../env";
 import { decoyHash, verifyPassword } from "./passwords";
 
@@ -23,23 +23,108 @@ export const MAX_FAILED_SIGN_INS = 5;
 export const LOCKOUT_WINDOW_MS = 15 * 60_000;
 const SESSION_TTL_SECONDS = 8 * 60 * 60;
 
+/**
+ * Password checks one server instance runs at once. Each is scrypt: 128 MB and most of a second of a core, on one of
+ * Node's four pool threads (shared with file reads and DNS lookups). One at a time leaves the shop the other cores
+ * and threads, whatever the instance's size: with two at once on 2 busy cores, checkouts' p95 beside an attack
+ * reached 1.5–3× the idle one, with one 0.6–1.8× (lib/admin/sign-in-load.test.ts). A back office's real sign-ins
+ * are a few a day; one check is about a second.
+ */
+export const HASHES_AT_ONCE = 1;
+/** Sign-ins that may wait for a turn at a password check; anyone beyond is told to try again in a moment. */
+export const SIGN_INS_WAITING = 4;
+
+/**
+ * A counting semaphore that says no rather than letting a queue grow: at most `size` holders at once and `queue`
+ * more waiting for a turn, in order of arrival.
+ */
+export class Gate {
+  #active = 0;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(
+    readonly size: number,
+    readonly queue: number,
+  ) {}
+
+  /**
+   * Takes a turn, waiting for one if need be.
+   * @returns the function that gives the turn back (call it exactly once), or `null` when the gate and its queue are
+   *   full.
+   */
+  async enter(): Promise<(() => void) | null> {
+    if (this.#active < this.size) this.#active++;
+    else if (this.#waiting.length < this.queue) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    else return null;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      // A waiter takes the turn over as it is; the count only drops when nobody waits.
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#active--;
+    };
+  }
+}
+
+/** This process's gate in front of the password check. */
+const passwordChecks = new Gate(HASHES_AT_ONCE, SIGN_INS_WAITING);
+
 /** A signed-in admin. */
 export interface Admin {
   id: number;
   email: string;
 }
 
-export type SignInResult = { ok: true; admin: Admin; passwordChangedAt: Date } | { ok: false; reason: "invalid" } | { ok: false; reason: "locked"; retryAfterMinutes: number };
+export type SignInResult =
+  | { ok: true; admin: Admin; passwordChangedAt: Date }
+  | { ok: false; reason: "invalid" }
+  | { ok: false; reason: "locked"; retryAfterMinutes: number }
+  | { ok: false; reason: "busy" };
 
 /**
  * Checks an e-mail and password, at most {@link MAX_FAILED_SIGN_INS} failures per e-mail and per IP address in 15
- * minutes, counted in the database so the limit holds across server instances. The attempt is decided while
- * holding transaction-scoped advisory locks on the e-mail and the address, so racing attempts are counted one after
- * the other. An unknown e-mail and a wrong password give the same answer, after the same work.
+ * minutes, counted in the database so the limit holds across server instances. An unknown e-mail and a wrong
+ * password give the same answer, after the same work.
+ *
+ * The attempt is recorded first, as a failure, in a short transaction that holds advisory locks on the e-mail and
+ * the address, so racing attempts are counted one after the other and a process that dies mid-check has still
+ * spent one. The password is checked after that transaction, holding no connection: a sign-in takes one of the
+ * pool's connections only for a few milliseconds, never for the hash. At most {@link HASHES_AT_ONCE} checks run at
+ * once per process (more wait, up to {@link SIGN_INS_WAITING}; beyond that the answer is `busy`, without a query).
+ * @param options.now the time of the attempt (tests move it); options.gate the process's gate unless given (tests
+ *   give each simulated server instance its own).
+ * @throws whatever the database throws; the attempt then counts if it was recorded.
  */
-export async function signIn(db: Db, input: { email: string; password: string; ip: string }, now = new Date()): Promise<SignInResult> {
+export async function signIn(
+  db: Db,
+  input: { email: string; password: string; ip: string },
+  { now = new Date(), gate = passwordChecks }: { now?: Date; gate?: Gate } = {},
+): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
   const { ip } = input;
+  const release = await gate.enter();
+  if (!release) return { ok: false, reason: "busy" };
+  try {
+    const attempt = await recordAttempt(db, email, ip, now);
+    if ("locked" in attempt) return { ok: false, reason: "locked", retryAfterMinutes: attempt.locked };
+    const { user } = attempt;
+    const matches = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
+    if (!user || !matches) return { ok: false, reason: "invalid" };
+    await db.update(signInAttempts).set({ succeeded: true }).where(eq(signInAttempts.id, attempt.id));
+    return { ok: true, admin: { id: user.id, email: user.email }, passwordChangedAt: user.passwordChangedAt };
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Decides, under the advisory locks of the e-mail and the address, whether this attempt may check a password; if
+ * so, records it as failed (until the check says otherwise) and reads the account.
+ * @returns the minutes to wait when locked; else the attempt's id and the account (`undefined` for an unknown e-mail).
+ */
+async function recordAttempt(db: Db, email: string, ip: string, now: Date): Promise<{ locked: number } | { id: number; user: AdminUserRow | undefined }> {
   return db.transaction(async (tx) => {
     for (const key of [`sign-in:email:${email}`, `sign-in:ip:${ip}`].sort()) {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
@@ -61,15 +146,11 @@ export async function signIn(db: Db, input: { email: string; password: string; i
     ].filter((at): at is string => at !== null);
     if (lockedSince.length > 0) {
       const freeAt = Math.max(...lockedSince.map((at) => new Date(at).getTime())) + LOCKOUT_WINDOW_MS;
-      return { ok: false, reason: "locked", retryAfterMinutes: Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000)) };
+      return { locked: Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000)) };
     }
-
+    const [attempt] = await tx.insert(signInAttempts).values({ email, ip, succeeded: false, at: now }).returning({ id: signInAttempts.id });
     const [user] = await tx.select().from(adminUsers).where(eq(adminUsers.email, email));
-    const matches = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
-    const succeeded = Boolean(user) && matches;
-    await tx.insert(signInAttempts).values({ email, ip, succeeded, at: now });
-    if (!succeeded || !user) return { ok: false, reason: "invalid" };
-    return { ok: true, admin: { id: user.id, email: user.email }, passwordChangedAt: user.passwordChangedAt };
+    return { id: attempt!.id, user };
   });
 }
 

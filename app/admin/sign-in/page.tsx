@@ -12,7 +12,7 @@ export async function generateMetadata(): Promise<Metadata> {
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const errorSchema = z.enum(["invalid", "locked", "missing"]);
+const errorSchema = z.enum(["invalid", "locked", "busy", "missing"]);
 const minutesSchema = z.coerce.number().int().min(1).max(15).catch(15);
 
 /** The back office's sign-in: a plain form posted to a server action, no JavaScript needed. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DEVELOPMENT_WEBHOOK_SECRET, EMBEDDED_DATABASE_URL, EMULATOR_DEFAULTS, EnvError, parseEnv, withoutPassword } from "./env";
+import { DEVELOPMENT_SESSION_SECRET, DEVELOPMENT_WEBHOOK_SECRET, EMBEDDED_DATABASE_URL, EMULATOR_DEFAULTS, EnvError, parseEnv, withoutPassword } from "./env";
 
 const production = {
   PAYMENT_API_BASE_URL: "https://pay.example.ly/pay/api/v1/",
@@ -91,6 +91,23 @@ describe("parseEnv", () => {
   ])("refuses %s=%j", (name, value, message) => {
     const found = problems({ ...production, [name]: value });
     expect(found.some((p) => p.startsWith(message)), found.join("\n")).toBe(true);
+  });
+
+  it("names every problem at once, development secrets in production included, with the warnings and what it could read", () => {
+    const error = (() => {
+      try {
+        parseEnv({ ...production, PAYMENT_CLIENT_ID: undefined, SESSION_SECRET: DEVELOPMENT_SESSION_SECRET, CRON_SECRET: undefined }, "production");
+      } catch (thrown) {
+        return thrown as EnvError;
+      }
+    })();
+    expect(error?.problems).toEqual([
+      "PAYMENT_CLIENT_ID is missing: set it in .env.local (see .env.example)",
+      "SESSION_SECRET is the development default: generate a new one with `openssl rand -base64 32`",
+    ]);
+    expect(error?.warnings).toEqual([expect.stringMatching(/^CRON_SECRET is not set/)]);
+    expect(error?.readable).toMatchObject({ DATABASE_URL: production.DATABASE_URL, PAYMENT_API_BASE_URL: "https://pay.example.ly/pay/api/v1" });
+    expect(error?.readable).not.toHaveProperty("PAYMENT_CLIENT_ID");
   });
 
   it("allows plain http on loopback (the emulator) and warns about a loopback SITE_URL in production", () => {

@@ -25,7 +25,8 @@ export const EMULATOR_DEFAULTS = {
  */
 export const EMBEDDED_DATABASE_URL = "postgresql://postgres:postgres@127.0.0.1:54320/postgres";
 
-const DEVELOPMENT_SESSION_SECRET = "development-only-session-secret--never-use-in-production";
+/** The session secret development falls back to; a production server refuses it. */
+export const DEVELOPMENT_SESSION_SECRET = "development-only-session-secret--never-use-in-production";
 /** The webhook secret `npm run dev` gives both the shop and the emulator (.env.example shares it). */
 export const DEVELOPMENT_WEBHOOK_SECRET = "development-only-webhook-secret--shared-with-the-emulator";
 const DEVELOPMENT_SITE_URL = "http://localhost:3000";
@@ -122,9 +123,19 @@ export type Env = z.infer<typeof schema> & {
   warnings: string[];
 };
 
-/** Thrown when the environment is unusable; `problems` holds one line per variable, naming it and the fix. */
+/** The variables that could be read, when others could not: what `npm run doctor` can still check. */
+export type ReadableEnv = Partial<z.infer<typeof schema>>;
+
+/**
+ * Thrown when the environment is unusable; `problems` holds one line per variable, naming it and the fix, all of
+ * them at once. `warnings` and `readable` say what else is known, so a report can be one list rather than rounds.
+ */
 export class EnvError extends Error {
-  constructor(readonly problems: string[]) {
+  constructor(
+    readonly problems: string[],
+    readonly warnings: string[] = [],
+    readonly readable: ReadableEnv = {},
+  ) {
     super(`Invalid environment configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
     this.name = "EnvError";
   }
@@ -168,30 +179,36 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
     input.PAYMENT_WEBHOOK_SECRET ??= DEVELOPMENT_WEBHOOK_SECRET;
   }
 
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) {
-    throw new EnvError(parsed.error.issues.map((issue) => issue.message));
+  // Variable by variable, so that every problem is found in one pass, also those that only show once a variable
+  // is well-formed (a development secret in production), and what could be read is known.
+  const problems: string[] = [];
+  const readable: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema.shape)) {
+    const parsed = field.safeParse(input[key]);
+    if (parsed.success) readable[key] = parsed.data;
+    else problems.push(...parsed.error.issues.map((issue) => issue.message));
   }
-  const env = parsed.data;
+  const env = readable as ReadableEnv;
 
-  if (production && isLoopbackHost(new URL(env.SITE_URL).hostname)) {
+  if (production && env.SESSION_SECRET === DEVELOPMENT_SESSION_SECRET) {
+    problems.push("SESSION_SECRET is the development default: generate a new one with `openssl rand -base64 32`");
+  }
+  if (production && env.PAYMENT_WEBHOOK_SECRET === DEVELOPMENT_WEBHOOK_SECRET) {
+    problems.push("PAYMENT_WEBHOOK_SECRET is the development default: copy the webhook secret from the merchant dashboard");
+  }
+  if (production && env.SITE_URL && isLoopbackHost(new URL(env.SITE_URL).hostname)) {
     warnings.push(
       `SITE_URL is ${env.SITE_URL}, a loopback address: customers on other machines cannot come back to it from the payment page. Set it to the shop's public https:// origin.`,
     );
   }
-  if (production && env.SESSION_SECRET === DEVELOPMENT_SESSION_SECRET) {
-    throw new EnvError(["SESSION_SECRET is the development default: generate a new one with `openssl rand -base64 32`"]);
-  }
-  if (production && env.PAYMENT_WEBHOOK_SECRET === DEVELOPMENT_WEBHOOK_SECRET) {
-    throw new EnvError(["PAYMENT_WEBHOOK_SECRET is the development default: copy the webhook secret from the merchant dashboard"]);
-  }
-  if (production && !env.CRON_SECRET) {
+  if (production && input.CRON_SECRET === undefined) {
     warnings.push(
       "CRON_SECRET is not set: /api/cron/expire-orders refuses every call, so unpaid orders expire only when someone opens them. Set it (Vercel Cron sends it) and schedule the job.",
     );
   }
+  if (problems.length > 0) throw new EnvError(problems, warnings, env);
 
-  return { ...env, usingEmulatorDefaults, usingEmbeddedDatabase, warnings };
+  return { ...(env as z.infer<typeof schema>), usingEmulatorDefaults, usingEmbeddedDatabase, warnings };
 }
 
 /** A connection string with its password masked, for messages and logs. */

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { Pool } from "pg";
 import { looksLikeTransactionPooler, pendingMigrations } from "../lib/db/migrate";
-import { DEVELOPMENT_WEBHOOK_SECRET, EnvError, isLoopbackHost, parseEnv, withoutPassword, type Env } from "../lib/env";
+import { DEVELOPMENT_WEBHOOK_SECRET, EnvError, isLoopbackHost, parseEnv, withoutPassword, type Env, type ReadableEnv } from "../lib/env";
 import { newCallContext, PaymentError, requestAccessToken } from "../lib/payments";
 
 const production = process.argv.includes("--production") || process.env.NODE_ENV === "production";
@@ -19,39 +19,52 @@ const note = (text: string) => console.log(`  ! ${text}`);
 
 console.log(`Checking the ${production ? "production" : "development"} configuration${existsSync(".env.local") ? " from .env.local" : ""}…\n`);
 
-let env: Env;
+// One list: every problem of the environment at once, then every check whose variables could be read, so that a
+// merchant fixes everything in one round instead of meeting the next problem only after fixing the last.
+let env: ReadableEnv & Partial<Pick<Env, "usingEmulatorDefaults" | "usingEmbeddedDatabase">>;
 try {
-  env = parseEnv(process.env, production ? "production" : "development");
+  const parsed = parseEnv(process.env, production ? "production" : "development");
+  ok(`environment variables are well-formed${parsed.usingEmulatorDefaults ? " (using the emulator defaults)" : ""}`);
+  // The server starts with these, but a shop going live must not: the doctor fails on them.
+  for (const warning of parsed.warnings) bad(warning, "fix it in .env.local before going live (see .env.example)");
+  env = parsed;
 } catch (error) {
   if (!(error instanceof EnvError)) throw error;
   for (const problem of error.problems) bad(problem, "fix it in .env.local (see .env.example), then run `npm run doctor` again");
-  process.exit(1);
+  for (const warning of error.warnings) bad(warning, "fix it in .env.local before going live (see .env.example)");
+  env = error.readable;
 }
 
-ok(`environment variables are well-formed${env.usingEmulatorDefaults ? " (using the emulator defaults)" : ""}`);
-const base = new URL(env.PAYMENT_API_BASE_URL);
-const mode = /\/sandbox\//.test(`${base.pathname}/`) ? "sandbox" : "production";
-ok(`payment service: ${env.PAYMENT_API_BASE_URL} (${mode})`);
-if (production && mode === "sandbox") note("the shop is in production mode but talks to the SANDBOX: no real money will move.");
-ok(`webhook secret set: set the merchant dashboard's webhook URL to ${env.SITE_URL}/api/payments/webhook`);
-if (env.PAYMENT_WEBHOOK_SECRET === DEVELOPMENT_WEBHOOK_SECRET) note("PAYMENT_WEBHOOK_SECRET is the development value the emulator shares: use the dashboard's secret against a real service.");
-// The server starts with these, but a shop going live must not: the doctor fails on them.
-for (const warning of env.warnings) bad(warning, "fix it in .env.local before going live (see .env.example)");
-
-try {
-  const token = await requestAccessToken(
-    { baseUrl: env.PAYMENT_API_BASE_URL, clientId: env.PAYMENT_CLIENT_ID, clientSecret: env.PAYMENT_CLIENT_SECRET, timeoutMs: env.PAYMENT_TIMEOUT_MS },
-    newCallContext(),
-  );
-  ok(`credentials accepted: the service issued an access token valid ${token.expiresInSeconds} s`);
-} catch (error) {
-  if (!(error instanceof PaymentError)) throw error;
-  explain(error);
+const base = env.PAYMENT_API_BASE_URL ? new URL(env.PAYMENT_API_BASE_URL) : undefined;
+const mode = base && /\/sandbox\//.test(`${base.pathname}/`) ? "sandbox" : "production";
+if (base) {
+  ok(`payment service: ${env.PAYMENT_API_BASE_URL} (${mode})`);
+  if (production && mode === "sandbox") note("the shop is in production mode but talks to the SANDBOX: no real money will move.");
+}
+if (env.PAYMENT_WEBHOOK_SECRET && env.SITE_URL) {
+  ok(`webhook secret set: set the merchant dashboard's webhook URL to ${env.SITE_URL}/api/payments/webhook`);
+  if (env.PAYMENT_WEBHOOK_SECRET === DEVELOPMENT_WEBHOOK_SECRET) note("PAYMENT_WEBHOOK_SECRET is the development value the emulator shares: use the dashboard's secret against a real service.");
 }
 
-await checkDatabase(env);
+if (env.PAYMENT_API_BASE_URL && env.PAYMENT_CLIENT_ID && env.PAYMENT_CLIENT_SECRET) {
+  try {
+    const token = await requestAccessToken(
+      { baseUrl: env.PAYMENT_API_BASE_URL, clientId: env.PAYMENT_CLIENT_ID, clientSecret: env.PAYMENT_CLIENT_SECRET, timeoutMs: env.PAYMENT_TIMEOUT_MS },
+      newCallContext(),
+    );
+    ok(`credentials accepted: the service issued an access token valid ${token.expiresInSeconds} s`);
+  } catch (error) {
+    if (!(error instanceof PaymentError)) throw error;
+    explain(error, base!);
+  }
+} else {
+  note("the credentials were not tried: fix the PAYMENT_* variables above first");
+}
 
-async function checkDatabase({ DATABASE_URL, usingEmbeddedDatabase }: Env) {
+if (env.DATABASE_URL) await checkDatabase(env.DATABASE_URL, Boolean(env.usingEmbeddedDatabase));
+else note("the database was not tried: fix DATABASE_URL above first");
+
+async function checkDatabase(DATABASE_URL: string, usingEmbeddedDatabase: boolean) {
   const shown = withoutPassword(DATABASE_URL);
   const pool = new Pool({ connectionString: DATABASE_URL, max: 1, connectionTimeoutMillis: 5_000 });
   pool.on("error", () => {});
@@ -79,7 +92,7 @@ async function checkDatabase({ DATABASE_URL, usingEmbeddedDatabase }: Env) {
   }
 }
 
-function explain(error: PaymentError) {
+function explain(error: PaymentError, base: URL) {
   const said = error.messages.join(" ").toLowerCase();
   switch (error.kind) {
     case "invalid_credentials":

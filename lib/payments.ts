@@ -42,16 +42,20 @@ export interface PaymentServiceConfig {
   log?: (record: CallLogRecord) => void;
 }
 
-/** What is logged of each HTTP attempt. Paths only: no query strings, bodies, tokens or secrets. */
+/** What is logged of each HTTP attempt. Host and path only: no query strings, bodies, tokens or secrets. */
 export interface CallLogRecord {
   event: "payment_api_call";
   requestId: string;
   method: "POST";
+  /** The service's host and port, e.g. `pay.example.ly:443`: a wrong port in PAYMENT_API_BASE_URL shows here. */
+  host: string;
   path: string;
   attempt: number;
   status: number | null;
   durationMs: number;
   outcome: "ok" | PaymentErrorKind;
+  /** Why no answer came, when none did: the system's error code (`ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`…). */
+  error?: string;
 }
 
 /**
@@ -385,16 +389,18 @@ async function post(
   attempt: number,
 ): Promise<Envelope> {
   const started = performance.now();
-  const log = (status: number | null, outcome: CallLogRecord["outcome"]) =>
+  const log = (status: number | null, outcome: CallLogRecord["outcome"], error?: string) =>
     config.log?.({
       event: "payment_api_call",
       requestId: ctx.requestId,
       method: "POST",
+      host: hostAndPort(config.baseUrl),
       path,
       attempt,
       status,
       durationMs: Math.round(performance.now() - started),
       outcome,
+      ...(error ? { error } : {}),
     });
 
   const timeoutMs = Math.max(1, Math.min(config.timeoutMs ?? DEFAULT_TIMEOUT_MS, ctx.deadline - Date.now()));
@@ -416,7 +422,7 @@ async function post(
   } catch (cause) {
     const timedOut = cause instanceof DOMException && (cause.name === "TimeoutError" || cause.name === "AbortError");
     const kind = timedOut ? "timeout" : "unavailable";
-    log(null, kind);
+    log(null, kind, timedOut ? undefined : systemErrorCode(cause));
     throw new PaymentError(kind, timedOut ? `no answer within ${timeoutMs} ms` : "could not reach the payment service", {
       requestId: ctx.requestId,
       cause,
@@ -456,6 +462,21 @@ function parseEnvelope(response: Response, text: string, requestId: string, call
   if (call === "create" && (status === 401 || status === 403)) throw fail("unauthorized", "the service refused the access token");
   if (status >= 400 && status < 500) throw fail("rejected", `the service refused the request (${status})`);
   throw fail("bad_response", `unexpected answer ${status} of type ${envelope.data.type}`);
+}
+
+/** `https://pay.example.ly/pay/api/v1` → `pay.example.ly:443`: the port spelled out, also when it is the default. */
+function hostAndPort(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  return `${url.hostname}:${url.port || (url.protocol === "https:" ? "443" : "80")}`;
+}
+
+/** The system's code behind a failed fetch (`fetch failed` → its cause's `ECONNREFUSED`), or `undefined`. */
+function systemErrorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
+    const code = (current as Error & { code?: unknown }).code;
+    if (typeof code === "string" && /^[A-Z0-9_]{1,40}$/.test(code)) return code;
+  }
+  return undefined;
 }
 
 function safeJson(text: string): unknown {

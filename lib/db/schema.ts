@@ -136,14 +136,22 @@ export const adminUsers = pgTable(
     email: text().notNull().unique(),
     /** scrypt, with its salt and parameters (lib/admin/passwords.ts). */
     passwordHash: text().notNull(),
-    /** Sessions signed in before this are signed out: a password reset ends them all. */
+    /** When the password was last set (a reset also bumps {@link adminUsers.sessionVersion}). */
     passwordChangedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /**
+     * Carried in the admin's cookie; a cookie with another one is signed out. Signing out and a password reset bump
+     * it, so they end the admin's sessions on the server, a copied cookie included (lib/admin/auth.ts).
+     */
+    sessionVersion: integer().notNull().default(0),
     ...timestamps,
   },
   (t) => [check("admin_users_email_lower", sql`${t.email} = lower(${t.email})`)],
 );
 
-/** Every sign-in attempt, for the limit of 5 failures per e-mail and per IP address in 15 minutes. */
+/**
+ * Every sign-in attempt that checked a password, for the sign-in limits (lib/admin/auth.ts): counted per e-mail and
+ * address, per e-mail and per address over 15 minutes; a success makes its address familiar for that e-mail.
+ */
 export const signInAttempts = pgTable(
   "sign_in_attempts",
   {
@@ -153,7 +161,12 @@ export const signInAttempts = pgTable(
     succeeded: boolean().notNull(),
     at: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
-  (t) => [index("sign_in_attempts_email_at").on(t.email, t.at), index("sign_in_attempts_ip_at").on(t.ip, t.at)],
+  (t) => [
+    index("sign_in_attempts_email_at").on(t.email, t.at),
+    index("sign_in_attempts_ip_at").on(t.ip, t.at),
+    // Whether an e-mail signed in from an address lately: one lookup, however many failures the e-mail has.
+    index("sign_in_attempts_successes").on(t.email, t.ip, t.at).where(sql`${t.succeeded}`),
+  ],
 );
 
 export type OrderRow = typeof orders.$inferSelect;

@@ -1,0 +1,2 @@
+ALTER TABLE "admin_users" ADD COLUMN "session_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX "sign_in_attempts_successes" ON "sign_in_attempts" USING btree ("email","ip","at") WHERE "sign_in_attempts"."succeeded";

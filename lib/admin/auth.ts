@@ -1,7 +1,7 @@
 import "server-only";
 import { createHmac } from "node:crypto";
 import { isIP } from "node:net";
-import { and, eq, gt, or, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { getIronSession, type SessionOptions } from "iron-session";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
@@ -18,9 +18,23 @@ import { decoyHash, verifyPassword } from "./passwords";
  * server: the cookie alone proves nothing until the account behind it is read.
  */
 
-/** Failed sign-ins allowed per e-mail and per IP address within {@link LOCKOUT_WINDOW_MS}. */
-export const MAX_FAILED_SIGN_INS = 5;
+/**
+ * Failed sign-ins allowed within {@link LOCKOUT_WINDOW_MS}; the next attempt is refused without a password check.
+ * Keyed so that nobody elsewhere can lock an admin out of the address they usually sign in from:
+ * - `emailAtAddress`: one e-mail from one address. The tight limit on a guesser, wherever they are.
+ * - `email`: one e-mail from all addresses together. Locks the e-mail only for addresses that are not familiar to it
+ *   ({@link FAMILIAR_FOR_MS}), so a guesser with many addresses gets 20 tries in all, and the admin still gets in from
+ *   their usual one.
+ * - `address`: one address, whatever the e-mails. A throttle on trying many e-mails, in the tens because an office or
+ *   a mobile network puts many people behind one address; it spares e-mails to which that address is familiar.
+ */
+export const SIGN_IN_LIMITS = { emailAtAddress: 5, email: 20, address: 50 } as const;
 export const LOCKOUT_WINDOW_MS = 15 * 60_000;
+/**
+ * An address from which an e-mail signed in successfully within this long is familiar to it. Never "unknown" (see
+ * {@link clientAddress}): when the shop cannot tell addresses apart, nobody's is known.
+ */
+const FAMILIAR_FOR_MS = 30 * 24 * 60 * 60_000;
 const SESSION_TTL_SECONDS = 8 * 60 * 60;
 
 /**
@@ -32,7 +46,7 @@ const SESSION_TTL_SECONDS = 8 * 60 * 60;
  */
 export const HASHES_AT_ONCE = 1;
 /** Sign-ins that may wait for a turn at a password check; anyone beyond is told to try again in a moment. */
-export const SIGN_INS_WAITING = 4;
+const SIGN_INS_WAITING = 4;
 
 /**
  * A counting semaphore that says no rather than letting a queue grow: at most `size` holders at once and `queue`
@@ -84,9 +98,8 @@ export type SignInResult =
   | { ok: false; reason: "busy" };
 
 /**
- * Checks an e-mail and password, at most {@link MAX_FAILED_SIGN_INS} failures per e-mail and per IP address in 15
- * minutes, counted in the database so the limit holds across server instances. An unknown e-mail and a wrong
- * password give the same answer, after the same work.
+ * Checks an e-mail and password within the {@link SIGN_IN_LIMITS}, counted in the database so they hold across server
+ * instances. An unknown e-mail and a wrong password give the same answer, after the same work.
  *
  * The attempt is recorded first, as a failure, in a short transaction that holds advisory locks on the e-mail and
  * the address, so racing attempts are counted one after the other and a process that dies mid-check has still
@@ -130,22 +143,23 @@ async function recordAttempt(db: Db, email: string, ip: string, now: Date): Prom
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
     }
     const since = new Date(now.getTime() - LOCKOUT_WINDOW_MS);
-    const [failures] = await tx
-      .select({
-        byEmail: sql<number>`count(*) filter (where ${signInAttempts.email} = ${email})`.mapWith(Number),
-        byIp: sql<number>`count(*) filter (where ${signInAttempts.ip} = ${ip})`.mapWith(Number),
-        oldestByEmail: sql<string | null>`min(${signInAttempts.at}) filter (where ${signInAttempts.email} = ${email})`,
-        oldestByIp: sql<string | null>`min(${signInAttempts.at}) filter (where ${signInAttempts.ip} = ${ip})`,
-      })
-      .from(signInAttempts)
-      .where(and(eq(signInAttempts.succeeded, false), gt(signInAttempts.at, since), or(eq(signInAttempts.email, email), eq(signInAttempts.ip, ip))));
-    // Locked until the oldest failure of each exhausted key leaves the window.
-    const lockedSince = [
-      failures!.byEmail >= MAX_FAILED_SIGN_INS ? failures!.oldestByEmail : null,
-      failures!.byIp >= MAX_FAILED_SIGN_INS ? failures!.oldestByIp : null,
-    ].filter((at): at is string => at !== null);
-    if (lockedSince.length > 0) {
-      const freeAt = Math.max(...lockedSince.map((at) => new Date(at).getTime())) + LOCKOUT_WINDOW_MS;
+    const familiarSince = new Date(now.getTime() - FAMILIAR_FOR_MS);
+    // For each limit, the failure that fills it (the limit-th newest in the window): while it is in the window the
+    // limit is reached, and it is free once that failure leaves.
+    const failures = (where: SQL, limit: number) =>
+      sql`(select ${signInAttempts.at} from ${signInAttempts} where ${where} and not ${signInAttempts.succeeded} and ${signInAttempts.at} > ${since}
+           order by ${signInAttempts.at} desc offset ${limit - 1} limit 1)`;
+    const { rows } = await tx.execute<{ email_at_address: string | null; email: string | null; address: string | null; familiar: boolean }>(sql`select
+      ${failures(and(eq(signInAttempts.email, email), eq(signInAttempts.ip, ip))!, SIGN_IN_LIMITS.emailAtAddress)} as email_at_address,
+      ${failures(eq(signInAttempts.email, email), SIGN_IN_LIMITS.email)} as email,
+      ${failures(eq(signInAttempts.ip, ip), SIGN_IN_LIMITS.address)} as address,
+      exists (select from ${signInAttempts} where ${signInAttempts.email} = ${email} and ${signInAttempts.ip} = ${ip}
+              and ${signInAttempts.succeeded} and ${signInAttempts.at} > ${familiarSince}) as familiar`);
+    const full = rows[0]!;
+    const familiar = ip !== "unknown" && full.familiar;
+    const filledAt = [full.email_at_address, ...(familiar ? [] : [full.email, full.address])].filter((at) => at !== null);
+    if (filledAt.length > 0) {
+      const freeAt = Math.max(...filledAt.map((at) => new Date(at).getTime())) + LOCKOUT_WINDOW_MS;
       return { locked: Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000)) };
     }
     const [attempt] = await tx.insert(signInAttempts).values({ email, ip, succeeded: false, at: now }).returning({ id: signInAttempts.id });
@@ -219,12 +233,13 @@ export async function requireAdmin(): Promise<Admin> {
 }
 
 /**
- * The client's IP address for the sign-in limit, taken only from a source this deployment trusts:
+ * The client's IP address for the sign-in limits, taken only from a source this deployment trusts:
  * - on Vercel, `x-real-ip`, which Vercel's edge sets (a client cannot);
  * - behind your own reverse proxies (`TRUSTED_PROXY_HOPS` = how many), the address the outermost of them saw: the
  *   N-th `X-Forwarded-For` entry from the right, since each proxy appends the address it was reached from;
  * - with no proxy, the `X-Forwarded-For` that `next start` sets from the socket — which it keeps, unchanged, when the
- *   client sent one of its own, so a server exposed directly cannot know; the per-e-mail limit still holds there.
+ *   client sent one of its own, so a server exposed directly cannot know: there a client may claim any address, even
+ *   an admin's familiar one, and only the per-e-mail-and-address limit holds for it. Run behind a proxy.
  * @returns a valid IPv4 or IPv6 address, or "unknown" (never a client's arbitrary text).
  */
 export async function clientIp(): Promise<string> {

@@ -58,16 +58,35 @@ async function checkout(): Promise<number> {
   await db.query.orders.findFirst({ where: eq(orders.sessionId, sessionId) });
   const claim = db
     .insert(orders)
-    .values({ id, sessionId, fingerprint: id, status: "started", amountMinor: 3750, currency: "LYD", locale: "en", claimExpiresAt: new Date(Date.now() + 60_000) })
+    .values({
+      id,
+      sessionId,
+      fingerprint: id,
+      status: "started",
+      amountMinor: 3750,
+      currency: "LYD",
+      locale: "en",
+      claimExpiresAt: new Date(Date.now() + 60_000),
+    })
     .onConflictDoNothing()
     .returning({ id: orders.id });
-  await db.execute(sql`with claimed as (${claim.getSQL()}) insert into ${orderEvents} (order_id, type, data) select id, 'created', '{}'::jsonb from claimed`);
+  await db.execute(
+    sql`with claimed as (${claim.getSQL()}) insert into ${orderEvents} (order_id, type, data) select id, 'created', '{}'::jsonb from claimed`,
+  );
   const pending = db
     .update(orders)
-    .set({ status: "pending", paymentToken: `pt-${id}`, paymentUrl: "https://pay.example.ly/x", accessTokenIssuedAt: new Date(), updatedAt: new Date() })
+    .set({
+      status: "pending",
+      paymentToken: `pt-${id}`,
+      paymentUrl: "https://pay.example.ly/x",
+      accessTokenIssuedAt: new Date(),
+      updatedAt: new Date(),
+    })
     .where(eq(orders.id, id))
     .returning({ id: orders.id });
-  await db.execute(sql`with changed as (${pending.getSQL()}) insert into ${orderEvents} (order_id, type, data) select id, 'payment_created', '{}'::jsonb from changed`);
+  await db.execute(
+    sql`with changed as (${pending.getSQL()}) insert into ${orderEvents} (order_id, type, data) select id, 'payment_created', '{}'::jsonb from changed`,
+  );
   return performance.now() - started;
 }
 
@@ -89,7 +108,11 @@ let attempt = 0;
 /** A sign-in with a made-up e-mail from a made-up address: each one a full password check, none ever locked. */
 const randomSignIn = () => {
   attempt++;
-  return signIn(db, { email: `guess-${attempt}-${crypto.randomUUID()}@attacker.example`, password: "password123", ip: `198.18.${(attempt >> 8) & 255}.${attempt & 255}` });
+  return signIn(db, {
+    email: `guess-${attempt}-${crypto.randomUUID()}@attacker.example`,
+    password: "password123",
+    ip: `198.18.${(attempt >> 8) & 255}.${attempt & 255}`,
+  });
 };
 
 /**

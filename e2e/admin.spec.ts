@@ -94,6 +94,29 @@ test("sign-ins beyond what the server checks at once are told to try again in a 
   await context.close();
 });
 
+test("signing out ends the session on the server: a copy of its cookie opens neither the orders nor the export", async ({ browser }) => {
+  createAdmin("sign-out@medina.example", "the-sign-out-password");
+  const first = await browser.newContext();
+  const page = await first.newPage();
+  await signInAsAdmin(page, "sign-out@medina.example", "the-sign-out-password", "en");
+  // Someone copies the cookie (a shared computer, a proxy's log, malware) into a browser of their own.
+  const copy = await browser.newContext();
+  await copy.addCookies((await first.cookies()).filter((cookie) => cookie.name === "admin_session"));
+  const other = await copy.newPage();
+  await other.goto("/admin/orders");
+  await expect(other).toHaveURL(/\/admin\/orders$/);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/admin\/sign-in\?signed-out=1$/);
+
+  await other.goto("/admin/orders");
+  await expect(other).toHaveURL(/\/admin\/sign-in$/);
+  const exported = await other.request.get("/admin/orders/export", { maxRedirects: 0 });
+  expect(exported.status()).toBe(303);
+  expect(exported.headers()["location"]).toBe("/admin/sign-in");
+  await Promise.all([first.close(), copy.close()]);
+});
+
 test("the order just paid is in the list with its history; fulfil it; the CSV has it", async ({ page, browser }) => {
   const orderId = await buyAndPay(page);
   const admin = await browser.newContext({ acceptDownloads: true });

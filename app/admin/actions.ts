@@ -19,12 +19,12 @@ export async function signInAction(form: FormData): Promise<void> {
   if (!parsed.success) redirect("/admin/sign-in?error=missing");
   const result = await signIn(getDb(), { ...parsed.data, ip: await clientIp() });
   logger.info({ event: "admin_sign_in", ok: result.ok, reason: result.ok ? undefined : result.reason });
-  if (result.ok) await startAdminSession(result.admin, result.passwordChangedAt);
+  if (result.ok) await startAdminSession(result.admin, result.sessionVersion);
   if (!result.ok) redirect(result.reason === "locked" ? `/admin/sign-in?error=locked&minutes=${result.retryAfterMinutes}` : `/admin/sign-in?error=${result.reason}`);
   redirect("/admin/orders");
 }
 
-/** Ends the admin session. */
+/** Signs the admin out: this browser's cookie, and on the server every copy of it (lib/admin/auth.ts). */
 export async function signOutAction(): Promise<void> {
   await endAdminSession();
   redirect("/admin/sign-in?signed-out=1");

@@ -7,7 +7,8 @@ import { hashPassword, MIN_PASSWORD_LENGTH } from "./passwords";
 export const DEVELOPMENT_ADMIN = { email: "admin@example.com", password: "development-only-password" } as const;
 
 /**
- * Creates an admin, or gives an existing one a new password (which signs out their open sessions).
+ * Creates an admin, or gives an existing one a new password, which signs out their open sessions (the session
+ * version goes up, see lib/admin/auth.ts).
  * @param email any case; stored lower-cased.
  * @throws RangeError for a password shorter than {@link MIN_PASSWORD_LENGTH} characters.
  * @returns whether the account was new.
@@ -19,7 +20,7 @@ export async function saveAdmin(db: Db, email: string, password: string): Promis
   const [row] = await db
     .insert(adminUsers)
     .values({ email: email.trim().toLowerCase(), passwordHash })
-    .onConflictDoUpdate({ target: adminUsers.email, set: { passwordHash, passwordChangedAt: now, updatedAt: now } })
+    .onConflictDoUpdate({ target: adminUsers.email, set: { passwordHash, passwordChangedAt: now, sessionVersion: sql`${adminUsers.sessionVersion} + 1`, updatedAt: now } })
     .returning({ created: sql<boolean>`xmax = 0` });
   return { created: Boolean(row?.created) };
 }

@@ -8,7 +8,7 @@ import { adminUsers, orderEvents, orderLines, orders, signInAttempts, type Order
 import { newOrderId } from "../orders/store";
 import { setUpTestDatabase } from "../testing/db";
 import { ensureDevelopmentAdmin, saveAdmin } from "./accounts";
-import { Gate, LOCKOUT_WINDOW_MS, SIGN_IN_LIMITS, signIn } from "./auth";
+import { endSessions, Gate, LOCKOUT_WINDOW_MS, SIGN_IN_LIMITS, signIn } from "./auth";
 import { exportOrdersCsv, fulfilOrder, listOrders, neutraliseFormula, parseOrderListQuery, PAGE_SIZE } from "./orders";
 import { hashPassword, verifyPassword } from "./passwords";
 
@@ -157,6 +157,20 @@ describe("accounts and sign-in", () => {
     await expect.poll(async () => (await t.db.select().from(signInAttempts).where(eq(signInAttempts.email, "crash@shop.ly"))).map((a) => a.succeeded)).toEqual([false]);
     expect((await pending).ok).toBe(true);
     expect((await t.db.select().from(signInAttempts).where(eq(signInAttempts.email, "crash@shop.ly"))).map((a) => a.succeeded)).toEqual([true]);
+  });
+
+  it("moves the session version at sign-out and at a password reset; a cookie of an old version bumps nothing", async () => {
+    await saveAdmin(t.db, "versions@shop.ly", "the-first-password");
+    const first = await signIn(t.db, { email: "versions@shop.ly", password: "the-first-password", ip: "10.10.0.1" });
+    if (!first.ok) throw new Error("signed in");
+    expect(await endSessions(t.db, first.admin.id, first.sessionVersion)).toBe(true);
+    // A copy of the signed-out cookie cannot sign anyone out again.
+    expect(await endSessions(t.db, first.admin.id, first.sessionVersion)).toBe(false);
+    const second = await signIn(t.db, { email: "versions@shop.ly", password: "the-first-password", ip: "10.10.0.1" });
+    expect(second).toMatchObject({ ok: true, sessionVersion: first.sessionVersion + 1 });
+    await saveAdmin(t.db, "versions@shop.ly", "the-second-password");
+    const [row] = await t.db.select().from(adminUsers).where(eq(adminUsers.email, "versions@shop.ly"));
+    expect(row!.sessionVersion).toBe(first.sessionVersion + 2);
   });
 
   it("creates the development admin only when there is no admin", async () => {

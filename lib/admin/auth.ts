@@ -92,7 +92,7 @@ export interface Admin {
 }
 
 export type SignInResult =
-  | { ok: true; admin: Admin; passwordChangedAt: Date }
+  | { ok: true; admin: Admin; sessionVersion: number }
   | { ok: false; reason: "invalid" }
   | { ok: false; reason: "locked"; retryAfterMinutes: number }
   | { ok: false; reason: "busy" };
@@ -126,7 +126,8 @@ export async function signIn(
     const matches = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
     if (!user || !matches) return { ok: false, reason: "invalid" };
     await db.update(signInAttempts).set({ succeeded: true }).where(eq(signInAttempts.id, attempt.id));
-    return { ok: true, admin: { id: user.id, email: user.email }, passwordChangedAt: user.passwordChangedAt };
+    // The version read with the hash that was checked: a reset or a sign-out meanwhile leaves this session stale.
+    return { ok: true, admin: { id: user.id, email: user.email }, sessionVersion: user.sessionVersion };
   } finally {
     release();
   }
@@ -170,8 +171,8 @@ async function recordAttempt(db: Db, email: string, ip: string, now: Date): Prom
 
 interface AdminSessionData {
   adminId?: number;
-  /** The account's passwordChangedAt when the session began: a reset since then ends it. */
-  passwordChangedAt?: number;
+  /** The account's sessionVersion when the session began: a sign-out or a password reset since then ends it. */
+  sessionVersion?: number;
 }
 
 export const ADMIN_COOKIE = "admin_session";
@@ -200,25 +201,53 @@ async function adminSession() {
   }
 }
 
-/** Starts an admin session in the response (server actions only: they can set cookies). */
-export async function startAdminSession(admin: Admin, passwordChangedAt: Date): Promise<void> {
+/**
+ * Starts an admin session in the response (server actions only: they can set cookies).
+ * @param sessionVersion the account's, from {@link signIn}: the cookie is good until it changes.
+ */
+export async function startAdminSession(admin: Admin, sessionVersion: number): Promise<void> {
   const session = await adminSession();
   session.adminId = admin.id;
-  session.passwordChangedAt = passwordChangedAt.getTime();
+  session.sessionVersion = sessionVersion;
   await session.save();
 }
 
-/** Ends the admin session in the response. */
-export async function endAdminSession(): Promise<void> {
-  (await adminSession()).destroy();
+/**
+ * Signs the admin of this request out: on the server first, by bumping the account's session version, so that every
+ * copy of the cookie, and the admin's sessions in other browsers, are refused from now on; then the cookie itself.
+ * A cookie that is no longer good bumps nothing (whoever holds an old copy cannot sign the admin out at will).
+ * @throws whatever the database throws; the cookie is then left as it was, and the sign-out can be tried again.
+ */
+export async function endAdminSession(db: Db = getDb()): Promise<void> {
+  const session = await adminSession();
+  if (typeof session.adminId === "number" && typeof session.sessionVersion === "number") {
+    await endSessions(db, session.adminId, session.sessionVersion);
+  }
+  session.destroy();
 }
 
-/** The admin of this request, or `null`: the cookie's account must exist and not have changed its password since. */
+/**
+ * Ends an admin's sessions of `version` (every cookie carrying it) by bumping the account's session version.
+ * @returns whether it did: `false` when the version was already not the account's current one.
+ */
+export async function endSessions(db: Db, adminId: number, version: number): Promise<boolean> {
+  const bumped = await db
+    .update(adminUsers)
+    .set({ sessionVersion: sql`${adminUsers.sessionVersion} + 1`, updatedAt: new Date() })
+    .where(and(eq(adminUsers.id, adminId), eq(adminUsers.sessionVersion, version)))
+    .returning({ id: adminUsers.id });
+  return bumped.length > 0;
+}
+
+/**
+ * The admin of this request, or `null`: the cookie's account must exist and still have the session version the
+ * cookie carries (no sign-out and no password reset since it was issued).
+ */
 export async function currentAdmin(db: Db = getDb()): Promise<Admin | null> {
   const session = await adminSession();
-  if (typeof session.adminId !== "number") return null;
+  if (typeof session.adminId !== "number" || typeof session.sessionVersion !== "number") return null;
   const [user] = await db.select().from(adminUsers).where(eq(adminUsers.id, session.adminId));
-  if (!user || user.passwordChangedAt.getTime() !== session.passwordChangedAt) return null;
+  if (!user || user.sessionVersion !== session.sessionVersion) return null;
   return { id: user.id, email: user.email };
 }
 

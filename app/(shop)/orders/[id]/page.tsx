@@ -6,9 +6,11 @@ import { EmptyState } from "@/components/empty-state";
 import { LinkButton } from "@/components/link-button";
 import { OrderSummary } from "@/components/order-summary";
 import { getDb } from "@/lib/db/client";
+import { describeDbFailure } from "@/lib/db/errors";
+import { logger } from "@/lib/log";
 import { multiply } from "@/lib/money";
 import { isPaymentPageOpen } from "@/lib/orders/settle";
-import { awaitingConfirmationUntil, findCustomerOrder } from "@/lib/orders/store";
+import { awaitingConfirmationUntil, findCustomerOrder, type Order } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -37,7 +39,30 @@ export default async function OrderPage({ params, searchParams }: Props) {
     getTranslations("checkout"),
   ]);
   const notice = noticeSchema.safeParse(query.outcome);
-  const order = await findCustomerOrder(getDb(), id, session.id);
+  const noticeBox = notice.success && (
+    <p role="status" className="mb-6 rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-900">
+      {t(`notices.${notice.data}`)}
+    </p>
+  );
+  let order: Order | undefined;
+  try {
+    order = await findCustomerOrder(getDb(), id, session.id);
+  } catch (error) {
+    // The database is down: the return handler sends customers here with `not_recorded` exactly then. Say what
+    // they need to know (the payment is safe) in the page itself: the error page needs JavaScript to show anything.
+    logger.error({ event: "order_page_unavailable", ...describeDbFailure(error) });
+    const again = `/orders/${encodeURIComponent(id)}${notice.success ? `?outcome=${notice.data}` : ""}`;
+    return (
+      <section className="mx-auto max-w-lg">
+        {noticeBox}
+        <h1 className="text-2xl font-semibold">{t("unavailable.title")}</h1>
+        <p className="mt-2 text-stone-700">{t("unavailable.text")}</p>
+        <LinkButton href={again} className="mt-4">
+          {t("unavailable.reload")}
+        </LinkButton>
+      </section>
+    );
+  }
 
   if (!order) return <EmptyState title={t("notFoundTitle")} text={t("notFoundText")} action={t("toCart")} href="/cart" />;
   const status = order.status as "pending" | "awaiting_confirmation" | "paid" | "cancelled" | "expired";
@@ -56,11 +81,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
 
   return (
     <section className="mx-auto max-w-lg">
-      {notice.success && (
-        <p role="status" className="mb-6 rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-900">
-          {t(`notices.${notice.data}`)}
-        </p>
-      )}
+      {noticeBox}
       {/* A live region: when the page refreshes itself and the status changes, screen readers hear the new one. */}
       <div role="status" aria-live="polite" data-testid="order-status">
         <h1 className={`text-2xl font-semibold ${status === "paid" ? "text-brand-800" : ""}`}>{t(`status.${status}.title`)}</h1>

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { EMULATOR_URL } from "../playwright.config";
-import { addToCart, cartCount, emulator, fillCheckout, submitCheckout } from "./support";
+import { addToCart, cartCount, emulator, fillCheckout, shop, submitCheckout } from "./support";
 
 /** Bad input from the browser — forged forms, markup in fields — is refused with a message or rendered inert. */
 
@@ -94,4 +94,39 @@ test("markup and script in every field stay inert, in the shop and on the paymen
   expect(await page.locator("img[src=x]").count()).toBe(0);
   expect((await emulator.payments(request))[0]).toMatchObject({ full_name: evil });
   expect(dialogs).toEqual([]);
+});
+
+test.describe("an oversized checkout form, posted without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  const forgeries: [name: string, forge: () => void][] = [
+    [
+      "a name over 1 MB",
+      () => {
+        document.querySelector<HTMLInputElement>("input[name=full_name]")!.value = "x".repeat(1_100_000);
+      },
+    ],
+    [
+      "20,000 extra fields",
+      () => {
+        const form = document.querySelector<HTMLFormElement>("form:has(input[name=full_name])")!;
+        form.insertAdjacentHTML("beforeend", Array.from({ length: 20_000 }, (_, i) => `<input type="hidden" name="f${i}" value="1">`).join(""));
+      },
+    ],
+  ];
+  for (const [name, forge] of forgeries) {
+    test(`${name}: a page that says so, not a bare "Internal Server Error"; nothing charged, the cart kept`, async ({ page, request }) => {
+      await addToCart(page, "saffron", 2);
+      await page.goto("/checkout");
+      // The page's own scripts are off; Playwright's evaluate still edits the DOM, as a hand-made request would.
+      await page.evaluate(forge);
+      const answer = page.waitForResponse((response) => response.request().method() === "POST");
+      await submitCheckout(page);
+      expect((await answer).status()).toBe(413);
+      await expect(page.getByRole("heading", { name: shop("formTooLarge.title") })).toBeVisible();
+      expect(await emulator.payments(request)).toEqual([]);
+      await page.getByRole("link", { name: shop("formTooLarge.back") }).click();
+      await expect(page).toHaveURL(/\/checkout$/);
+      expect(await cartCount(page)).toBe(2);
+    });
+  }
 });

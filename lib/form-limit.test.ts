@@ -1,0 +1,61 @@
+import { NextRequest } from "next/server";
+import { describe, expect, it } from "vitest";
+import { proxy } from "../proxy";
+import ar from "./i18n/messages/ar.json";
+import en from "./i18n/messages/en.json";
+import { MAX_FORM_BYTES } from "./form-limit";
+
+/**
+ * Form posts as they reach the proxy. Over Next.js's 1 MB server-action limit the answer used to be a bare
+ * "Internal Server Error"; anything over the shop's own limit now gets a page that says what happened.
+ */
+
+const post = (path: string, bytes: number, headers: Record<string, string> = {}) =>
+  proxy(
+    new NextRequest(`http://localhost:3000${path}`, {
+      method: "POST",
+      headers: { "content-type": "multipart/form-data; boundary=x", "content-length": String(bytes), ...headers },
+    }),
+  );
+
+describe("an oversized form post", () => {
+  it.each([
+    ["a checkout over 1 MB", 1_100_000],
+    ["a checkout with 20,000 fields (1.7 MB of multipart)", 1_749_825],
+    ["a checkout just over the shop's limit", MAX_FORM_BYTES + 1],
+  ])("is answered 413 with a page that says so: %s", async (_name, bytes) => {
+    const response = post("/checkout", bytes);
+    expect(response.status).toBe(413);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    const html = await response.text();
+    expect(html).toContain(`<html lang="en" dir="ltr">`);
+    expect(html).toContain(en.formTooLarge.title);
+    expect(html).toContain(`<a href="/checkout">${en.formTooLarge.back}</a>`);
+  });
+
+  it("speaks the shopper's language, from the language cookie or the browser", async () => {
+    const byBrowser = await post("/checkout", 2_000_000, { "accept-language": "ar-LY,ar;q=0.9" }).text();
+    expect(byBrowser).toContain(`<html lang="ar" dir="rtl">`);
+    expect(byBrowser).toContain(ar.formTooLarge.title);
+    const byCookie = await post("/checkout", 2_000_000, { cookie: "NEXT_LOCALE=ar" }).text();
+    expect(byCookie).toContain(ar.formTooLarge.title);
+  });
+
+  it("is refused as well when it is the client's own action call", () => {
+    expect(post("/checkout", 200_000, { "next-action": "4002fcce", "content-type": "text/plain;charset=UTF-8" }).status).toBe(413);
+  });
+
+  it("escapes the path it links back to", async () => {
+    const html = await post(`/checkout/%22%3E%3Cscript%3Ealert(1)%3C/script%3E`, 2_000_000).text();
+    expect(html).not.toContain("<script>");
+  });
+
+  it.each([
+    ["a checkout of normal size", "/checkout", 935, {}],
+    ["a large webhook body, which its route limits itself", "/api/payments/webhook", 2_000_000, { "content-type": "application/json" }],
+    ["a large JSON post to a page (not a form)", "/checkout", 2_000_000, { "content-type": "application/json" }],
+  ])("lets through %s", (_name, path, bytes, headers) => {
+    expect(post(path, bytes, headers).headers.get("x-middleware-next")).toBe("1");
+  });
+});

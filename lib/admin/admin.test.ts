@@ -159,6 +159,17 @@ describe("accounts and sign-in", () => {
     expect((await t.db.select().from(signInAttempts).where(eq(signInAttempts.email, "crash@shop.ly"))).map((a) => a.succeeded)).toEqual([true]);
   });
 
+  it("keeps a password check's turn taken as long again after it, without delaying the answer: half a core at most", async () => {
+    const gate = new Gate(1, 0);
+    const attempt = { email: "nobody-pause@shop.ly", password: "not-a-password", ip: "10.11.0.1" };
+    const started = performance.now();
+    expect(await signIn(t.db, attempt, { gate })).toEqual({ ok: false, reason: "invalid" });
+    const took = performance.now() - started;
+    expect(await signIn(t.db, attempt, { gate })).toEqual({ ok: false, reason: "busy" });
+    await new Promise((resolve) => setTimeout(resolve, took + 50));
+    expect(await signIn(t.db, attempt, { gate })).toEqual({ ok: false, reason: "invalid" });
+  });
+
   it("moves the session version at sign-out and at a password reset; a cookie of an old version bumps nothing", async () => {
     await saveAdmin(t.db, "versions@shop.ly", "the-first-password");
     const first = await signIn(t.db, { email: "versions@shop.ly", password: "the-first-password", ip: "10.10.0.1" });

@@ -40,13 +40,15 @@ const SESSION_TTL_SECONDS = 8 * 60 * 60;
 /**
  * Password checks one server instance runs at once. Each is scrypt: 128 MB and most of a second of a core, on one of
  * Node's four pool threads (shared with file reads and DNS lookups). One at a time leaves the shop the other cores
- * and threads, whatever the instance's size: with two at once on 2 busy cores, checkouts' p95 beside an attack
- * reached 1.5–3× the idle one, with one 0.6–1.8× (lib/admin/sign-in-load.test.ts). A back office's real sign-ins
- * are a few a day; one check is about a second.
+ * and threads, whatever the instance's size, and each check's turn stays taken for as long again after it ends (the
+ * answer is not delayed), so that sign-ins take at most half a core: within a container's CPU quota, or beside
+ * other work on a shared machine, a hash running back to back slows everything else. Measured on 2 busy cores
+ * (lib/admin/sign-in-load.test.ts), checkouts' p95 beside 20 attackers was up to 1.5–3× the idle one with two
+ * checks at once, 1–2× with one, 1–1.6× with one and the pause. A back office's real sign-ins are a few a day.
  */
 export const HASHES_AT_ONCE = 1;
 /** Sign-ins that may wait for a turn at a password check; anyone beyond is told to try again in a moment. */
-const SIGN_INS_WAITING = 4;
+const SIGN_INS_WAITING = 2;
 
 /**
  * A counting semaphore that says no rather than letting a queue grow: at most `size` holders at once and `queue`
@@ -105,7 +107,8 @@ export type SignInResult =
  * the address, so racing attempts are counted one after the other and a process that dies mid-check has still
  * spent one. The password is checked after that transaction, holding no connection: a sign-in takes one of the
  * pool's connections only for a few milliseconds, never for the hash. At most {@link HASHES_AT_ONCE} checks run at
- * once per process (more wait, up to {@link SIGN_INS_WAITING}; beyond that the answer is `busy`, without a query).
+ * once per process, at most half the time (more wait, up to {@link SIGN_INS_WAITING}; beyond that the answer is
+ * `busy`, without a query).
  * @param options.now the time of the attempt (tests move it); options.gate the process's gate unless given (tests
  *   give each simulated server instance its own).
  * @throws whatever the database throws; the attempt then counts if it was recorded.
@@ -119,17 +122,21 @@ export async function signIn(
   const { ip } = input;
   const release = await gate.enter();
   if (!release) return { ok: false, reason: "busy" };
+  let hashMs = 0; // how long the password check took: its turn stays taken as long again
   try {
     const attempt = await recordAttempt(db, email, ip, now);
     if ("locked" in attempt) return { ok: false, reason: "locked", retryAfterMinutes: attempt.locked };
     const { user } = attempt;
+    const hashStarted = performance.now();
     const matches = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
+    hashMs = performance.now() - hashStarted;
     if (!user || !matches) return { ok: false, reason: "invalid" };
     await db.update(signInAttempts).set({ succeeded: true }).where(eq(signInAttempts.id, attempt.id));
     // The version read with the hash that was checked: a reset or a sign-out meanwhile leaves this session stale.
     return { ok: true, admin: { id: user.id, email: user.email }, sessionVersion: user.sessionVersion };
   } finally {
-    release();
+    if (hashMs > 0) setTimeout(release, hashMs).unref();
+    else release();
   }
 }
 

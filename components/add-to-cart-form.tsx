@@ -1,9 +1,9 @@
 "use client";
 
-import Link from "next/link";
 import { useActionState } from "react";
 import { addToCartAction } from "@/app/(shop)/cart/actions";
 import { QuantityInput } from "./quantity-input";
+import { ShopLink } from "./shop-link";
 import { SubmitButton } from "./submit-button";
 
 /** Quantity input and "Add to cart" button for one product; reports the result in a live region. */
@@ -24,9 +24,9 @@ export function AddToCartForm({ slug, labels }: { slug: string; labels: { quanti
           <span className={state.ok ? "text-brand-700" : "text-red-700"}>
             {state.message}{" "}
             {state.ok && (
-              <Link href="/cart" className="font-medium underline">
+              <ShopLink href="/cart" className="font-medium underline">
                 {labels.viewCart}
-              </Link>
+              </ShopLink>
             )}
           </span>
         )}

@@ -1,14 +1,13 @@
-import Link from "next/link";
-
+import { ShopLink } from "./shop-link";
 import { primaryAction } from "./styles";
 
 /** A link styled as the page's primary action. Plain `<a>` for URLs outside the shop (the payment page). */
 export function LinkButton({ href, children, className = "" }: { href: string; children: React.ReactNode; className?: string }) {
   const classes = `inline-block ${primaryAction} ${className}`;
   return href.startsWith("/") ? (
-    <Link href={href} className={classes}>
+    <ShopLink href={href} className={classes}>
       {children}
-    </Link>
+    </ShopLink>
   ) : (
     <a href={href} className={classes}>
       {children}

@@ -1,7 +1,7 @@
-import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { getSession } from "@/lib/session";
 import { LanguageSwitch } from "./language-switch";
+import { ShopLink } from "./shop-link";
 
 /** The shop's header (name, language, orders, cart with its count), main area and footer around a page. */
 export async function ShopChrome({ children }: { children: React.ReactNode }) {
@@ -11,20 +11,20 @@ export async function ShopChrome({ children }: { children: React.ReactNode }) {
     <>
       <header className="border-b border-sand-200 bg-white">
         <nav aria-label={t("mainNav")} className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-4 py-3">
-          <Link href="/" className="text-lg font-semibold tracking-tight text-brand-800">
+          <ShopLink href="/" className="text-lg font-semibold tracking-tight text-brand-800">
             {tMeta("shopName")}
-          </Link>
+          </ShopLink>
           <div className="flex items-center gap-2">
             <LanguageSwitch to={locale === "ar" ? "en" : "ar"} label={t("switchLanguage")} accessibleLabel={t("switchLanguageLabel")} />
-            <Link href="/orders" className="rounded-full px-3 py-1.5 text-sm font-medium text-brand-800 hover:bg-sand-100">
+            <ShopLink href="/orders" className="rounded-full px-3 py-1.5 text-sm font-medium text-brand-800 hover:bg-sand-100">
               {t("orders")}
-            </Link>
-            <Link href="/cart" className="rounded-full border border-sand-200 px-4 py-1.5 text-sm font-medium hover:bg-sand-100" aria-label={t("cartLabel", { count })}>
+            </ShopLink>
+            <ShopLink href="/cart" className="rounded-full border border-sand-200 px-4 py-1.5 text-sm font-medium hover:bg-sand-100" aria-label={t("cartLabel", { count })}>
               {t("cart")}{" "}
               <span className="ms-1 rounded-full bg-brand-700 px-2 py-0.5 text-xs text-white" data-testid="cart-count">
                 {count}
               </span>
-            </Link>
+            </ShopLink>
           </div>
         </nav>
       </header>

@@ -1,6 +1,6 @@
 import Image from "next/image";
-import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
+import { ShopLink } from "@/components/shop-link";
 import { PRODUCTS } from "@/lib/catalog";
 import { formatMoney } from "@/lib/money";
 
@@ -13,13 +13,13 @@ export default async function HomePage() {
       <ul className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
         {PRODUCTS.map((product, index) => (
           <li key={product.slug}>
-            <Link href={`/products/${product.slug}`} className="group block overflow-hidden rounded-xl border border-sand-200 bg-white transition hover:shadow-md">
+            <ShopLink href={`/products/${product.slug}`} className="group block overflow-hidden rounded-xl border border-sand-200 bg-white transition hover:shadow-md">
               <Image src={product.image} alt="" width={400} height={400} priority={index < 4} className="aspect-square w-full bg-sand-100 object-cover" />
               <div className="p-3">
                 <h2 className="text-sm font-medium group-hover:underline">{product.name[locale]}</h2>
                 <p className="mt-1 text-sm text-stone-700">{formatMoney(product.priceMinor, locale)}</p>
               </div>
-            </Link>
+            </ShopLink>
           </li>
         ))}
       </ul>

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Image from "next/image";
-import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { CartLineControls } from "@/components/cart-line-controls";
 import { EmptyState } from "@/components/empty-state";
 import { LinkButton } from "@/components/link-button";
+import { ShopLink } from "@/components/shop-link";
 import { priceCart } from "@/lib/cart";
 import { formatMoney } from "@/lib/money";
 import { getSession } from "@/lib/session";
@@ -32,9 +32,9 @@ export default async function CartPage() {
               <Image src={product.image} alt="" width={80} height={80} className="size-20 rounded-lg bg-sand-100" />
               <div className="flex flex-1 flex-col gap-2">
                 <div className="flex justify-between gap-4">
-                  <Link href={`/products/${product.slug}`} className="font-medium hover:underline">
+                  <ShopLink href={`/products/${product.slug}`} className="font-medium hover:underline">
                     {name}
-                  </Link>
+                  </ShopLink>
                   <span className="whitespace-nowrap">{formatMoney(totalMinor, locale)}</span>
                 </div>
                 <p className="text-sm text-stone-600">{t("each", { price: formatMoney(product.priceMinor, locale) })}</p>

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getLocale, getMessages, getTranslations } from "next-intl/server";
 import { CheckoutForm } from "@/components/checkout-form";
 import { EmptyState } from "@/components/empty-state";
 import { OrderSummary } from "@/components/order-summary";
+import { ShopLink } from "@/components/shop-link";
 import { priceCart } from "@/lib/cart";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
@@ -65,9 +65,9 @@ export default async function CheckoutPage() {
           lines={priced.lines.map((l) => ({ name: l.product.name[locale], quantity: l.quantity, totalMinor: l.totalMinor }))}
           totalMinor={priced.totalMinor}
         />
-        <Link href="/cart" className="mt-3 inline-block text-sm text-brand-700 underline-offset-2 hover:underline">
+        <ShopLink href="/cart" className="mt-3 inline-block text-sm text-brand-700 underline-offset-2 hover:underline">
           {t("editCart")}
-        </Link>
+        </ShopLink>
       </aside>
     </div>
   );

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { EmptyState } from "@/components/empty-state";
+import { ShopLink } from "@/components/shop-link";
 import { getDb } from "@/lib/db/client";
 import { formatMoney } from "@/lib/money";
 import { listCustomerOrders } from "@/lib/orders/store";
@@ -24,7 +24,7 @@ export default async function OrdersPage() {
       <ul className="mt-6 divide-y divide-sand-200 rounded-xl border border-sand-200 bg-white" data-testid="order-list">
         {orders.map((order) => (
           <li key={order.id}>
-            <Link
+            <ShopLink
               href={`/orders/${order.id}`}
               className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 p-4 hover:bg-sand-100"
             >
@@ -34,7 +34,7 @@ export default async function OrdersPage() {
               <span className="rounded-full bg-sand-100 px-2.5 py-0.5 text-sm" data-testid="order-status">
                 {t(`statuses.${order.status as "pending" | "awaiting_confirmation" | "paid" | "cancelled" | "expired"}`)}
               </span>
-            </Link>
+            </ShopLink>
           </li>
         ))}
       </ul>

@@ -1,5 +1,5 @@
-import Image from "next/image";
 import { getLocale, getTranslations } from "next-intl/server";
+import { ProductImage } from "@/components/product-image";
 import { ShopLink } from "@/components/shop-link";
 import { PRODUCTS } from "@/lib/catalog";
 import { formatMoney } from "@/lib/money";
@@ -14,7 +14,7 @@ export default async function HomePage() {
         {PRODUCTS.map((product, index) => (
           <li key={product.slug}>
             <ShopLink href={`/products/${product.slug}`} className="group block overflow-hidden rounded-xl border border-sand-200 bg-white transition hover:shadow-md">
-              <Image src={product.image} alt="" width={400} height={400} priority={index < 4} className="aspect-square w-full bg-sand-100 object-cover" />
+              <ProductImage src={product.image} size={400} priority={index < 4} className="aspect-square w-full bg-sand-100 object-cover" />
               <div className="p-3">
                 <h2 className="text-sm font-medium group-hover:underline">{product.name[locale]}</h2>
                 <p className="mt-1 text-sm text-stone-700">{formatMoney(product.priceMinor, locale)}</p>

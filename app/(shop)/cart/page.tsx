@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import Image from "next/image";
 import { getLocale, getTranslations } from "next-intl/server";
 import { CartLineControls } from "@/components/cart-line-controls";
 import { EmptyState } from "@/components/empty-state";
 import { LinkButton } from "@/components/link-button";
+import { ProductImage } from "@/components/product-image";
 import { ShopLink } from "@/components/shop-link";
 import { priceCart } from "@/lib/cart";
 import { formatMoney } from "@/lib/money";
@@ -29,7 +29,7 @@ export default async function CartPage() {
           const name = product.name[locale];
           return (
             <li key={product.slug} className="flex gap-4 p-4" data-testid="cart-line">
-              <Image src={product.image} alt="" width={80} height={80} className="size-20 rounded-lg bg-sand-100" />
+              <ProductImage src={product.image} size={80} className="size-20 rounded-lg bg-sand-100" />
               <div className="flex flex-1 flex-col gap-2">
                 <div className="flex justify-between gap-4">
                   <ShopLink href={`/products/${product.slug}`} className="font-medium hover:underline">

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import Image from "next/image";
 import { notFound } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { AddToCartForm } from "@/components/add-to-cart-form";
+import { ProductImage } from "@/components/product-image";
 import { findProduct } from "@/lib/catalog";
 import { formatMoney } from "@/lib/money";
 
@@ -19,7 +19,7 @@ export default async function ProductPage({ params }: Props) {
   const [locale, t] = await Promise.all([getLocale(), getTranslations("product")]);
   return (
     <article className="grid gap-8 md:grid-cols-2">
-      <Image src={product.image} alt="" width={600} height={600} priority className="aspect-square w-full rounded-xl border border-sand-200 bg-sand-100" />
+      <ProductImage src={product.image} size={600} priority className="aspect-square w-full rounded-xl border border-sand-200 bg-sand-100" />
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">{product.name[locale]}</h1>
         <p className="mt-2 text-xl">{formatMoney(product.priceMinor, locale)}</p>

@@ -8,7 +8,8 @@ const withNextIntl = createNextIntlPlugin("./lib/i18n/request.ts");
 // production URL it defaults to), so that host is allowed by name: merchants set one variable, not two. This file is
 // read by `next build`, and a standalone build keeps what it read, so SITE_URL must be set when building too.
 const siteUrl =
-  process.env.SITE_URL || (process.env.VERCEL_PROJECT_PRODUCTION_URL ? `https://${process.env.VERCEL_PROJECT_PRODUCTION_URL}` : undefined);
+  process.env.SITE_URL ||
+  (process.env.VERCEL_PROJECT_PRODUCTION_URL ? `https://${process.env.VERCEL_PROJECT_PRODUCTION_URL}` : undefined);
 const publicHost = siteUrl && URL.canParse(siteUrl) ? new URL(siteUrl).host : undefined;
 
 /** @type {import('next').NextConfig} */

@@ -9,8 +9,7 @@ const fileEnv: Record<string, string> & {
   SESSION_SECRET: string;
   PAYMENT_WEBHOOK_SECRET: string;
   CRON_SECRET: string;
-} =
-  JSON.parse(readFileSync(new URL("./e2e/shop-env.json", import.meta.url), "utf8"));
+} = JSON.parse(readFileSync(new URL("./e2e/shop-env.json", import.meta.url), "utf8"));
 
 /**
  * The shop's database: the PostgreSQL of TEST_DATABASE_URL when set, else a throwaway embedded PostgreSQL started for
@@ -22,9 +21,17 @@ const EMBEDDED_DATABASE_PORT = 4120;
 const POOLER_PORT = 4121;
 const throughPooler = process.env.E2E_POOLER === "1";
 const embedded = !process.env.TEST_DATABASE_URL || throughPooler;
-const DIRECT_DATABASE_URL = embedded ? `postgresql://postgres:postgres@127.0.0.1:${EMBEDDED_DATABASE_PORT}/postgres` : process.env.TEST_DATABASE_URL!;
-export const DATABASE_URL = throughPooler ? `postgresql://postgres:postgres@127.0.0.1:${POOLER_PORT}/postgres` : DIRECT_DATABASE_URL;
-export const shopEnv = { ...fileEnv, DATABASE_URL, ...(throughPooler ? { DATABASE_URL_UNPOOLED: DIRECT_DATABASE_URL } : {}) };
+const DIRECT_DATABASE_URL = embedded
+  ? `postgresql://postgres:postgres@127.0.0.1:${EMBEDDED_DATABASE_PORT}/postgres`
+  : process.env.TEST_DATABASE_URL!;
+export const DATABASE_URL = throughPooler
+  ? `postgresql://postgres:postgres@127.0.0.1:${POOLER_PORT}/postgres`
+  : DIRECT_DATABASE_URL;
+export const shopEnv = {
+  ...fileEnv,
+  DATABASE_URL,
+  ...(throughPooler ? { DATABASE_URL_UNPOOLED: DIRECT_DATABASE_URL } : {}),
+};
 
 /**
  * Browser tests run against the production build (`next start`) and the emulator, each on its own port so a running
@@ -37,7 +44,12 @@ const SHOP_PORT = new URL(SHOP_URL).port;
 const EMULATOR_PORT = new URL(EMULATOR_URL).port;
 
 /** Secrets the shop runs with in these tests; e2e/security.spec.ts checks that none of them ever leaves the server. */
-export const E2E_SECRETS = [shopEnv.PAYMENT_CLIENT_SECRET, shopEnv.SESSION_SECRET, shopEnv.PAYMENT_WEBHOOK_SECRET, shopEnv.CRON_SECRET] as const;
+export const E2E_SECRETS = [
+  shopEnv.PAYMENT_CLIENT_SECRET,
+  shopEnv.SESSION_SECRET,
+  shopEnv.PAYMENT_WEBHOOK_SECRET,
+  shopEnv.CRON_SECRET,
+] as const;
 /** The shop's stdout and stderr during the browser tests, scanned for secrets. */
 export const SHOP_LOG = ".next/e2e-shop.log";
 
@@ -64,7 +76,13 @@ export default defineConfig({
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: browserPath(),
-      args: ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+      args: [
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
     },
   },
   projects: [

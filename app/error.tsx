@@ -8,7 +8,11 @@ const documentLocale = () => document.documentElement.lang;
 
 /** Last-resort error page: a plain-language message instead of a bare 500. The cart lives in the cookie, untouched. */
 export default function ErrorPage({ reset }: { error: Error & { digest?: string }; reset: () => void }) {
-  const lang = useSyncExternalStore(() => () => {}, documentLocale, () => "en");
+  const lang = useSyncExternalStore(
+    () => () => {},
+    documentLocale,
+    () => "en",
+  );
   const t = ERROR_PAGE_TEXT[lang === "ar" ? "ar" : "en"];
   return (
     <section className="mx-auto max-w-md py-12 text-center">

@@ -7,7 +7,13 @@ import { ShopLink } from "./shop-link";
 import { SubmitButton } from "./submit-button";
 
 /** Quantity input and "Add to cart" button for one product; reports the result in a live region. */
-export function AddToCartForm({ slug, labels }: { slug: string; labels: { quantity: string; add: string; adding: string; viewCart: string } }) {
+export function AddToCartForm({
+  slug,
+  labels,
+}: {
+  slug: string;
+  labels: { quantity: string; add: string; adding: string; viewCart: string };
+}) {
   const [state, action] = useActionState(addToCartAction, null);
   return (
     <form action={action} className="mt-6 flex flex-wrap items-end gap-3">
@@ -16,7 +22,11 @@ export function AddToCartForm({ slug, labels }: { slug: string; labels: { quanti
         <label htmlFor="quantity" className="block text-sm font-medium">
           {labels.quantity}
         </label>
-        <QuantityInput id="quantity" defaultValue={1} className="mt-1 w-20 rounded-lg border border-stone-300 px-3 py-2" />
+        <QuantityInput
+          id="quantity"
+          defaultValue={1}
+          className="mt-1 w-20 rounded-lg border border-stone-300 px-3 py-2"
+        />
       </div>
       <SubmitButton pendingLabel={labels.adding}>{labels.add}</SubmitButton>
       <p aria-live="polite" className="w-full text-sm">

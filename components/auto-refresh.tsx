@@ -16,5 +16,7 @@ export function AutoRefresh({ seconds, until }: { seconds: number; until: number
     return () => clearInterval(timer);
   }, [router, seconds, until]);
   // A string, so that React renders it inside <noscript> as it is instead of hoisting the <meta> into <head>.
-  return <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="${Math.round(seconds)}">` }} />;
+  return (
+    <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="${Math.round(seconds)}">` }} />
+  );
 }

@@ -15,7 +15,17 @@ export interface CartLineLabels {
 }
 
 /** Change-quantity and remove controls of one cart line. */
-export function CartLineControls({ slug, name, quantity, labels }: { slug: string; name: string; quantity: number; labels: CartLineLabels }) {
+export function CartLineControls({
+  slug,
+  name,
+  quantity,
+  labels,
+}: {
+  slug: string;
+  name: string;
+  quantity: number;
+  labels: CartLineLabels;
+}) {
   const [state, update] = useActionState(updateQuantityAction, null);
   const inputId = `quantity-${slug}`;
   return (
@@ -25,7 +35,12 @@ export function CartLineControls({ slug, name, quantity, labels }: { slug: strin
         <label htmlFor={inputId} className="sr-only">
           {labels.quantityOf}
         </label>
-        <QuantityInput key={quantity} id={inputId} defaultValue={quantity} className="w-16 rounded-lg border border-stone-300 px-2 py-1" />
+        <QuantityInput
+          key={quantity}
+          id={inputId}
+          defaultValue={quantity}
+          className="w-16 rounded-lg border border-stone-300 px-2 py-1"
+        />
         <SubmitButton variant="secondary" pendingLabel={labels.updating}>
           {labels.update}
           <span className="sr-only"> {labels.updateOf}</span>

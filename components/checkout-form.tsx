@@ -43,7 +43,13 @@ export function CheckoutForm({ gateways, labels }: { gateways: readonly Gateway[
   return (
     <form action={action} noValidate className="mt-6 space-y-6">
       {state.message && (
-        <div ref={summary} tabIndex={-1} role="alert" className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-900" data-testid="checkout-error">
+        <div
+          ref={summary}
+          tabIndex={-1}
+          role="alert"
+          className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-900"
+          data-testid="checkout-error"
+        >
           <p className="font-medium">{state.message}</p>
           {Object.keys(errors).length > 0 && (
             <ul className="mt-2 list-disc ps-5 text-sm">
@@ -63,7 +69,8 @@ export function CheckoutForm({ gateways, labels }: { gateways: readonly Gateway[
         <legend className="text-lg font-semibold">{labels.details}</legend>
         {fields.map((field) => {
           const error = errors[field.name];
-          const describedBy = [field.hint && `${field.name}-hint`, error && `${field.name}-error`].filter(Boolean).join(" ") || undefined;
+          const describedBy =
+            [field.hint && `${field.name}-hint`, error && `${field.name}-error`].filter(Boolean).join(" ") || undefined;
           return (
             <div key={field.name}>
               <label htmlFor={field.name} className="block text-sm font-medium">

@@ -1,7 +1,17 @@
 import { LinkButton } from "./link-button";
 
 /** A centred message with one way forward: empty cart, unknown order, missing page. */
-export function EmptyState({ title, text, action, href }: { title: string; text: string; action: string; href: string }) {
+export function EmptyState({
+  title,
+  text,
+  action,
+  href,
+}: {
+  title: string;
+  text: string;
+  action: string;
+  href: string;
+}) {
   return (
     <section className="mx-auto max-w-md py-12 text-center">
       <h1 className="text-2xl font-semibold">{title}</h1>

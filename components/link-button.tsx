@@ -2,7 +2,15 @@ import { ShopLink } from "./shop-link";
 import { primaryAction } from "./styles";
 
 /** A link styled as the page's primary action. Plain `<a>` for URLs outside the shop (the payment page). */
-export function LinkButton({ href, children, className = "" }: { href: string; children: React.ReactNode; className?: string }) {
+export function LinkButton({
+  href,
+  children,
+  className = "",
+}: {
+  href: string;
+  children: React.ReactNode;
+  className?: string;
+}) {
   const classes = `inline-block ${primaryAction} ${className}`;
   return href.startsWith("/") ? (
     <ShopLink href={href} className={classes}>

@@ -6,8 +6,28 @@ import { preload } from "react-dom";
  * per picture — its code on every page with a picture, and a hydration per picture. `priority` pictures are
  * preloaded (a `Link` header, as next/image's `priority` did) and load at once; the others load when scrolled near.
  */
-export function ProductImage({ src, size, priority = false, className }: { src: string; size: number; priority?: boolean; className: string }) {
+export function ProductImage({
+  src,
+  size,
+  priority = false,
+  className,
+}: {
+  src: string;
+  size: number;
+  priority?: boolean;
+  className: string;
+}) {
   if (priority) preload(src, { as: "image" });
-  // eslint-disable-next-line @next/next/no-img-element -- see above: nothing for next/image to do
-  return <img src={src} alt="" width={size} height={size} decoding="async" loading={priority ? undefined : "lazy"} className={className} />;
+  return (
+    // eslint-disable-next-line @next/next/no-img-element -- see above: nothing for next/image to do
+    <img
+      src={src}
+      alt=""
+      width={size}
+      height={size}
+      decoding="async"
+      loading={priority ? undefined : "lazy"}
+      className={className}
+    />
+  );
 }

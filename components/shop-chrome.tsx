@@ -5,7 +5,12 @@ import { ShopLink } from "./shop-link";
 
 /** The shop's header (name, language, orders, cart with its count), main area and footer around a page. */
 export async function ShopChrome({ children }: { children: React.ReactNode }) {
-  const [locale, t, tMeta, { cart }] = await Promise.all([getLocale(), getTranslations("layout"), getTranslations("meta"), getSession()]);
+  const [locale, t, tMeta, { cart }] = await Promise.all([
+    getLocale(),
+    getTranslations("layout"),
+    getTranslations("meta"),
+    getSession(),
+  ]);
   const count = cart.lines.reduce((n, line) => n + line.quantity, 0);
   return (
     <>
@@ -15,11 +20,22 @@ export async function ShopChrome({ children }: { children: React.ReactNode }) {
             {tMeta("shopName")}
           </ShopLink>
           <div className="flex items-center gap-2">
-            <LanguageSwitch to={locale === "ar" ? "en" : "ar"} label={t("switchLanguage")} accessibleLabel={t("switchLanguageLabel")} />
-            <ShopLink href="/orders" className="rounded-full px-3 py-1.5 text-sm font-medium text-brand-800 hover:bg-sand-100">
+            <LanguageSwitch
+              to={locale === "ar" ? "en" : "ar"}
+              label={t("switchLanguage")}
+              accessibleLabel={t("switchLanguageLabel")}
+            />
+            <ShopLink
+              href="/orders"
+              className="rounded-full px-3 py-1.5 text-sm font-medium text-brand-800 hover:bg-sand-100"
+            >
               {t("orders")}
             </ShopLink>
-            <ShopLink href="/cart" className="rounded-full border border-sand-200 px-4 py-1.5 text-sm font-medium hover:bg-sand-100" aria-label={t("cartLabel", { count })}>
+            <ShopLink
+              href="/cart"
+              className="rounded-full border border-sand-200 px-4 py-1.5 text-sm font-medium hover:bg-sand-100"
+              aria-label={t("cartLabel", { count })}
+            >
               {t("cart")}{" "}
               <span className="ms-1 rounded-full bg-brand-700 px-2 py-0.5 text-xs text-white" data-testid="cart-count">
                 {count}

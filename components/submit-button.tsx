@@ -21,14 +21,18 @@ export function SubmitButton({
   const { pending } = useFormStatus();
   const styles = {
     primary: `${primaryAction} disabled:cursor-progress disabled:opacity-70`,
-    secondary: "rounded-lg border border-sand-200 bg-white px-3 py-1.5 text-sm font-medium hover:bg-sand-100 disabled:opacity-70",
+    secondary:
+      "rounded-lg border border-sand-200 bg-white px-3 py-1.5 text-sm font-medium hover:bg-sand-100 disabled:opacity-70",
     link: "text-sm text-red-700 underline-offset-2 hover:underline disabled:opacity-70",
   }[variant];
   return (
     <button type="submit" disabled={pending} aria-disabled={pending} className={`${styles} ${className}`}>
       {pending ? (
         <span role="status" className="inline-flex items-center gap-2">
-          <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-current border-e-transparent" />
+          <span
+            aria-hidden="true"
+            className="size-4 animate-spin rounded-full border-2 border-current border-e-transparent"
+          />
           {pendingLabel}
         </span>
       ) : (

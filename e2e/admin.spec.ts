@@ -27,7 +27,13 @@ async function buyAndPay(page: Page): Promise<string> {
 
 test("signed out, every admin page, the export and an admin action are refused", async ({ page, browser }) => {
   const orderId = await buyAndPay(page);
-  for (const path of ["/admin", "/admin/orders", `/admin/orders/${orderId}`, "/admin/orders?status=paid", "/admin/orders/export"]) {
+  for (const path of [
+    "/admin",
+    "/admin/orders",
+    `/admin/orders/${orderId}`,
+    "/admin/orders?status=paid",
+    "/admin/orders/export",
+  ]) {
     await page.goto(path);
     await expect(page, path).toHaveURL(/\/admin\/sign-in$/);
   }
@@ -37,14 +43,27 @@ test("signed out, every admin page, the export and an admin action are refused",
   const adminPage = await admin.newPage();
   await signInAsAdmin(adminPage, ADMIN.email, ADMIN.password, "en");
   await adminPage.goto(`/admin/orders/${orderId}`);
-  const form = adminPage.locator("form", { has: adminPage.getByRole("button", { name: shop("admin.order.fulfil", "en") }) });
-  const fields = await form.locator("input[type=hidden]").evaluateAll((inputs) => inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value]));
+  const form = adminPage.locator("form", {
+    has: adminPage.getByRole("button", { name: shop("admin.order.fulfil", "en") }),
+  });
+  const fields = await form
+    .locator("input[type=hidden]")
+    .evaluateAll((inputs) =>
+      inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value]),
+    );
   await admin.close();
   const multipart = Object.fromEntries(fields);
-  const forged = await page.request.post(`/admin/orders/${orderId}`, { multipart, headers: { Origin: SHOP_URL }, maxRedirects: 0 });
+  const forged = await page.request.post(`/admin/orders/${orderId}`, {
+    multipart,
+    headers: { Origin: SHOP_URL },
+    maxRedirects: 0,
+  });
   expect([303, 307, 401, 403]).toContain(forged.status());
-  if (forged.status() === 303 || forged.status() === 307) expect(forged.headers()["location"] ?? forged.headers()["x-action-redirect"]).toMatch(/\/admin\/sign-in/);
-  const [row] = await database(async (pool) => (await pool.query("select fulfilled_at from orders where id = $1", [orderId])).rows);
+  if (forged.status() === 303 || forged.status() === 307)
+    expect(forged.headers()["location"] ?? forged.headers()["x-action-redirect"]).toMatch(/\/admin\/sign-in/);
+  const [row] = await database(
+    async (pool) => (await pool.query("select fulfilled_at from orders where id = $1", [orderId])).rows,
+  );
   expect(row.fulfilled_at).toBeNull();
 });
 
@@ -58,7 +77,10 @@ test("six wrong passwords lock the account with a message that says when to try 
     await page.getByLabel("E-mail").fill("locked@medina.example");
     await page.getByLabel("Password").fill(`wrong-password-${attempt}`);
     await page.getByRole("button", { name: "Sign in" }).click();
-    const expected = attempt <= 5 ? "That e-mail and password do not match an account." : /Too many failed attempts\. Try again in 15 minutes\./;
+    const expected =
+      attempt <= 5
+        ? "That e-mail and password do not match an account."
+        : /Too many failed attempts\. Try again in 15 minutes\./;
     await expect(page.getByTestId("sign-in-error")).toHaveText(expected);
   }
   // Even the right password waits now.
@@ -95,7 +117,9 @@ test("sign-ins beyond what the server checks at once are told to try again in a 
   await context.close();
 });
 
-test("signing out ends the session on the server: a copy of its cookie opens neither the orders nor the export", async ({ browser }) => {
+test("signing out ends the session on the server: a copy of its cookie opens neither the orders nor the export", async ({
+  browser,
+}) => {
   createAdmin("sign-out@medina.example", "the-sign-out-password");
   const first = await browser.newContext();
   const page = await first.newPage();
@@ -148,13 +172,32 @@ test("the order just paid is in the list with its history; fulfil it; the CSV ha
   await expect(timeline).toContainText(`Fulfilled by ${ADMIN.email}`);
 
   await adminPage.goto(`/admin/orders?q=${orderId}`);
-  const [download] = await Promise.all([adminPage.waitForEvent("download"), adminPage.getByRole("link", { name: "Download as CSV" }).click()]);
-  const csv = parse(await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8"))) as string[][];
-  expect(csv[1]).toEqual(expect.arrayContaining([orderId, "paid", "37.50", "LYD", "Aisha Ben Ali", "aisha@example.ly", "2 × Saffron threads, 2 g"]));
+  const [download] = await Promise.all([
+    adminPage.waitForEvent("download"),
+    adminPage.getByRole("link", { name: "Download as CSV" }).click(),
+  ]);
+  const csv = parse(
+    await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8")),
+  ) as string[][];
+  expect(csv[1]).toEqual(
+    expect.arrayContaining([
+      orderId,
+      "paid",
+      "37.50",
+      "LYD",
+      "Aisha Ben Ali",
+      "aisha@example.ly",
+      "2 × Saffron threads, 2 g",
+    ]),
+  );
   await admin.close();
 });
 
-test("the shop's session gives no admin access, and the admin cookie stays on this site", async ({ page, browser, context }) => {
+test("the shop's session gives no admin access, and the admin cookie stays on this site", async ({
+  page,
+  browser,
+  context,
+}) => {
   await addToCart(page, "saffron", 1, "en");
   expect((await context.cookies()).some((c) => c.name === "shop_session")).toBe(true);
   await page.goto("/admin/orders");

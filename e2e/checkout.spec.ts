@@ -1,6 +1,15 @@
 import { expect, test } from "@playwright/test";
 import { EMULATOR_URL } from "../playwright.config";
-import { addToCart, cartCount, currentLang, emulator, fillCheckout, paymentPage, shop, submitCheckout } from "./support";
+import {
+  addToCart,
+  cartCount,
+  currentLang,
+  emulator,
+  fillCheckout,
+  paymentPage,
+  shop,
+  submitCheckout,
+} from "./support";
 
 /** The main checkout, run in English and in Arabic (see the projects in playwright.config.ts). */
 
@@ -11,7 +20,10 @@ test.beforeEach(async ({ request }) => {
 const onPaymentPage = new RegExp(`^${EMULATOR_URL}/pay/sandbox/v1/user/payment/preview/`);
 const paidHeading = () => shop("order.status.paid.title");
 
-test("(a) cart → checkout without a gateway → choose on the payment page → Pay → paid order, empty cart", async ({ page, request }) => {
+test("(a) cart → checkout without a gateway → choose on the payment page → Pay → paid order, empty cart", async ({
+  page,
+  request,
+}) => {
   const lang = currentLang();
   await addToCart(page, "olive-oil", 2);
   await addToCart(page, "saffron");
@@ -75,10 +87,18 @@ test("(b2) Decline on the gateway page → the order says cancelled, nothing cha
   expect((await emulator.payments(request))[0]).toMatchObject({ status: "declined" });
 });
 
-test("(c) all customer fields and a gateway → the payment page goes straight to the gateway by itself", async ({ page, request }) => {
+test("(c) all customer fields and a gateway → the payment page goes straight to the gateway by itself", async ({
+  page,
+  request,
+}) => {
   await addToCart(page, "mint-tea-set");
   await page.goto("/checkout");
-  await fillCheckout(page, { full_name: "عائشة بن علي", email: "aisha@example.ly", phone: "+218 91-234-5678", gateway: shop("gateways.mobicash") });
+  await fillCheckout(page, {
+    full_name: "عائشة بن علي",
+    email: "aisha@example.ly",
+    phone: "+218 91-234-5678",
+    gateway: shop("gateways.mobicash"),
+  });
   await submitCheckout(page);
 
   await expect(page).toHaveURL(onPaymentPage);
@@ -86,7 +106,12 @@ test("(c) all customer fields and a gateway → the payment page goes straight t
   await expect(page.getByRole("button", { name: paymentPage().pay, exact: true })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByText("Mobicash").first()).toBeVisible();
   const [payment] = await emulator.payments(request);
-  expect(payment).toMatchObject({ payment_gateway: "mobicash", status: "pending", full_name: "عائشة بن علي", phone: "0912345678" });
+  expect(payment).toMatchObject({
+    payment_gateway: "mobicash",
+    status: "pending",
+    full_name: "عائشة بن علي",
+    phone: "0912345678",
+  });
   await page.getByRole("button", { name: paymentPage().pay, exact: true }).click();
   await expect(page.getByRole("heading", { name: paidHeading() })).toBeVisible();
 });

@@ -16,4 +16,3 @@ if (pooler) console.log(`[e2e] PgBouncer in transaction mode at 127.0.0.1:${pool
 const stop = () => void Promise.all([pooler?.stop(), server.stop()]).finally(() => process.exit(0));
 process.once("SIGTERM", stop);
 process.once("SIGINT", stop);
-

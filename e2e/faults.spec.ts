@@ -24,17 +24,61 @@ async function submitAndExpectMessage(page: Page, message: RegExp) {
 }
 
 const cases: { name: string; fault: Parameters<typeof emulator.fault>[1]; message: RegExp }[] = [
-  { name: "create answers 500 on every attempt", fault: { route: "create", kind: "status", status: 500, count: 3 }, message: /could not reach the payment service/ },
-  { name: "create answers 503 on every attempt", fault: { route: "create", kind: "status", status: 503, count: 3 }, message: /could not reach the payment service/ },
-  { name: "the token request answers 502 on every attempt", fault: { route: "token", kind: "status", status: 502, count: 3 }, message: /could not reach the payment service/ },
-  { name: "create is rate limited (429)", fault: { route: "create", kind: "status", status: 429 }, message: /busy right now\. Please try again in \d+ seconds/ },
-  { name: "the token request is rate limited (429)", fault: { route: "token", kind: "status", status: 429 }, message: /busy right now/ },
-  { name: "create is slower than the client's timeout", fault: { route: "create", kind: "delay", delayMs: 4_000, count: 3 }, message: /took too long to answer/ },
-  { name: "create answers an HTML error page", fault: { route: "create", kind: "html", status: 500, count: 3 }, message: /could not reach the payment service/ },
-  { name: "create answers malformed JSON", fault: { route: "create", kind: "malformed", status: 200 }, message: /answer we could not use/ },
-  { name: "the connection drops on create", fault: { route: "create", kind: "drop", count: 3 }, message: /could not reach the payment service/ },
-  { name: "create refuses the access token even after a fresh one (403)", fault: { route: "create", kind: "status", status: 403, count: 2 }, message: /problem with this shop's payment setup/ },
-  { name: "create answers a payment_url on a foreign host", fault: { route: "create", kind: "foreign_url" }, message: /answer we could not use, so we did not send you on/ },
+  {
+    name: "create answers 500 on every attempt",
+    fault: { route: "create", kind: "status", status: 500, count: 3 },
+    message: /could not reach the payment service/,
+  },
+  {
+    name: "create answers 503 on every attempt",
+    fault: { route: "create", kind: "status", status: 503, count: 3 },
+    message: /could not reach the payment service/,
+  },
+  {
+    name: "the token request answers 502 on every attempt",
+    fault: { route: "token", kind: "status", status: 502, count: 3 },
+    message: /could not reach the payment service/,
+  },
+  {
+    name: "create is rate limited (429)",
+    fault: { route: "create", kind: "status", status: 429 },
+    message: /busy right now\. Please try again in \d+ seconds/,
+  },
+  {
+    name: "the token request is rate limited (429)",
+    fault: { route: "token", kind: "status", status: 429 },
+    message: /busy right now/,
+  },
+  {
+    name: "create is slower than the client's timeout",
+    fault: { route: "create", kind: "delay", delayMs: 4_000, count: 3 },
+    message: /took too long to answer/,
+  },
+  {
+    name: "create answers an HTML error page",
+    fault: { route: "create", kind: "html", status: 500, count: 3 },
+    message: /could not reach the payment service/,
+  },
+  {
+    name: "create answers malformed JSON",
+    fault: { route: "create", kind: "malformed", status: 200 },
+    message: /answer we could not use/,
+  },
+  {
+    name: "the connection drops on create",
+    fault: { route: "create", kind: "drop", count: 3 },
+    message: /could not reach the payment service/,
+  },
+  {
+    name: "create refuses the access token even after a fresh one (403)",
+    fault: { route: "create", kind: "status", status: 403, count: 2 },
+    message: /problem with this shop's payment setup/,
+  },
+  {
+    name: "create answers a payment_url on a foreign host",
+    fault: { route: "create", kind: "foreign_url" },
+    message: /answer we could not use, so we did not send you on/,
+  },
 ];
 
 for (const { name, fault, message } of cases) {
@@ -57,21 +101,30 @@ for (const { name, fault, message } of cases) {
   });
 }
 
-test("one 502 on create is retried with the same access token: the customer never notices, one payment", async ({ page, request }) => {
+test("one 502 on create is retried with the same access token: the customer never notices, one payment", async ({
+  page,
+  request,
+}) => {
   await emulator.fault(request, { route: "create", kind: "status", status: 502 });
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
   expect(await emulator.payments(request)).toHaveLength(1);
 });
 
-test("a stale access token (401 on create) gets one fresh token: the customer never notices, one payment", async ({ page, request }) => {
+test("a stale access token (401 on create) gets one fresh token: the customer never notices, one payment", async ({
+  page,
+  request,
+}) => {
   await emulator.fault(request, { route: "create", kind: "status", status: 401 });
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
   expect(await emulator.payments(request)).toHaveLength(1);
 });
 
-test("a create that answers after the client gave up is retried into the same payment, not a second one", async ({ page, request }) => {
+test("a create that answers after the client gave up is retried into the same payment, not a second one", async ({
+  page,
+  request,
+}) => {
   // The first attempt reaches the service and creates the payment, but answers too late; the retry repeats the
   // identical body on the same access token and gets the same payment back (docs/payment-service.md, "Creating a payment").
   await emulator.fault(request, { route: "create", kind: "delay", delayMs: 2_500 });
@@ -111,7 +164,11 @@ test.describe("double submit", () => {
     expect(await emulator.payments(request)).toHaveLength(1);
   });
 
-  test("ten tabs of one session: those that submit after another tab paid are sent to that order, not to an empty cart", async ({ page, context, request }) => {
+  test("ten tabs of one session: those that submit after another tab paid are sent to that order, not to an empty cart", async ({
+    page,
+    context,
+    request,
+  }) => {
     const tabs = [page, ...(await Promise.all(Array.from({ length: 9 }, () => context.newPage())))];
     for (const tab of tabs.slice(1)) {
       await tab.goto("/checkout");

@@ -49,12 +49,19 @@ test.describe("add to cart refuses forged forms with a specific message and leav
   });
 });
 
-test("a price slipped into the form is ignored: the checkout charges the catalogue price", async ({ page, request }) => {
+test("a price slipped into the form is ignored: the checkout charges the catalogue price", async ({
+  page,
+  request,
+}) => {
   await page.goto("/products/woven-kilim");
   await page.waitForLoadState("networkidle");
   await page.evaluate(() => {
     const form = document.querySelector<HTMLFormElement>("form:has(input[name=slug])")!;
-    for (const [name, value] of [["price", "1"], ["priceMinor", "1"], ["amount", "0.01"]] as const) {
+    for (const [name, value] of [
+      ["price", "1"],
+      ["priceMinor", "1"],
+      ["amount", "0.01"],
+    ] as const) {
       const input = document.createElement("input");
       input.type = "hidden";
       input.name = name;
@@ -109,12 +116,18 @@ test.describe("an oversized checkout form, posted without JavaScript", () => {
       "20,000 extra fields",
       () => {
         const form = document.querySelector<HTMLFormElement>("form:has(input[name=full_name])")!;
-        form.insertAdjacentHTML("beforeend", Array.from({ length: 20_000 }, (_, i) => `<input type="hidden" name="f${i}" value="1">`).join(""));
+        form.insertAdjacentHTML(
+          "beforeend",
+          Array.from({ length: 20_000 }, (_, i) => `<input type="hidden" name="f${i}" value="1">`).join(""),
+        );
       },
     ],
   ];
   for (const [name, forge] of forgeries) {
-    test(`${name}: a page that says so, not a bare "Internal Server Error"; nothing charged, the cart kept`, async ({ page, request }) => {
+    test(`${name}: a page that says so, not a bare "Internal Server Error"; nothing charged, the cart kept`, async ({
+      page,
+      request,
+    }) => {
       await addToCart(page, "saffron", 2);
       await page.goto("/checkout");
       // The page's own scripts are off; Playwright's evaluate still edits the DOM, as a hand-made request would.

@@ -12,7 +12,8 @@ import { emulator } from "./support";
 const PORTS = [3102, 3103];
 const instanceUrl = (port: number) => `http://localhost:${port}`;
 
-const startInstance = (port: number): Promise<RunningApp> => startShop({ port, env: { ...shopEnv, SITE_URL: instanceUrl(port) } });
+const startInstance = (port: number): Promise<RunningApp> =>
+  startShop({ port, env: { ...shopEnv, SITE_URL: instanceUrl(port) } });
 const stopInstances = (instances: RunningApp[]) => Promise.all(instances.map((instance) => instance.stop()));
 
 /** Both instances, or neither: one that started is stopped again when the other does not. */
@@ -29,7 +30,9 @@ async function startInstances(): Promise<RunningApp[]> {
 
 test.describe.configure({ timeout: 180_000 });
 
-test("ten identical checkout posts alternated between two instances make one payment; the order outlives both", async ({ request }) => {
+test("ten identical checkout posts alternated between two instances make one payment; the order outlives both", async ({
+  request,
+}) => {
   await emulator.reset(request);
   let instances: RunningApp[] = [];
   try {
@@ -39,7 +42,9 @@ test("ten identical checkout posts alternated between two instances make one pay
     const cookie = await addToCart(a, { slug: "saffron", quantity: 2 });
     const { hidden } = await loadCheckoutForm(a, cookie);
     const details = { full_name: "Salem Fathi", email: "salem@example.ly", phone: "", payment_gateway: "" };
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => submitCheckout(i % 2 ? b : a, cookie, hidden, details)));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => submitCheckout(i % 2 ? b : a, cookie, hidden, details)),
+    );
 
     for (const answer of answers) expect(answer.status).toBe(303);
     const locations = new Set(answers.map((answer) => answer.location));

@@ -41,7 +41,10 @@ test.describe("without JavaScript", () => {
     await reopenDatabase();
   });
 
-  test("a database outage: the return from the payment page shows \"your payment is safe\", not an error", async ({ page, request }) => {
+  test('a database outage: the return from the payment page shows "your payment is safe", not an error', async ({
+    page,
+    request,
+  }) => {
     await emulator.reset(request);
     await addToCart(page, "saffron", 1, "en");
     await page.goto("/checkout");
@@ -51,7 +54,9 @@ test.describe("without JavaScript", () => {
     await page.getByRole("button", { name: paymentPage("en").continue }).click();
 
     await closeDatabase();
-    const landing = page.waitForResponse((response) => /\/orders\/ord_[0-9a-z]+\?outcome=not_recorded$/.test(response.url()));
+    const landing = page.waitForResponse((response) =>
+      /\/orders\/ord_[0-9a-z]+\?outcome=not_recorded$/.test(response.url()),
+    );
     await page.getByRole("button", { name: paymentPage("en").pay, exact: true }).click();
     expect((await landing).status()).toBe(200);
     await expect(page).toHaveURL(/\/orders\/ord_[0-9a-z]+\?outcome=not_recorded$/);

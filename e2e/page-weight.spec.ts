@@ -18,7 +18,9 @@ test("every page ships at most 150 KB of gzipped JavaScript", async ({ baseURL, 
     expect.soft(page.status, `${page.name} answers ${page.expectedStatus}`).toBe(page.expectedStatus);
     expect.soft(page.js.files.length, `${page.name} loads its scripts`).toBeGreaterThan(0);
     if (page.budgeted) {
-      expect.soft(page.js.gzip, `${page.name} (${page.path}): ${kb(page.js.gzip)} of gzipped JS`).toBeLessThanOrEqual(JS_BUDGET_BYTES);
+      expect
+        .soft(page.js.gzip, `${page.name} (${page.path}): ${kb(page.js.gzip)} of gzipped JS`)
+        .toBeLessThanOrEqual(JS_BUDGET_BYTES);
     }
   }
 });

@@ -5,7 +5,17 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { EMULATOR_URL, shopEnv } from "../playwright.config";
 import { ROOT, startProcess, type Started } from "../scripts/servers";
-import { addToCart, createAdmin, database, emulator, fillCheckout, paymentPage, shop, signInAsAdmin, submitCheckout } from "./support";
+import {
+  addToCart,
+  createAdmin,
+  database,
+  emulator,
+  fillCheckout,
+  paymentPage,
+  shop,
+  signInAsAdmin,
+  submitCheckout,
+} from "./support";
 
 /**
  * A Node host as docs/deploy/ describes it: the standalone build (`node .next/standalone/server.js`, static files and
@@ -37,7 +47,11 @@ test.beforeAll(async () => {
   // into another folder makes Next.js point tsconfig.json and next-env.d.ts at it: both are put back afterwards.
   const generated = ["tsconfig.json", "next-env.d.ts"].map((file) => [file, readFileSync(file, "utf8")] as const);
   try {
-    execFileSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { cwd: ROOT, env: { ...process.env, ...env, NEXT_DIST_DIR: DIST }, stdio: "pipe" });
+    execFileSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, NEXT_DIST_DIR: DIST },
+      stdio: "pipe",
+    });
   } finally {
     for (const [file, text] of generated) writeFileSync(file, text);
   }
@@ -50,8 +64,27 @@ test.beforeAll(async () => {
   processes.push(server);
 
   // nginx with the shipped site configuration, its names, port and certificate replaced by this test's.
-  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-    "-keyout", path.join(folder, "key.pem"), "-out", path.join(folder, "cert.pem")], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost",
+      "-keyout",
+      path.join(folder, "key.pem"),
+      "-out",
+      path.join(folder, "cert.pem"),
+    ],
+    { stdio: "ignore" },
+  );
   const site = readFileSync("docs/deploy/nginx.conf", "utf8")
     .replace(/^\s*listen \[::\].*$/gm, "")
     .replace("listen 80;", `listen 127.0.0.1:${REDIRECT_PORT};`)
@@ -83,11 +116,16 @@ http {
 }
 `,
   );
-  const nginx = startProcess("nginx", "/usr/sbin/nginx", ["-p", folder, "-c", path.join(folder, "nginx.conf")], { output: "stderr" });
+  const nginx = startProcess("nginx", "/usr/sbin/nginx", ["-p", folder, "-c", path.join(folder, "nginx.conf")], {
+    output: "stderr",
+  });
   processes.push(nginx);
 
   await expect
-    .poll(async () => (await fetch(`http://127.0.0.1:${UPSTREAM_PORT}/`).catch(() => null))?.status ?? 0, { timeout: 60_000, message: `the standalone server (log: ${folder}/shop.log)` })
+    .poll(async () => (await fetch(`http://127.0.0.1:${UPSTREAM_PORT}/`).catch(() => null))?.status ?? 0, {
+      timeout: 60_000,
+      message: `the standalone server (log: ${folder}/shop.log)`,
+    })
     .toBe(200);
   createAdmin(ADMIN.email, ADMIN.password);
 });
@@ -100,18 +138,30 @@ test.afterAll(async () => {
 });
 
 test("plain http is sent to the public https origin", async ({ request }) => {
-  const response = await request.get(`http://127.0.0.1:${REDIRECT_PORT}/cart`, { maxRedirects: 0, headers: { Host: "localhost" } });
+  const response = await request.get(`http://127.0.0.1:${REDIRECT_PORT}/cart`, {
+    maxRedirects: 0,
+    headers: { Host: "localhost" },
+  });
   expect(response.status()).toBe(301);
   expect(response.headers().location).toBe("https://localhost/cart");
 });
 
-test("a purchase through nginx: the server action is accepted, the service is given the public https URLs, the webhook confirms", async ({ page, request, context }) => {
+test("a purchase through nginx: the server action is accepted, the service is given the public https URLs, the webhook confirms", async ({
+  page,
+  request,
+  context,
+}) => {
   await emulator.reset(request);
   // The emulator sends its webhooks to the suite's other shop; this payment's is dropped and delivered here instead.
   await emulator.fault(request, { route: "webhook", kind: "drop" });
   await addToCart(page, "saffron", 2, "en");
   await page.goto("/checkout");
-  await fillCheckout(page, { full_name: "Huda Mansour", email: "huda@example.ly", phone: "0912345678", gateway: "Sadad" });
+  await fillCheckout(page, {
+    full_name: "Huda Mansour",
+    email: "huda@example.ly",
+    phone: "0912345678",
+    gateway: "Sadad",
+  });
   await submitCheckout(page);
   await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/pay/sandbox/v1/user/payment/preview/`));
   // Every customer field and a gateway were given: the payment page goes on to the gateway by itself.
@@ -119,12 +169,21 @@ test("a purchase through nginx: the server action is accepted, the service is gi
 
   // Back on the public origin, over https, with the session cookie marked Secure.
   await expect(page).toHaveURL(new RegExp(`^${PUBLIC_URL}/orders/ord_[0-9a-z]+\\?outcome=reported$`));
-  await expect(page.getByRole("heading", { name: shop("order.status.awaiting_confirmation.title", "en") })).toBeVisible();
+  await expect(
+    page.getByRole("heading", { name: shop("order.status.awaiting_confirmation.title", "en") }),
+  ).toBeVisible();
   const cookies = await context.cookies(PUBLIC_URL);
-  expect(cookies.find((cookie) => cookie.name === "shop_session")).toMatchObject({ secure: true, httpOnly: true, sameSite: "Lax" });
+  expect(cookies.find((cookie) => cookie.name === "shop_session")).toMatchObject({
+    secure: true,
+    httpOnly: true,
+    sameSite: "Lax",
+  });
 
   const [payment] = await emulator.payments(request);
-  expect(payment).toMatchObject({ return_url: `${PUBLIC_URL}/checkout/return`, cancel_url: `${PUBLIC_URL}/checkout/cancel` });
+  expect(payment).toMatchObject({
+    return_url: `${PUBLIC_URL}/checkout/return`,
+    cancel_url: `${PUBLIC_URL}/checkout/cancel`,
+  });
   const [delivery] = await emulator.webhooks(request, payment!.token);
   expect(delivery!.state).toBe("dropped");
 
@@ -145,12 +204,17 @@ test("the sign-in limit counts the address nginx saw, not one the client wrote",
   await page.getByLabel(shop("admin.signIn.password", "en")).fill("not-the-password");
   await page.getByRole("button", { name: shop("admin.signIn.submit", "en") }).click();
   await expect(page.getByText(shop("admin.signIn.invalid", "en"))).toBeVisible();
-  const attempts = await database(async (pool) => (await pool.query("select ip from sign_in_attempts where email = $1", [ADMIN.email])).rows);
+  const attempts = await database(
+    async (pool) => (await pool.query("select ip from sign_in_attempts where email = $1", [ADMIN.email])).rows,
+  );
   expect(attempts).toEqual([{ ip: "127.0.0.1" }]);
 
   await signInAsAdmin(page, ADMIN.email, ADMIN.password, "en");
   await expect(page.getByRole("link", { name: /ord_/ }).first()).toBeVisible();
   // The export's redirect for a signed-out visitor stays on the public origin.
-  const signedOut = await page.request.get(`${PUBLIC_URL}/admin/orders/export`, { maxRedirects: 0, headers: { Cookie: "" } });
+  const signedOut = await page.request.get(`${PUBLIC_URL}/admin/orders/export`, {
+    maxRedirects: 0,
+    headers: { Cookie: "" },
+  });
   expect(signedOut.headers().location).toBe("/admin/sign-in");
 });

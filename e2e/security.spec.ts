@@ -69,7 +69,7 @@ test.describe("return and cancel URLs move the order at most once, and only by i
 });
 
 test.describe("orders are shown only to the browser session that placed them", () => {
-  test("another browser, a guessed id and a malformed id all get \"not found\"", async ({ page, browser, request }) => {
+  test('another browser, a guessed id and a malformed id all get "not found"', async ({ page, browser, request }) => {
     await startPayment(page);
     const [payment] = await emulator.payments(request);
     const orderId = payment!.custom!;
@@ -78,7 +78,12 @@ test.describe("orders are shown only to the browser session that placed them", (
 
     const other = await browser.newContext();
     const stranger = await other.newPage();
-    for (const path of [`/orders/${orderId}`, "/orders/ord_0123456789abcdef", "/orders/%27%20or%201%3D1--", `/orders/${"x".repeat(3000)}`]) {
+    for (const path of [
+      `/orders/${orderId}`,
+      "/orders/ord_0123456789abcdef",
+      "/orders/%27%20or%201%3D1--",
+      `/orders/${"x".repeat(3000)}`,
+    ]) {
       await stranger.goto(path);
       await expect(stranger.getByRole("heading", { name: "We can't find this order" })).toBeVisible();
     }

@@ -10,7 +10,13 @@ import { createDatabase } from "../scripts/servers";
 function startShop(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn("npx", ["next", "start", "--port", "3190"], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        ...env,
+      },
       detached: true,
     });
     let output = "";
@@ -41,10 +47,14 @@ test("a production server with a broken environment refuses to start and names e
   expect(output).toContain("The shop cannot start");
 });
 
-test("a loopback SITE_URL in production starts, with a warning that customers elsewhere cannot come back", async ({ request }) => {
+test("a loopback SITE_URL in production starts, with a warning that customers elsewhere cannot come back", async ({
+  request,
+}) => {
   // The suite's own server runs with SITE_URL=http://localhost:3100 in production mode.
   expect((await request.get("/")).ok()).toBe(true);
-  expect(readFileSync(SHOP_LOG, "utf8")).toMatch(/SITE_URL is http:\/\/localhost:\d+, a loopback address: customers on other machines cannot come back/);
+  expect(readFileSync(SHOP_LOG, "utf8")).toMatch(
+    /SITE_URL is http:\/\/localhost:\d+, a loopback address: customers on other machines cannot come back/,
+  );
 });
 
 test("a production server whose database lacks migrations refuses to start and says which command to run", async () => {

@@ -19,7 +19,12 @@ export function currentLang(): Lang {
 
 /** The shop's text for a message key in the current project's language, e.g. `shop("checkout.submit")`. */
 export function shop(key: string, lang: Lang = currentLang()): string {
-  const value = key.split(".").reduce<string | Tree | undefined>((node, part) => (typeof node === "object" ? node[part] : undefined), catalogues[lang]);
+  const value = key
+    .split(".")
+    .reduce<string | Tree | undefined>(
+      (node, part) => (typeof node === "object" ? node[part] : undefined),
+      catalogues[lang],
+    );
   if (typeof value !== "string") throw new Error(`no message ${key}`);
   return value;
 }
@@ -36,16 +41,40 @@ export const emulator = {
   async reset(request: APIRequestContext) {
     expect((await request.post(`${EMULATOR_URL}/__emulator/reset`)).ok()).toBe(true);
   },
-  async payments(request: APIRequestContext): Promise<{ token: string; status: string; amount: string; custom?: string; payment_gateway?: string; lang?: string; return_url?: string; cancel_url?: string }[]> {
+  async payments(request: APIRequestContext): Promise<
+    {
+      token: string;
+      status: string;
+      amount: string;
+      custom?: string;
+      payment_gateway?: string;
+      lang?: string;
+      return_url?: string;
+      cancel_url?: string;
+    }[]
+  > {
     const response = await request.get(`${EMULATOR_URL}/__emulator/payments`);
     expect(response.ok()).toBe(true);
     return (await response.json()).payments;
   },
-  async fault(request: APIRequestContext, fault: { route: "token" | "create" | "webhook"; kind: string; status?: number; delayMs?: number; amount?: number; count?: number }) {
+  async fault(
+    request: APIRequestContext,
+    fault: {
+      route: "token" | "create" | "webhook";
+      kind: string;
+      status?: number;
+      delayMs?: number;
+      amount?: number;
+      count?: number;
+    },
+  ) {
     expect((await request.post(`${EMULATOR_URL}/__emulator/faults`, { data: fault })).ok()).toBe(true);
   },
   /** The webhook deliveries the emulator made for a payment token, newest first. */
-  async webhooks(request: APIRequestContext, token: string): Promise<{ id: number; state: string; body: string; signature: string; attempts: { status: number | null }[] }[]> {
+  async webhooks(
+    request: APIRequestContext,
+    token: string,
+  ): Promise<{ id: number; state: string; body: string; signature: string; attempts: { status: number | null }[] }[]> {
     const response = await request.get(`${EMULATOR_URL}/__emulator/webhooks?token=${encodeURIComponent(token)}`);
     expect(response.ok()).toBe(true);
     return (await response.json()).deliveries;
@@ -79,7 +108,10 @@ export async function cartCount(page: Page): Promise<number> {
 }
 
 /** Fills the checkout's customer fields; `gateway` is the picker's display name. */
-export async function fillCheckout(page: Page, details: { full_name?: string; email?: string; phone?: string; gateway?: string }) {
+export async function fillCheckout(
+  page: Page,
+  details: { full_name?: string; email?: string; phone?: string; gateway?: string },
+) {
   if (details.full_name !== undefined) await page.getByLabel(shop("checkout.fullName")).fill(details.full_name);
   if (details.email !== undefined) await page.getByLabel(shop("checkout.email")).fill(details.email);
   if (details.phone !== undefined) await page.getByLabel(shop("checkout.phone")).fill(details.phone);

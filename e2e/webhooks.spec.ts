@@ -44,7 +44,9 @@ async function stored(token: string) {
   });
 }
 
-test("Pay → the service's webhook confirms the order, and the database has the delivery and its events", async ({ page }) => {
+test("Pay → the service's webhook confirms the order, and the database has the delivery and its events", async ({
+  page,
+}) => {
   const token = await toGatewayPage(page);
   await pay(page);
   await expect(page.getByRole("heading", { name: heading("paid") })).toBeVisible();
@@ -52,18 +54,35 @@ test("Pay → the service's webhook confirms the order, and the database has the
 
   const order = await stored(token);
   expect(order.status).toBe("paid");
-  expect(order.events.map((e) => e.type)).toEqual(["created", "payment_created", "webhook_received", "customer_returned"]);
-  expect(order.events[2]!.data).toMatchObject({ verified: true, from: "pending", to: "paid", amount: 37.5, currency: "LYD", gateway: "sadad" });
+  expect(order.events.map((e) => e.type)).toEqual([
+    "created",
+    "payment_created",
+    "webhook_received",
+    "customer_returned",
+  ]);
+  expect(order.events[2]!.data).toMatchObject({
+    verified: true,
+    from: "pending",
+    to: "paid",
+    amount: 37.5,
+    currency: "LYD",
+    gateway: "sadad",
+  });
 });
 
-test("a webhook that arrives after the customer: \"confirming\", then confirmed without a click", async ({ page, request }) => {
+test('a webhook that arrives after the customer: "confirming", then confirmed without a click', async ({
+  page,
+  request,
+}) => {
   await emulator.fault(request, { route: "webhook", kind: "delay", delayMs: 4_000 });
   const token = await toGatewayPage(page);
   await pay(page);
   await expect(page.getByRole("heading", { name: heading("awaiting_confirmation") })).toBeVisible();
   expect(await page.getByTestId("cart-count").textContent()).toBe("0");
   // The page refreshes itself; the live region now announces the confirmation.
-  await expect(page.getByRole("status").getByRole("heading", { name: heading("paid") })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("status").getByRole("heading", { name: heading("paid") })).toBeVisible({
+    timeout: 15_000,
+  });
   expect((await stored(token)).status).toBe("paid");
 });
 
@@ -82,7 +101,11 @@ test.describe("without JavaScript", () => {
   });
 });
 
-test("a webhook that never comes: the order stays \"confirming\" and is never expired; after the grace period the merchant is asked, marks it paid, and the late webhook changes nothing", async ({ page, browser, request }) => {
+test('a webhook that never comes: the order stays "confirming" and is never expired; after the grace period the merchant is asked, marks it paid, and the late webhook changes nothing', async ({
+  page,
+  browser,
+  request,
+}) => {
   await emulator.fault(request, { route: "webhook", kind: "drop" });
   const token = await toGatewayPage(page);
   await pay(page);
@@ -90,7 +113,11 @@ test("a webhook that never comes: the order stays \"confirming\" and is never ex
   expect((await stored(token)).status).toBe("awaiting_confirmation");
 
   // Eleven minutes later the payment page has died, but the customer said they paid: the expiry job leaves it.
-  await database((pool) => pool.query("update orders set access_token_issued_at = now() - interval '11 minutes' where payment_token = $1", [token]));
+  await database((pool) =>
+    pool.query("update orders set access_token_issued_at = now() - interval '11 minutes' where payment_token = $1", [
+      token,
+    ]),
+  );
   const cron = `${shopEnv.SITE_URL}/api/cron/expire-orders`;
   expect((await request.get(cron)).status()).toBe(401);
   expect((await request.get(cron, { headers: { Authorization: "Bearer not-the-secret" } })).status()).toBe(401);
@@ -100,7 +127,11 @@ test("a webhook that never comes: the order stays \"confirming\" and is never ex
   await expect(page.getByRole("heading", { name: heading("awaiting_confirmation") })).toBeVisible();
 
   // A day later still no confirmation: the order is flagged for the merchant.
-  await database((pool) => pool.query("update orders set customer_returned_at = now() - interval '25 hours' where payment_token = $1", [token]));
+  await database((pool) =>
+    pool.query("update orders set customer_returned_at = now() - interval '25 hours' where payment_token = $1", [
+      token,
+    ]),
+  );
   expect((await run()).status()).toBe(200);
   const { id } = await stored(token);
   expect(await stored(token)).toMatchObject({ status: "awaiting_confirmation", flags: ["unconfirmed_report"] });
@@ -117,19 +148,27 @@ test("a webhook that never comes: the order stays \"confirming\" and is never ex
   await admin.getByLabel(shop("admin.order.note", "en")).fill("Paid per the dashboard; webhook lost");
   await admin.getByRole("button", { name: shop("admin.order.markPaid", "en") }).click();
   await expect(admin.getByRole("status")).toHaveText(shop("admin.order.results.marked_paid", "en"));
-  await expect(admin.getByTestId("order-timeline")).toContainText(`Marked paid by ${ADMIN.email} (reference TXN-DASHBOARD-4471)`);
+  await expect(admin.getByTestId("order-timeline")).toContainText(
+    `Marked paid by ${ADMIN.email} (reference TXN-DASHBOARD-4471)`,
+  );
   expect(await stored(token)).toMatchObject({ status: "paid", flags: ["unconfirmed_report", "paid_manually"] });
 
   // The service's delivery arrives after all: a repeat, nothing moves.
   const [delivery] = await emulator.webhooks(request, token);
   const replay = await request.post(`${EMULATOR_URL}/__emulator/webhooks/${delivery!.id}/replay`);
   expect(replay.ok()).toBe(true);
-  expect((await stored(token)).events.at(-1)).toMatchObject({ type: "webhook_received", data: { from: "paid", to: "paid" } });
+  expect((await stored(token)).events.at(-1)).toMatchObject({
+    type: "webhook_received",
+    data: { from: "paid", to: "paid" },
+  });
   await page.reload();
   await expect(page.getByRole("heading", { name: heading("paid") })).toBeVisible();
 });
 
-test("a forged webhook (bad signature) is refused with 401, changes nothing and writes nothing", async ({ page, request }) => {
+test("a forged webhook (bad signature) is refused with 401, changes nothing and writes nothing", async ({
+  page,
+  request,
+}) => {
   await emulator.fault(request, { route: "webhook", kind: "bad_signature" });
   const token = await toGatewayPage(page);
   await pay(page);
@@ -141,7 +180,10 @@ test("a forged webhook (bad signature) is refused with 401, changes nothing and 
   const body = JSON.stringify({ event: "payment.success", token, amount: 37.5, currency: "LYD" });
   const forged = await request.post(`${shopEnv.SITE_URL}/api/payments/webhook`, {
     data: body,
-    headers: { "Content-Type": "application/json", "X-MyPay-Signature": createHmac("sha256", "a-guessed-secret").update(body).digest("hex") },
+    headers: {
+      "Content-Type": "application/json",
+      "X-MyPay-Signature": createHmac("sha256", "a-guessed-secret").update(body).digest("hex"),
+    },
   });
   expect(forged.status()).toBe(401);
   const order = await stored(token);
@@ -159,7 +201,9 @@ test("a duplicated delivery moves the order once", async ({ page, request }) => 
   expect(deliveries.map((e) => `${e.data.from}→${e.data.to}`)).toEqual(["pending→paid", "paid→paid"]);
 });
 
-test("cancelled, then a verified payment arrives anyway: the order is paid and flagged for the merchant", async ({ page }) => {
+test("cancelled, then a verified payment arrives anyway: the order is paid and flagged for the merchant", async ({
+  page,
+}) => {
   const token = await toGatewayPage(page);
   const gatewayPage = page.url();
   await page.goto(`/checkout/cancel?type=cancel&token=${token}`);

@@ -7,7 +7,7 @@ import { ACCESS_TOKEN_TTL_SECONDS, type Mode } from "./config";
 import type { Clock } from "./clock";
 
 /** What the emulator knows about a verified access token. */
-export interface AccessTokenClaims {
+interface AccessTokenClaims {
   jti: string;
   clientId: string;
   mode: Mode;
@@ -15,7 +15,7 @@ export interface AccessTokenClaims {
   iat: number;
 }
 
-export type VerifyResult = { ok: true; claims: AccessTokenClaims } | { ok: false; reason: "expired" | "invalid" };
+type VerifyResult = { ok: true; claims: AccessTokenClaims } | { ok: false; reason: "expired" | "invalid" };
 
 export interface AccessTokenSigner {
   issue(clientId: string, mode: Mode): Promise<{ token: string; claims: AccessTokenClaims }>;

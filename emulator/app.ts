@@ -20,7 +20,7 @@ import { renderHome } from "./routes/home";
 import { notFoundPage, pageRoutes } from "./routes/pages";
 import { createState, type EmulatorOptions, type EmulatorState } from "./state";
 
-export type { EmulatorOptions, EmulatorState } from "./state";
+export type { EmulatorOptions } from "./state";
 
 export interface Emulator {
   /** The Hono app: `app.fetch` for a server, `app.request(path, init)` in tests. */

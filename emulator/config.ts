@@ -43,7 +43,7 @@ export interface KeyPair {
 }
 
 /** Where a merchant receives `payment.success` webhooks, and the secret they are signed with. */
-export interface WebhookEndpoint {
+interface WebhookEndpoint {
   /** Absolute http(s) URL. */
   url: string;
   secret: string;

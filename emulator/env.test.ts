@@ -79,9 +79,9 @@ describe("configFromEnv", () => {
     expect(() => configFromEnv({ EMULATOR_PORT: "abc" })).toThrow(
       'EMULATOR_PORT must be a whole number from 0 to 65535, got "abc".',
     );
-    expect(() => configFromEnv({ EMULATOR_WEBHOOK_URL: "/api/payments/webhook", EMULATOR_WEBHOOK_SECRET: "s" })).toThrow(
-      /^EMULATOR_WEBHOOK_URL must be an absolute http\(s\) URL/,
-    );
+    expect(() =>
+      configFromEnv({ EMULATOR_WEBHOOK_URL: "/api/payments/webhook", EMULATOR_WEBHOOK_SECRET: "s" }),
+    ).toThrow(/^EMULATOR_WEBHOOK_URL must be an absolute http\(s\) URL/);
   });
 
   it("refuses a webhook URL without a secret, naming the secret", () => {

@@ -15,7 +15,7 @@ export interface ServerConfig {
 }
 
 /** Thrown for malformed environment variables, one line each. */
-export class EnvError extends Error {
+class EnvError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "EnvError";

@@ -9,7 +9,7 @@ export interface SuccessEnvelope<T> {
   type: "success";
 }
 
-export interface ErrorEnvelope {
+interface ErrorEnvelope {
   message: { code: number; error: string[] };
   data: Record<string, never>;
   type: "error";
@@ -21,7 +21,7 @@ export function success<T>(data: T, word: "SUCCESS" | "CREATED" = "SUCCESS"): Su
 }
 
 /** An error envelope with one entry per message. */
-export function failure(code: number, messages: string[]): ErrorEnvelope {
+function failure(code: number, messages: string[]): ErrorEnvelope {
   return { message: { code, error: messages }, data: {}, type: "error" };
 }
 

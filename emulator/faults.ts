@@ -36,7 +36,7 @@ export type WebhookFault =
   | { kind: "amount"; amount: number };
 
 /** Seconds in the `Retry-After` header of a provoked 429. */
-export const RETRY_AFTER_SECONDS = 60;
+const RETRY_AFTER_SECONDS = 60;
 
 /** How long `sandbox:webhook-delay` holds the webhook back. */
 export const WEBHOOK_MAGIC_DELAY_MS = 10_000;
@@ -50,7 +50,7 @@ export class ConnectionDroppedError extends Error {
 }
 
 /** Magic values and what they do to `POST /payment/create`. */
-export const MAGIC_VALUES: Readonly<Record<string, Failure>> = {
+const MAGIC_VALUES: Readonly<Record<string, Failure>> = {
   "sandbox:error-500": { kind: "status", status: 500 },
   "sandbox:error-502": { kind: "status", status: 502 },
   "sandbox:error-503": { kind: "status", status: 503 },
@@ -66,9 +66,7 @@ export const MAGIC_VALUES: Readonly<Record<string, Failure>> = {
 };
 
 /** Magic values and what they do to the payment's webhook, given its real amount and the delay to use. */
-export const WEBHOOK_MAGIC_VALUES: Readonly<
-  Record<string, (payment: { amount: number; delayMs: number }) => WebhookFault>
-> = {
+const WEBHOOK_MAGIC_VALUES: Readonly<Record<string, (payment: { amount: number; delayMs: number }) => WebhookFault>> = {
   "sandbox:webhook-delay": ({ delayMs }) => ({ kind: "delay", delayMs }),
   "sandbox:webhook-drop": () => ({ kind: "drop" }),
   "sandbox:webhook-duplicate": () => ({ kind: "duplicate" }),
@@ -178,7 +176,7 @@ export function failureResponse(c: Context, failure: Exclude<Failure, { kind: "d
   }
 }
 
-export type FaultRoute = "token" | "create" | "webhook";
+type FaultRoute = "token" | "create" | "webhook";
 
 /** The payment is created as usual, but the answer's `payment_url` points at {@link FOREIGN_PAYMENT_HOST}. */
 type ForeignUrl = { kind: "foreign_url" };
@@ -198,9 +196,9 @@ interface Queued<R extends FaultRoute> {
  * `{ id, route, kind, status?, delayMs?, amount?, remaining }`.
  */
 export type Fault<R extends FaultRoute = FaultRoute> = R extends FaultRoute ? Queued<R> & EffectOf<R> : never;
-export type FaultKind = Fault["kind"];
+type FaultKind = Fault["kind"];
 /** A fault to queue: what `parseFault` makes of a request body. */
-export type NewFault = Fault extends infer F ? (F extends Fault ? Omit<F, "id"> : never) : never;
+type NewFault = Fault extends infer F ? (F extends Fault ? Omit<F, "id"> : never) : never;
 
 const ROUTE_KINDS: Record<FaultRoute, readonly FaultKind[]> = {
   token: ["status", "delay", "html", "malformed", "drop"],
@@ -210,9 +208,9 @@ const ROUTE_KINDS: Record<FaultRoute, readonly FaultKind[]> = {
 const ROUTES = Object.keys(ROUTE_KINDS) as FaultRoute[];
 
 /** The host a `foreign_url` fault puts in `payment_url`: a tampered answer a client must refuse to redirect to. */
-export const FOREIGN_PAYMENT_HOST = "https://attacker.example";
+const FOREIGN_PAYMENT_HOST = "https://attacker.example";
 /** Statuses a `status` or `html` fault may answer with; `malformed` also allows 200 (its default). */
-export const FAULT_STATUSES: readonly number[] = [400, 401, 403, 404, 409, 429, 500, 502, 503, 504];
+const FAULT_STATUSES: readonly number[] = [400, 401, 403, 404, 409, 429, 500, 502, 503, 504];
 const MAX_DELAY_MS = 120_000;
 const MAX_COUNT = 10_000;
 

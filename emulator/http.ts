@@ -28,8 +28,7 @@ export function isApiPath(path: string): boolean {
 export const MAX_BODY_BYTES = 64 * 1024;
 
 export type JsonBody =
-  | { ok: true; body: Record<string, unknown> }
-  | { ok: false; reason: "malformed" | "not-object" | "too-large" };
+  { ok: true; body: Record<string, unknown> } | { ok: false; reason: "malformed" | "not-object" | "too-large" };
 
 /** Reads a JSON object body. An empty body counts as `{}` (its fields are then reported missing). */
 export async function readJsonObject(c: Context): Promise<JsonBody> {

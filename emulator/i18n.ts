@@ -12,15 +12,7 @@ export function pickLang(query: string | undefined, acceptLanguage: string | und
 
 /** Field names of `POST /payment/create` as they appear in validation messages. */
 export type Field =
-  | "amount"
-  | "currency"
-  | "return_url"
-  | "cancel_url"
-  | "custom"
-  | "full_name"
-  | "email"
-  | "phone"
-  | "payment_gateway";
+  "amount" | "currency" | "return_url" | "cancel_url" | "custom" | "full_name" | "email" | "phone" | "payment_gateway";
 
 const ARABIC_FIELDS: Record<Field, string> = {
   amount: "المبلغ",
@@ -223,7 +215,13 @@ export const PAGE_TEXT: Record<Lang, PageText> = {
     completedTitle: "اكتملت عملية الدفع مسبقًا",
     completedBody: (s) => `حالة عملية الدفع هذه: ${s}. لا يمكن دفعها مرة أخرى.`,
     backToMerchant: "العودة إلى المتجر",
-    status: { pending: "قيد الانتظار", paid: "مدفوعة", declined: "مرفوضة", cancelled: "ملغاة", expired: "منتهية الصلاحية" },
+    status: {
+      pending: "قيد الانتظار",
+      paid: "مدفوعة",
+      declined: "مرفوضة",
+      cancelled: "ملغاة",
+      expired: "منتهية الصلاحية",
+    },
     notFoundTitle: "لم يتم العثور على عملية الدفع",
     notFoundBody: "رابط الدفع هذا غير صحيح أو تمت إزالته. ارجع إلى المتجر وابدأ الدفع من جديد.",
     expiredTitle: "انتهت صلاحية رابط الدفع",

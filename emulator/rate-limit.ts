@@ -7,7 +7,7 @@ const WINDOW_MS = 60_000;
 /** Hard cap on tracked clients, so a flood of distinct addresses cannot grow memory without bound. */
 const MAX_CLIENTS = 10_000;
 
-export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export interface RateLimiter {
   /** Counts one request of `key` at `now` against `limit` requests a minute (0 = unlimited). */

@@ -47,7 +47,8 @@ describe("over HTTP (@hono/node-server)", () => {
   it("rate-limits by client IP", async () => {
     const { url, app } = await start({ rateLimit: 2 });
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await postJson(`${url}${SANDBOX_API}/authentication/token`, DEMO)).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push((await postJson(`${url}${SANDBOX_API}/authentication/token`, DEMO)).status);
     expect(statuses).toEqual([200, 200, 429]);
     // Another client (here: an in-process request, which has no IP) still has its own budget.
     const inProcess = await app.request(`${SANDBOX_API}/authentication/token`, {

@@ -11,7 +11,7 @@ import { createStore, type PurgeResult, type Store } from "./store";
 import { createWebhooks, type WebhookOptions, type Webhooks } from "./webhooks";
 
 /** Settings the control API can change at runtime (`POST /__emulator/config`). */
-export interface Settings {
+interface Settings {
   /** API requests a minute per client IP; 0 disables the limit. */
   rateLimit: number;
   /** Fixed delay added to every API call (token and create), in milliseconds. */

@@ -54,7 +54,7 @@ export interface Store {
 const RETENTION_MS = PAYMENT_RETENTION_SECONDS * 1000;
 
 /** Marks a pending payment whose page expired as `expired`. */
-export function refreshStatus(payment: Payment, now: number): Payment {
+function refreshStatus(payment: Payment, now: number): Payment {
   if (payment.status === "pending" && now >= payment.expiresAt) payment.status = "expired";
   return payment;
 }

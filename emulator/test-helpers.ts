@@ -40,7 +40,7 @@ export interface TestEmulator extends Emulator {
   payments(): Promise<Array<Record<string, unknown>>>;
 }
 
-export interface PaymentRef {
+interface PaymentRef {
   token: string;
   paymentUrl: string;
   /** Path of the payment page, e.g. `/pay/sandbox/v1/user/payment/preview/<token>`. */

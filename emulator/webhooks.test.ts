@@ -122,7 +122,11 @@ describe("payment.success webhook: what is sent", () => {
     const shop = await startShop();
     const emulator = emulatorFor(shop.url);
     const before = Math.floor(Date.now() / 1000);
-    const { token } = await complete(emulator, { ...ORDER, amount: "103.75", custom: "order-7" }, { alias: "moamalat" });
+    const { token } = await complete(
+      emulator,
+      { ...ORDER, amount: "103.75", custom: "order-7" },
+      { alias: "moamalat" },
+    );
 
     const raw = shop.received[0]!.body;
     const body = JSON.parse(raw);
@@ -397,10 +401,7 @@ describe("payment.success webhook: magic values", () => {
       "sandbox:webhook-bad-signature",
       (_delivery, received) => expect(received[0]?.signature).not.toBe(hmac(received[0]!.raw)),
     ],
-    [
-      "sandbox:webhook-amount",
-      (_delivery, received) => expect(JSON.parse(received[0]!.body).amount).toBe(104.75),
-    ],
+    ["sandbox:webhook-amount", (_delivery, received) => expect(JSON.parse(received[0]!.body).amount).toBe(104.75)],
   ])("%s in full_name works, and the create call is unaffected", async (magic, check) => {
     const shop = await startShop();
     const emulator = emulatorFor(shop.url);
@@ -462,7 +463,13 @@ describe("control API: webhooks", () => {
       fault: null,
       duplicateOf: null,
       attempts: [
-        { at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), status: 200, error: null, durationMs: expect.any(Number), replay: false },
+        {
+          at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          status: 200,
+          error: null,
+          durationMs: expect.any(Number),
+          replay: false,
+        },
       ],
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       nextAttemptAt: null,
@@ -478,7 +485,9 @@ describe("control API: webhooks", () => {
     const replayed = await control(emulator, "POST", "/webhooks/1/replay");
     expect(replayed).toEqual({
       status: 200,
-      body: { attempt: { at: expect.any(String), status: 409, error: null, durationMs: expect.any(Number), replay: true } },
+      body: {
+        attempt: { at: expect.any(String), status: 409, error: null, durationMs: expect.any(Number), replay: true },
+      },
     });
     expect(shop.received).toHaveLength(2);
     expect(shop.received[1]?.body).toBe(shop.received[0]?.body);

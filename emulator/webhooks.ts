@@ -31,7 +31,7 @@ export interface WebhookOptions {
   magicDelayMs?: number;
 }
 
-export interface Attempt {
+interface Attempt {
   /** ISO time on the emulator clock. */
   at: string;
   /** The shop's HTTP status, or null when no answer came (then `error` says why). */
@@ -42,7 +42,7 @@ export interface Attempt {
   replay: boolean;
 }
 
-export type DeliveryState = "pending" | "delivered" | "failed" | "dropped";
+type DeliveryState = "pending" | "delivered" | "failed" | "dropped";
 
 /** One webhook message and what became of it, as `GET /__emulator/webhooks` lists it. */
 export interface Delivery {
@@ -80,15 +80,12 @@ export interface Webhooks {
 }
 
 /** The lowercase hex HMAC-SHA256 of the body's UTF-8 bytes: the value of `X-MyPay-Signature`. */
-export function signWebhook(body: string, secret: string): string {
+function signWebhook(body: string, secret: string): string {
   return createHmac("sha256", secret).update(body, "utf8").digest("hex");
 }
 
 /** The body, keys in the order the gateway notes list them; `custom` only when the create request had one. */
-export function webhookBody(
-  payment: Payment,
-  fields: { amount: number; timestamp: number; transactionId: string },
-): string {
+function webhookBody(payment: Payment, fields: { amount: number; timestamp: number; transactionId: string }): string {
   return JSON.stringify({
     event: "payment.success",
     token: payment.token,

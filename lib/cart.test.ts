@@ -3,7 +3,12 @@ import { addToCart, priceCart, MAX_LINES, MAX_QUANTITY, quantitySchema, removeFr
 
 describe("cart", () => {
   it("prices from the catalogue in minor units and skips unknown products", () => {
-    const priced = priceCart({ lines: [{ slug: "olive-oil", quantity: 2 }, { slug: "gone", quantity: 1 }] });
+    const priced = priceCart({
+      lines: [
+        { slug: "olive-oil", quantity: 2 },
+        { slug: "gone", quantity: 1 },
+      ],
+    });
     expect(priced.totalMinor).toBe(8500);
     expect(priced.itemCount).toBe(2);
     expect(priced.unavailable).toEqual(["gone"]);

@@ -4,7 +4,6 @@ import { findProduct, type Product } from "./catalog";
 import { multiply, sum, type MinorUnits } from "./money";
 import { problem, type Problem, type ProblemKey } from "./problems";
 
-
 export { MAX_LINES, MAX_QUANTITY };
 
 export const EMPTY_CART: Cart = { lines: [] };
@@ -60,7 +59,10 @@ export function addToCart(cart: Cart, slug: string, quantity: number): CartChang
     if (total > MAX_QUANTITY) {
       return { ok: false, error: problem("lineFull", { have: existing.quantity, max: MAX_QUANTITY }) };
     }
-    return { ok: true, cart: { lines: cart.lines.map((line) => (line.slug === slug ? { slug, quantity: total } : line)) } };
+    return {
+      ok: true,
+      cart: { lines: cart.lines.map((line) => (line.slug === slug ? { slug, quantity: total } : line)) },
+    };
   }
   if (cart.lines.length >= MAX_LINES) return { ok: false, error: problem("cartFull", { max: MAX_LINES }) };
   return { ok: true, cart: { lines: [...cart.lines, { slug, quantity }] } };
@@ -78,7 +80,7 @@ export function removeFromCart(cart: Cart, slug: string): Cart {
 }
 
 /** A cart line priced from the catalogue. */
-export interface PricedLine {
+interface PricedLine {
   product: Product;
   quantity: number;
   /** Unit price × quantity, in minor units. */

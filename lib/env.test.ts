@@ -1,5 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DEVELOPMENT_SESSION_SECRET, DEVELOPMENT_WEBHOOK_SECRET, EMBEDDED_DATABASE_URL, EMULATOR_DEFAULTS, EnvError, parseEnv, withoutPassword } from "./env";
+import {
+  DEVELOPMENT_SESSION_SECRET,
+  DEVELOPMENT_WEBHOOK_SECRET,
+  EMBEDDED_DATABASE_URL,
+  EMULATOR_DEFAULTS,
+  EnvError,
+  parseEnv,
+  withoutPassword,
+} from "./env";
 
 const production = {
   PAYMENT_API_BASE_URL: "https://pay.example.ly/pay/api/v1/",
@@ -34,7 +42,9 @@ describe("parseEnv", () => {
   it("reads TRUSTED_PROXY_HOPS as a small whole number, 0 when unset, and says what it means when it is not one", () => {
     expect(parseEnv(production, "production").TRUSTED_PROXY_HOPS).toBe(0);
     expect(parseEnv({ ...production, TRUSTED_PROXY_HOPS: "1" }, "production").TRUSTED_PROXY_HOPS).toBe(1);
-    expect(problems({ ...production, TRUSTED_PROXY_HOPS: "nginx" })).toEqual(["TRUSTED_PROXY_HOPS must be a number: how many reverse proxies of yours stand in front of the shop"]);
+    expect(problems({ ...production, TRUSTED_PROXY_HOPS: "nginx" })).toEqual([
+      "TRUSTED_PROXY_HOPS must be a number: how many reverse proxies of yours stand in front of the shop",
+    ]);
     expect(problems({ ...production, TRUSTED_PROXY_HOPS: "9" })).toEqual(["TRUSTED_PROXY_HOPS must be at most 5"]);
   });
 
@@ -47,7 +57,9 @@ describe("parseEnv", () => {
   });
 
   it("warns in production when the expiry job has no CRON_SECRET", () => {
-    expect(parseEnv({ ...production, CRON_SECRET: undefined }, "production").warnings.join()).toMatch(/CRON_SECRET is not set/);
+    expect(parseEnv({ ...production, CRON_SECRET: undefined }, "production").warnings.join()).toMatch(
+      /CRON_SECRET is not set/,
+    );
     expect(parseEnv(production, "production").warnings).toEqual([]);
   });
 
@@ -56,7 +68,9 @@ describe("parseEnv", () => {
   });
 
   it("never prints a database password", () => {
-    expect(withoutPassword("postgresql://shop:s3cret@db.example.ly:5432/shop")).toBe("postgresql://shop:***@db.example.ly:5432/shop");
+    expect(withoutPassword("postgresql://shop:s3cret@db.example.ly:5432/shop")).toBe(
+      "postgresql://shop:***@db.example.ly:5432/shop",
+    );
   });
 
   it("accepts a production configuration and normalises the base URL", () => {
@@ -68,8 +82,19 @@ describe("parseEnv", () => {
 
   it("requires every variable in production, naming each", () => {
     const found = problems({});
-    for (const name of ["PAYMENT_API_BASE_URL", "PAYMENT_CLIENT_ID", "PAYMENT_CLIENT_SECRET", "SESSION_SECRET", "SITE_URL", "DATABASE_URL", "PAYMENT_WEBHOOK_SECRET"]) {
-      expect(found.some((p) => p.startsWith(`${name} is missing`)), name).toBe(true);
+    for (const name of [
+      "PAYMENT_API_BASE_URL",
+      "PAYMENT_CLIENT_ID",
+      "PAYMENT_CLIENT_SECRET",
+      "SESSION_SECRET",
+      "SITE_URL",
+      "DATABASE_URL",
+      "PAYMENT_WEBHOOK_SECRET",
+    ]) {
+      expect(
+        found.some((p) => p.startsWith(`${name} is missing`)),
+        name,
+      ).toBe(true);
     }
   });
 
@@ -80,7 +105,11 @@ describe("parseEnv", () => {
     ["SESSION_SECRET", "short", "SESSION_SECRET must be at least 32 characters"],
     ["PAYMENT_API_BASE_URL", "pay.example.ly/pay/api/v1", "PAYMENT_API_BASE_URL must be an absolute URL"],
     ["PAYMENT_API_BASE_URL", "http://pay.example.ly/pay/api/v1", "PAYMENT_API_BASE_URL uses http://"],
-    ["PAYMENT_API_BASE_URL", "https://pay.example.ly/pay", "PAYMENT_API_BASE_URL must be the API base ending in /api/v1"],
+    [
+      "PAYMENT_API_BASE_URL",
+      "https://pay.example.ly/pay",
+      "PAYMENT_API_BASE_URL must be the API base ending in /api/v1",
+    ],
     ["SITE_URL", "https://shop.example.ly/store", "SITE_URL must be an origin only"],
     ["PAYMENT_GATEWAYS", "sadad,Not An Alias", "PAYMENT_GATEWAYS:"],
     ["DATABASE_URL", "mysql://shop@db.example.ly/shop", "DATABASE_URL must be a PostgreSQL connection string"],
@@ -90,13 +119,24 @@ describe("parseEnv", () => {
     ["CRON_SECRET", "short", "CRON_SECRET must be at least 16 characters"],
   ])("refuses %s=%j", (name, value, message) => {
     const found = problems({ ...production, [name]: value });
-    expect(found.some((p) => p.startsWith(message)), found.join("\n")).toBe(true);
+    expect(
+      found.some((p) => p.startsWith(message)),
+      found.join("\n"),
+    ).toBe(true);
   });
 
   it("names every problem at once, development secrets in production included, with the warnings and what it could read", () => {
     const error = (() => {
       try {
-        parseEnv({ ...production, PAYMENT_CLIENT_ID: undefined, SESSION_SECRET: DEVELOPMENT_SESSION_SECRET, CRON_SECRET: undefined }, "production");
+        parseEnv(
+          {
+            ...production,
+            PAYMENT_CLIENT_ID: undefined,
+            SESSION_SECRET: DEVELOPMENT_SESSION_SECRET,
+            CRON_SECRET: undefined,
+          },
+          "production",
+        );
       } catch (thrown) {
         return thrown as EnvError;
       }
@@ -106,12 +146,22 @@ describe("parseEnv", () => {
       "SESSION_SECRET is the development default: generate a new one with `openssl rand -base64 32`",
     ]);
     expect(error?.warnings).toEqual([expect.stringMatching(/^CRON_SECRET is not set/)]);
-    expect(error?.readable).toMatchObject({ DATABASE_URL: production.DATABASE_URL, PAYMENT_API_BASE_URL: "https://pay.example.ly/pay/api/v1" });
+    expect(error?.readable).toMatchObject({
+      DATABASE_URL: production.DATABASE_URL,
+      PAYMENT_API_BASE_URL: "https://pay.example.ly/pay/api/v1",
+    });
     expect(error?.readable).not.toHaveProperty("PAYMENT_CLIENT_ID");
   });
 
   it("allows plain http on loopback (the emulator) and warns about a loopback SITE_URL in production", () => {
-    const env = parseEnv({ ...production, PAYMENT_API_BASE_URL: "http://127.0.0.1:4010/pay/sandbox/api/v1", SITE_URL: "http://localhost:3000" }, "production");
+    const env = parseEnv(
+      {
+        ...production,
+        PAYMENT_API_BASE_URL: "http://127.0.0.1:4010/pay/sandbox/api/v1",
+        SITE_URL: "http://localhost:3000",
+      },
+      "production",
+    );
     expect(env.warnings.join()).toMatch(/loopback/);
   });
 
@@ -127,7 +177,8 @@ describe("parseEnv", () => {
 
 describe("getEnv", () => {
   // The process's record of printed notices (lib/env.ts), emptied so this test starts as a fresh process does.
-  const forgetPrinted = () => (globalThis as Record<symbol, Set<string> | undefined>)[Symbol.for("shop.config.printed")]?.clear();
+  const forgetPrinted = () =>
+    (globalThis as Record<symbol, Set<string> | undefined>)[Symbol.for("shop.config.printed")]?.clear();
   beforeEach(forgetPrinted);
   afterEach(() => {
     forgetPrinted();
@@ -136,7 +187,8 @@ describe("getEnv", () => {
   });
 
   it("prints its [config] notices once per process, however many bundles load the module", async () => {
-    for (const name of ["PAYMENT_API_BASE_URL", "PAYMENT_CLIENT_ID", "PAYMENT_CLIENT_SECRET", "DATABASE_URL"]) vi.stubEnv(name, undefined);
+    for (const name of ["PAYMENT_API_BASE_URL", "PAYMENT_CLIENT_ID", "PAYMENT_CLIENT_SECRET", "DATABASE_URL"])
+      vi.stubEnv(name, undefined);
     vi.stubEnv("NODE_ENV", "development");
     const info = vi.spyOn(console, "info").mockImplementation(() => {});
     // Next.js gives the instrumentation, the proxy and the pages a module instance each: three fresh imports.

@@ -44,7 +44,10 @@ const text = (name: string) =>
     .string({ error: `${name} is missing: set it in .env.local (see .env.example)` })
     .min(1, `${name} is empty: set it in .env.local (see .env.example)`)
     .refine((value) => value === value.trim(), `${name} has leading or trailing spaces: remove them`)
-    .refine((value) => !PLACEHOLDER.test(value), `${name} still holds a placeholder: paste the real value from the merchant dashboard`);
+    .refine(
+      (value) => !PLACEHOLDER.test(value),
+      `${name} still holds a placeholder: paste the real value from the merchant dashboard`,
+    );
 
 /** An absolute http(s) URL; plain http only for loopback hosts (anything else would send secrets in clear text). */
 const httpUrl = (name: string) =>
@@ -74,7 +77,10 @@ const schema = z.object({
     "SESSION_SECRET must be at least 32 characters: generate one with `openssl rand -base64 32` (or run `npm run setup`)",
   ),
   SITE_URL: httpUrl("SITE_URL")
-    .refine((url) => url.pathname === "/" && !url.search && !url.hash, "SITE_URL must be an origin only, e.g. https://shop.example.ly (no path)")
+    .refine(
+      (url) => url.pathname === "/" && !url.search && !url.hash,
+      "SITE_URL must be an origin only, e.g. https://shop.example.ly (no path)",
+    )
     .transform((url) => url.origin),
   PAYMENT_GATEWAYS: z
     .string()
@@ -94,13 +100,20 @@ const schema = z.object({
   CRON_SECRET: z
     .string()
     .optional()
-    .refine((value) => value === undefined || value.length >= 16, "CRON_SECRET must be at least 16 characters: generate one with `openssl rand -base64 24`"),
-  DATABASE_URL: text("DATABASE_URL")
-    .refine((value) => URL.canParse(value) && /^postgres(ql)?:$/.test(new URL(value).protocol), {
+    .refine(
+      (value) => value === undefined || value.length >= 16,
+      "CRON_SECRET must be at least 16 characters: generate one with `openssl rand -base64 24`",
+    ),
+  DATABASE_URL: text("DATABASE_URL").refine(
+    (value) => URL.canParse(value) && /^postgres(ql)?:$/.test(new URL(value).protocol),
+    {
       message: "DATABASE_URL must be a PostgreSQL connection string such as postgresql://user:password@host:5432/shop",
-    }),
+    },
+  ),
   TRUSTED_PROXY_HOPS: z.coerce
-    .number({ error: "TRUSTED_PROXY_HOPS must be a number: how many reverse proxies of yours stand in front of the shop" })
+    .number({
+      error: "TRUSTED_PROXY_HOPS must be a number: how many reverse proxies of yours stand in front of the shop",
+    })
     .int("TRUSTED_PROXY_HOPS must be a whole number")
     .min(0, "TRUSTED_PROXY_HOPS must be 0 or more")
     .max(5, "TRUSTED_PROXY_HOPS must be at most 5")
@@ -194,7 +207,9 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
     problems.push("SESSION_SECRET is the development default: generate a new one with `openssl rand -base64 32`");
   }
   if (production && env.PAYMENT_WEBHOOK_SECRET === DEVELOPMENT_WEBHOOK_SECRET) {
-    problems.push("PAYMENT_WEBHOOK_SECRET is the development default: copy the webhook secret from the merchant dashboard");
+    problems.push(
+      "PAYMENT_WEBHOOK_SECRET is the development default: copy the webhook secret from the merchant dashboard",
+    );
   }
   if (production && env.SITE_URL && isLoopbackHost(new URL(env.SITE_URL).hostname)) {
     warnings.push(
@@ -232,7 +247,9 @@ let cached: Env | undefined;
  * module into the instrumentation, the proxy and the pages separately, each with its own module scope, so a
  * module-level record would print every notice once per bundle (three times per start).
  */
-const printed = ((globalThis as typeof globalThis & { [key: symbol]: Set<string> | undefined })[Symbol.for("shop.config.printed")] ??= new Set<string>());
+const printed = ((globalThis as typeof globalThis & { [key: symbol]: Set<string> | undefined })[
+  Symbol.for("shop.config.printed")
+] ??= new Set<string>());
 
 /** Prints a `[config]` line unless this process already has. */
 function notice(level: "info" | "warn", text: string): void {
@@ -250,9 +267,13 @@ export function getEnv(): Env {
   if (cached) return cached;
   const env = parseEnv();
   if (env.usingEmulatorDefaults) {
-    notice("info", `PAYMENT_* variables are not set: using the local emulator at ${env.PAYMENT_API_BASE_URL} with its sandbox credentials.`);
+    notice(
+      "info",
+      `PAYMENT_* variables are not set: using the local emulator at ${env.PAYMENT_API_BASE_URL} with its sandbox credentials.`,
+    );
   }
-  if (env.usingEmbeddedDatabase) notice("info", `DATABASE_URL is not set: using the embedded database at ${withoutPassword(env.DATABASE_URL)}.`);
+  if (env.usingEmbeddedDatabase)
+    notice("info", `DATABASE_URL is not set: using the embedded database at ${withoutPassword(env.DATABASE_URL)}.`);
   for (const warning of env.warnings) notice("warn", warning);
   cached = env;
   return env;

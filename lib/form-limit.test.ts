@@ -43,7 +43,9 @@ describe("an oversized form post", () => {
   });
 
   it("is refused as well when it is the client's own action call", () => {
-    expect(post("/checkout", 200_000, { "next-action": "4002fcce", "content-type": "text/plain;charset=UTF-8" }).status).toBe(413);
+    expect(
+      post("/checkout", 200_000, { "next-action": "4002fcce", "content-type": "text/plain;charset=UTF-8" }).status,
+    ).toBe(413);
   });
 
   it("escapes the path it links back to", async () => {
@@ -53,7 +55,12 @@ describe("an oversized form post", () => {
 
   it.each([
     ["a checkout of normal size", "/checkout", 935, {}],
-    ["a large webhook body, which its route limits itself", "/api/payments/webhook", 2_000_000, { "content-type": "application/json" }],
+    [
+      "a large webhook body, which its route limits itself",
+      "/api/payments/webhook",
+      2_000_000,
+      { "content-type": "application/json" },
+    ],
     ["a large JSON post to a page (not a form)", "/checkout", 2_000_000, { "content-type": "application/json" }],
   ])("lets through %s", (_name, path, bytes, headers) => {
     expect(post(path, bytes, headers).headers.get("x-middleware-next")).toBe("1");

@@ -17,7 +17,9 @@ function isFormPost(request: NextRequest): boolean {
   // Route handlers (the webhook) read and limit their own bodies; only pages run server actions.
   if (request.method !== "POST" || request.nextUrl.pathname.startsWith("/api/")) return false;
   const type = request.headers.get("content-type") ?? "";
-  return request.headers.has("next-action") || /^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type);
+  return (
+    request.headers.has("next-action") || /^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type)
+  );
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -41,5 +43,8 @@ export function refuseOversizedForm(request: NextRequest, nonce: string): Respon
 <style nonce="${nonce}">body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1c1917}a{color:#166534}</style></head>
 <body><main><h1>${escapeHtml(t("title"))}</h1><p>${escapeHtml(t("text", { size: MAX_FORM_BYTES / 1024 }))}</p><p><a href="${back}">${escapeHtml(t("back"))}</a></p></main></body>
 </html>`;
-  return new Response(html, { status: 413, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+  return new Response(html, {
+    status: 413,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+  });
 }

@@ -19,13 +19,19 @@ describe("gateway names in the shopper's language", () => {
 
   it("keeps the English names on the English picker, and the aliases in both", () => {
     expect(localiseGateways(everyKnown.gateways, en.gateways)).toEqual(everyKnown.gateways);
-    expect(localiseGateways(everyKnown.gateways, ar.gateways).map((g) => g.alias)).toEqual(everyKnown.gateways.map((g) => g.alias));
+    expect(localiseGateways(everyKnown.gateways, ar.gateways).map((g) => g.alias)).toEqual(
+      everyKnown.gateways.map((g) => g.alias),
+    );
   });
 
   it("shows a name the merchant gave as given, and an unknown alias as configured, in every language", () => {
     const configured = parseGatewayList("sadad=سداد الخاص بمتجرنا,moamalat=Visa / Mastercard,new-wallet");
     if (!configured.ok) throw new Error(configured.error);
-    expect(localiseGateways(configured.gateways, ar.gateways).map((g) => g.name)).toEqual(["سداد الخاص بمتجرنا", "Visa / Mastercard", "new-wallet"]);
+    expect(localiseGateways(configured.gateways, ar.gateways).map((g) => g.name)).toEqual([
+      "سداد الخاص بمتجرنا",
+      "Visa / Mastercard",
+      "new-wallet",
+    ]);
   });
 
   it("names an alias reported by the service in the reader's language", () => {

@@ -12,7 +12,7 @@ export interface Gateway {
 }
 
 /** The one alias the spec gives exactly; it needs prepaid card checkout enabled on the merchant account (rule 4). */
-export const PREPAID_CARD_ALIAS = "prepaid-card";
+const PREPAID_CARD_ALIAS = "prepaid-card";
 
 /** Default picker, in the order the service lists its methods (docs/payment-service.md, "The payment page and its lifetime"). */
 export const DEFAULT_GATEWAYS: readonly Gateway[] = [
@@ -37,7 +37,9 @@ const ALIAS = /^[a-z0-9][a-z0-9_-]{0,49}$/;
  * `moamalat,sadad,prepaid-card=Prepaid card`. Unset or blank gives {@link DEFAULT_GATEWAYS}.
  * @returns the gateways in the given order, or an error naming the bad entry.
  */
-export function parseGatewayList(value: string | undefined): { ok: true; gateways: Gateway[] } | { ok: false; error: string } {
+export function parseGatewayList(
+  value: string | undefined,
+): { ok: true; gateways: Gateway[] } | { ok: false; error: string } {
   if (value === undefined || value.trim() === "") return { ok: true, gateways: [...DEFAULT_GATEWAYS] };
   const gateways: Gateway[] = [];
   for (const entry of value.split(",")) {
@@ -60,7 +62,10 @@ export function parseGatewayList(value: string | undefined): { ok: true; gateway
  * @param names the `gateways` section of the shopper's message catalogue.
  */
 export function localiseGateways(gateways: readonly Gateway[], names: Readonly<Record<string, string>>): Gateway[] {
-  return gateways.map(({ alias, name }) => ({ alias, name: name === KNOWN_NAMES.get(alias) && names[alias] ? names[alias] : name }));
+  return gateways.map(({ alias, name }) => ({
+    alias,
+    name: name === KNOWN_NAMES.get(alias) && names[alias] ? names[alias] : name,
+  }));
 }
 
 /**

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 /** The project's lint rule against redirect() inside try (eslint.config.mjs), run on small sources. */
 describe("lint: no redirect() inside try", () => {
   const eslint = new ESLint({ cwd: process.cwd() });
-  const lint = async (code: string) => (await eslint.lintText(code, { filePath: "app/example/actions.ts" }))[0]!.messages.map((m) => m.message);
+  const lint = async (code: string) =>
+    (await eslint.lintText(code, { filePath: "app/example/actions.ts" }))[0]!.messages.map((m) => m.message);
 
   it("flags redirect() in a try block, however deep", async () => {
     const messages = await lint(`"use server";

@@ -61,7 +61,10 @@ describe("fromDecimalAmount (the webhook's amount)", () => {
   ])("reads %j as %i minor units", (value, minor) => {
     expect(fromDecimalAmount(value)).toBe(minor);
   });
-  it.each([103.755, -1, Number.NaN, Infinity, 1e21, 0.1 + 0.2, "12,50", "1e3", " ", "", "12.", ".5", "0x10"])("refuses %j", (value) => {
-    expect(fromDecimalAmount(value)).toBeNull();
-  });
+  it.each([103.755, -1, Number.NaN, Infinity, 1e21, 0.1 + 0.2, "12,50", "1e3", " ", "", "12.", ".5", "0x10"])(
+    "refuses %j",
+    (value) => {
+      expect(fromDecimalAmount(value)).toBeNull();
+    },
+  );
 });

@@ -8,10 +8,10 @@
 export const CURRENCY = "LYD";
 
 /** Minor units per major unit: the service works in hundredths (two decimals), although ISO 4217 gives LYD three. */
-export const MINOR_UNITS_PER_MAJOR = 100;
+const MINOR_UNITS_PER_MAJOR = 100;
 
 /** Largest amount we will ever send: 10,000,000.00 LYD, far above any cart, far below `Number.MAX_SAFE_INTEGER`. */
-export const MAX_AMOUNT_MINOR = 1_000_000_000;
+const MAX_AMOUNT_MINOR = 1_000_000_000;
 
 /** A non-negative integer count of minor units (1/100 LYD). */
 export type MinorUnits = number;
@@ -20,9 +20,11 @@ export type MinorUnits = number;
  * Asserts that `value` is a usable amount in minor units.
  * @throws RangeError when it is not a safe, non-negative integer no larger than {@link MAX_AMOUNT_MINOR}.
  */
-export function assertMinorUnits(value: number, what = "amount"): asserts value is MinorUnits {
+function assertMinorUnits(value: number, what = "amount"): asserts value is MinorUnits {
   if (!Number.isSafeInteger(value) || value < 0 || value > MAX_AMOUNT_MINOR) {
-    throw new RangeError(`${what} must be an integer number of minor units between 0 and ${MAX_AMOUNT_MINOR}; got ${value}`);
+    throw new RangeError(
+      `${what} must be an integer number of minor units between 0 and ${MAX_AMOUNT_MINOR}; got ${value}`,
+    );
   }
 }
 
@@ -69,7 +71,8 @@ export function fromDecimalAmount(value: number | string): MinorUnits | null {
  * @throws RangeError when the result is not a valid amount.
  */
 export function multiply(unitMinor: MinorUnits, quantity: number): MinorUnits {
-  if (!Number.isSafeInteger(quantity) || quantity < 0) throw new RangeError(`quantity must be a non-negative integer; got ${quantity}`);
+  if (!Number.isSafeInteger(quantity) || quantity < 0)
+    throw new RangeError(`quantity must be a non-negative integer; got ${quantity}`);
   const total = unitMinor * quantity;
   assertMinorUnits(total, "line total");
   return total;

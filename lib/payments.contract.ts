@@ -6,7 +6,15 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseEnv, paymentServiceConfig } from "./env";
-import { createPayment, isTrustedPaymentUrl, PaymentError, requestAccessToken, toCreatePaymentBody, type PaymentRequest, type PaymentServiceConfig } from "./payments";
+import {
+  createPayment,
+  isTrustedPaymentUrl,
+  PaymentError,
+  requestAccessToken,
+  toCreatePaymentBody,
+  type PaymentRequest,
+  type PaymentServiceConfig,
+} from "./payments";
 
 const config: PaymentServiceConfig = paymentServiceConfig(parseEnv(process.env, "development"));
 const sandbox = /\/sandbox\/api\/v1$/.test(config.baseUrl);
@@ -27,10 +35,21 @@ function order(extra: Partial<PaymentRequest> = {}): PaymentRequest {
 async function post(path: string, body: unknown, bearer?: string) {
   const response = await fetch(`${config.baseUrl}${path}`, {
     method: "POST",
-    headers: { Accept: "application/json", "Content-Type": "application/json", ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}) },
+    headers: {
+      Accept: "application/json",
+      "Content-Type": "application/json",
+      ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
+    },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json()) as { message: { code: number; success?: string[]; error?: string[] }; data: unknown; type: string } };
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      message: { code: number; success?: string[]; error?: string[] };
+      data: unknown;
+      type: string;
+    },
+  };
 }
 
 beforeAll(() => {
@@ -39,7 +58,10 @@ beforeAll(() => {
 
 describe(`payment service at ${config.baseUrl}`, () => {
   it("Access token: issues an access token in the success envelope, valid 600 s", async () => {
-    const { status, body } = await post("/authentication/token", { client_id: config.clientId, secret_id: config.clientSecret });
+    const { status, body } = await post("/authentication/token", {
+      client_id: config.clientId,
+      secret_id: config.clientSecret,
+    });
     expect(status).toBe(200);
     expect(body).toMatchObject({ message: { code: 200 }, type: "success", data: { expire_time: 600 } });
     expect(body.message.success).toContain("SUCCESS");
@@ -47,7 +69,10 @@ describe(`payment service at ${config.baseUrl}`, () => {
   });
 
   it("Errors: refuses an invalid client ID with 400 and an error envelope", async () => {
-    const { status, body } = await post("/authentication/token", { client_id: `no-such-client-${Date.now()}`, secret_id: "x" });
+    const { status, body } = await post("/authentication/token", {
+      client_id: `no-such-client-${Date.now()}`,
+      secret_id: "x",
+    });
     expect(status).toBe(400);
     expect(body.type).toBe("error");
     expect(body.message.code).toBe(400);
@@ -86,12 +111,17 @@ describe(`payment service at ${config.baseUrl}`, () => {
     expect((viaClient as PaymentError).kind).toBe("conflict");
   });
 
-  it.skipIf(process.env.CONTRACT_PREPAID_ENABLED === "1")("Creating a payment: prepaid-card without prepaid checkout is a 400", async () => {
-    const token = await requestAccessToken(config);
-    const error = await createPayment(config, token, order({ payment_gateway: "prepaid-card" })).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PaymentError);
-    expect((error as PaymentError).status).toBe(400);
-  });
+  it.skipIf(process.env.CONTRACT_PREPAID_ENABLED === "1")(
+    "Creating a payment: prepaid-card without prepaid checkout is a 400",
+    async () => {
+      const token = await requestAccessToken(config);
+      const error = await createPayment(config, token, order({ payment_gateway: "prepaid-card" })).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(PaymentError);
+      expect((error as PaymentError).status).toBe(400);
+    },
+  );
 
   it("Creating a payment: create without a bearer is refused with 401 or 403", async () => {
     const { status, body } = await post("/payment/create", toCreatePaymentBody(order()));

@@ -24,10 +24,16 @@ const request: PaymentRequest = {
   custom: "ord_1",
 };
 
-const tokenOk = (token = "at-1") => json(200, { message: { code: 200, success: ["SUCCESS"] }, data: { access_token: token, expire_time: 600 }, type: "success" });
+const tokenOk = (token = "at-1") =>
+  json(200, {
+    message: { code: 200, success: ["SUCCESS"] },
+    data: { access_token: token, expire_time: 600 },
+    type: "success",
+  });
 const createOk = (token = "pt-1", url = `${PAGE}/${token}`) =>
   json(200, { message: { code: 200, success: ["CREATED"] }, data: { token, payment_url: url }, type: "success" });
-const error = (status: number, messages: string[], data: unknown = {}) => json(status, { message: { code: status, error: messages }, data, type: "error" });
+const error = (status: number, messages: string[], data: unknown = {}) =>
+  json(status, { message: { code: status, error: messages }, data, type: "error" });
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
@@ -108,18 +114,32 @@ describe("requestAccessToken (docs: Access token)", () => {
   });
 
   it("treats an HTML answer as bad_response, never a crash", async () => {
-    const html = new Response("<!doctype html><title>Oops</title>", { status: 200, headers: { "content-type": "text/html" } });
+    const html = new Response("<!doctype html><title>Oops</title>", {
+      status: 200,
+      headers: { "content-type": "text/html" },
+    });
     const e = await failure(requestAccessToken(scripted(html).config));
     expect(e.kind).toBe("bad_response");
   });
 
   it("treats a success envelope without access_token as bad_response", async () => {
-    const e = await failure(requestAccessToken(scripted(json(200, { message: { code: 200, success: ["SUCCESS"] }, data: {}, type: "success" })).config));
+    const e = await failure(
+      requestAccessToken(
+        scripted(json(200, { message: { code: 200, success: ["SUCCESS"] }, data: {}, type: "success" })).config,
+      ),
+    );
     expect(e.kind).toBe("bad_response");
   });
 
   it("reports 429 as rate_limited with Retry-After and does not retry", async () => {
-    const { config, remaining } = scripted(json(429, { message: { code: 429, error: ["Too Many Attempts."] }, data: {}, type: "error" }, { "retry-after": "42" }), tokenOk());
+    const { config, remaining } = scripted(
+      json(
+        429,
+        { message: { code: 429, error: ["Too Many Attempts."] }, data: {}, type: "error" },
+        { "retry-after": "42" },
+      ),
+      tokenOk(),
+    );
     const e = await failure(requestAccessToken(config));
     expect(e.kind).toBe("rate_limited");
     expect(e.retryAfterSeconds).toBe(42);
@@ -128,8 +148,17 @@ describe("requestAccessToken (docs: Access token)", () => {
 
   it("times out a stalled answer and retries", async () => {
     const stall = () => new Promise<Response>(() => {});
-    const { config } = scripted(() => stall(), () => stall(), () => stall());
-    const e = await failure(requestAccessToken({ ...config, fetch: ((url: string, init: RequestInit) => abortable(init.signal)) as unknown as typeof fetch }));
+    const { config } = scripted(
+      () => stall(),
+      () => stall(),
+      () => stall(),
+    );
+    const e = await failure(
+      requestAccessToken({
+        ...config,
+        fetch: ((url: string, init: RequestInit) => abortable(init.signal)) as unknown as typeof fetch,
+      }),
+    );
     expect(e.kind).toBe("timeout");
   });
 });
@@ -203,14 +232,22 @@ describe("createPayment (docs: Creating a payment)", () => {
   });
 
   it("refuses malformed JSON", async () => {
-    const broken = new Response('{"message": {"code": 200', { status: 200, headers: { "content-type": "application/json" } });
+    const broken = new Response('{"message": {"code": 200', {
+      status: 200,
+      headers: { "content-type": "application/json" },
+    });
     expect((await failure(createPayment(scripted(broken).config, token, request))).kind).toBe("bad_response");
   });
 });
 
 describe("initiatePayment", () => {
   it("asks for one fresh access token when create answers 401, then succeeds", async () => {
-    const { config, calls } = scripted(tokenOk("stale"), error(401, ["Request token is expired"]), tokenOk("fresh"), createOk());
+    const { config, calls } = scripted(
+      tokenOk("stale"),
+      error(401, ["Request token is expired"]),
+      tokenOk("fresh"),
+      createOk(),
+    );
     await expect(initiatePayment(config, request)).resolves.toMatchObject({ paymentToken: "pt-1" });
     expect(calls.map((c) => [c.url.slice(BASE.length), header(c, "authorization")])).toEqual([
       ["/authentication/token", null],
@@ -227,9 +264,15 @@ describe("initiatePayment", () => {
 
   it("never logs the secret, the access token or customer data", async () => {
     const { config, logs } = scripted(tokenOk("at-secret-token"), createOk());
-    await initiatePayment(config, { ...request, full_name: "Aisha Ben Ali", email: "aisha@example.ly", phone: "0912345678" });
+    await initiatePayment(config, {
+      ...request,
+      full_name: "Aisha Ben Ali",
+      email: "aisha@example.ly",
+      phone: "0912345678",
+    });
     const text = JSON.stringify(logs);
-    for (const secret of ["super-secret-value", "at-secret-token", "Aisha", "aisha@example.ly", "0912345678"]) expect(text).not.toContain(secret);
+    for (const secret of ["super-secret-value", "at-secret-token", "Aisha", "aisha@example.ly", "0912345678"])
+      expect(text).not.toContain(secret);
     expect(logs).toHaveLength(2);
     expect(logs[0]).toMatchObject({ path: "/authentication/token", status: 200, attempt: 1 });
   });
@@ -249,12 +292,20 @@ describe("toCreatePaymentBody", () => {
 
 describe("isTrustedPaymentUrl", () => {
   it("accepts the production path for a production base", () => {
-    expect(isTrustedPaymentUrl("https://h.ly/pay/v1/user/payment/preview/abc", "abc", "https://h.ly/pay/api/v1")).toBe(true);
-    expect(isTrustedPaymentUrl("https://h.ly/pay/sandbox/v1/user/payment/preview/abc", "abc", "https://h.ly/pay/api/v1")).toBe(false);
+    expect(isTrustedPaymentUrl("https://h.ly/pay/v1/user/payment/preview/abc", "abc", "https://h.ly/pay/api/v1")).toBe(
+      true,
+    );
+    expect(
+      isTrustedPaymentUrl("https://h.ly/pay/sandbox/v1/user/payment/preview/abc", "abc", "https://h.ly/pay/api/v1"),
+    ).toBe(false);
   });
   it("rejects another scheme or port on the same host", () => {
-    expect(isTrustedPaymentUrl("http://h.ly/pay/v1/user/payment/preview/abc", "abc", "https://h.ly/pay/api/v1")).toBe(false);
-    expect(isTrustedPaymentUrl("https://h.ly:8443/pay/v1/user/payment/preview/abc", "abc", "https://h.ly/pay/api/v1")).toBe(false);
+    expect(isTrustedPaymentUrl("http://h.ly/pay/v1/user/payment/preview/abc", "abc", "https://h.ly/pay/api/v1")).toBe(
+      false,
+    );
+    expect(
+      isTrustedPaymentUrl("https://h.ly:8443/pay/v1/user/payment/preview/abc", "abc", "https://h.ly/pay/api/v1"),
+    ).toBe(false);
   });
 });
 
@@ -274,7 +325,10 @@ describe("verifyWebhookSignature (X-MyPay-Signature)", () => {
     ["too short", hmac(raw).slice(0, 63)],
     ["too long", `${hmac(raw)}0`],
     ["not hex", `g${hmac(raw).slice(1)}`],
-    ["the same JSON with other whitespace", hmac(new TextEncoder().encode(JSON.stringify(JSON.parse(new TextDecoder().decode(raw)), null, 2)))],
+    [
+      "the same JSON with other whitespace",
+      hmac(new TextEncoder().encode(JSON.stringify(JSON.parse(new TextDecoder().decode(raw)), null, 2))),
+    ],
   ])("refuses a signature that is %s, without throwing", (_name, signature) => {
     expect(verifyWebhookSignature(raw, signature, secret)).toBe(false);
   });

@@ -110,7 +110,13 @@ export class PaymentError extends Error {
   constructor(
     kind: PaymentErrorKind,
     detail: string,
-    init: { status?: number | null; messages?: string[]; requestId: string; retryAfterSeconds?: number | null; cause?: unknown },
+    init: {
+      status?: number | null;
+      messages?: string[];
+      requestId: string;
+      retryAfterSeconds?: number | null;
+      cause?: unknown;
+    },
   ) {
     super(`${kind}: ${detail}`, { cause: init.cause });
     this.name = "PaymentError";
@@ -204,7 +210,11 @@ export interface CallContext {
 
 /** Starts the clock of one checkout: a new request id and a deadline {@link CHECKOUT_DEADLINE_MS} from now. */
 export function newCallContext(options: { locale?: string; now?: number } = {}): CallContext {
-  return { requestId: crypto.randomUUID(), deadline: (options.now ?? Date.now()) + CHECKOUT_DEADLINE_MS, locale: options.locale };
+  return {
+    requestId: crypto.randomUUID(),
+    deadline: (options.now ?? Date.now()) + CHECKOUT_DEADLINE_MS,
+    locale: options.locale,
+  };
 }
 
 /**
@@ -213,12 +223,18 @@ export function newCallContext(options: { locale?: string; now?: number } = {}):
  * @returns the access token; request one per order, never cache it.
  * @throws PaymentError `invalid_credentials` (400/401/403), `rate_limited`, `unavailable`, `timeout`, `bad_response`.
  */
-export async function requestAccessToken(config: PaymentServiceConfig, ctx: CallContext = newCallContext()): Promise<AccessToken> {
+export async function requestAccessToken(
+  config: PaymentServiceConfig,
+  ctx: CallContext = newCallContext(),
+): Promise<AccessToken> {
   const body = JSON.stringify({ client_id: config.clientId, secret_id: config.clientSecret });
   const envelope = await withRetries(ctx, (attempt) => post(config, ctx, "/authentication/token", body, null, attempt));
   const data = accessTokenDataSchema.safeParse(envelope.data);
   if (!data.success) {
-    throw new PaymentError("bad_response", "token answer has no access_token/expire_time", { status: 200, requestId: ctx.requestId });
+    throw new PaymentError("bad_response", "token answer has no access_token/expire_time", {
+      status: 200,
+      requestId: ctx.requestId,
+    });
   }
   return { value: data.data.access_token, issuedAt: Date.now(), expiresInSeconds: data.data.expire_time };
 }
@@ -242,10 +258,15 @@ export async function createPayment(
 ): Promise<CreatedPayment> {
   // Serialised once: every retry sends exactly these bytes.
   const body = JSON.stringify(toCreatePaymentBody(request));
-  const envelope = await withRetries(ctx, (attempt) => post(config, ctx, "/payment/create", body, accessToken.value, attempt));
+  const envelope = await withRetries(ctx, (attempt) =>
+    post(config, ctx, "/payment/create", body, accessToken.value, attempt),
+  );
   const data = paymentDataSchema.safeParse(envelope.data);
   if (!data.success) {
-    throw new PaymentError("bad_response", "create answer has no token/payment_url", { status: 200, requestId: ctx.requestId });
+    throw new PaymentError("bad_response", "create answer has no token/payment_url", {
+      status: 200,
+      requestId: ctx.requestId,
+    });
   }
   const { token, payment_url } = data.data;
   if (!isTrustedPaymentUrl(payment_url, token, config.baseUrl)) {
@@ -284,7 +305,13 @@ export async function initiatePayment(
  * Key order is fixed, so the same request always serialises to the same bytes (a retry must repeat them exactly).
  * @throws RangeError when `amountMinor` is not a valid amount in minor units.
  */
-export function toCreatePaymentBody({ amountMinor, currency, return_url, cancel_url, ...optional }: PaymentRequest): CreatePaymentBody {
+export function toCreatePaymentBody({
+  amountMinor,
+  currency,
+  return_url,
+  cancel_url,
+  ...optional
+}: PaymentRequest): CreatePaymentBody {
   const body: CreatePaymentBody = { amount: toWireAmount(amountMinor), currency, return_url, cancel_url };
   for (const key of ["custom", "full_name", "email", "phone", "payment_gateway"] as const) {
     if (optional[key]) body[key] = optional[key];
@@ -334,7 +361,7 @@ export function verifyWebhookSignature(rawBody: Uint8Array, signature: string | 
  * `payment_gateway`, the create request's name for it. Unknown fields are ignored; an amount sent as a string is
  * accepted too. `custom` (our order id) is used only when the token is unknown.
  */
-export const webhookEventSchema = z.object({
+const webhookEventSchema = z.object({
   event: z.string().max(100),
   token: z.string().min(1).max(512),
   status: z.string().max(100).optional(),
@@ -417,20 +444,35 @@ async function post(
   try {
     // The body is read inside the same timeout: a service that sends headers and then stalls is a timeout too.
     const signal = AbortSignal.timeout(timeoutMs);
-    response = await (config.fetch ?? fetch)(`${config.baseUrl}${path}`, { method: "POST", headers, body, signal, cache: "no-store" });
+    response = await (config.fetch ?? fetch)(`${config.baseUrl}${path}`, {
+      method: "POST",
+      headers,
+      body,
+      signal,
+      cache: "no-store",
+    });
     text = await response.text();
   } catch (cause) {
     const timedOut = cause instanceof DOMException && (cause.name === "TimeoutError" || cause.name === "AbortError");
     const kind = timedOut ? "timeout" : "unavailable";
     log(null, kind, timedOut ? undefined : systemErrorCode(cause));
-    throw new PaymentError(kind, timedOut ? `no answer within ${timeoutMs} ms` : "could not reach the payment service", {
-      requestId: ctx.requestId,
-      cause,
-    });
+    throw new PaymentError(
+      kind,
+      timedOut ? `no answer within ${timeoutMs} ms` : "could not reach the payment service",
+      {
+        requestId: ctx.requestId,
+        cause,
+      },
+    );
   }
 
   try {
-    const envelope = parseEnvelope(response, text, ctx.requestId, path === "/authentication/token" ? "token" : "create");
+    const envelope = parseEnvelope(
+      response,
+      text,
+      ctx.requestId,
+      path === "/authentication/token" ? "token" : "create",
+    );
     log(response.status, "ok");
     return envelope;
   } catch (error) {
@@ -449,17 +491,23 @@ function parseEnvelope(response: Response, text: string, requestId: string, call
 
   if (status >= 500) throw fail("unavailable", `the payment service answered ${status}`);
   if (status === 429) {
-    throw fail("rate_limited", "too many requests", { retryAfterSeconds: parseRetryAfter(response.headers.get("retry-after")) });
+    throw fail("rate_limited", "too many requests", {
+      retryAfterSeconds: parseRetryAfter(response.headers.get("retry-after")),
+    });
   }
   if (!envelope.success) {
-    throw fail("bad_response", `answer ${status} is not the JSON envelope (content-type ${response.headers.get("content-type") ?? "none"})`);
+    throw fail(
+      "bad_response",
+      `answer ${status} is not the JSON envelope (content-type ${response.headers.get("content-type") ?? "none"})`,
+    );
   }
   if (status === 200 && envelope.data.type === "success") return envelope.data;
   if (status === 409) throw fail("conflict", "a payment is already initialised for this access token");
   if (call === "token" && (status === 400 || status === 401 || status === 403)) {
     throw fail("invalid_credentials", "the service refused the client credentials");
   }
-  if (call === "create" && (status === 401 || status === 403)) throw fail("unauthorized", "the service refused the access token");
+  if (call === "create" && (status === 401 || status === 403))
+    throw fail("unauthorized", "the service refused the access token");
   if (status >= 400 && status < 500) throw fail("rejected", `the service refused the request (${status})`);
   throw fail("bad_response", `unexpected answer ${status} of type ${envelope.data.type}`);
 }

@@ -18,14 +18,14 @@ export interface SessionData {
   orderId?: string;
 }
 
-export const SESSION_COOKIE = "shop_session";
+const SESSION_COOKIE = "shop_session";
 
 /**
  * Cookie settings. `SameSite=Lax`, never `Strict`: the customer comes back from the payment service's site, and a
  * Strict cookie would not be sent on that navigation, losing the order. `Secure` whenever the shop is served over
  * https (always, in production; plain http is only accepted for loopback SITE_URLs).
  */
-export function sessionOptions(): SessionOptions {
+function sessionOptions(): SessionOptions {
   const env = getEnv();
   return {
     cookieName: SESSION_COOKIE,
@@ -40,7 +40,6 @@ export function sessionOptions(): SessionOptions {
   };
 }
 
-
 /**
  * The current request's session, with `cart` always present. A cookie that cannot be read (tampered, truncated,
  * sealed with another password, or of an older shape) gives a fresh empty session and a log line, never an error.
@@ -53,7 +52,10 @@ export async function getSession(): Promise<IronSession<SessionData>> {
   try {
     session = await getIronSession<Partial<SessionData>>(store, sessionOptions());
   } catch (error) {
-    logger.warn({ event: "session_unreadable", reason: error instanceof Error ? error.message : "unknown" }, "starting a fresh session");
+    logger.warn(
+      { event: "session_unreadable", reason: error instanceof Error ? error.message : "unknown" },
+      "starting a fresh session",
+    );
     const withoutCookie = { get: () => undefined, set: store.set.bind(store) };
     session = await getIronSession<Partial<SessionData>>(withoutCookie, sessionOptions());
   }
@@ -62,10 +64,12 @@ export async function getSession(): Promise<IronSession<SessionData>> {
     logger.warn({ event: "session_unreadable", reason: "seal rejected" }, "starting a fresh session");
   }
   const cart = cartSchema.safeParse(session.cart);
-  if (session.cart !== undefined && !cart.success) logger.warn({ event: "session_cart_dropped" }, "cart in cookie had an unexpected shape");
+  if (session.cart !== undefined && !cart.success)
+    logger.warn({ event: "session_cart_dropped" }, "cart in cookie had an unexpected shape");
   session.cart = cart.success ? cart.data : { ...EMPTY_CART };
   if (typeof session.id !== "string" || !/^[\w-]{8,64}$/.test(session.id)) session.id = crypto.randomUUID();
-  if (session.orderId !== undefined && (typeof session.orderId !== "string" || !ORDER_ID.test(session.orderId))) session.orderId = undefined;
+  if (session.orderId !== undefined && (typeof session.orderId !== "string" || !ORDER_ID.test(session.orderId)))
+    session.orderId = undefined;
   // Cookies from before the order store held the whole order; it now lives in the database.
   delete (session as { order?: unknown }).order;
   return session as IronSession<SessionData>;

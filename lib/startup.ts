@@ -19,30 +19,42 @@ export async function checkStartup(): Promise<void> {
     env = getEnv();
   } catch (error) {
     if (!(error instanceof EnvError)) throw error;
-    refuse(`${error.message}\n\nThe shop cannot start. Fix the variables above (see .env.example), or run \`npm run doctor\`.`);
+    refuse(
+      `${error.message}\n\nThe shop cannot start. Fix the variables above (see .env.example), or run \`npm run doctor\`.`,
+    );
   }
 
   const production = process.env.NODE_ENV === "production";
   const database = withoutPassword(env.DATABASE_URL);
   // Development applies migrations, which need a session of their own (lib/db/migrate.ts); production only reads.
-  const pool = new Pool({ connectionString: production ? env.DATABASE_URL : (migrationDatabaseUrl() ?? env.DATABASE_URL), max: 1, connectionTimeoutMillis: 5_000 });
+  const pool = new Pool({
+    connectionString: production ? env.DATABASE_URL : (migrationDatabaseUrl() ?? env.DATABASE_URL),
+    max: 1,
+    connectionTimeoutMillis: 5_000,
+  });
   pool.on("error", () => {});
   try {
     if (production) {
       const pending = await pendingMigrations(pool);
       if (pending.length > 0) {
-        refuse(`The database ${database} lacks migrations ${pending.join(", ")}.\n\nThe shop cannot start. Run \`npm run db:migrate\` with this DATABASE_URL, then start it again.`);
+        refuse(
+          `The database ${database} lacks migrations ${pending.join(", ")}.\n\nThe shop cannot start. Run \`npm run db:migrate\` with this DATABASE_URL, then start it again.`,
+        );
       }
     } else {
       const applied = await applyMigrations(pool);
       if (applied.length > 0) console.info(`[db] applied ${applied.join(", ")} to ${database}`);
       if (await ensureDevelopmentAdmin(createDb(pool))) {
-        console.info(`[admin] created the development admin ${DEVELOPMENT_ADMIN.email}, password "${DEVELOPMENT_ADMIN.password}": sign in at /admin`);
+        console.info(
+          `[admin] created the development admin ${DEVELOPMENT_ADMIN.email}, password "${DEVELOPMENT_ADMIN.password}": sign in at /admin`,
+        );
       }
     }
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    const hint = env.usingEmbeddedDatabase ? "Start the shop with `npm run dev`, which starts the embedded database." : "Check DATABASE_URL and that the database accepts connections.";
+    const hint = env.usingEmbeddedDatabase
+      ? "Start the shop with `npm run dev`, which starts the embedded database."
+      : "Check DATABASE_URL and that the database accepts connections.";
     if (production) refuse(`Cannot reach the database ${database}: ${reason}\n\nThe shop cannot start. ${hint}`);
     console.warn(`[db] cannot reach ${database}: ${reason}. ${hint}`);
   } finally {

@@ -13,7 +13,10 @@ import { createDb } from "../lib/db/client";
 import { EMBEDDED_DATABASE_URL, withoutPassword } from "../lib/env";
 
 const USAGE = "Usage: npm run admin -- create <email> [--password-stdin]";
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { "password-stdin": { type: "boolean", default: false } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { "password-stdin": { type: "boolean", default: false } },
+});
 const [command, email] = positionals;
 if (command !== "create" || !email) fail(USAGE);
 if (!z.email().safeParse(email).success) fail(`"${email}" is not an e-mail address.`);
@@ -25,15 +28,23 @@ if (!url) fail("DATABASE_URL is not set: point it at the shop's database (see .e
 
 const password = values["password-stdin"]
   ? await readStdin()
-  : await read({ prompt: `New password for ${email} (at least ${MIN_PASSWORD_LENGTH} characters): `, silent: true, replace: "*" });
+  : await read({
+      prompt: `New password for ${email} (at least ${MIN_PASSWORD_LENGTH} characters): `,
+      silent: true,
+      replace: "*",
+    });
 if (password.length < MIN_PASSWORD_LENGTH) fail(`The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
 
 const pool = new Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5_000 });
 try {
   const { created } = await saveAdmin(createDb(pool), email, password);
-  console.log(`${created ? "Created" : "Set a new password for"} ${email.toLowerCase()} in ${withoutPassword(url)}. Sign in at /admin.`);
+  console.log(
+    `${created ? "Created" : "Set a new password for"} ${email.toLowerCase()} in ${withoutPassword(url)}. Sign in at /admin.`,
+  );
 } catch (error) {
-  fail(`Could not save the admin in ${withoutPassword(url)}: ${error instanceof Error ? error.message : String(error)}`);
+  fail(
+    `Could not save the admin in ${withoutPassword(url)}: ${error instanceof Error ? error.message : String(error)}`,
+  );
 } finally {
   await pool.end();
 }

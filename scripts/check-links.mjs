@@ -37,8 +37,10 @@ import { fileURLToPath } from "node:url";
 
 const SOURCE_EXTENSIONS = new Set([".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"]);
 /** Extensions a cited path in a comment may end with. */
-const CITED_EXTENSIONS = "tsx|ts|mts|cts|jsx|js|mjs|cjs|json|mdx|md|css|scss|sql|ya?ml|sh|toml|html|svg|png|jpe?g|conf|txt";
-const IGNORED = /^(?:node_modules|\.next[^/]*|test-results)(?:\/|$)|\/(?:node_modules|\.next[^/]*|test-results)(?:\/|$)/;
+const CITED_EXTENSIONS =
+  "tsx|ts|mts|cts|jsx|js|mjs|cjs|json|mdx|md|css|scss|sql|ya?ml|sh|toml|html|svg|png|jpe?g|conf|txt";
+const IGNORED =
+  /^(?:node_modules|\.next[^/]*|test-results)(?:\/|$)|\/(?:node_modules|\.next[^/]*|test-results)(?:\/|$)/;
 
 /** Documents that live outside the repository, so no file may lean on them. */
 const MISSING_DOCUMENTS = [
@@ -50,12 +52,17 @@ const MISSING_DOCUMENTS = [
 ];
 
 /** Keywords after which a `/` starts a regular expression literal, not a division. */
-const REGEX_KEYWORDS = new Set("return typeof case do else in of new delete void throw instanceof yield await".split(" "));
+const REGEX_KEYWORDS = new Set(
+  "return typeof case do else in of new delete void throw instanceof yield await".split(" "),
+);
 /** Per Markdown file: its anchors and its heading texts. */
 const anchorCache = new Map();
 
 const root = findRoot(process.argv[2] ?? process.cwd());
-const self = path.relative(root, fileURLToPath(import.meta.url)).split(path.sep).join("/");
+const self = path
+  .relative(root, fileURLToPath(import.meta.url))
+  .split(path.sep)
+  .join("/");
 const git = (...args) => execFileSync("git", ["-C", root, ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
 
 /** Files and folders a reference may point at: tracked or new (not ignored), and present in the working tree. */
@@ -71,7 +78,9 @@ const problems = new Map();
 const report = (file, line, message) =>
   problems.set(`${file}\0${String(line).padStart(8, "0")}\0${message}`, `${file}:${line}: ${message}`);
 
-const tracked = git("ls-files", "-z").split("\0").filter((file) => file && !IGNORED.test(file) && existsSync(path.join(root, file)));
+const tracked = git("ls-files", "-z")
+  .split("\0")
+  .filter((file) => file && !IGNORED.test(file) && existsSync(path.join(root, file)));
 let markdownCount = 0;
 let sourceCount = 0;
 for (const file of tracked) {
@@ -174,7 +183,8 @@ function fencedLines(text) {
     const match = /^ {0,3}(`{3,}|~{3,})/.exec(line);
     if (fence) {
       result.push(true);
-      if (match && match[1][0] === fence[0] && match[1].length >= fence.length && /^ {0,3}[`~]+\s*$/.test(line)) fence = null;
+      if (match && match[1][0] === fence[0] && match[1].length >= fence.length && /^ {0,3}[`~]+\s*$/.test(line))
+        fence = null;
     } else if (match) {
       result.push(true);
       fence = match[1];
@@ -214,7 +224,8 @@ function markdownAnchors(file) {
       const previous = lines[index - 1];
       if (previous.trim() && !/^ {0,3}(?:#|[-*+>|]|\d+[.)])/.test(previous)) add(previous.trim());
     }
-    for (const match of line.matchAll(/<a\s[^>]*\b(?:id|name)\s*=\s*["']([^"']+)["']/gi)) anchors.add(match[1].toLowerCase());
+    for (const match of line.matchAll(/<a\s[^>]*\b(?:id|name)\s*=\s*["']([^"']+)["']/gi))
+      anchors.add(match[1].toLowerCase());
   });
   anchorCache.set(file, { anchors, headings });
   return anchors;
@@ -365,7 +376,9 @@ function commentsOnly(text) {
   return out
     .join("")
     .split("\n")
-    .map((line) => line.replace(/^(\s*)(\/\/+|\/\*+|\*+(?!\/))/, (marker) => " ".repeat(marker.length)).replace(/\*\//g, "  "))
+    .map((line) =>
+      line.replace(/^(\s*)(\/\/+|\/\*+|\*+(?!\/))/, (marker) => " ".repeat(marker.length)).replace(/\*\//g, "  "),
+    )
     .join("\n");
 }
 
@@ -386,7 +399,8 @@ function checkMissingDocuments(file, text, lineOf) {
 
 /** `<path>.md, "Heading"` citations (the form documented at the top), in text where newlines are spaces. */
 function checkHeadingCitations(file, text, lineOf) {
-  const citation = /(?<![\w.@/-])((?:@\/|\.{1,2}\/)?(?:(?:\([\w-]+\)|\[[\w.-]+\]|[\w.-]+)\/)*[\w.-]+\.md),\s*(?:"([^"]+)"|“([^”]+)”)/g;
+  const citation =
+    /(?<![\w.@/-])((?:@\/|\.{1,2}\/)?(?:(?:\([\w-]+\)|\[[\w.-]+\]|[\w.-]+)\/)*[\w.-]+\.md),\s*(?:"([^"]+)"|“([^”]+)”)/g;
   for (const match of text.matchAll(citation)) {
     const [, cited, straight, curly] = match;
     const heading = normaliseHeading(straight ?? curly);
@@ -400,7 +414,9 @@ function checkHeadingCitations(file, text, lineOf) {
     const target = candidates.find((candidate) => present.has(candidate));
     if (!target) {
       // Documents outside the repository are already reported by name; anything else is reported here.
-      const named = MISSING_DOCUMENTS.some(({ pattern }) => new RegExp(pattern.source, pattern.flags.replace("g", "")).test(cited));
+      const named = MISSING_DOCUMENTS.some(({ pattern }) =>
+        new RegExp(pattern.source, pattern.flags.replace("g", "")).test(cited),
+      );
       if (!named) {
         report(file, line, `cites ${cited}, "${heading}": ${cited} does not exist`);
       }

@@ -6,11 +6,19 @@ import { existsSync } from "node:fs";
 if (existsSync(".env.local")) process.loadEnvFile(".env.local");
 const base = process.env.PAYMENT_API_BASE_URL ?? "http://127.0.0.1:4010/pay/sandbox/api/v1";
 const origin = new URL(base).origin;
-const up = () => fetch(`${origin}/__emulator/health`).then((r) => r.ok, () => false);
+const up = () =>
+  fetch(`${origin}/__emulator/health`).then(
+    (r) => r.ok,
+    () => false,
+  );
 
 let emulator;
 if (!process.env.PAYMENT_API_BASE_URL && !(await up())) {
-  emulator = spawn("npx", ["tsx", "emulator/server.ts"], { stdio: "ignore", env: { ...process.env, EMULATOR_QUIET: "1" }, detached: true });
+  emulator = spawn("npx", ["tsx", "emulator/server.ts"], {
+    stdio: "ignore",
+    env: { ...process.env, EMULATOR_QUIET: "1" },
+    detached: true,
+  });
   for (let i = 0; i < 100 && !(await up()); i++) await new Promise((r) => setTimeout(r, 100));
 }
 console.log(`Contract suite against ${base}`);

@@ -29,26 +29,35 @@ if (process.env.DATABASE_URL) {
   const firstStart = !existsSync(`${DEVELOPMENT_DATA_DIR}/PG_VERSION`);
   const started = Date.now();
   try {
-    database = await startEmbeddedDatabase({ port: Number(new URL(EMBEDDED_DATABASE_URL).port), dataDir: DEVELOPMENT_DATA_DIR });
+    database = await startEmbeddedDatabase({
+      port: Number(new URL(EMBEDDED_DATABASE_URL).port),
+      dataDir: DEVELOPMENT_DATA_DIR,
+    });
   } catch (error) {
     console.error(`[dev] ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
   const how = firstStart ? "initialised" : "started";
-  console.log(`[dev] Embedded PostgreSQL ${EMBEDDED_POSTGRES_MAJOR} ${how} in ${Date.now() - started} ms at 127.0.0.1:${database.port}, data in ${DEVELOPMENT_DATA_DIR} (delete the folder to start afresh; set DATABASE_URL to use your own).`);
-  if (existsSync(".data/pg")) console.log("[dev] .data/pg holds the old PGlite database, which is no longer used: delete it when you like.");
+  console.log(
+    `[dev] Embedded PostgreSQL ${EMBEDDED_POSTGRES_MAJOR} ${how} in ${Date.now() - started} ms at 127.0.0.1:${database.port}, data in ${DEVELOPMENT_DATA_DIR} (delete the folder to start afresh; set DATABASE_URL to use your own).`,
+  );
+  if (existsSync(".data/pg"))
+    console.log("[dev] .data/pg holds the old PGlite database, which is no longer used: delete it when you like.");
 }
 
-const commands: { command: string; name: string; prefixColor: string; env?: Record<string, string> }[] = [{ command: "next dev", name: "shop", prefixColor: "green" }];
+const commands: { command: string; name: string; prefixColor: string; env?: Record<string, string> }[] = [
+  { command: "next dev", name: "shop", prefixColor: "green" },
+];
 if (needsEmulator) {
   // The emulator confirms each payment to the shop with a webhook signed with the shop's own webhook secret.
   const webhook = {
-    EMULATOR_WEBHOOK_URL: process.env.EMULATOR_WEBHOOK_URL ?? `${process.env.SITE_URL ?? "http://localhost:3000"}/api/payments/webhook`,
-    EMULATOR_WEBHOOK_SECRET: process.env.EMULATOR_WEBHOOK_SECRET ?? process.env.PAYMENT_WEBHOOK_SECRET ?? DEVELOPMENT_WEBHOOK_SECRET,
+    EMULATOR_WEBHOOK_URL:
+      process.env.EMULATOR_WEBHOOK_URL ?? `${process.env.SITE_URL ?? "http://localhost:3000"}/api/payments/webhook`,
+    EMULATOR_WEBHOOK_SECRET:
+      process.env.EMULATOR_WEBHOOK_SECRET ?? process.env.PAYMENT_WEBHOOK_SECRET ?? DEVELOPMENT_WEBHOOK_SECRET,
   };
   commands.unshift({ command: "tsx emulator/server.ts", name: "emulator", prefixColor: "blue", env: webhook });
-}
-else console.log(`[dev] PAYMENT_API_BASE_URL is ${base}: not starting the local emulator.`);
+} else console.log(`[dev] PAYMENT_API_BASE_URL is ${base}: not starting the local emulator.`);
 
 const { result } = concurrently(commands, { killOthersOn: ["failure", "success"], restartTries: 0 });
 const stop = (code: number) => void (database?.stop() ?? Promise.resolve()).finally(() => process.exit(code));

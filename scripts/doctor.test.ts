@@ -15,10 +15,14 @@ async function doctor(env: Record<string, string>): Promise<{ code: number; out:
   const root = resolve(import.meta.dirname, "..");
   const tsx = join(root, "node_modules/.bin/tsx");
   try {
-    const { stdout } = await promisify(execFile)(tsx, ["--conditions=react-server", join(root, "scripts/doctor.ts"), "--production"], {
-      cwd: mkdtempSync(join(tmpdir(), "doctor-")),
-      env: { NODE_ENV: "production", PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    });
+    const { stdout } = await promisify(execFile)(
+      tsx,
+      ["--conditions=react-server", join(root, "scripts/doctor.ts"), "--production"],
+      {
+        cwd: mkdtempSync(join(tmpdir(), "doctor-")),
+        env: { NODE_ENV: "production", PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      },
+    );
     return { code: 0, out: stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string };

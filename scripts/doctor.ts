@@ -4,7 +4,15 @@
 import { existsSync } from "node:fs";
 import { Pool } from "pg";
 import { looksLikeTransactionPooler, pendingMigrations } from "../lib/db/migrate";
-import { DEVELOPMENT_WEBHOOK_SECRET, EnvError, isLoopbackHost, parseEnv, withoutPassword, type Env, type ReadableEnv } from "../lib/env";
+import {
+  DEVELOPMENT_WEBHOOK_SECRET,
+  EnvError,
+  isLoopbackHost,
+  parseEnv,
+  withoutPassword,
+  type Env,
+  type ReadableEnv,
+} from "../lib/env";
 import { newCallContext, PaymentError, requestAccessToken } from "../lib/payments";
 
 const production = process.argv.includes("--production") || process.env.NODE_ENV === "production";
@@ -17,7 +25,9 @@ const bad = (text: string, fix: string) => {
 };
 const note = (text: string) => console.log(`  ! ${text}`);
 
-console.log(`Checking the ${production ? "production" : "development"} configuration${existsSync(".env.local") ? " from .env.local" : ""}…\n`);
+console.log(
+  `Checking the ${production ? "production" : "development"} configuration${existsSync(".env.local") ? " from .env.local" : ""}…\n`,
+);
 
 // One list: every problem of the environment at once, then every check whose variables could be read, so that a
 // merchant fixes everything in one round instead of meeting the next problem only after fixing the last.
@@ -30,7 +40,8 @@ try {
   env = parsed;
 } catch (error) {
   if (!(error instanceof EnvError)) throw error;
-  for (const problem of error.problems) bad(problem, "fix it in .env.local (see .env.example), then run `npm run doctor` again");
+  for (const problem of error.problems)
+    bad(problem, "fix it in .env.local (see .env.example), then run `npm run doctor` again");
   for (const warning of error.warnings) bad(warning, "fix it in .env.local before going live (see .env.example)");
   env = error.readable;
 }
@@ -39,17 +50,26 @@ const base = env.PAYMENT_API_BASE_URL ? new URL(env.PAYMENT_API_BASE_URL) : unde
 const mode = base && /\/sandbox\//.test(`${base.pathname}/`) ? "sandbox" : "production";
 if (base) {
   ok(`payment service: ${env.PAYMENT_API_BASE_URL} (${mode})`);
-  if (production && mode === "sandbox") note("the shop is in production mode but talks to the SANDBOX: no real money will move.");
+  if (production && mode === "sandbox")
+    note("the shop is in production mode but talks to the SANDBOX: no real money will move.");
 }
 if (env.PAYMENT_WEBHOOK_SECRET && env.SITE_URL) {
   ok(`webhook secret set: set the merchant dashboard's webhook URL to ${env.SITE_URL}/api/payments/webhook`);
-  if (env.PAYMENT_WEBHOOK_SECRET === DEVELOPMENT_WEBHOOK_SECRET) note("PAYMENT_WEBHOOK_SECRET is the development value the emulator shares: use the dashboard's secret against a real service.");
+  if (env.PAYMENT_WEBHOOK_SECRET === DEVELOPMENT_WEBHOOK_SECRET)
+    note(
+      "PAYMENT_WEBHOOK_SECRET is the development value the emulator shares: use the dashboard's secret against a real service.",
+    );
 }
 
 if (env.PAYMENT_API_BASE_URL && env.PAYMENT_CLIENT_ID && env.PAYMENT_CLIENT_SECRET) {
   try {
     const token = await requestAccessToken(
-      { baseUrl: env.PAYMENT_API_BASE_URL, clientId: env.PAYMENT_CLIENT_ID, clientSecret: env.PAYMENT_CLIENT_SECRET, timeoutMs: env.PAYMENT_TIMEOUT_MS },
+      {
+        baseUrl: env.PAYMENT_API_BASE_URL,
+        clientId: env.PAYMENT_CLIENT_ID,
+        clientSecret: env.PAYMENT_CLIENT_SECRET,
+        timeoutMs: env.PAYMENT_TIMEOUT_MS,
+      },
       newCallContext(),
     );
     ok(`credentials accepted: the service issued an access token valid ${token.expiresInSeconds} s`);
@@ -70,19 +90,26 @@ async function checkDatabase(DATABASE_URL: string, usingEmbeddedDatabase: boolea
   pool.on("error", () => {});
   try {
     const pending = await pendingMigrations(pool);
-    if (pending.length > 0) bad(`the database ${shown} lacks migrations ${pending.join(", ")}`, "run `npm run db:migrate`");
+    if (pending.length > 0)
+      bad(`the database ${shown} lacks migrations ${pending.join(", ")}`, "run `npm run db:migrate`");
     else ok(`database ${shown}${usingEmbeddedDatabase ? " (embedded)" : ""} is reachable and has every migration`);
   } catch (error) {
     bad(
       `cannot reach the database ${shown} (${error instanceof Error ? error.message : String(error)})`,
-      usingEmbeddedDatabase ? "start `npm run dev` (it starts the embedded database), or set DATABASE_URL" : "check DATABASE_URL, the host's firewall and the password",
+      usingEmbeddedDatabase
+        ? "start `npm run dev` (it starts the embedded database), or set DATABASE_URL"
+        : "check DATABASE_URL, the host's firewall and the password",
     );
   } finally {
     await pool.end();
   }
   const unpooled = process.env.DATABASE_URL_UNPOOLED;
   if (unpooled) {
-    if (looksLikeTransactionPooler(unpooled)) bad(`DATABASE_URL_UNPOOLED ${withoutPassword(unpooled)} names a pooler`, "set it to the direct connection string (Neon: the host without -pooler; Supabase: port 5432)");
+    if (looksLikeTransactionPooler(unpooled))
+      bad(
+        `DATABASE_URL_UNPOOLED ${withoutPassword(unpooled)} names a pooler`,
+        "set it to the direct connection string (Neon: the host without -pooler; Supabase: port 5432)",
+      );
     else ok(`migrations use the direct connection DATABASE_URL_UNPOOLED ${withoutPassword(unpooled)}`);
   } else if (looksLikeTransactionPooler(DATABASE_URL)) {
     bad(
@@ -103,11 +130,20 @@ function explain(error: PaymentError, base: URL) {
           `keys are tied to a mode: use ${mode} keys with a ${mode} base URL, or switch PAYMENT_API_BASE_URL (sandbox: …/pay/sandbox/api/v1, production: …/pay/api/v1)`,
         );
       } else if (said.includes("client")) {
-        bad(`the client ID was refused (${error.messages.join(" ")})`, "copy PAYMENT_CLIENT_ID again from the merchant dashboard");
+        bad(
+          `the client ID was refused (${error.messages.join(" ")})`,
+          "copy PAYMENT_CLIENT_ID again from the merchant dashboard",
+        );
       } else if (said.includes("secret")) {
-        bad(`the client secret was refused (${error.messages.join(" ")})`, "copy PAYMENT_CLIENT_SECRET again from the merchant dashboard");
+        bad(
+          `the client secret was refused (${error.messages.join(" ")})`,
+          "copy PAYMENT_CLIENT_SECRET again from the merchant dashboard",
+        );
       } else {
-        bad(`the service refused the credentials (HTTP ${error.status}: ${error.messages.join(" ")})`, "check PAYMENT_CLIENT_ID, PAYMENT_CLIENT_SECRET and the base URL's mode");
+        bad(
+          `the service refused the credentials (HTTP ${error.status}: ${error.messages.join(" ")})`,
+          "check PAYMENT_CLIENT_ID, PAYMENT_CLIENT_SECRET and the base URL's mode",
+        );
       }
       return;
     case "unavailable":
@@ -120,7 +156,10 @@ function explain(error: PaymentError, base: URL) {
       );
       return;
     case "rate_limited":
-      bad("the service is rate limiting this IP (60 requests a minute)", `wait ${error.retryAfterSeconds ?? 60} s and run the doctor again`);
+      bad(
+        "the service is rate limiting this IP (60 requests a minute)",
+        `wait ${error.retryAfterSeconds ?? 60} s and run the doctor again`,
+      );
       return;
     case "bad_response":
       bad(

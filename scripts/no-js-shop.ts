@@ -46,7 +46,11 @@ export function sessionCookie(response: Response, fallback = ""): string {
 
 /** Headers of a no-JS browser's request; a form post also carries its page's Origin (Next.js checks it). */
 function browserHeaders(cookie: string, extra: Record<string, string> = {}): Record<string, string> {
-  const headers: Record<string, string> = { Accept: "text/html,application/xhtml+xml", "Accept-Language": "en-US,en;q=0.9", ...extra };
+  const headers: Record<string, string> = {
+    Accept: "text/html,application/xhtml+xml",
+    "Accept-Language": "en-US,en;q=0.9",
+    ...extra,
+  };
   if (cookie) headers.Cookie = cookie;
   return headers;
 }
@@ -55,7 +59,8 @@ function browserHeaders(cookie: string, extra: Record<string, string> = {}): Rec
 export async function getPage(url: string, cookie = "", expectedStatus = 200): Promise<string> {
   const response = await fetch(url, { headers: browserHeaders(cookie), redirect: "manual" });
   const html = await response.text();
-  if (response.status !== expectedStatus) throw new Error(`GET ${url} answered ${response.status}, expected ${expectedStatus}`);
+  if (response.status !== expectedStatus)
+    throw new Error(`GET ${url} answered ${response.status}, expected ${expectedStatus}`);
   return html;
 }
 
@@ -78,7 +83,10 @@ export async function multipartBody(fields: [string, string][]): Promise<{ body:
  * Adds a product to the cart by posting the product page's add-to-cart form.
  * @returns the session cookie holding the cart (a new session unless `cookie` is given).
  */
-export async function addToCart(baseUrl: string, { slug = "olive-oil", quantity = 1, cookie = "" } = {}): Promise<string> {
+export async function addToCart(
+  baseUrl: string,
+  { slug = "olive-oil", quantity = 1, cookie = "" } = {},
+): Promise<string> {
   const pageUrl = new URL(`/products/${encodeURIComponent(slug)}`, baseUrl).href;
   const form = findForm(await getPage(pageUrl, cookie), "quantity");
   if (!form) throw new Error(`${pageUrl} has no add-to-cart form (no field named "quantity")`);
@@ -90,7 +98,8 @@ export async function addToCart(baseUrl: string, { slug = "olive-oil", quantity 
   });
   await response.arrayBuffer();
   const next = sessionCookie(response);
-  if (response.status !== 200 || !next) throw new Error(`add to cart (${slug}) answered ${response.status}${next ? "" : " without a session cookie"}`);
+  if (response.status !== 200 || !next)
+    throw new Error(`add to cart (${slug}) answered ${response.status}${next ? "" : " without a session cookie"}`);
   return next;
 }
 
@@ -98,7 +107,10 @@ export async function addToCart(baseUrl: string, { slug = "olive-oil", quantity 
  * Loads the checkout page with a cart's cookie and reads its form.
  * @returns the form's hidden inputs (the `$ACTION_…` fields) and the gateway aliases offered.
  */
-export async function loadCheckoutForm(baseUrl: string, cookie: string): Promise<{ hidden: [string, string][]; gateways: string[] }> {
+export async function loadCheckoutForm(
+  baseUrl: string,
+  cookie: string,
+): Promise<{ hidden: [string, string][]; gateways: string[] }> {
   const form = findForm(await getPage(new URL("/checkout", baseUrl).href, cookie), "full_name");
   if (!form) throw new Error("the checkout page has no checkout form (no field named full_name): is the cart empty?");
   return { hidden: form.hidden, gateways: (form.radios.payment_gateway ?? []).filter(Boolean) };
@@ -110,7 +122,13 @@ export type CheckoutDetails = Partial<Record<"full_name" | "email" | "phone" | "
 /** The fields of one checkout submission: the form's hidden inputs plus the customer's details. */
 export function checkoutFields(hidden: [string, string][], details: CheckoutDetails = {}): [string, string][] {
   const { full_name = "", email = "", phone = "", payment_gateway = "" } = details;
-  return [...hidden, ["full_name", full_name], ["email", email], ["phone", phone], ["payment_gateway", payment_gateway]];
+  return [
+    ...hidden,
+    ["full_name", full_name],
+    ["email", email],
+    ["phone", phone],
+    ["payment_gateway", payment_gateway],
+  ];
 }
 
 /**
@@ -130,7 +148,11 @@ export async function submitCheckout(
     redirect: "manual",
   });
   await response.arrayBuffer();
-  return { status: response.status, location: response.headers.get("location"), cookie: sessionCookie(response, cookie) };
+  return {
+    status: response.status,
+    location: response.headers.get("location"),
+    cookie: sessionCookie(response, cookie),
+  };
 }
 
 /** Whether `location` is a payment page of the payment service at `serviceOrigin` (sandbox or production). */
@@ -147,7 +169,11 @@ export function isPaymentPage(location: string | null | undefined, serviceOrigin
 export async function payAtEmulator(paymentUrl: string, gateway: string): Promise<string> {
   const url = new URL(paymentUrl);
   url.pathname = `${url.pathname}/gateway/${encodeURIComponent(gateway)}/complete`;
-  const response = await fetch(url, { method: "POST", body: new URLSearchParams({ outcome: "pay" }), redirect: "manual" });
+  const response = await fetch(url, {
+    method: "POST",
+    body: new URLSearchParams({ outcome: "pay" }),
+    redirect: "manual",
+  });
   await response.arrayBuffer();
   const location = response.headers.get("location");
   if (response.status !== 303 || !location) throw new Error(`Pay on the emulator answered ${response.status}`);
@@ -181,10 +207,17 @@ export async function placePaidOrder(
   const { hidden, gateways } = await loadCheckoutForm(baseUrl, cartCookie);
   const gateway = gateways[0];
   if (!gateway) throw new Error("the checkout form offers no payment gateway");
-  const details = { full_name: "Page Weight", email: "weight@example.ly", phone: "0912345678", payment_gateway: gateway };
+  const details = {
+    full_name: "Page Weight",
+    email: "weight@example.ly",
+    phone: "0912345678",
+    payment_gateway: gateway,
+  };
   const checkout = await submitCheckout(baseUrl, cartCookie, hidden, details);
   if (checkout.status !== 303 || !isPaymentPage(checkout.location, serviceOrigin)) {
-    throw new Error(`checkout answered ${checkout.status} ${checkout.location ?? ""}, expected 303 to a payment page at ${serviceOrigin}`);
+    throw new Error(
+      `checkout answered ${checkout.status} ${checkout.location ?? ""}, expected 303 to a payment page at ${serviceOrigin}`,
+    );
   }
   const returnUrl = await payAtEmulator(checkout.location, gateway);
   const { orderPath, cookie } = await returnToShop(returnUrl, checkout.cookie);

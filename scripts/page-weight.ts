@@ -82,7 +82,11 @@ function linkHeaderEntries(header: string | null): Attributes[] {
  * The scripts and stylesheets a modern browser downloads for this HTML, deduplicated, as absolute URLs.
  * @returns `{ js: string[], css: string[] }` in document order.
  */
-export function pageAssets(html: string, pageUrl: string, linkHeader: string | null = null): { js: string[]; css: string[] } {
+export function pageAssets(
+  html: string,
+  pageUrl: string,
+  linkHeader: string | null = null,
+): { js: string[]; css: string[] } {
   const js = new Set<string>();
   const css = new Set<string>();
   const add = (set: Set<string>, href: string | undefined) => {
@@ -118,16 +122,29 @@ const group = (files: AssetWeight[]): AssetGroup => ({
 
 /** Weighs one page: fetches it (with `cookie`, e.g. a session with a cart), then every script and stylesheet it loads. */
 export async function measurePageWeight(url: string, cookie = ""): Promise<PageWeight> {
-  const headers: Record<string, string> = { Accept: "text/html,application/xhtml+xml", "Accept-Language": "en-US,en;q=0.9" };
+  const headers: Record<string, string> = {
+    Accept: "text/html,application/xhtml+xml",
+    "Accept-Language": "en-US,en;q=0.9",
+  };
   if (cookie) headers.Cookie = cookie;
   const response = await fetch(url, { headers, redirect: "manual" });
   const buffer = Buffer.from(await response.arrayBuffer());
   if (response.status >= 300 && response.status !== 404) throw new Error(`GET ${url} answered ${response.status}`);
   const html = buffer.toString("utf8");
   const assets = pageAssets(html, url, response.headers.get("link"));
-  const [js, css] = await Promise.all([Promise.all(assets.js.map(weighAsset)), Promise.all(assets.css.map(weighAsset))]);
+  const [js, css] = await Promise.all([
+    Promise.all(assets.js.map(weighAsset)),
+    Promise.all(assets.css.map(weighAsset)),
+  ]);
   const page = { bytes: buffer.length, gzip: gzipBytes(buffer) };
-  return { url, status: response.status, html: page, js: group(js), css: group(css), totalGzip: page.gzip + group(js).gzip + group(css).gzip };
+  return {
+    url,
+    status: response.status,
+    html: page,
+    js: group(js),
+    css: group(css),
+    totalGzip: page.gzip + group(js).gzip + group(css).gzip,
+  };
 }
 
 /**
@@ -146,9 +163,30 @@ export async function prepareShopPages(baseUrl: string, serviceOrigin: string): 
     { key: "home", name: "Home", path: "/", cookie: "", expectedStatus: 200, budgeted: true },
     { key: "product", name: "Product", path: "/products/olive-oil", cookie: "", expectedStatus: 200, budgeted: true },
     { key: "cart", name: "Cart (2 lines)", path: "/cart", cookie: cartCookie, expectedStatus: 200, budgeted: true },
-    { key: "checkout", name: "Checkout (2 lines)", path: "/checkout", cookie: cartCookie, expectedStatus: 200, budgeted: true },
-    { key: "order", name: "Order (paid)", path: order.orderPath, cookie: order.cookie, expectedStatus: 200, budgeted: true },
-    { key: "shell", name: "404 (app shell baseline)", path: "/this-page-does-not-exist", cookie: "", expectedStatus: 404, budgeted: false },
+    {
+      key: "checkout",
+      name: "Checkout (2 lines)",
+      path: "/checkout",
+      cookie: cartCookie,
+      expectedStatus: 200,
+      budgeted: true,
+    },
+    {
+      key: "order",
+      name: "Order (paid)",
+      path: order.orderPath,
+      cookie: order.cookie,
+      expectedStatus: 200,
+      budgeted: true,
+    },
+    {
+      key: "shell",
+      name: "404 (app shell baseline)",
+      path: "/this-page-does-not-exist",
+      cookie: "",
+      expectedStatus: 404,
+      budgeted: false,
+    },
   ];
 }
 
@@ -156,7 +194,8 @@ export async function prepareShopPages(baseUrl: string, serviceOrigin: string): 
 export async function measureShopPages(baseUrl: string, serviceOrigin: string): Promise<(ShopPage & PageWeight)[]> {
   const pages = await prepareShopPages(baseUrl, serviceOrigin);
   const results: (ShopPage & PageWeight)[] = [];
-  for (const page of pages) results.push({ ...page, ...(await measurePageWeight(new URL(page.path, baseUrl).href, page.cookie)) });
+  for (const page of pages)
+    results.push({ ...page, ...(await measurePageWeight(new URL(page.path, baseUrl).href, page.cookie)) });
   return results;
 }
 
@@ -168,10 +207,27 @@ export function formatWeights(results: (ShopPage & PageWeight)[]): string {
   const shell = results.find((result) => result.key === "shell");
   const rows = [["page", "status", "JS gz", "files", "vs shell", "CSS gz", "HTML gz", "total gz", "budget"]];
   for (const r of results) {
-    const delta = shell && r !== shell ? `${r.js.gzip >= shell.js.gzip ? "+" : "-"}${kb(Math.abs(r.js.gzip - shell.js.gzip))}` : "";
+    const delta =
+      shell && r !== shell ? `${r.js.gzip >= shell.js.gzip ? "+" : "-"}${kb(Math.abs(r.js.gzip - shell.js.gzip))}` : "";
     const verdict = r.budgeted ? (r.js.gzip <= JS_BUDGET_BYTES ? "ok" : "OVER") : "-";
-    rows.push([r.name, String(r.status), kb(r.js.gzip), String(r.js.files.length), delta, kb(r.css.gzip), kb(r.html.gzip), kb(r.totalGzip), verdict]);
+    rows.push([
+      r.name,
+      String(r.status),
+      kb(r.js.gzip),
+      String(r.js.files.length),
+      delta,
+      kb(r.css.gzip),
+      kb(r.html.gzip),
+      kb(r.totalGzip),
+      verdict,
+    ]);
   }
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ")).join("\n");
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+        .join("  "),
+    )
+    .join("\n");
 }

@@ -55,7 +55,9 @@ describe("the development database", () => {
     const dataDir = devDataDir();
     const running = await startEmbeddedDatabase({ dataDir });
     try {
-      await expect(startEmbeddedDatabase({ dataDir })).rejects.toThrow(/An embedded PostgreSQL \(process \d+\) is still running on .*, .*Stop it \(`kill \d+`\)/);
+      await expect(startEmbeddedDatabase({ dataDir })).rejects.toThrow(
+        /An embedded PostgreSQL \(process \d+\) is still running on .*, .*Stop it \(`kill \d+`\)/,
+      );
     } finally {
       await running.stop();
     }
@@ -76,16 +78,23 @@ describe("the development database", () => {
     const dataDir = devDataDir();
     await (await startEmbeddedDatabase({ dataDir })).stop();
     writeFileSync(path.join(dataDir, "PG_VERSION"), "16\n");
-    await expect(startEmbeddedDatabase({ dataDir })).rejects.toThrow(/holds a PostgreSQL 16 cluster.*Delete the folder to start afresh/);
+    await expect(startEmbeddedDatabase({ dataDir })).rejects.toThrow(
+      /holds a PostgreSQL 16 cluster.*Delete the folder to start afresh/,
+    );
   });
 });
 
 describe("as root", () => {
-  it.runIf(process.getuid?.() === 0)("explains a data folder the postgres user cannot enter, instead of a bare EACCES", async () => {
-    const privateParent = mkdtempSync(path.join(tmpdir(), "shop-private-")); // 0700, like /root
-    folders.push(privateParent);
-    await expect(startEmbeddedDatabase({ dataDir: path.join(privateParent, "postgres") })).rejects.toThrow(/cannot enter .*shop-private-.* \(mode 700\)/);
-  });
+  it.runIf(process.getuid?.() === 0)(
+    "explains a data folder the postgres user cannot enter, instead of a bare EACCES",
+    async () => {
+      const privateParent = mkdtempSync(path.join(tmpdir(), "shop-private-")); // 0700, like /root
+      folders.push(privateParent);
+      await expect(startEmbeddedDatabase({ dataDir: path.join(privateParent, "postgres") })).rejects.toThrow(
+        /cannot enter .*shop-private-.* \(mode 700\)/,
+      );
+    },
+  );
 });
 
 describe("a throwaway cluster", () => {

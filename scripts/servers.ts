@@ -7,7 +7,18 @@
 // grace period. `stopAll()` stops everything this process started; `killAllNow()` is the synchronous last resort
 // for `process.on("exit")`. Nothing here stops a process it did not start.
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -48,7 +59,12 @@ export function startProcess(
   name: string,
   command: string,
   args: string[],
-  { env = {}, output = "ignore", cwd = ROOT, stdin = "ignore" }: { env?: Record<string, string | undefined>; output?: Output; cwd?: string; stdin?: "ignore" | "pipe" } = {},
+  {
+    env = {},
+    output = "ignore",
+    cwd = ROOT,
+    stdin = "ignore",
+  }: { env?: Record<string, string | undefined>; output?: Output; cwd?: string; stdin?: "ignore" | "pipe" } = {},
 ): Started {
   let stdout: "ignore" | "inherit" | number = "ignore";
   let stderr: "ignore" | "inherit" | number = "ignore";
@@ -56,7 +72,12 @@ export function startProcess(
   if (output === "inherit") stdout = stderr = "inherit";
   else if (output === "stderr") stderr = "inherit";
   else if (typeof output === "object") stdout = stderr = logFd = openSync(output.file, "w");
-  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: [stdin, stdout, stderr], detached: true });
+  const child = spawn(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: [stdin, stdout, stderr],
+    detached: true,
+  });
   if (logFd !== undefined) closeSync(logFd); // the child has its own copy
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const started: Started = {
@@ -101,7 +122,9 @@ export function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -117,18 +140,25 @@ export function portIsFree(port: number): Promise<boolean> {
 
 async function claimPort(port: number | undefined, what: string): Promise<number> {
   if (port === undefined) return freePort();
-  if (!(await portIsFree(port))) throw new Error(`port ${port} (for ${what}) is in use: is another run still going? Stop it and try again.`);
+  if (!(await portIsFree(port)))
+    throw new Error(`port ${port} (for ${what}) is in use: is another run still going? Stop it and try again.`);
   return port;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until `check()` is true, failing early when the process exits and after `timeoutMs`. */
-async function waitUntil(started: Started, what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+async function waitUntil(
+  started: Started,
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const { exitCode, signalCode } = started.child;
-    if (exitCode !== null || signalCode !== null) throw new Error(`${what} exited (${exitCode ?? signalCode}) before it was ready`);
+    if (exitCode !== null || signalCode !== null)
+      throw new Error(`${what} exited (${exitCode ?? signalCode}) before it was ready`);
     if (await check().catch(() => false)) return;
     await sleep(100);
   }
@@ -144,7 +174,13 @@ async function answers(url: string): Promise<boolean> {
 }
 
 /** `node --import tsx [nodeArgs] script args`: TypeScript without the npx and tsx wrapper processes. */
-const tsxArgs = (script: string, args: string[] = [], nodeArgs: string[] = []) => [...nodeArgs, "--import", "tsx", script, ...args];
+const tsxArgs = (script: string, args: string[] = [], nodeArgs: string[] = []) => [
+  ...nodeArgs,
+  "--import",
+  "tsx",
+  script,
+  ...args,
+];
 
 // ───────────────────────────────────────── the payment service emulator ─────────────────────────────────────────
 
@@ -162,7 +198,11 @@ export interface RunningEmulator extends Started {
  * Starts `tsx emulator/server.ts` (rate limit off, quiet) on `port` (default: a free one) with extra `env`
  * (`EMULATOR_WEBHOOK_URL`, …), and resolves once `/__emulator/health` answers.
  */
-export async function startEmulator({ port, env = {}, output = "stderr" }: { port?: number; env?: Record<string, string>; output?: Output } = {}): Promise<RunningEmulator> {
+export async function startEmulator({
+  port,
+  env = {},
+  output = "stderr",
+}: { port?: number; env?: Record<string, string>; output?: Output } = {}): Promise<RunningEmulator> {
   const chosen = await claimPort(port, "the emulator");
   const url = `http://127.0.0.1:${chosen}`;
   const started = startProcess("emulator", process.execPath, tsxArgs("emulator/server.ts"), {
@@ -180,7 +220,8 @@ export async function startEmulator({ port, env = {}, output = "stderr" }: { por
         headers: { "Content-Type": "application/json" },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      if (!response.ok) throw new Error(`emulator ${controlPath} answered ${response.status}: ${await response.text()}`);
+      if (!response.ok)
+        throw new Error(`emulator ${controlPath} answered ${response.status}: ${await response.text()}`);
       return (await response.json()) as T;
     },
   };
@@ -217,11 +258,17 @@ export interface RunningDatabase {
  * @throws Error with a message that says what to do: the port is taken, another server already runs on `dataDir`,
  *   the directory holds another major version, or (as root) the `postgres` user cannot reach the binaries.
  */
-export async function startEmbeddedDatabase({ port, dataDir, settings = {} }: { port?: number; dataDir?: string; settings?: Record<string, string> } = {}): Promise<RunningDatabase> {
+export async function startEmbeddedDatabase({
+  port,
+  dataDir,
+  settings = {},
+}: { port?: number; dataDir?: string; settings?: Record<string, string> } = {}): Promise<RunningDatabase> {
   const throwaway = dataDir === undefined;
   const chosen = port ?? (await freePort());
   if (!(await portIsFree(chosen))) {
-    throw new Error(`Port ${chosen} is in use, so the embedded PostgreSQL cannot listen there. Is another \`npm run dev\` running? Stop it, or set DATABASE_URL to use your own database.`);
+    throw new Error(
+      `Port ${chosen} is in use, so the embedded PostgreSQL cannot listen there. Is another \`npm run dev\` running? Stop it, or set DATABASE_URL to use your own database.`,
+    );
   }
   const parent = throwaway ? tmpdir() : path.dirname(path.resolve(dataDir));
   mkdirSync(parent, { recursive: true });
@@ -233,11 +280,15 @@ export async function startEmbeddedDatabase({ port, dataDir, settings = {} }: { 
   if (initialised) {
     const major = readFileSync(path.join(directory, "PG_VERSION"), "utf8").trim();
     if (major !== EMBEDDED_POSTGRES_MAJOR) {
-      throw new Error(`${directory} holds a PostgreSQL ${major} cluster; the embedded server is PostgreSQL ${EMBEDDED_POSTGRES_MAJOR}. Delete the folder to start afresh (its orders go with it), or set DATABASE_URL.`);
+      throw new Error(
+        `${directory} holds a PostgreSQL ${major} cluster; the embedded server is PostgreSQL ${EMBEDDED_POSTGRES_MAJOR}. Delete the folder to start afresh (its orders go with it), or set DATABASE_URL.`,
+      );
     }
     const running = postmasterStillRunning(directory);
     if (running) {
-      throw new Error(`An embedded PostgreSQL (process ${running}) is still running on ${directory}, left by an earlier \`npm run dev\` that did not stop. Stop it (\`kill ${running}\`) and start again.`);
+      throw new Error(
+        `An embedded PostgreSQL (process ${running}) is still running on ${directory}, left by an earlier \`npm run dev\` that did not stop. Stop it (\`kill ${running}\`) and start again.`,
+      );
     }
   }
 
@@ -306,7 +357,9 @@ function assertReachableByPostgresUser(folders: string[]): void {
   for (const folder of folders) {
     for (let dir = folder; ; dir = path.dirname(dir)) {
       if ((statSync(dir).mode & 0o001) === 0) {
-        throw new Error(`PostgreSQL cannot run as root, and the \`postgres\` user it runs as instead cannot enter ${dir} (mode ${(statSync(dir).mode & 0o777).toString(8)}). Run as a normal user, move the checkout out of ${dir}, or set DATABASE_URL to use your own database.`);
+        throw new Error(
+          `PostgreSQL cannot run as root, and the \`postgres\` user it runs as instead cannot enter ${dir} (mode ${(statSync(dir).mode & 0o777).toString(8)}). Run as a normal user, move the checkout out of ${dir}, or set DATABASE_URL to use your own database.`,
+        );
       }
       if (dir === path.dirname(dir)) break;
     }
@@ -325,9 +378,25 @@ export interface RunningPooler extends Started {
  * @param poolSize server connections per database (PgBouncer's default_pool_size).
  * @throws when PgBouncer is not installed or does not start listening.
  */
-export async function startPgBouncer({ port, upstreamPort, poolSize = 20 }: { port: number; upstreamPort: number; poolSize?: number }): Promise<RunningPooler> {
-  const binary = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer", "/opt/homebrew/bin/pgbouncer", "/usr/local/bin/pgbouncer"].find(existsSync);
-  if (!binary) throw new Error("PgBouncer is not installed: `apt-get install pgbouncer` (Debian, Ubuntu) or `brew install pgbouncer`.");
+export async function startPgBouncer({
+  port,
+  upstreamPort,
+  poolSize = 20,
+}: {
+  port: number;
+  upstreamPort: number;
+  poolSize?: number;
+}): Promise<RunningPooler> {
+  const binary = [
+    "/usr/sbin/pgbouncer",
+    "/usr/bin/pgbouncer",
+    "/opt/homebrew/bin/pgbouncer",
+    "/usr/local/bin/pgbouncer",
+  ].find(existsSync);
+  if (!binary)
+    throw new Error(
+      "PgBouncer is not installed: `apt-get install pgbouncer` (Debian, Ubuntu) or `brew install pgbouncer`.",
+    );
   const folder = mkdtempSync(path.join(tmpdir(), "shop-pgbouncer-"));
   chmodSync(folder, 0o755); // as root it runs as the postgres user, which reads these files
   writeFileSync(path.join(folder, "users.txt"), `"postgres" "postgres"\n`, { mode: 0o644 });
@@ -351,7 +420,9 @@ export async function startPgBouncer({ port, upstreamPort, poolSize = 20 }: { po
   // PgBouncer refuses to run as root; -u makes it switch to the postgres user.
   const asRoot = process.getuid?.() === 0 ? ["-u", "postgres"] : [];
   // -q: no log lines on stdout; warnings and errors still reach stderr.
-  const started = startProcess("pgbouncer", binary, ["-q", ...asRoot, path.join(folder, "pgbouncer.ini")], { output: "stderr" });
+  const started = startProcess("pgbouncer", binary, ["-q", ...asRoot, path.join(folder, "pgbouncer.ini")], {
+    output: "stderr",
+  });
   const stop = started.stop;
   const pooler: RunningPooler = {
     ...started,
@@ -398,10 +469,20 @@ export async function createDatabase(serverUrl: string, name: string): Promise<s
 export function runToCompletion(
   command: string,
   args: string[],
-  { env = {}, input, timeoutMs = 600_000, cwd = ROOT }: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; cwd?: string } = {},
+  {
+    env = {},
+    input,
+    timeoutMs = 600_000,
+    cwd = ROOT,
+  }: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; cwd?: string } = {},
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"], detached: true });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
     const started: Started = {
       name: path.basename(command),
       child,
@@ -437,20 +518,28 @@ const tail = (text: string) => text.trim().split("\n").slice(-5).join(" | ");
  * (`tsx --conditions=react-server scripts/db-migrate.ts`).
  */
 export async function migrate(url: string): Promise<void> {
-  const { status, stdout, stderr } = await runToCompletion(process.execPath, tsxArgs("scripts/db-migrate.ts", [], ["--conditions=react-server"]), {
-    env: { DATABASE_URL: url, NODE_ENV: "production" },
-    timeoutMs: 120_000,
-  });
+  const { status, stdout, stderr } = await runToCompletion(
+    process.execPath,
+    tsxArgs("scripts/db-migrate.ts", [], ["--conditions=react-server"]),
+    {
+      env: { DATABASE_URL: url, NODE_ENV: "production" },
+      timeoutMs: 120_000,
+    },
+  );
   if (status !== 0) throw new Error(`scripts/db-migrate.ts exited with ${status}: ${tail(stderr || stdout)}`);
 }
 
 /** Creates a back-office admin (or sets its password) in the database at `url`, with `npm run admin`'s script. */
 export async function createAdmin(url: string, email: string, password: string): Promise<void> {
-  const { status, stdout, stderr } = await runToCompletion(process.execPath, tsxArgs("scripts/admin.ts", ["create", email, "--password-stdin"], ["--conditions=react-server"]), {
-    env: { DATABASE_URL: url, NODE_ENV: "production" },
-    input: password,
-    timeoutMs: 60_000,
-  });
+  const { status, stdout, stderr } = await runToCompletion(
+    process.execPath,
+    tsxArgs("scripts/admin.ts", ["create", email, "--password-stdin"], ["--conditions=react-server"]),
+    {
+      env: { DATABASE_URL: url, NODE_ENV: "production" },
+      input: password,
+      timeoutMs: 60_000,
+    },
+  );
   if (status !== 0) throw new Error(`scripts/admin.ts exited with ${status}: ${tail(stderr || stdout)}`);
 }
 
@@ -478,13 +567,22 @@ export interface NextAppOptions {
  * `next start` of the Next.js app in `cwd`, with the Next.js installed there (or the project's), in production mode;
  * resolves once `/` answers with a status below 500.
  */
-export async function startNextApp(name: string, cwd: string, { port, env = {}, distDir, output = "ignore", timeoutMs = 60_000 }: NextAppOptions = {}): Promise<RunningApp> {
+export async function startNextApp(
+  name: string,
+  cwd: string,
+  { port, env = {}, distDir, output = "ignore", timeoutMs = 60_000 }: NextAppOptions = {},
+): Promise<RunningApp> {
   const chosen = await claimPort(port, name);
   const local = path.join(cwd, "node_modules/next/dist/bin/next");
   const bin = existsSync(local) ? local : path.join(ROOT, "node_modules/next/dist/bin/next");
   const started = startProcess(name, process.execPath, [bin, "start", "--port", String(chosen)], {
     cwd,
-    env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", ...(distDir ? { NEXT_DIST_DIR: distDir } : {}), ...env },
+    env: {
+      NEXT_TELEMETRY_DISABLED: "1",
+      NODE_ENV: "production",
+      ...(distDir ? { NEXT_DIST_DIR: distDir } : {}),
+      ...env,
+    },
     output,
   });
   const url = `http://localhost:${chosen}`;

@@ -11,8 +11,11 @@ if (existsSync(target)) {
 
 const example = readFileSync(".env.example", "utf8");
 const secret = randomBytes(32).toString("base64");
-const lines = example.split("\n").map((line) => (line.startsWith("SESSION_SECRET=") ? `SESSION_SECRET=${secret}` : line));
-if (!lines.some((line) => line === `SESSION_SECRET=${secret}`)) throw new Error(".env.example has no SESSION_SECRET= line");
+const lines = example
+  .split("\n")
+  .map((line) => (line.startsWith("SESSION_SECRET=") ? `SESSION_SECRET=${secret}` : line));
+if (!lines.some((line) => line === `SESSION_SECRET=${secret}`))
+  throw new Error(".env.example has no SESSION_SECRET= line");
 writeFileSync(target, lines.join("\n"), { mode: 0o600 });
 console.log(`Wrote ${target}: a new SESSION_SECRET and the emulator's sandbox credentials.`);
 console.log("Next: `npm run dev`, or put your sandbox keys in it and run `npm run doctor`.");

@@ -37,17 +37,33 @@ function suite(name, command, args, reportFile, count, extraEnv) {
 check("typecheck", "npx", ["tsc", "--noEmit"]);
 check("emulator typecheck", "npx", ["tsc", "--noEmit", "-p", "emulator"]);
 check("lint", "npx", ["eslint", "."]);
+check("format (Prettier)", "npx", ["prettier", "--check", "."]);
+check("unused code (knip)", "npx", ["knip"]);
 // Every Markdown link and cited file or heading exists: a clone has nothing else to follow.
 check("links", "node", ["scripts/check-links.mjs"]);
 const vitestCounts = (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests });
-const vitest = (outputFile, files = []) => ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${outputFile}`, ...files];
+const vitest = (outputFile, files = []) => [
+  "vitest",
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile=${outputFile}`,
+  ...files,
+];
 suite("unit", "npx", vitest("test-results/vitest.json"), "test-results/vitest.json", vitestCounts);
 if (TEST_DATABASE_URL) {
   // The suites that use a database (lib/testing/db.ts), on a real PostgreSQL.
   const databaseSuites = ["lib", "app", "scripts"]
     .flatMap((dir) => readdirSync(dir, { recursive: true }).map((file) => `${dir}/${file}`))
     .filter((file) => file.endsWith(".test.ts") && /testing\/db"/.test(readFileSync(file, "utf8")));
-  suite("unit (TEST_DATABASE_URL)", "npx", vitest("test-results/vitest-pg.json", databaseSuites), "test-results/vitest-pg.json", vitestCounts, { TEST_DATABASE_URL });
+  suite(
+    "unit (TEST_DATABASE_URL)",
+    "npx",
+    vitest("test-results/vitest-pg.json", databaseSuites),
+    "test-results/vitest-pg.json",
+    vitestCounts,
+    { TEST_DATABASE_URL },
+  );
 }
 // Built with the browser tests' environment (secrets included), so their secret scan covers the build output.
 const shopEnv = JSON.parse(readFileSync("e2e/shop-env.json", "utf8"));
@@ -58,13 +74,19 @@ if (check("build", "npx", ["next", "build"], shopEnv)) {
   // pooler Neon and Supabase run): checkout, webhooks and expiry, back-office sign-in, two instances racing.
   const pooled = ["e2e/checkout.spec.ts", "e2e/webhooks.spec.ts", "e2e/admin.spec.ts", "e2e/instances.spec.ts"];
   const report = "test-results/playwright-pooler.json";
-  suite("browser via PgBouncer", "npx", ["playwright", "test", "--project=en", ...pooled], report, playwrightCounts, { E2E_POOLER: "1", E2E_REPORT: report });
+  suite("browser via PgBouncer", "npx", ["playwright", "test", "--project=en", ...pooled], report, playwrightCounts, {
+    E2E_POOLER: "1",
+    E2E_REPORT: report,
+  });
 } else {
   results.push({ name: "browser (Playwright)", passed: 0, failed: 1, seconds: "0.0" });
 }
 
 console.log("\nSummary");
-for (const r of results) console.log(`  ${r.failed ? "✗" : "✓"} ${r.name.padEnd(22)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds}s`);
+for (const r of results)
+  console.log(
+    `  ${r.failed ? "✗" : "✓"} ${r.name.padEnd(22)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds}s`,
+  );
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 console.log(`${passed} passed, ${failed} failed`);

@@ -13,8 +13,16 @@ export default async function HomePage() {
       <ul className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
         {PRODUCTS.map((product, index) => (
           <li key={product.slug}>
-            <ShopLink href={`/products/${product.slug}`} className="group block overflow-hidden rounded-xl border border-sand-200 bg-white transition hover:shadow-md">
-              <ProductImage src={product.image} size={400} priority={index < 4} className="aspect-square w-full bg-sand-100 object-cover" />
+            <ShopLink
+              href={`/products/${product.slug}`}
+              className="group block overflow-hidden rounded-xl border border-sand-200 bg-white transition hover:shadow-md"
+            >
+              <ProductImage
+                src={product.image}
+                size={400}
+                priority={index < 4}
+                className="aspect-square w-full bg-sand-100 object-cover"
+              />
               <div className="p-3">
                 <h2 className="text-sm font-medium group-hover:underline">{product.name[locale]}</h2>
                 <p className="mt-1 text-sm text-stone-700">{formatMoney(product.priceMinor, locale)}</p>

@@ -7,7 +7,10 @@ import { fulfilOrder } from "@/lib/admin/orders";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/log";
 
-const credentialsSchema = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(1_000) });
+const credentialsSchema = z.object({
+  email: z.string().trim().min(1).max(254),
+  password: z.string().min(1).max(1_000),
+});
 
 /**
  * Signs an admin in (form fields `email`, `password`) and opens the orders; a wrong e-mail or password, too many
@@ -20,7 +23,12 @@ export async function signInAction(form: FormData): Promise<void> {
   const result = await signIn(getDb(), { ...parsed.data, ip: await clientIp() });
   logger.info({ event: "admin_sign_in", ok: result.ok, reason: result.ok ? undefined : result.reason });
   if (result.ok) await startAdminSession(result.admin, result.sessionVersion);
-  if (!result.ok) redirect(result.reason === "locked" ? `/admin/sign-in?error=locked&minutes=${result.retryAfterMinutes}` : `/admin/sign-in?error=${result.reason}`);
+  if (!result.ok)
+    redirect(
+      result.reason === "locked"
+        ? `/admin/sign-in?error=locked&minutes=${result.retryAfterMinutes}`
+        : `/admin/sign-in?error=${result.reason}`,
+    );
   redirect("/admin/orders");
 }
 

@@ -22,16 +22,27 @@ export default async function AdminLayout({ children }: { children: React.ReactN
   return (
     <>
       <header className="border-b border-stone-300 bg-stone-900 text-white">
-        <nav aria-label={t("title")} className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
+        <nav
+          aria-label={t("title")}
+          className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3"
+        >
           <Link href="/admin/orders" className="font-semibold tracking-tight">
             {tMeta("shopName")} · {t("title")}
           </Link>
           <div className="flex flex-wrap items-center gap-3 text-sm">
-            <LanguageSwitch to={locale === "ar" ? "en" : "ar"} label={tLayout("switchLanguage")} accessibleLabel={tLayout("switchLanguageLabel")} tone="dark" />
+            <LanguageSwitch
+              to={locale === "ar" ? "en" : "ar"}
+              label={tLayout("switchLanguage")}
+              accessibleLabel={tLayout("switchLanguageLabel")}
+              tone="dark"
+            />
             {admin && (
               <form action={signOutAction} className="flex items-center gap-3">
                 <span className="hidden text-stone-300 sm:inline">{t("signedInAs", { email: admin.email })}</span>
-                <button type="submit" className="rounded-full border border-stone-500 px-3 py-1 whitespace-nowrap hover:bg-stone-700">
+                <button
+                  type="submit"
+                  className="rounded-full border border-stone-500 px-3 py-1 whitespace-nowrap hover:bg-stone-700"
+                >
                   {t("signOut")}
                 </button>
               </form>

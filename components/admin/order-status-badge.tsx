@@ -13,11 +13,19 @@ const TONES: Record<OrderRow["status"], string> = {
 
 /** An order's status in words, with "fulfilled" and any flags for the merchant next to it. */
 export async function OrderStatusBadge({ order }: { order: Pick<OrderRow, "status" | "flags" | "fulfilledAt"> }) {
-  const [t, tFlag, tAdmin] = await Promise.all([getTranslations("admin.filters"), getTranslations("admin.flags"), getTranslations("admin")]);
+  const [t, tFlag, tAdmin] = await Promise.all([
+    getTranslations("admin.filters"),
+    getTranslations("admin.flags"),
+    getTranslations("admin"),
+  ]);
   return (
     <span className="flex flex-wrap gap-1" data-testid="admin-order-status">
       <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${TONES[order.status]}`}>{t(order.status)}</span>
-      {order.fulfilledAt && <span className="rounded-full bg-brand-700 px-2 py-0.5 text-xs font-medium text-white">{tAdmin("fulfilled")}</span>}
+      {order.fulfilledAt && (
+        <span className="rounded-full bg-brand-700 px-2 py-0.5 text-xs font-medium text-white">
+          {tAdmin("fulfilled")}
+        </span>
+      )}
       {order.flags.map((flag) => (
         <span key={flag} className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-900">
           {tFlag(flag)}

@@ -22,7 +22,12 @@ interface EventData {
 
 /** An order's history from the events table, oldest first: what arrived, whether it was verified, what it moved. */
 export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
-  const [t, tStatus, tOrder, format] = await Promise.all([getTranslations("admin.events"), getTranslations("admin.filters"), getTranslations("admin.order"), getFormatter()]);
+  const [t, tStatus, tOrder, format] = await Promise.all([
+    getTranslations("admin.events"),
+    getTranslations("admin.filters"),
+    getTranslations("admin.order"),
+    getFormatter(),
+  ]);
   const title = (type: string, data: EventData) => {
     switch (type) {
       case "created":
@@ -54,19 +59,29 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
         {events.map((event) => {
           const data = event.data as EventData;
           const notes = [
-            data.verified === true ? t("verified") : data.verified === false ? t("notVerified", { signature: data.signature ?? "?" }) : null,
+            data.verified === true
+              ? t("verified")
+              : data.verified === false
+                ? t("notVerified", { signature: data.signature ?? "?" })
+                : null,
             data.amount !== undefined ? `${data.amount} ${data.currency ?? ""}`.trim() : null,
             data.gateway ?? null,
             data.transactionId ?? null,
             data.note ?? null,
             data.outcome ? t("outcome", { outcome: data.outcome }) : null,
-            data.from && data.to ? (data.from === data.to ? t("unchanged") : t("move", { from: tStatus(data.from), to: tStatus(data.to) })) : null,
+            data.from && data.to
+              ? data.from === data.to
+                ? t("unchanged")
+                : t("move", { from: tStatus(data.from), to: tStatus(data.to) })
+              : null,
           ].filter(Boolean);
           return (
             <li key={event.id} className={data.verified === false ? "text-red-900" : undefined}>
               <p className="font-medium">{title(event.type, data)}</p>
               <p className="text-sm text-stone-600">
-                <time dateTime={event.at.toISOString()}>{format.dateTime(event.at, { dateStyle: "medium", timeStyle: "medium" })}</time>
+                <time dateTime={event.at.toISOString()}>
+                  {format.dateTime(event.at, { dateStyle: "medium", timeStyle: "medium" })}
+                </time>
                 {notes.length > 0 && <span> · {notes.join(" · ")}</span>}
               </p>
             </li>

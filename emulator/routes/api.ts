@@ -3,14 +3,7 @@
  * Mounted at `/pay/sandbox/api/v1` (sandbox) and `/pay/api/v1` (production).
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import {
-  ACCESS_TOKEN_TTL_SECONDS,
-  PAGE_BASE,
-  PREPAID_ALIAS,
-  type KeyPair,
-  type Merchant,
-  type Mode,
-} from "../config";
+import { ACCESS_TOKEN_TTL_SECONDS, PAGE_BASE, PREPAID_ALIAS, type KeyPair, type Merchant, type Mode } from "../config";
 import { errorResponse, success } from "../envelope";
 import { failureResponse, findMagicValue, withForeignPaymentUrl, type Failure } from "../faults";
 import { clientKey, MAX_BODY_BYTES, readJsonObject, requestLang, sleep, type JsonBody } from "../http";

@@ -249,9 +249,12 @@ describe("control API: config, rate limit and latency", () => {
     expect((await emulator.post(TOKEN_PATH, DEMO)).status).toBe(429);
   });
 
-  it.each([{ rateLimit: -1 }, { rateLimit: 1.5 }, { latencyMs: "10" }, { latencyMs: 1e9 }])("rejects %j", async (body) => {
-    expect((await control(setup(), "POST", "/config", body)).status).toBe(400);
-  });
+  it.each([{ rateLimit: -1 }, { rateLimit: 1.5 }, { latencyMs: "10" }, { latencyMs: 1e9 }])(
+    "rejects %j",
+    async (body) => {
+      expect((await control(setup(), "POST", "/config", body)).status).toBe(400);
+    },
+  );
 
   it("bounds the number of tracked clients", () => {
     const limiter = createRateLimiter();

@@ -12,7 +12,7 @@ const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
 const MAX_LATENCY_MS = 60_000;
 
 /** A payment as the control API shows it (no access token, no internal fingerprint). */
-export function paymentView(payment: Payment, state: EmulatorState) {
+function paymentView(payment: Payment, state: EmulatorState) {
   const merchant = state.merchants.find((candidate) => candidate.id === payment.merchantId);
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {

@@ -92,7 +92,12 @@ describe("POST /payment/create: bearer (gateway notes)", () => {
   it.each(cases)("answers %s with %i", async (_case, headers, status, message) => {
     const emulator = setup();
     const res = await emulator.post(`${SANDBOX_API}/payment/create`, ORDER, headers);
-    expect(await envelope(res)).toEqual({ status, message: { code: status, error: [message] }, data: {}, type: "error" });
+    expect(await envelope(res)).toEqual({
+      status,
+      message: { code: status, error: [message] },
+      data: {},
+      type: "error",
+    });
   });
 
   it("answers a token with a bad signature or from another emulator with 403 invalid", async () => {
@@ -163,7 +168,11 @@ describe("POST /payment/create: validation (gateway notes)", () => {
     ["a negative amount", { amount: "-5.00" }, "The amount must be greater than 0."],
     ["an amount without decimals", { amount: "25" }, "The amount must have exactly two decimal places, e.g. 25.00."],
     ["an amount with one decimal", { amount: "25.5" }, "The amount must have exactly two decimal places, e.g. 25.00."],
-    ["an amount with three decimals", { amount: "25.000" }, "The amount must have exactly two decimal places, e.g. 25.00."],
+    [
+      "an amount with three decimals",
+      { amount: "25.000" },
+      "The amount must have exactly two decimal places, e.g. 25.00.",
+    ],
     ["an empty amount", { amount: "" }, "The amount field is required."],
     ["a null amount", { amount: null }, "The amount field is required."],
     ["another currency", { currency: "USD" }, "The selected currency is invalid."],
@@ -172,9 +181,17 @@ describe("POST /payment/create: validation (gateway notes)", () => {
     ["a return url without scheme", { return_url: "shop.example/return" }, "The return url must be a valid URL."],
     ["a return url with another scheme", { return_url: "ftp://shop.example/r" }, "The return url must be a valid URL."],
     ["a cancel url without scheme", { cancel_url: "/checkout/cancel" }, "The cancel url must be a valid URL."],
-    ["a custom over 255 characters", { custom: "x".repeat(256) }, "The custom must not be greater than 255 characters."],
+    [
+      "a custom over 255 characters",
+      { custom: "x".repeat(256) },
+      "The custom must not be greater than 255 characters.",
+    ],
     ["a custom that is a number", { custom: 1001 }, "The custom must be a string."],
-    ["a full name over 255 characters", { full_name: "x".repeat(256) }, "The full name must not be greater than 255 characters."],
+    [
+      "a full name over 255 characters",
+      { full_name: "x".repeat(256) },
+      "The full name must not be greater than 255 characters.",
+    ],
     ["an invalid email", { email: "not-an-email" }, "The email must be a valid email address."],
     ["an email without domain dot", { email: "a@b" }, "The email must be a valid email address."],
     ["a garbage phone", { phone: "call me" }, "The phone must be a valid phone number."],
@@ -214,7 +231,10 @@ describe("POST /payment/create: validation (gateway notes)", () => {
     const emulator = setup({ rateLimit: 0 });
     for (const gateway of GATEWAYS) {
       const credentials = gateway.alias === PREPAID_ALIAS ? PREPAID : DEMO;
-      const res = await emulator.create(await emulator.token(credentials), { ...ORDER, payment_gateway: gateway.alias });
+      const res = await emulator.create(await emulator.token(credentials), {
+        ...ORDER,
+        payment_gateway: gateway.alias,
+      });
       expect(res.status, gateway.alias).toBe(200);
     }
   });
@@ -288,9 +308,13 @@ describe("POST /payment/create: Arabic errors", () => {
     expect(missing.message.error).toEqual(["تم رفض الوصول! لم يتم العثور على الرمز"]);
     const accessToken = await emulator.token();
     await emulator.create(accessToken, ORDER);
-    const conflict = await envelope(await emulator.create(accessToken, { ...ORDER, amount: "1.00" }, { query: "?lang=ar" }));
+    const conflict = await envelope(
+      await emulator.create(accessToken, { ...ORDER, amount: "1.00" }, { query: "?lang=ar" }),
+    );
     expect(conflict.status).toBe(409);
-    expect(conflict.message.error).toEqual(["تمت تهيئة عملية دفع لرمز الوصول هذا مسبقًا. يرجى طلب رمز مصادقة جديد لكل طلب."]);
+    expect(conflict.message.error).toEqual([
+      "تمت تهيئة عملية دفع لرمز الوصول هذا مسبقًا. يرجى طلب رمز مصادقة جديد لكل طلب.",
+    ]);
   });
 
   it("stores the language of the create request with the payment", async () => {
@@ -314,7 +338,12 @@ describe("POST /payment/create: magic values", () => {
     const emulator = setup();
     const accessToken = await emulator.token();
     const res = await emulator.create(accessToken, { ...ORDER, full_name: `Test ${magic}` });
-    expect(await envelope(res)).toEqual({ status, message: { code: status, error: [message] }, data: {}, type: "error" });
+    expect(await envelope(res)).toEqual({
+      status,
+      message: { code: status, error: [message] },
+      data: {},
+      type: "error",
+    });
     if (status === 429) expect(res.headers.get("retry-after")).toBe("60");
     expect(await emulator.payments()).toHaveLength(0);
     expect((await emulator.create(accessToken, ORDER)).status).toBe(200);
@@ -364,7 +393,11 @@ describe("POST /payment/create: magic values", () => {
     async (value) => {
       const emulator = setup();
       const started = performance.now();
-      const res = await emulator.create(await emulator.token(), { ...ORDER, full_name: `Salem ${value}`, custom: value });
+      const res = await emulator.create(await emulator.token(), {
+        ...ORDER,
+        full_name: `Salem ${value}`,
+        custom: value,
+      });
       expect(res.status).toBe(200);
       expect(performance.now() - started).toBeLessThan(1000);
     },

@@ -20,10 +20,12 @@ const CONTROL_ROUTES = [
 ];
 
 /** The index page: base URLs, credentials, webhooks, gateway aliases, control API and where the docs are. */
-export const HomePage: FC<{ state: EmulatorState }> = ({ state }) => (
+const HomePage: FC<{ state: EmulatorState }> = ({ state }) => (
   <Layout lang="en" title="Payment service emulator" badge="Local emulator — no real money moves">
     <h1>Payment service emulator</h1>
-    <p>A local stand-in for the hosted-checkout payment service. Documentation: <code>emulator/README.md</code>.</p>
+    <p>
+      A local stand-in for the hosted-checkout payment service. Documentation: <code>emulator/README.md</code>.
+    </p>
 
     <h2>API base URLs</h2>
     <dl>

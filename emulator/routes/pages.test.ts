@@ -38,11 +38,14 @@ describe("landing page", () => {
     expect(html).toContain("25.00 LYD");
     expect(html).toContain("order-1001");
     const options = radios(html);
-    expect(options.map((o) => o.label)).toEqual(GATEWAYS.filter((g) => g.alias !== "prepaid-card").map((g) => g.name.en));
+    expect(options.map((o) => o.label)).toEqual(
+      GATEWAYS.filter((g) => g.alias !== "prepaid-card").map((g) => g.name.en),
+    );
     expect(options.map((o) => o.value)).not.toContain("prepaid-card");
     expect(buttons(html)).toEqual(["Continue"]);
     expect(formAction(html)).toBe(`${path}/gateway?lang=en`);
-    for (const label of ["Full name", "Email", "Phone"]) expect(html).toMatch(new RegExp(`<label class="field">${label}<input`));
+    for (const label of ["Full name", "Email", "Phone"])
+      expect(html).toMatch(new RegExp(`<label class="field">${label}<input`));
   });
 
   it("offers prepaid card only to the merchant that has it enabled", async () => {
@@ -69,7 +72,9 @@ describe("landing page", () => {
     const { html } = await page(emulator, path);
     expect(headings(html)).toEqual(["Redirecting you to Edfali…"]);
     expect(html).toContain(`<meta http-equiv="refresh" content="2;url=${path}/gateway/edfali?lang=en"/>`);
-    expect(html).toMatch(new RegExp(`<a class="button primary" href="${path}/gateway/edfali\\?lang=en">Continue now</a>`));
+    expect(html).toMatch(
+      new RegExp(`<a class="button primary" href="${path}/gateway/edfali\\?lang=en">Continue now</a>`),
+    );
     expect(html).toContain("Salem Ali");
     expect(html).not.toContain("<script");
   });
@@ -98,7 +103,11 @@ describe("landing page", () => {
 
   it("renders in the language of the create request, with ?lang= overriding it", async () => {
     const emulator = setup();
-    const res = await emulator.create(await emulator.token(), { ...ORDER, payment_gateway: "sadad" }, { query: "?lang=ar" });
+    const res = await emulator.create(
+      await emulator.token(),
+      { ...ORDER, payment_gateway: "sadad" },
+      { query: "?lang=ar" },
+    );
     const path = new URL(((await res.json()) as { data: { payment_url: string } }).data.payment_url).pathname;
     const arabic = (await page(emulator, path)).html;
     expect(arabic).toContain('<html lang="ar" dir="rtl">');

@@ -14,13 +14,22 @@ export const DEVELOPMENT_ADMIN = { email: "admin@example.com", password: "develo
  * @returns whether the account was new.
  */
 export async function saveAdmin(db: Db, email: string, password: string): Promise<{ created: boolean }> {
-  if (password.length < MIN_PASSWORD_LENGTH) throw new RangeError(`The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw new RangeError(`The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
   const passwordHash = await hashPassword(password);
   const now = new Date();
   const [row] = await db
     .insert(adminUsers)
     .values({ email: email.trim().toLowerCase(), passwordHash })
-    .onConflictDoUpdate({ target: adminUsers.email, set: { passwordHash, passwordChangedAt: now, sessionVersion: sql`${adminUsers.sessionVersion} + 1`, updatedAt: now } })
+    .onConflictDoUpdate({
+      target: adminUsers.email,
+      set: {
+        passwordHash,
+        passwordChangedAt: now,
+        sessionVersion: sql`${adminUsers.sessionVersion} + 1`,
+        updatedAt: now,
+      },
+    })
     .returning({ created: sql<boolean>`xmax = 0` });
   return { created: Boolean(row?.created) };
 }

@@ -23,7 +23,10 @@ const t = setUpTestDatabase();
 async function quickAdmin(email: string, password: string) {
   const salt = randomBytes(16);
   const key = scryptSync(password.normalize("NFKC"), salt, 32, { N: 2 ** 10, r: 8, p: 1 });
-  await t.db.insert(adminUsers).values({ email, passwordHash: ["scrypt", 2 ** 10, 8, 1, salt.toString("base64"), key.toString("base64")].join("$") });
+  await t.db.insert(adminUsers).values({
+    email,
+    passwordHash: ["scrypt", 2 ** 10, 8, 1, salt.toString("base64"), key.toString("base64")].join("$"),
+  });
 }
 
 /** `count` sign-ins at once, alternating between two pools (two server instances), each with a gate wide enough for all. */
@@ -34,7 +37,11 @@ async function racing(count: number, attempt: (i: number) => { email: string; pa
       { db: t.db, gate: new Gate(count, 0) },
       { db: createDb(second), gate: new Gate(count, 0) },
     ];
-    return await Promise.all(Array.from({ length: count }, (_, i) => signIn(instances[i % 2]!.db, attempt(i), { gate: instances[i % 2]!.gate })));
+    return await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        signIn(instances[i % 2]!.db, attempt(i), { gate: instances[i % 2]!.gate }),
+      ),
+    );
   } finally {
     await second.end();
   }
@@ -50,7 +57,13 @@ describe("passwords", () => {
     expect(await verifyPassword("", a)).toBe(false);
   });
   it("says no to a stored value that is not a hash of ours, without throwing", async () => {
-    for (const stored of ["", "plain-text", "scrypt$x$8$1$abc$def", "bcrypt$2b$10$abc", "scrypt$99999999$8$1$abc$def"]) {
+    for (const stored of [
+      "",
+      "plain-text",
+      "scrypt$x$8$1$abc$def",
+      "bcrypt$2b$10$abc",
+      "scrypt$99999999$8$1$abc$def",
+    ]) {
       expect(await verifyPassword("anything", stored)).toBe(false);
     }
   });
@@ -61,91 +74,152 @@ describe("accounts and sign-in", () => {
     expect(await saveAdmin(t.db, "Owner@Shop.LY", "a-long-enough-password")).toEqual({ created: true });
     expect(await saveAdmin(t.db, "owner@shop.ly", "another-long-password")).toEqual({ created: false });
     await expect(saveAdmin(t.db, "owner@shop.ly", "short")).rejects.toThrow(RangeError);
-    expect((await signIn(t.db, { email: "OWNER@shop.ly", password: "another-long-password", ip: "10.0.0.1" })).ok).toBe(true);
-    expect(await signIn(t.db, { email: "owner@shop.ly", password: "a-long-enough-password", ip: "10.0.0.1" })).toEqual({ ok: false, reason: "invalid" });
+    expect((await signIn(t.db, { email: "OWNER@shop.ly", password: "another-long-password", ip: "10.0.0.1" })).ok).toBe(
+      true,
+    );
+    expect(await signIn(t.db, { email: "owner@shop.ly", password: "a-long-enough-password", ip: "10.0.0.1" })).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
   });
 
   it("answers an unknown e-mail exactly as a wrong password", async () => {
-    expect(await signIn(t.db, { email: "nobody@shop.ly", password: "whatever-it-is", ip: "10.0.0.2" })).toEqual({ ok: false, reason: "invalid" });
+    expect(await signIn(t.db, { email: "nobody@shop.ly", password: "whatever-it-is", ip: "10.0.0.2" })).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
   });
 
   it(`locks an e-mail at one address after ${SIGN_IN_LIMITS.emailAtAddress} failures, racing on two instances, even for the right password, there only`, async () => {
     await quickAdmin("pair@shop.ly", "the-right-password");
-    const attempts = await racing(8, (i) => ({ email: "pair@shop.ly", password: `wrong-password-${i}`, ip: "10.1.0.1" }));
+    const attempts = await racing(8, (i) => ({
+      email: "pair@shop.ly",
+      password: `wrong-password-${i}`,
+      ip: "10.1.0.1",
+    }));
     expect(attempts.filter((a) => !a.ok && a.reason === "invalid")).toHaveLength(SIGN_IN_LIMITS.emailAtAddress);
     expect(attempts.filter((a) => !a.ok && a.reason === "locked")).toHaveLength(8 - SIGN_IN_LIMITS.emailAtAddress);
-    expect(await signIn(t.db, { email: "pair@shop.ly", password: "the-right-password", ip: "10.1.0.1" })).toEqual({ ok: false, reason: "locked", retryAfterMinutes: 15 });
+    expect(await signIn(t.db, { email: "pair@shop.ly", password: "the-right-password", ip: "10.1.0.1" })).toEqual({
+      ok: false,
+      reason: "locked",
+      retryAfterMinutes: 15,
+    });
     // Another address is not locked by them.
-    expect((await signIn(t.db, { email: "pair@shop.ly", password: "the-right-password", ip: "10.1.0.2" })).ok).toBe(true);
+    expect((await signIn(t.db, { email: "pair@shop.ly", password: "the-right-password", ip: "10.1.0.2" })).ok).toBe(
+      true,
+    );
     // Fifteen minutes later the window has passed.
     const later = new Date(Date.now() + LOCKOUT_WINDOW_MS + 1_000);
-    expect((await signIn(t.db, { email: "pair@shop.ly", password: "the-right-password", ip: "10.1.0.1" }, { now: later })).ok).toBe(true);
+    expect(
+      (await signIn(t.db, { email: "pair@shop.ly", password: "the-right-password", ip: "10.1.0.1" }, { now: later }))
+        .ok,
+    ).toBe(true);
   });
 
   it(`locks an e-mail for unfamiliar addresses after ${SIGN_IN_LIMITS.email} failures from anywhere, racing on two instances`, async () => {
     await quickAdmin("spread@shop.ly", "the-right-password");
-    const attempts = await racing(24, (i) => ({ email: "spread@shop.ly", password: "wrong-password", ip: `10.3.0.${i}` }));
+    const attempts = await racing(24, (i) => ({
+      email: "spread@shop.ly",
+      password: "wrong-password",
+      ip: `10.3.0.${i}`,
+    }));
     expect(attempts.filter((a) => !a.ok && a.reason === "invalid")).toHaveLength(SIGN_IN_LIMITS.email);
     expect(attempts.filter((a) => !a.ok && a.reason === "locked")).toHaveLength(24 - SIGN_IN_LIMITS.email);
-    expect(await signIn(t.db, { email: "spread@shop.ly", password: "the-right-password", ip: "10.3.1.1" })).toMatchObject({ ok: false, reason: "locked" });
+    expect(
+      await signIn(t.db, { email: "spread@shop.ly", password: "the-right-password", ip: "10.3.1.1" }),
+    ).toMatchObject({ ok: false, reason: "locked" });
   });
 
   it("lets the admin in from their usual address while an attacker elsewhere has exhausted their e-mail; 30 days unseen, it is usual no more", async () => {
     const start = Date.now();
     const at = (days: number, minutes = 0) => ({ now: new Date(start + days * 86_400_000 + minutes * 60_000) });
     await quickAdmin("victim@shop.ly", "the-right-password");
-    expect((await signIn(t.db, { email: "victim@shop.ly", password: "the-right-password", ip: "10.5.0.1" }, at(0))).ok).toBe(true);
+    expect(
+      (await signIn(t.db, { email: "victim@shop.ly", password: "the-right-password", ip: "10.5.0.1" }, at(0))).ok,
+    ).toBe(true);
 
     // An attacker on four addresses, five guesses each: the e-mail is exhausted.
     for (let i = 0; i < SIGN_IN_LIMITS.email; i++) {
       await signIn(t.db, { email: "victim@shop.ly", password: `guess-${i}`, ip: `10.66.0.${i % 4}` }, at(0, 1));
     }
-    expect(await signIn(t.db, { email: "victim@shop.ly", password: "guess-x", ip: "10.66.1.1" }, at(0, 1))).toMatchObject({ ok: false, reason: "locked" });
+    expect(
+      await signIn(t.db, { email: "victim@shop.ly", password: "guess-x", ip: "10.66.1.1" }, at(0, 1)),
+    ).toMatchObject({ ok: false, reason: "locked" });
     // The right password from an address new to this e-mail waits too (the attacker could be anywhere) …
-    expect(await signIn(t.db, { email: "victim@shop.ly", password: "the-right-password", ip: "10.5.0.2" }, at(0, 1))).toMatchObject({ ok: false, reason: "locked" });
+    expect(
+      await signIn(t.db, { email: "victim@shop.ly", password: "the-right-password", ip: "10.5.0.2" }, at(0, 1)),
+    ).toMatchObject({ ok: false, reason: "locked" });
     // … but from the victim's usual address it signs in.
-    expect((await signIn(t.db, { email: "victim@shop.ly", password: "the-right-password", ip: "10.5.0.1" }, at(0, 2))).ok).toBe(true);
+    expect(
+      (await signIn(t.db, { email: "victim@shop.ly", password: "the-right-password", ip: "10.5.0.1" }, at(0, 2))).ok,
+    ).toBe(true);
 
     // More than 30 days after the last success there, the same attack locks that address too.
     for (let i = 0; i < SIGN_IN_LIMITS.email; i++) {
       await signIn(t.db, { email: "victim@shop.ly", password: `guess-${i}`, ip: `10.66.2.${i % 4}` }, at(31));
     }
-    expect(await signIn(t.db, { email: "victim@shop.ly", password: "the-right-password", ip: "10.5.0.1" }, at(31))).toMatchObject({ ok: false, reason: "locked" });
+    expect(
+      await signIn(t.db, { email: "victim@shop.ly", password: "the-right-password", ip: "10.5.0.1" }, at(31)),
+    ).toMatchObject({ ok: false, reason: "locked" });
   });
 
   it("does not lock the admin of a shared office address for a colleague's six wrong passwords there", async () => {
     await quickAdmin("colleague@shop.ly", "the-colleague-password");
     await quickAdmin("boss@shop.ly", "the-boss-password");
     const results = [];
-    for (let i = 0; i < 6; i++) results.push(await signIn(t.db, { email: "colleague@shop.ly", password: `wrong-${i}`, ip: "10.6.0.1" }));
-    expect(results.map((r) => !r.ok && r.reason)).toEqual(["invalid", "invalid", "invalid", "invalid", "invalid", "locked"]);
+    for (let i = 0; i < 6; i++)
+      results.push(await signIn(t.db, { email: "colleague@shop.ly", password: `wrong-${i}`, ip: "10.6.0.1" }));
+    expect(results.map((r) => !r.ok && r.reason)).toEqual([
+      "invalid",
+      "invalid",
+      "invalid",
+      "invalid",
+      "invalid",
+      "locked",
+    ]);
     // The boss has never signed in from there, and still does.
-    expect((await signIn(t.db, { email: "boss@shop.ly", password: "the-boss-password", ip: "10.6.0.1" })).ok).toBe(true);
+    expect((await signIn(t.db, { email: "boss@shop.ly", password: "the-boss-password", ip: "10.6.0.1" })).ok).toBe(
+      true,
+    );
   });
 
   it(`throttles one address after ${SIGN_IN_LIMITS.address} failures across 30 e-mails; an e-mail familiar to it still signs in`, async () => {
     await quickAdmin("regular@shop.ly", "the-regular-password");
-    expect((await signIn(t.db, { email: "regular@shop.ly", password: "the-regular-password", ip: "10.7.0.1" })).ok).toBe(true);
+    expect(
+      (await signIn(t.db, { email: "regular@shop.ly", password: "the-regular-password", ip: "10.7.0.1" })).ok,
+    ).toBe(true);
     const emails = Array.from({ length: 30 }, (_, i) => `sprayed-${i}@shop.ly`);
     for (const email of emails) await quickAdmin(email, "a-password-nobody-guesses");
     const results = [];
     for (const round of [1, 2]) {
-      for (const email of emails) results.push(await signIn(t.db, { email, password: `Summer2026-${round}`, ip: "10.7.0.1" }));
+      for (const email of emails)
+        results.push(await signIn(t.db, { email, password: `Summer2026-${round}`, ip: "10.7.0.1" }));
     }
     expect(results.filter((r) => !r.ok && r.reason === "invalid")).toHaveLength(SIGN_IN_LIMITS.address);
     expect(results.slice(SIGN_IN_LIMITS.address).every((r) => !r.ok && r.reason === "locked")).toBe(true);
     // Even the right password of a sprayed account waits at that address, not elsewhere.
-    expect(await signIn(t.db, { email: emails[0]!, password: "a-password-nobody-guesses", ip: "10.7.0.1" })).toMatchObject({ ok: false, reason: "locked" });
-    expect((await signIn(t.db, { email: emails[0]!, password: "a-password-nobody-guesses", ip: "10.7.0.2" })).ok).toBe(true);
+    expect(
+      await signIn(t.db, { email: emails[0]!, password: "a-password-nobody-guesses", ip: "10.7.0.1" }),
+    ).toMatchObject({ ok: false, reason: "locked" });
+    expect((await signIn(t.db, { email: emails[0]!, password: "a-password-nobody-guesses", ip: "10.7.0.2" })).ok).toBe(
+      true,
+    );
     // The admin who signs in from there is spared.
-    expect((await signIn(t.db, { email: "regular@shop.ly", password: "the-regular-password", ip: "10.7.0.1" })).ok).toBe(true);
+    expect(
+      (await signIn(t.db, { email: "regular@shop.ly", password: "the-regular-password", ip: "10.7.0.1" })).ok,
+    ).toBe(true);
   });
 
   it('never counts the address "unknown" as familiar: when the shop cannot tell addresses apart, none is usual', async () => {
     await quickAdmin("nowhere@shop.ly", "the-right-password");
-    expect((await signIn(t.db, { email: "nowhere@shop.ly", password: "the-right-password", ip: "unknown" })).ok).toBe(true);
-    for (let i = 0; i < SIGN_IN_LIMITS.email; i++) await signIn(t.db, { email: "nowhere@shop.ly", password: `guess-${i}`, ip: `10.8.0.${i % 4}` });
-    expect(await signIn(t.db, { email: "nowhere@shop.ly", password: "the-right-password", ip: "unknown" })).toMatchObject({ ok: false, reason: "locked" });
+    expect((await signIn(t.db, { email: "nowhere@shop.ly", password: "the-right-password", ip: "unknown" })).ok).toBe(
+      true,
+    );
+    for (let i = 0; i < SIGN_IN_LIMITS.email; i++)
+      await signIn(t.db, { email: "nowhere@shop.ly", password: `guess-${i}`, ip: `10.8.0.${i % 4}` });
+    expect(
+      await signIn(t.db, { email: "nowhere@shop.ly", password: "the-right-password", ip: "unknown" }),
+    ).toMatchObject({ ok: false, reason: "locked" });
   });
 
   it("counts an attempt before its password is checked: one that never finished still counts as failed", async () => {
@@ -154,9 +228,19 @@ describe("accounts and sign-in", () => {
     expect(row).toBeUndefined();
     const pending = signIn(t.db, { email: "crash@shop.ly", password: "the-right-password", ip: "10.9.0.1" });
     // While its password is being checked, the attempt is already recorded as failed; a success then marks it.
-    await expect.poll(async () => (await t.db.select().from(signInAttempts).where(eq(signInAttempts.email, "crash@shop.ly"))).map((a) => a.succeeded)).toEqual([false]);
+    await expect
+      .poll(async () =>
+        (await t.db.select().from(signInAttempts).where(eq(signInAttempts.email, "crash@shop.ly"))).map(
+          (a) => a.succeeded,
+        ),
+      )
+      .toEqual([false]);
     expect((await pending).ok).toBe(true);
-    expect((await t.db.select().from(signInAttempts).where(eq(signInAttempts.email, "crash@shop.ly"))).map((a) => a.succeeded)).toEqual([true]);
+    expect(
+      (await t.db.select().from(signInAttempts).where(eq(signInAttempts.email, "crash@shop.ly"))).map(
+        (a) => a.succeeded,
+      ),
+    ).toEqual([true]);
   });
 
   it("keeps a password check's turn taken as long again after it, without delaying the answer: half a core at most", async () => {
@@ -232,9 +316,15 @@ describe("orders in the back office", () => {
   });
 
   it("filters by status, flagged and to fulfil, and finds by id, token, e-mail in any case, or phone in any form", async () => {
-    const [flagged] = await seed(1, { status: "paid", flags: ["paid_after_cancel"], email: "Flag@Shop.ly", phone: "0912345678" });
+    const [flagged] = await seed(1, {
+      status: "paid",
+      flags: ["paid_after_cancel"],
+      email: "Flag@Shop.ly",
+      phone: "0912345678",
+    });
     const [awaiting] = await seed(1, { status: "awaiting_confirmation" });
-    const find = async (params: Record<string, string>) => (await listOrders(t.db, parseOrderListQuery(params).query)).orders.map((o) => o.id);
+    const find = async (params: Record<string, string>) =>
+      (await listOrders(t.db, parseOrderListQuery(params).query)).orders.map((o) => o.id);
     expect(await find({ status: "flagged" })).toContain(flagged!.id);
     expect(await find({ status: "flagged" })).not.toContain(awaiting!.id);
     expect(await find({ status: "awaiting_confirmation" })).toContain(awaiting!.id);
@@ -249,17 +339,36 @@ describe("orders in the back office", () => {
     // now() has microseconds; a JavaScript Date, in a cursor, has milliseconds. Stored to the millisecond, they agree.
     const ids = Array.from({ length: 7 }, () => newOrderId());
     await t.db.insert(orders).values(
-      ids.map((id) => ({ id, sessionId: "clock", fingerprint: id, status: "paid" as const, amountMinor: 100, currency: "LYD", locale: "en", paymentToken: `pt-${id}`, email: "clock@shop.ly", claimExpiresAt: new Date() })),
+      ids.map((id) => ({
+        id,
+        sessionId: "clock",
+        fingerprint: id,
+        status: "paid" as const,
+        amountMinor: 100,
+        currency: "LYD",
+        locale: "en",
+        paymentToken: `pt-${id}`,
+        email: "clock@shop.ly",
+        claimExpiresAt: new Date(),
+      })),
     );
     let csv = "";
     for await (const chunk of exportOrdersCsv(t.db, { q: "clock@shop.ly" })) csv += chunk;
-    expect((parse(csv) as string[][]).slice(1).map((row) => row[0]).sort()).toEqual([...ids].sort());
+    expect(
+      (parse(csv) as string[][])
+        .slice(1)
+        .map((row) => row[0])
+        .sort(),
+    ).toEqual([...ids].sort());
     const first = await listOrders(t.db, parseOrderListQuery({ q: "clock@shop.ly" }).query);
     expect(first.orders.map((o) => o.id).sort()).toEqual([...ids].sort());
   });
 
   it("names what it could not read in the address instead of failing", () => {
-    expect(parseOrderListQuery({ status: "shipped", before: "garbage", q: "x".repeat(300) })).toEqual({ query: {}, ignored: ["status", "q", "before"] });
+    expect(parseOrderListQuery({ status: "shipped", before: "garbage", q: "x".repeat(300) })).toEqual({
+      query: {},
+      ignored: ["status", "q", "before"],
+    });
   });
 
   it("fulfils a paid order once, records who did it, and refuses anything else", async () => {
@@ -274,13 +383,44 @@ describe("orders in the back office", () => {
   });
 
   it("exports the filtered orders as CSV with decimal amounts and formulas neutralised", async () => {
-    const [order] = await seed(1, { fullName: "=HYPERLINK(\"http://evil\",\"click\")", email: "csv@shop.ly", amountMinor: 10375 });
-    await t.db.insert(orderLines).values({ orderId: order!.id, position: 0, productSlug: "saffron", name: "+Saffron, 2 g", unitMinor: 10375, quantity: 1 });
+    const [order] = await seed(1, {
+      fullName: '=HYPERLINK("http://evil","click")',
+      email: "csv@shop.ly",
+      amountMinor: 10375,
+    });
+    await t.db.insert(orderLines).values({
+      orderId: order!.id,
+      position: 0,
+      productSlug: "saffron",
+      name: "+Saffron, 2 g",
+      unitMinor: 10375,
+      quantity: 1,
+    });
     let csv = "";
     for await (const chunk of exportOrdersCsv(t.db, { q: "csv@shop.ly" })) csv += chunk;
     const [header, row] = parse(csv) as string[][];
-    expect(header).toEqual(["order", "created_at", "status", "flags", "fulfilled_at", "amount", "currency", "full_name", "email", "phone", "gateway", "payment_token", "lines"]);
-    expect(row).toMatchObject({ 0: order!.id, 5: "103.75", 6: "LYD", 7: "'=HYPERLINK(\"http://evil\",\"click\")", 12: "1 × +Saffron, 2 g" });
+    expect(header).toEqual([
+      "order",
+      "created_at",
+      "status",
+      "flags",
+      "fulfilled_at",
+      "amount",
+      "currency",
+      "full_name",
+      "email",
+      "phone",
+      "gateway",
+      "payment_token",
+      "lines",
+    ]);
+    expect(row).toMatchObject({
+      0: order!.id,
+      5: "103.75",
+      6: "LYD",
+      7: '\'=HYPERLINK("http://evil","click")',
+      12: "1 × +Saffron, 2 g",
+    });
   });
 
   it.each([

@@ -145,7 +145,12 @@ export async function signIn(
  * so, records it as failed (until the check says otherwise) and reads the account.
  * @returns the minutes to wait when locked; else the attempt's id and the account (`undefined` for an unknown e-mail).
  */
-async function recordAttempt(db: Db, email: string, ip: string, now: Date): Promise<{ locked: number } | { id: number; user: AdminUserRow | undefined }> {
+async function recordAttempt(
+  db: Db,
+  email: string,
+  ip: string,
+  now: Date,
+): Promise<{ locked: number } | { id: number; user: AdminUserRow | undefined }> {
   return db.transaction(async (tx) => {
     for (const key of [`sign-in:email:${email}`, `sign-in:ip:${ip}`].sort()) {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
@@ -157,7 +162,12 @@ async function recordAttempt(db: Db, email: string, ip: string, now: Date): Prom
     const failures = (where: SQL, limit: number) =>
       sql`(select ${signInAttempts.at} from ${signInAttempts} where ${where} and not ${signInAttempts.succeeded} and ${signInAttempts.at} > ${since}
            order by ${signInAttempts.at} desc offset ${limit - 1} limit 1)`;
-    const { rows } = await tx.execute<{ email_at_address: string | null; email: string | null; address: string | null; familiar: boolean }>(sql`select
+    const { rows } = await tx.execute<{
+      email_at_address: string | null;
+      email: string | null;
+      address: string | null;
+      familiar: boolean;
+    }>(sql`select
       ${failures(and(eq(signInAttempts.email, email), eq(signInAttempts.ip, ip))!, SIGN_IN_LIMITS.emailAtAddress)} as email_at_address,
       ${failures(eq(signInAttempts.email, email), SIGN_IN_LIMITS.email)} as email,
       ${failures(eq(signInAttempts.ip, ip), SIGN_IN_LIMITS.address)} as address,
@@ -165,12 +175,17 @@ async function recordAttempt(db: Db, email: string, ip: string, now: Date): Prom
               and ${signInAttempts.succeeded} and ${signInAttempts.at} > ${familiarSince}) as familiar`);
     const full = rows[0]!;
     const familiar = ip !== "unknown" && full.familiar;
-    const filledAt = [full.email_at_address, ...(familiar ? [] : [full.email, full.address])].filter((at) => at !== null);
+    const filledAt = [full.email_at_address, ...(familiar ? [] : [full.email, full.address])].filter(
+      (at) => at !== null,
+    );
     if (filledAt.length > 0) {
       const freeAt = Math.max(...filledAt.map((at) => new Date(at).getTime())) + LOCKOUT_WINDOW_MS;
       return { locked: Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000)) };
     }
-    const [attempt] = await tx.insert(signInAttempts).values({ email, ip, succeeded: false, at: now }).returning({ id: signInAttempts.id });
+    const [attempt] = await tx
+      .insert(signInAttempts)
+      .values({ email, ip, succeeded: false, at: now })
+      .returning({ id: signInAttempts.id });
     const [user] = await tx.select().from(adminUsers).where(eq(adminUsers.email, email));
     return { id: attempt!.id, user };
   });
@@ -182,7 +197,7 @@ interface AdminSessionData {
   sessionVersion?: number;
 }
 
-export const ADMIN_COOKIE = "admin_session";
+const ADMIN_COOKIE = "admin_session";
 
 /**
  * The admin cookie's settings. Its own key, derived from SESSION_SECRET, so a shop session cookie can never be
@@ -279,13 +294,23 @@ export async function requireAdmin(): Promise<Admin> {
  * @returns a valid IPv4 or IPv6 address, or "unknown" (never a client's arbitrary text).
  */
 export async function clientIp(): Promise<string> {
-  return clientAddress(await headers(), { vercel: Boolean(process.env.VERCEL), trustedProxyHops: getEnv().TRUSTED_PROXY_HOPS });
+  return clientAddress(await headers(), {
+    vercel: Boolean(process.env.VERCEL),
+    trustedProxyHops: getEnv().TRUSTED_PROXY_HOPS,
+  });
 }
 
 /** {@link clientIp}'s rule on plain headers (exported for its tests). */
-export function clientAddress(list: Pick<Headers, "get">, { vercel, trustedProxyHops }: { vercel: boolean; trustedProxyHops: number }): string {
+export function clientAddress(
+  list: Pick<Headers, "get">,
+  { vercel, trustedProxyHops }: { vercel: boolean; trustedProxyHops: number },
+): string {
   const forwarded = (list.get("x-forwarded-for") ?? "").split(",").map((hop) => hop.trim());
-  const candidate = vercel ? list.get("x-real-ip") : trustedProxyHops > 0 ? forwarded[forwarded.length - trustedProxyHops] : forwarded[0];
+  const candidate = vercel
+    ? list.get("x-real-ip")
+    : trustedProxyHops > 0
+      ? forwarded[forwarded.length - trustedProxyHops]
+      : forwarded[0];
   const address = candidate?.trim() ?? "";
   return address.length <= 45 && isIP(address) ? address : "unknown";
 }

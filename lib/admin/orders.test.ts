@@ -11,22 +11,39 @@ const t = setUpTestDatabase();
 const SECRET = "whsec-admin-test-0123456789";
 
 async function deliver(fields: Record<string, unknown>) {
-  const raw = JSON.stringify({ event: "payment.success", status: "success", amount: 18.75, currency: "LYD", transaction_id: "TXN-7", ...fields });
-  return receiveWebhook(t.db, new TextEncoder().encode(raw), createHmac("sha256", SECRET).update(raw).digest("hex"), SECRET);
+  const raw = JSON.stringify({
+    event: "payment.success",
+    status: "success",
+    amount: 18.75,
+    currency: "LYD",
+    transaction_id: "TXN-7",
+    ...fields,
+  });
+  return receiveWebhook(
+    t.db,
+    new TextEncoder().encode(raw),
+    createHmac("sha256", SECRET).update(raw).digest("hex"),
+    SECRET,
+  );
 }
 
 describe("the gateway the customer paid with", () => {
-  it.each([["payment_gateway"], ["gateway"]])("is recorded from the webhook's %s when the customer picked it on the payment page", async (field) => {
-    const { id, paymentToken } = await storeOrder(t.db, { paymentGateway: null });
-    expect(await deliver({ token: paymentToken, [field]: "edfali" })).toEqual({ status: 200, outcome: "confirmed" });
-    const order = await findOrderForAdmin(t.db, id);
-    expect(order).toMatchObject({ status: "paid", paymentGateway: null, paidWith: "edfali" });
-    expect(order!.events.at(-1)!.data).toMatchObject({ verified: true, gateway: "edfali", to: "paid" });
-  });
+  it.each([["payment_gateway"], ["gateway"]])(
+    "is recorded from the webhook's %s when the customer picked it on the payment page",
+    async (field) => {
+      const { id, paymentToken } = await storeOrder(t.db, { paymentGateway: null });
+      expect(await deliver({ token: paymentToken, [field]: "edfali" })).toEqual({ status: 200, outcome: "confirmed" });
+      const order = await findOrderForAdmin(t.db, id);
+      expect(order).toMatchObject({ status: "paid", paymentGateway: null, paidWith: "edfali" });
+      expect(order!.events.at(-1)!.data).toMatchObject({ verified: true, gateway: "edfali", to: "paid" });
+    },
+  );
 
   it("is unknown until a verified delivery pays the order", async () => {
     const { id, paymentToken } = await storeOrder(t.db, { paymentGateway: "sadad" });
-    expect(await deliver({ token: paymentToken, payment_gateway: "sadad", amount: 1 })).toMatchObject({ outcome: "amount_mismatch" });
+    expect(await deliver({ token: paymentToken, payment_gateway: "sadad", amount: 1 })).toMatchObject({
+      outcome: "amount_mismatch",
+    });
     expect(await findOrderForAdmin(t.db, id)).toMatchObject({ paymentGateway: "sadad", paidWith: null });
   });
 });
@@ -60,8 +77,15 @@ describe("the orders list", () => {
 
   it("adds up only paid orders in the total: cancelled, expired and unconfirmed ones are not money", async () => {
     const email = "totals@shop.ly";
-    const amounts = { paid: 1_000, cancelled: 2_000, expired: 4_000, pending: 8_000, awaiting_confirmation: 16_000 } as const;
-    for (const [status, amountMinor] of Object.entries(amounts)) await storeOrder(t.db, { status: status as keyof typeof amounts, amountMinor, email });
+    const amounts = {
+      paid: 1_000,
+      cancelled: 2_000,
+      expired: 4_000,
+      pending: 8_000,
+      awaiting_confirmation: 16_000,
+    } as const;
+    for (const [status, amountMinor] of Object.entries(amounts))
+      await storeOrder(t.db, { status: status as keyof typeof amounts, amountMinor, email });
     await storeOrder(t.db, { status: "paid", amountMinor: 32_000, email });
     expect(await list({ q: email })).toMatchObject({ count: 6, totalMinor: 33_000 });
     expect(await list({ q: email, status: "cancelled" })).toMatchObject({ count: 1, totalMinor: 0 });

@@ -17,7 +17,6 @@ import { ORDER_ID, type Order } from "../orders/store";
 
 /** The list's filters: every status, plus "flagged" (something for the merchant to look at) and "to fulfil". */
 export const ORDER_FILTERS = ["to_fulfil", "flagged", ...ORDER_STATUSES] as const;
-export type OrderFilter = (typeof ORDER_FILTERS)[number];
 
 export const PAGE_SIZE = 50;
 
@@ -41,7 +40,8 @@ const cursorSchema = z
     return { at: new Date(time), id };
   });
 
-const encodeCursor = (order: Pick<OrderRow, "createdAt" | "id">) => Buffer.from(`${order.createdAt.toISOString()}|${order.id}`).toString("base64url");
+const encodeCursor = (order: Pick<OrderRow, "createdAt" | "id">) =>
+  Buffer.from(`${order.createdAt.toISOString()}|${order.id}`).toString("base64url");
 
 /**
  * The list's query string: `status`, `q` (an order id, a payment token, an e-mail or a phone number), and `before` or
@@ -62,7 +62,10 @@ const listQuerySchema = z.object({
 export type OrderListQuery = z.infer<typeof listQuerySchema>;
 
 /** Reads the list's query string; see {@link listQuerySchema}. */
-export function parseOrderListQuery(params: Record<string, string | string[] | undefined>): { query: OrderListQuery; ignored: string[] } {
+export function parseOrderListQuery(params: Record<string, string | string[] | undefined>): {
+  query: OrderListQuery;
+  ignored: string[];
+} {
   const query: Record<string, unknown> = {};
   const ignored: string[] = [];
   for (const key of ["status", "q", "before", "after"] as const) {
@@ -110,15 +113,25 @@ export async function listOrders(db: Db, query: OrderListQuery): Promise<OrderLi
   const where = conditions(query);
   const edge = query.after ?? query.before;
   const newerFirst = !query.after;
-  const keyset = edge && (newerFirst ? sql`(${orders.createdAt}, ${orders.id}) < (${edge.at}, ${edge.id})` : sql`(${orders.createdAt}, ${orders.id}) > (${edge.at}, ${edge.id})`);
+  const keyset =
+    edge &&
+    (newerFirst
+      ? sql`(${orders.createdAt}, ${orders.id}) < (${edge.at}, ${edge.id})`
+      : sql`(${orders.createdAt}, ${orders.id}) > (${edge.at}, ${edge.id})`);
   const order = newerFirst ? [desc(orders.createdAt), desc(orders.id)] : [asc(orders.createdAt), asc(orders.id)];
   const [rows, [totals]] = await Promise.all([
-    db.select().from(orders).where(and(where, keyset)).orderBy(...order).limit(PAGE_SIZE + 1),
+    db
+      .select()
+      .from(orders)
+      .where(and(where, keyset))
+      .orderBy(...order)
+      .limit(PAGE_SIZE + 1),
     // Only paid orders are money: a cancelled, expired or unconfirmed order's amount was never received.
     db
       .select({
         count: sql<number>`count(*)`.mapWith(Number),
-        totalMinor: sql<number>`coalesce(sum(${orders.amountMinor}) filter (where ${orders.status} = 'paid'), 0)`.mapWith(Number),
+        totalMinor:
+          sql<number>`coalesce(sum(${orders.amountMinor}) filter (where ${orders.status} = 'paid'), 0)`.mapWith(Number),
       })
       .from(orders)
       .where(where),
@@ -137,7 +150,10 @@ export async function listOrders(db: Db, query: OrderListQuery): Promise<OrderLi
 }
 
 /** One order for the back office: its lines as sold, its whole history (oldest event first), and {@link paidWith}. */
-export async function findOrderForAdmin(db: Db, id: string): Promise<(Order & { events: OrderEventRow[]; paidWith: string | null }) | undefined> {
+export async function findOrderForAdmin(
+  db: Db,
+  id: string,
+): Promise<(Order & { events: OrderEventRow[]; paidWith: string | null }) | undefined> {
   if (!ORDER_ID.test(id)) return undefined;
   let order = await db.query.orders.findFirst({ where: eq(orders.id, id) });
   if (order && (await expireIfDue(db, order))) order = await db.query.orders.findFirst({ where: eq(orders.id, id) });
@@ -154,9 +170,16 @@ export async function findOrderForAdmin(db: Db, id: string): Promise<(Order & { 
  * order paid. A customer who picks the gateway on the payment page leaves the order's `paymentGateway` empty; only
  * the webhook tells. `null` when no such delivery named one.
  */
-export function paidWith(events: readonly OrderEventRow[]): string | null {
+function paidWith(events: readonly OrderEventRow[]): string | null {
   for (const { type, data } of events) {
-    if (type === "webhook_received" && data.verified === true && data.to === "paid" && typeof data.gateway === "string" && data.gateway) return data.gateway;
+    if (
+      type === "webhook_received" &&
+      data.verified === true &&
+      data.to === "paid" &&
+      typeof data.gateway === "string" &&
+      data.gateway
+    )
+      return data.gateway;
   }
   return null;
 }
@@ -166,10 +189,18 @@ export function paidWith(events: readonly OrderEventRow[]): string | null {
  * @returns `fulfilled`, or why not: `not_paid` (only a confirmed payment may be shipped), `already_fulfilled`,
  *   `not_found`.
  */
-export async function fulfilOrder(db: Db, id: string, adminEmail: string): Promise<"fulfilled" | "not_paid" | "already_fulfilled" | "not_found"> {
+export async function fulfilOrder(
+  db: Db,
+  id: string,
+  adminEmail: string,
+): Promise<"fulfilled" | "not_paid" | "already_fulfilled" | "not_found"> {
   if (!ORDER_ID.test(id)) return "not_found";
   return db.transaction(async (tx) => {
-    const [order] = await tx.select({ status: orders.status, fulfilledAt: orders.fulfilledAt }).from(orders).where(eq(orders.id, id)).for("update");
+    const [order] = await tx
+      .select({ status: orders.status, fulfilledAt: orders.fulfilledAt })
+      .from(orders)
+      .where(eq(orders.id, id))
+      .for("update");
     if (!order) return "not_found";
     if (order.fulfilledAt) return "already_fulfilled";
     if (order.status !== "paid") return "not_paid";
@@ -189,7 +220,21 @@ export function neutraliseFormula(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-const CSV_COLUMNS = ["order", "created_at", "status", "flags", "fulfilled_at", "amount", "currency", "full_name", "email", "phone", "gateway", "payment_token", "lines"];
+const CSV_COLUMNS = [
+  "order",
+  "created_at",
+  "status",
+  "flags",
+  "fulfilled_at",
+  "amount",
+  "currency",
+  "full_name",
+  "email",
+  "phone",
+  "gateway",
+  "payment_token",
+  "lines",
+];
 
 /**
  * The filtered list as CSV, every matching order (not one page), oldest first, in batches so memory stays flat.
@@ -201,31 +246,43 @@ export async function* exportOrdersCsv(db: Db, query: Pick<OrderListQuery, "stat
   let edge: { at: Date; id: string } | undefined;
   for (;;) {
     const keyset = edge && sql`(${orders.createdAt}, ${orders.id}) > (${edge.at}, ${edge.id})`;
-    const batch = await db.select().from(orders).where(and(where, keyset)).orderBy(asc(orders.createdAt), asc(orders.id)).limit(1_000);
+    const batch = await db
+      .select()
+      .from(orders)
+      .where(and(where, keyset))
+      .orderBy(asc(orders.createdAt), asc(orders.id))
+      .limit(1_000);
     if (batch.length === 0) return;
     const lines = await db
       .select()
       .from(orderLines)
-      .where(inArray(orderLines.orderId, batch.map((order) => order.id)))
+      .where(
+        inArray(
+          orderLines.orderId,
+          batch.map((order) => order.id),
+        ),
+      )
       .orderBy(asc(orderLines.orderId), asc(orderLines.position));
     const linesOf = new Map<string, typeof lines>();
     for (const line of lines) linesOf.set(line.orderId, [...(linesOf.get(line.orderId) ?? []), line]);
     yield stringify(
-      batch.map((order) => [
-        order.id,
-        order.createdAt.toISOString(),
-        order.status,
-        order.flags.join(" "),
-        order.fulfilledAt?.toISOString() ?? "",
-        toWireAmount(order.amountMinor),
-        order.currency,
-        order.fullName ?? "",
-        order.email ?? "",
-        order.phone ?? "",
-        order.paymentGateway ?? "",
-        order.paymentToken ?? "",
-        (linesOf.get(order.id) ?? []).map((line) => `${line.quantity} × ${line.name}`).join("; "),
-      ].map((cell) => neutraliseFormula(cell))),
+      batch.map((order) =>
+        [
+          order.id,
+          order.createdAt.toISOString(),
+          order.status,
+          order.flags.join(" "),
+          order.fulfilledAt?.toISOString() ?? "",
+          toWireAmount(order.amountMinor),
+          order.currency,
+          order.fullName ?? "",
+          order.email ?? "",
+          order.phone ?? "",
+          order.paymentGateway ?? "",
+          order.paymentToken ?? "",
+          (linesOf.get(order.id) ?? []).map((line) => `${line.quantity} × ${line.name}`).join("; "),
+        ].map((cell) => neutraliseFormula(cell)),
+      ),
     );
     const last = batch.at(-1)!;
     edge = { at: last.createdAt, id: last.id };

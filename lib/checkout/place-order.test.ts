@@ -27,7 +27,15 @@ beforeEach(async () => {
   await emulator.control("/reset", {});
 });
 
-type EmulatorPayment = { token: string; amount: string; custom: string; return_url: string; cancel_url: string; full_name: string | null; status: string };
+type EmulatorPayment = {
+  token: string;
+  amount: string;
+  custom: string;
+  return_url: string;
+  cancel_url: string;
+  full_name: string | null;
+  status: string;
+};
 const payments = async () => (await emulator.control<{ payments: EmulatorPayment[] }>("/payments")).payments;
 
 let sessions = 0;
@@ -57,12 +65,32 @@ describe("placeOrder", () => {
       cancel_url: "https://shop.example.ly/checkout/cancel",
       full_name: "Aisha Ben Ali",
     });
-    expect(placed).toEqual({ id: placed.id, paymentUrl: expect.stringContaining(`/preview/${payment!.token}`), resumed: false });
+    expect(placed).toEqual({
+      id: placed.id,
+      paymentUrl: expect.stringContaining(`/preview/${payment!.token}`),
+      resumed: false,
+    });
 
     const order = await t.db.query.orders.findFirst({ where: eq(orders.id, placed.id) });
-    expect(order).toMatchObject({ status: "pending", amountMinor: 3750, currency: "LYD", paymentToken: payment!.token, email: "aisha@example.ly", locale: "ar" });
+    expect(order).toMatchObject({
+      status: "pending",
+      amountMinor: 3750,
+      currency: "LYD",
+      paymentToken: payment!.token,
+      email: "aisha@example.ly",
+      locale: "ar",
+    });
     const lines = await t.db.select().from(orderLines).where(eq(orderLines.orderId, placed.id));
-    expect(lines).toEqual([{ orderId: placed.id, position: 0, productSlug: "saffron", name: findProduct("saffron")!.name.ar, unitMinor: 1875, quantity: 2 }]);
+    expect(lines).toEqual([
+      {
+        orderId: placed.id,
+        position: 0,
+        productSlug: "saffron",
+        name: findProduct("saffron")!.name.ar,
+        unitMinor: 1875,
+        quantity: 2,
+      },
+    ]);
     const events = await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, placed.id));
     expect(events.map((e) => e.type)).toEqual(["created", "payment_created"]);
   });
@@ -92,8 +120,14 @@ describe("placeOrder", () => {
   it("starts a new payment when the cart or the details changed, or the session is another", async () => {
     const input = checkout();
     const first = await placeOrder(t.db, input);
-    const changedCart = await placeOrder(t.db, { ...input, cart: priceCart({ lines: [{ slug: "saffron", quantity: 3 }] }) });
-    const changedDetails = await placeOrder(t.db, { ...input, details: { ...input.details, payment_gateway: "sadad" } });
+    const changedCart = await placeOrder(t.db, {
+      ...input,
+      cart: priceCart({ lines: [{ slug: "saffron", quantity: 3 }] }),
+    });
+    const changedDetails = await placeOrder(t.db, {
+      ...input,
+      details: { ...input.details, payment_gateway: "sadad" },
+    });
     const otherSession = await placeOrder(t.db, { ...input, sessionId: "another-session" });
     expect(new Set([first.id, changedCart.id, changedDetails.id, otherSession.id]).size).toBe(4);
     expect(await payments()).toHaveLength(4);
@@ -159,7 +193,9 @@ describe("placeOrder", () => {
   });
 
   it("creates no payment when the database is down, and says so", async () => {
-    const down = createDb(new Pool({ connectionString: "postgresql://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 1_000 }));
+    const down = createDb(
+      new Pool({ connectionString: "postgresql://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 1_000 }),
+    );
     await expect(placeOrder(down, checkout())).rejects.toBeInstanceOf(OrderStoreError);
     expect(await payments()).toHaveLength(0);
   });
@@ -169,9 +205,13 @@ describe("the same checkout", () => {
   const cart = priceCart({ lines: [{ slug: "saffron", quantity: 2 }] });
   it("fingerprints the same checkout identically and any change differently", async () => {
     const same = await checkoutFingerprint(cart, { email: "a@example.ly" });
-    expect(await checkoutFingerprint(priceCart({ lines: [{ slug: "saffron", quantity: 2 }] }), { email: "a@example.ly" })).toBe(same);
+    expect(
+      await checkoutFingerprint(priceCart({ lines: [{ slug: "saffron", quantity: 2 }] }), { email: "a@example.ly" }),
+    ).toBe(same);
     expect(await checkoutFingerprint(cart, { email: "b@example.ly" })).not.toBe(same);
-    expect(await checkoutFingerprint(priceCart({ lines: [{ slug: "saffron", quantity: 3 }] }), { email: "a@example.ly" })).not.toBe(same);
+    expect(
+      await checkoutFingerprint(priceCart({ lines: [{ slug: "saffron", quantity: 3 }] }), { email: "a@example.ly" }),
+    ).not.toBe(same);
     expect(await checkoutFingerprint(cart, { email: "a@example.ly", payment_gateway: "sadad" })).not.toBe(same);
   });
 

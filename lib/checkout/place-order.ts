@@ -10,7 +10,14 @@ import { logger } from "../log";
 import { CURRENCY } from "../money";
 import { isPaymentPageOpen } from "../orders/settle";
 import { newOrderId } from "../orders/store";
-import { CHECKOUT_DEADLINE_MS, initiatePayment, newCallContext, PAYMENT_ERROR_KINDS, PaymentError, type PaymentErrorKind } from "../payments";
+import {
+  CHECKOUT_DEADLINE_MS,
+  initiatePayment,
+  newCallContext,
+  PAYMENT_ERROR_KINDS,
+  PaymentError,
+  type PaymentErrorKind,
+} from "../payments";
 import type { CheckoutDetails } from "./form";
 
 /**
@@ -113,7 +120,11 @@ export function canResume(order: Pick<OrderRow, "status" | "accessTokenIssuedAt"
 /** The newest `started` or `pending` order of this session's checkout, if any. */
 async function findOpenCheckout(db: Db, sessionId: string, fingerprint: string): Promise<OrderRow | undefined> {
   return db.query.orders.findFirst({
-    where: and(eq(orders.sessionId, sessionId), eq(orders.fingerprint, fingerprint), inArray(orders.status, ["started", "pending"])),
+    where: and(
+      eq(orders.sessionId, sessionId),
+      eq(orders.fingerprint, fingerprint),
+      inArray(orders.status, ["started", "pending"]),
+    ),
     orderBy: desc(orders.createdAt),
   });
 }
@@ -128,7 +139,12 @@ type Claim = Pick<OrderRow, "id" | "amountMinor" | "currency" | "claimExpiresAt"
  */
 async function claim(db: Db, input: CheckoutInput, fingerprint: string): Promise<Claim | null> {
   const { cart, details, locale, sessionId } = input;
-  const order: Claim = { id: newOrderId(), amountMinor: cart.totalMinor, currency: CURRENCY, claimExpiresAt: new Date(Date.now() + CLAIM_MS) };
+  const order: Claim = {
+    id: newOrderId(),
+    amountMinor: cart.totalMinor,
+    currency: CURRENCY,
+    claimExpiresAt: new Date(Date.now() + CLAIM_MS),
+  };
   const insertOrder = db
     .insert(orders)
     .values({
@@ -171,7 +187,11 @@ async function claim(db: Db, input: CheckoutInput, fingerprint: string): Promise
  * that one instead (the payment made here is left unpaid and expires).
  */
 async function pay(db: Db, order: Claim, input: CheckoutInput): Promise<PlacedOrder> {
-  const ours = and(eq(orders.id, order.id), eq(orders.status, "started"), eq(orders.claimExpiresAt, order.claimExpiresAt));
+  const ours = and(
+    eq(orders.id, order.id),
+    eq(orders.status, "started"),
+    eq(orders.claimExpiresAt, order.claimExpiresAt),
+  );
   let payment;
   try {
     payment = await initiatePayment(
@@ -188,7 +208,11 @@ async function pay(db: Db, order: Claim, input: CheckoutInput): Promise<PlacedOr
     );
   } catch (error) {
     const failure: PaymentErrorKind | "unexpected" = error instanceof PaymentError ? error.kind : "unexpected";
-    const failed = db.update(orders).set({ status: "failed", failure, updatedAt: new Date() }).where(ours).returning({ id: orders.id });
+    const failed = db
+      .update(orders)
+      .set({ status: "failed", failure, updatedAt: new Date() })
+      .where(ours)
+      .returning({ id: orders.id });
     await store(() => changeWithEvent(db, failed, "payment_failed", { failure })).catch((storeError: unknown) =>
       logger.error({ event: "order_not_marked_failed", orderId: order.id, ...describeDbFailure(storeError) }),
     );
@@ -206,7 +230,8 @@ async function pay(db: Db, order: Claim, input: CheckoutInput): Promise<PlacedOr
     })
     .where(ours)
     .returning({ id: orders.id });
-  if (!(await store(() => changeWithEvent(db, pending, "payment_created", { paymentToken: payment.paymentToken })))) return follow(db, order, input);
+  if (!(await store(() => changeWithEvent(db, pending, "payment_created", { paymentToken: payment.paymentToken }))))
+    return follow(db, order, input);
   logger.info({ event: "checkout_started", orderId: order.id, amountMinor: order.amountMinor });
   return { id: order.id, paymentUrl: payment.paymentUrl, resumed: false };
 }
@@ -250,7 +275,12 @@ async function takeOver(db: Db, order: Claim): Promise<Claim | null> {
  * is no longer ours), nothing is written.
  * @returns whether the order changed.
  */
-async function changeWithEvent(db: Db, change: { getSQL(): SQL }, type: string, data: Record<string, unknown> = {}): Promise<boolean> {
+async function changeWithEvent(
+  db: Db,
+  change: { getSQL(): SQL },
+  type: string,
+  data: Record<string, unknown> = {},
+): Promise<boolean> {
   const { rows } = await db.execute(sql`
     with changed as (${change.getSQL()})
     insert into ${orderEvents} (order_id, type, data)

@@ -19,7 +19,9 @@ export function checkoutProblem(error: unknown): Problem {
         return problem("unavailable");
       case "rejected":
         // The service's own reasons, already in the shopper's language (the request carried Accept-Language).
-        return error.messages.length > 0 ? problem("rejected", { reasons: error.messages.join(" ") }) : problem("rejectedNoReason");
+        return error.messages.length > 0
+          ? problem("rejected", { reasons: error.messages.join(" ") })
+          : problem("rejectedNoReason");
       case "conflict":
         return problem("conflict");
       case "bad_response":

@@ -10,7 +10,11 @@ import { orders } from "./schema";
 /** Real failures of a real PostgreSQL, reduced to what the log may carry. */
 
 const t = setUpTestDatabase();
-const failureOf = (promise: Promise<unknown>) => promise.then(() => expect.unreachable("the query succeeded"), (error: unknown) => error);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.unreachable("the query succeeded"),
+    (error: unknown) => error,
+  );
 
 describe("describeDbFailure", () => {
   it("gives PostgreSQL's code and the operation, and nothing of the parameters", async () => {
@@ -28,7 +32,10 @@ describe("describeDbFailure", () => {
   it("names the driver's own failures, which carry no code", async () => {
     const slow = new Pool({ connectionString: t.url, max: 1, query_timeout: 50 });
     try {
-      expect(describeDbFailure(await failureOf(createDb(slow).execute(sql`select pg_sleep(1)`)))).toEqual({ code: "query_timeout", operation: "select" });
+      expect(describeDbFailure(await failureOf(createDb(slow).execute(sql`select pg_sleep(1)`)))).toEqual({
+        code: "query_timeout",
+        operation: "select",
+      });
     } finally {
       await slow.end();
     }

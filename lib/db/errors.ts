@@ -46,6 +46,8 @@ function operationOf(query: string): string | undefined {
   const verb = /^\s*(\w+)/.exec(query)?.[1]?.toLowerCase();
   if (!verb) return undefined;
   const table =
-    verb === "select" ? /\bfrom\s+"(\w+)"/i.exec(query)?.[1] : /^\s*(?:insert\s+into|update|delete\s+from)\s+"(\w+)"/i.exec(query)?.[1];
+    verb === "select"
+      ? /\bfrom\s+"(\w+)"/i.exec(query)?.[1]
+      : /^\s*(?:insert\s+into|update|delete\s+from)\s+"(\w+)"/i.exec(query)?.[1];
   return table ? `${verb} ${table}` : verb;
 }

@@ -26,11 +26,16 @@ export function migrationDatabaseUrl(source: Record<string, string | undefined> 
 export function looksLikeTransactionPooler(connectionString: string): boolean {
   if (!URL.canParse(connectionString)) return false;
   const url = new URL(connectionString);
-  return /-pooler\./.test(url.hostname) || url.hostname.endsWith(".pooler.supabase.com") || url.port === "6543" || url.searchParams.get("pgbouncer") === "true";
+  return (
+    /-pooler\./.test(url.hostname) ||
+    url.hostname.endsWith(".pooler.supabase.com") ||
+    url.port === "6543" ||
+    url.searchParams.get("pgbouncer") === "true"
+  );
 }
 
 /** Where the SQL files live. Only the migrate command and development read them; the server reads the journal. */
-export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
+const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
 
 /**
  * Applies every migration the database has not had yet, in one transaction, while holding a PostgreSQL advisory
@@ -60,10 +65,14 @@ export async function applyMigrations(pool: Pool): Promise<string[]> {
  * @param db a pool or a connected client.
  */
 export async function pendingMigrations(db: Pick<Pool, "query">): Promise<string[]> {
-  const table = await db.query<{ exists: boolean }>("select to_regclass('drizzle.__drizzle_migrations') is not null as exists");
+  const table = await db.query<{ exists: boolean }>(
+    "select to_regclass('drizzle.__drizzle_migrations') is not null as exists",
+  );
   let newest = 0;
   if (table.rows[0]?.exists) {
-    const { rows } = await db.query<{ newest: string | null }>("select max(created_at)::text as newest from drizzle.__drizzle_migrations");
+    const { rows } = await db.query<{ newest: string | null }>(
+      "select max(created_at)::text as newest from drizzle.__drizzle_migrations",
+    );
     newest = Number(rows[0]?.newest ?? 0);
   }
   return journal.entries.filter((entry) => entry.when > newest).map((entry) => entry.tag);

@@ -32,7 +32,9 @@ describe("each connection is a session of its own", () => {
       await a.query("set statement_timeout = 1234");
       expect((await a.query("show statement_timeout")).rows[0]).toEqual({ statement_timeout: "1234ms" });
       expect((await b.query("show statement_timeout")).rows[0]).toEqual({ statement_timeout: "0" });
-      const pids = await Promise.all([a, b].map(async (c) => (await c.query("select pg_backend_pid() as pid")).rows[0].pid));
+      const pids = await Promise.all(
+        [a, b].map(async (c) => (await c.query("select pg_backend_pid() as pid")).rows[0].pid),
+      );
       expect(pids[0]).not.toBe(pids[1]);
     }));
 
@@ -84,7 +86,9 @@ describe("locks serialise what must happen once", () => {
     }
     const events = await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, id));
     expect(events).toHaveLength(2);
-    expect((await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.status).toMatch(/^(awaiting_confirmation|cancelled)$/);
+    expect((await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.status).toMatch(
+      /^(awaiting_confirmation|cancelled)$/,
+    );
   });
 
   it("two deploys migrating a new database at the same time apply each migration once", async () => {
@@ -106,7 +110,9 @@ describe("locks serialise what must happen once", () => {
 
 /** Sessions of this database that wait for a lock. */
 async function waitingOnLocks(): Promise<number> {
-  const { rows } = await t.pool.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
+  const { rows } = await t.pool.query<{ n: number }>(
+    "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+  );
   return rows[0]!.n;
 }
 

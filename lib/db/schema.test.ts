@@ -41,20 +41,29 @@ describe("the orders schema", () => {
 
   it("refuses a negative amount, an unknown status and an open order without a payment token", async () => {
     await expect(t.db.insert(orders).values(order("ord_e", { amountMinor: -1, fingerprint: "e" }))).rejects.toThrow();
-    await expect(t.db.insert(orders).values(order("ord_f", { status: "shipped" as never, fingerprint: "f" }))).rejects.toThrow();
+    await expect(
+      t.db.insert(orders).values(order("ord_f", { status: "shipped" as never, fingerprint: "f" })),
+    ).rejects.toThrow();
     await expect(t.db.insert(orders).values(order("ord_g", { status: "pending", fingerprint: "g" }))).rejects.toThrow();
   });
 
   it("keeps payment tokens unique", async () => {
     await t.db.insert(orders).values(order("ord_h", { status: "pending", fingerprint: "h", paymentToken: "tok" }));
-    await expect(t.db.insert(orders).values(order("ord_i", { status: "pending", fingerprint: "i", paymentToken: "tok" }))).rejects.toThrow();
+    await expect(
+      t.db.insert(orders).values(order("ord_i", { status: "pending", fingerprint: "i", paymentToken: "tok" })),
+    ).rejects.toThrow();
   });
 
   it("keeps the event history append-only", async () => {
     const [event] = await t.db.insert(orderEvents).values({ orderId: "ord_a", type: "created" }).returning();
     // Drizzle wraps the database's error; the trigger's message is its cause.
     const refused = { cause: { message: expect.stringMatching(/order_events is append-only/) } };
-    await expect(t.db.update(orderEvents).set({ type: "forged" }).where(sql`id = ${event!.id}`)).rejects.toMatchObject(refused);
+    await expect(
+      t.db
+        .update(orderEvents)
+        .set({ type: "forged" })
+        .where(sql`id = ${event!.id}`),
+    ).rejects.toMatchObject(refused);
     await expect(t.db.delete(orderEvents).where(sql`id = ${event!.id}`)).rejects.toMatchObject(refused);
   });
 });

@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 /**
  * The shop's tables (Drizzle). Column names are snake_case in SQL (the client sets `casing: "snake_case"`).
@@ -19,7 +31,15 @@ import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, tex
  * - `cancelled`: the customer came back through the cancel URL
  * - `expired`: the payment page died (600 s after its access token) without a confirmed payment
  */
-export const ORDER_STATUSES = ["started", "failed", "pending", "awaiting_confirmation", "paid", "cancelled", "expired"] as const;
+export const ORDER_STATUSES = [
+  "started",
+  "failed",
+  "pending",
+  "awaiting_confirmation",
+  "paid",
+  "cancelled",
+  "expired",
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /**
@@ -28,7 +48,14 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
  * money wins); a customer who reported paying but whose payment was never confirmed within the grace period; and an
  * order the merchant marked paid by hand (from the merchant dashboard's transaction reference).
  */
-export const ORDER_FLAGS = ["amount_mismatch", "paid_after_cancel", "paid_after_expiry", "paid_after_failure", "unconfirmed_report", "paid_manually"] as const;
+export const ORDER_FLAGS = [
+  "amount_mismatch",
+  "paid_after_cancel",
+  "paid_after_expiry",
+  "paid_after_failure",
+  "unconfirmed_report",
+  "paid_manually",
+] as const;
 export type OrderFlag = (typeof ORDER_FLAGS)[number];
 
 const timestamps = {
@@ -66,24 +93,33 @@ export const orders = pgTable(
     failure: text(),
     /** When the customer's browser came back with `success`: the order page waits for confirmation from then. */
     customerReturnedAt: timestamp({ withTimezone: true, precision: 3 }),
-    flags: text({ enum: ORDER_FLAGS }).array().notNull().default(sql`'{}'::text[]`),
+    flags: text({ enum: ORDER_FLAGS })
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** When the merchant marked the goods as sent (only ever a paid order). */
     fulfilledAt: timestamp({ withTimezone: true, precision: 3 }),
     ...timestamps,
   },
   (t) => [
     // One claim per session and checkout: a second identical submission cannot start a second payment.
-    uniqueIndex("orders_one_started_checkout").on(t.sessionId, t.fingerprint).where(sql`${t.status} = 'started'`),
+    uniqueIndex("orders_one_started_checkout")
+      .on(t.sessionId, t.fingerprint)
+      .where(sql`${t.status} = 'started'`),
     index("orders_session_created").on(t.sessionId, t.createdAt),
     // The back office lists newest first (these are read backwards), optionally by status or flagged, a page at a
     // time (keyset on created_at, id), and finds orders by e-mail (as typed, any case) or phone (normalised).
     index("orders_created").on(t.createdAt, t.id),
     index("orders_status_created").on(t.status, t.createdAt, t.id),
-    index("orders_flagged_created").on(t.createdAt, t.id).where(sql`cardinality(${t.flags}) > 0`),
+    index("orders_flagged_created")
+      .on(t.createdAt, t.id)
+      .where(sql`cardinality(${t.flags}) > 0`),
     index("orders_email").on(sql`lower(${t.email})`),
     index("orders_phone").on(t.phone),
     // Pending payments by the age of their access token: what the expiry job looks for.
-    index("orders_open_payments").on(t.accessTokenIssuedAt).where(sql`${t.status} in ('pending', 'awaiting_confirmation')`),
+    index("orders_open_payments")
+      .on(t.accessTokenIssuedAt)
+      .where(sql`${t.status} in ('pending', 'awaiting_confirmation')`),
     check("orders_status_known", sql.raw(`status in (${ORDER_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
     check("orders_amount_minor_range", sql`${t.amountMinor} >= 0`),
     check("orders_payment_while_open", sql`${t.status} in ('started', 'failed') or ${t.paymentToken} is not null`),
@@ -165,7 +201,9 @@ export const signInAttempts = pgTable(
     index("sign_in_attempts_email_at").on(t.email, t.at),
     index("sign_in_attempts_ip_at").on(t.ip, t.at),
     // Whether an e-mail signed in from an address lately: one lookup, however many failures the e-mail has.
-    index("sign_in_attempts_successes").on(t.email, t.ip, t.at).where(sql`${t.succeeded}`),
+    index("sign_in_attempts_successes")
+      .on(t.email, t.ip, t.at)
+      .where(sql`${t.succeeded}`),
   ],
 );
 

@@ -15,7 +15,7 @@ export function isStorableText(value: string): boolean {
 }
 
 /** The string with every character PostgreSQL cannot store replaced by U+FFFD. */
-export function storableText(value: string): string {
+function storableText(value: string): string {
   return value.replace(EVERY_UNSTORABLE, "\uFFFD");
 }
 

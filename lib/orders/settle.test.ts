@@ -4,7 +4,15 @@ import { ORDER_STATUSES, orderEvents, orders, type OrderStatus } from "../db/sch
 import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 import { setUpTestDatabase } from "../testing/db";
 import { storeOrder } from "../testing/orders";
-import { CONFIRMATION_GRACE_MS, expireDueOrders, nextMove, parseReturnQuery, returnFromPaymentPage, settle, type SettlementInput } from "./settle";
+import {
+  CONFIRMATION_GRACE_MS,
+  expireDueOrders,
+  nextMove,
+  parseReturnQuery,
+  returnFromPaymentPage,
+  settle,
+  type SettlementInput,
+} from "./settle";
 import { findCustomerOrder, newOrderId } from "./store";
 
 const t = setUpTestDatabase();
@@ -14,9 +22,15 @@ const t = setUpTestDatabase();
  * failed orders get a token too: a verified payment for one arrives with it (lib/orders/webhook.ts stores it first).
  */
 const storedOrder = (status: OrderStatus = "pending", session = "session-a", issuedAt = new Date()) =>
-  storeOrder(t.db, { status, sessionId: session, accessTokenIssuedAt: issuedAt, paymentToken: `pt-${crypto.randomUUID()}` });
+  storeOrder(t.db, {
+    status,
+    sessionId: session,
+    accessTokenIssuedAt: issuedAt,
+    paymentToken: `pt-${crypto.randomUUID()}`,
+  });
 const statusOf = async (id: string) => (await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.status;
-const eventsOf = async (id: string) => t.db.select().from(orderEvents).where(eq(orderEvents.orderId, id)).orderBy(orderEvents.id);
+const eventsOf = async (id: string) =>
+  t.db.select().from(orderEvents).where(eq(orderEvents.orderId, id)).orderBy(orderEvents.id);
 const elevenMinutesAgo = () => new Date(Date.now() - ACCESS_TOKEN_LIFETIME_MS - 60_000);
 
 describe("the state table", () => {
@@ -43,15 +57,20 @@ describe("the state table", () => {
   it("covers every status", () => {
     expect(table.map((row) => row[0]).sort()).toEqual([...ORDER_STATUSES].sort());
   });
-  it.each(table)("%s: success → %s, cancel → %s, verified payment → %s, page died → %s, unconfirmed → %s, marked paid → %s", (status, ...expected) => {
-    expect(inputs.map((input) => show(nextMove(status, input)))).toEqual(expected);
-  });
+  it.each(table)(
+    "%s: success → %s, cancel → %s, verified payment → %s, page died → %s, unconfirmed → %s, marked paid → %s",
+    (status, ...expected) => {
+      expect(inputs.map((input) => show(nextMove(status, input)))).toEqual(expected);
+    },
+  );
   it.each(table)("%s: settle() applies the same moves to a stored order", async (status, ...expected) => {
     for (const [index, input] of inputs.entries()) {
       const { id } = await storedOrder(status);
       const move = await settle(t.db, id, input);
       const stored = await t.db.query.orders.findFirst({ where: eq(orders.id, id) });
-      expect(`${stored!.status}${stored!.flags.length ? `+${stored!.flags.join(",")}` : ""}`).toBe(expected[index] === "-" ? status : expected[index]!);
+      expect(`${stored!.status}${stored!.flags.length ? `+${stored!.flags.join(",")}` : ""}`).toBe(
+        expected[index] === "-" ? status : expected[index]!,
+      );
       expect(move?.changed).toBe(expected[index] !== "-");
     }
   });
@@ -60,7 +79,11 @@ describe("the state table", () => {
 describe("a customer who reported paying, and a webhook that never came", () => {
   it("is never expired; after the grace period the order is flagged once; the merchant marks it paid; the late webhook is a repeat", async () => {
     const issuedAt = new Date(Date.now() - 2 * CONFIRMATION_GRACE_MS);
-    const { id } = await storeOrder(t.db, { status: "awaiting_confirmation", accessTokenIssuedAt: issuedAt, customerReturnedAt: new Date(issuedAt.getTime() + 60_000) });
+    const { id } = await storeOrder(t.db, {
+      status: "awaiting_confirmation",
+      accessTokenIssuedAt: issuedAt,
+      customerReturnedAt: new Date(issuedAt.getTime() + 60_000),
+    });
     // The expiry job and a read of the order both leave it awaiting confirmation, however late.
     await expireDueOrders(t.db);
     await expireDueOrders(t.db);
@@ -69,22 +92,50 @@ describe("a customer who reported paying, and a webhook that never came", () => 
     expect(flagged).toMatchObject({ status: "awaiting_confirmation", flags: ["unconfirmed_report"] });
     expect((await eventsOf(id)).map((e) => e.type)).toEqual(["confirmation_overdue"]);
 
-    await settle(t.db, id, { kind: "marked_paid", by: "owner@shop.ly", reference: "TXN-77", note: "seen in the dashboard" });
+    await settle(t.db, id, {
+      kind: "marked_paid",
+      by: "owner@shop.ly",
+      reference: "TXN-77",
+      note: "seen in the dashboard",
+    });
     const late = await settle(t.db, id, { kind: "payment_confirmed", delivery: { outcome: "settled" } });
     expect(late).toMatchObject({ from: "paid", to: "paid", changed: false });
-    expect(await t.db.query.orders.findFirst({ where: eq(orders.id, id) })).toMatchObject({ status: "paid", flags: ["unconfirmed_report", "paid_manually"] });
+    expect(await t.db.query.orders.findFirst({ where: eq(orders.id, id) })).toMatchObject({
+      status: "paid",
+      flags: ["unconfirmed_report", "paid_manually"],
+    });
     expect((await eventsOf(id)).map((e) => [e.type, e.data])).toEqual([
-      ["confirmation_overdue", { from: "awaiting_confirmation", to: "awaiting_confirmation", flag: "unconfirmed_report" }],
-      ["marked_paid", { by: "owner@shop.ly", reference: "TXN-77", note: "seen in the dashboard", from: "awaiting_confirmation", to: "paid", flag: "paid_manually" }],
+      [
+        "confirmation_overdue",
+        { from: "awaiting_confirmation", to: "awaiting_confirmation", flag: "unconfirmed_report" },
+      ],
+      [
+        "marked_paid",
+        {
+          by: "owner@shop.ly",
+          reference: "TXN-77",
+          note: "seen in the dashboard",
+          from: "awaiting_confirmation",
+          to: "paid",
+          flag: "paid_manually",
+        },
+      ],
       ["webhook_received", { verified: true, outcome: "settled", from: "paid", to: "paid" }],
     ]);
   });
 
   it("is left alone within the grace period", async () => {
     const issuedAt = new Date(Date.now() - 2 * ACCESS_TOKEN_LIFETIME_MS);
-    const { id } = await storeOrder(t.db, { status: "awaiting_confirmation", accessTokenIssuedAt: issuedAt, customerReturnedAt: issuedAt });
+    const { id } = await storeOrder(t.db, {
+      status: "awaiting_confirmation",
+      accessTokenIssuedAt: issuedAt,
+      customerReturnedAt: issuedAt,
+    });
     await expireDueOrders(t.db);
-    expect(await t.db.query.orders.findFirst({ where: eq(orders.id, id) })).toMatchObject({ status: "awaiting_confirmation", flags: [] });
+    expect(await t.db.query.orders.findFirst({ where: eq(orders.id, id) })).toMatchObject({
+      status: "awaiting_confirmation",
+      flags: [],
+    });
   });
 });
 
@@ -94,38 +145,63 @@ describe("coming back from the payment page (docs: Return and cancel redirects)"
   it("moves pending → awaiting confirmation on success at the return URL, once: the redirect is not proof of payment", async () => {
     const { id, paymentToken } = await storedOrder();
     const reported = { orderId: id, status: "awaiting_confirmation", outcome: "reported" };
-    expect(await returnFromPaymentPage(t.db, "session-a", "success", q(`type=success&token=${paymentToken}`))).toEqual(reported);
+    expect(await returnFromPaymentPage(t.db, "session-a", "success", q(`type=success&token=${paymentToken}`))).toEqual(
+      reported,
+    );
     expect(await statusOf(id)).toBe("awaiting_confirmation");
     const replay = { orderId: id, status: "awaiting_confirmation", outcome: "already_settled" };
-    expect(await returnFromPaymentPage(t.db, "session-a", "success", q(`type=success&token=${paymentToken}`))).toEqual(replay);
-    expect(await returnFromPaymentPage(t.db, "session-a", "cancel", q(`type=cancel&token=${paymentToken}`))).toEqual(replay);
+    expect(await returnFromPaymentPage(t.db, "session-a", "success", q(`type=success&token=${paymentToken}`))).toEqual(
+      replay,
+    );
+    expect(await returnFromPaymentPage(t.db, "session-a", "cancel", q(`type=cancel&token=${paymentToken}`))).toEqual(
+      replay,
+    );
     expect(await statusOf(id)).toBe("awaiting_confirmation");
   });
 
   it("keeps a payment the service confirmed first confirmed when the customer comes back", async () => {
     const { id, paymentToken } = await storedOrder("paid");
-    expect(await returnFromPaymentPage(t.db, "session-a", "success", q(`type=success&token=${paymentToken}`))).toEqual({ orderId: id, status: "paid", outcome: "reported" });
+    expect(await returnFromPaymentPage(t.db, "session-a", "success", q(`type=success&token=${paymentToken}`))).toEqual({
+      orderId: id,
+      status: "paid",
+      outcome: "reported",
+    });
     expect(await statusOf(id)).toBe("paid");
   });
 
   it("moves pending → cancelled at the cancel URL, and a later success changes nothing", async () => {
     const { id, paymentToken } = await storedOrder();
-    expect((await returnFromPaymentPage(t.db, "session-a", "cancel", q(`type=cancel&token=${paymentToken}`))).outcome).toBe("cancelled");
-    expect((await returnFromPaymentPage(t.db, "session-a", "success", q(`type=success&token=${paymentToken}`))).outcome).toBe("already_settled");
+    expect(
+      (await returnFromPaymentPage(t.db, "session-a", "cancel", q(`type=cancel&token=${paymentToken}`))).outcome,
+    ).toBe("cancelled");
+    expect(
+      (await returnFromPaymentPage(t.db, "session-a", "success", q(`type=success&token=${paymentToken}`))).outcome,
+    ).toBe("already_settled");
     expect(await statusOf(id)).toBe("cancelled");
   });
 
   it("changes nothing for another token, a type that does not fit the URL, type=error, or another session", async () => {
     const { id, paymentToken } = await storedOrder();
-    expect(await returnFromPaymentPage(t.db, "session-a", "success", q("type=success&token=pt-other"))).toEqual({ outcome: "token_mismatch" });
-    expect(await returnFromPaymentPage(t.db, "session-a", "success", q(`type=cancel&token=${paymentToken}`))).toEqual({ outcome: "invalid_redirect" });
-    expect(await returnFromPaymentPage(t.db, "session-a", "cancel", q(`type=error&token=${paymentToken}`))).toEqual({ outcome: "invalid_redirect" });
-    expect(await returnFromPaymentPage(t.db, "session-b", "success", q(`type=success&token=${paymentToken}`))).toEqual({ outcome: "token_mismatch" });
+    expect(await returnFromPaymentPage(t.db, "session-a", "success", q("type=success&token=pt-other"))).toEqual({
+      outcome: "token_mismatch",
+    });
+    expect(await returnFromPaymentPage(t.db, "session-a", "success", q(`type=cancel&token=${paymentToken}`))).toEqual({
+      outcome: "invalid_redirect",
+    });
+    expect(await returnFromPaymentPage(t.db, "session-a", "cancel", q(`type=error&token=${paymentToken}`))).toEqual({
+      outcome: "invalid_redirect",
+    });
+    expect(await returnFromPaymentPage(t.db, "session-b", "success", q(`type=success&token=${paymentToken}`))).toEqual({
+      outcome: "token_mismatch",
+    });
     expect(await statusOf(id)).toBe("pending");
   });
 
   it("ignores the platform's extra parameters but refuses conflicting repeats and huge tokens", () => {
-    expect(parseReturnQuery(q("type=success&token=pt-1&message[code]=200&data[x]=1"))).toEqual({ type: "success", token: "pt-1" });
+    expect(parseReturnQuery(q("type=success&token=pt-1&message[code]=200&data[x]=1"))).toEqual({
+      type: "success",
+      token: "pt-1",
+    });
     expect(parseReturnQuery(q("type=success&token=pt-1&token=pt-1"))).toEqual({ type: "success", token: "pt-1" });
     expect(parseReturnQuery(q("type=success&token=pt-1&token=pt-2"))).toBeNull();
     expect(parseReturnQuery(q(`type=success&token=${"a".repeat(600)}`))).toBeNull();
@@ -143,7 +219,10 @@ describe("settle", () => {
     expect(events.map((e) => [e.type, e.data])).toEqual([
       ["customer_returned", { returnType: "cancel", from: "pending", to: "cancelled" }],
       ["customer_returned", { returnType: "success", from: "cancelled", to: "cancelled" }],
-      ["webhook_received", { verified: true, token: "pt", outcome: "settled", from: "cancelled", to: "paid", flag: "paid_after_cancel" }],
+      [
+        "webhook_received",
+        { verified: true, token: "pt", outcome: "settled", from: "cancelled", to: "paid", flag: "paid_after_cancel" },
+      ],
     ]);
   });
 
@@ -173,7 +252,9 @@ describe("expiry", () => {
     expect(await statusOf(reported.id)).toBe("awaiting_confirmation"); // reported paid: never expired (below)
     expect(await statusOf(alive.id)).toBe("pending");
     expect(await statusOf(paid.id)).toBe("paid");
-    expect((await eventsOf(dead.id)).map((e) => [e.type, e.data])).toEqual([["expired", { from: "pending", to: "expired" }]]);
+    expect((await eventsOf(dead.id)).map((e) => [e.type, e.data])).toEqual([
+      ["expired", { from: "pending", to: "expired" }],
+    ]);
   });
 
   it("treats an order as expired when it is read after its time is up", async () => {
@@ -183,8 +264,20 @@ describe("expiry", () => {
 
   it("gives up claims whose server died long ago", async () => {
     const id = newOrderId();
-    await t.db.insert(orders).values({ id, sessionId: "s", fingerprint: id, status: "started", amountMinor: 1, currency: "LYD", locale: "en", claimExpiresAt: elevenMinutesAgo() });
+    await t.db.insert(orders).values({
+      id,
+      sessionId: "s",
+      fingerprint: id,
+      status: "started",
+      amountMinor: 1,
+      currency: "LYD",
+      locale: "en",
+      claimExpiresAt: elevenMinutesAgo(),
+    });
     await expireDueOrders(t.db);
-    expect(await t.db.query.orders.findFirst({ where: eq(orders.id, id) })).toMatchObject({ status: "failed", failure: "abandoned" });
+    expect(await t.db.query.orders.findFirst({ where: eq(orders.id, id) })).toMatchObject({
+      status: "failed",
+      failure: "abandoned",
+    });
   });
 });

@@ -60,9 +60,13 @@ export function nextMove(status: OrderStatus, input: SettlementInput): Move | un
     case "expired":
       return status === "pending" ? { to: "expired" } : undefined;
     case "confirmation_overdue":
-      return status === "awaiting_confirmation" ? { to: "awaiting_confirmation", flag: "unconfirmed_report" } : undefined;
+      return status === "awaiting_confirmation"
+        ? { to: "awaiting_confirmation", flag: "unconfirmed_report" }
+        : undefined;
     case "marked_paid":
-      return status === "awaiting_confirmation" || status === "expired" || status === "cancelled" ? { to: "paid", flag: "paid_manually" } : undefined;
+      return status === "awaiting_confirmation" || status === "expired" || status === "cancelled"
+        ? { to: "paid", flag: "paid_manually" }
+        : undefined;
   }
 }
 
@@ -89,16 +93,28 @@ const EVENT_TYPE = {
  * delivery and every return is on the record.
  * @returns the move, or `undefined` when there is no such order.
  */
-export async function settle(db: Db, orderId: string, input: SettlementInput, now = new Date()): Promise<Settlement | undefined> {
+export async function settle(
+  db: Db,
+  orderId: string,
+  input: SettlementInput,
+  now = new Date(),
+): Promise<Settlement | undefined> {
   return db.transaction(async (tx) => {
-    const [order] = await tx.select({ status: orders.status, flags: orders.flags }).from(orders).where(eq(orders.id, orderId)).for("update");
+    const [order] = await tx
+      .select({ status: orders.status, flags: orders.flags })
+      .from(orders)
+      .where(eq(orders.id, orderId))
+      .for("update");
     if (!order) return undefined;
     const from = order.status;
     const move = nextMove(from, input);
     const to = move?.to ?? from;
     // A return, a delivery or a merchant's mark is on the record even when it changes nothing; a second run of the
     // scheduled job is not news, nor is a flag the order already has.
-    if ((!move && (input.kind === "expired" || input.kind === "confirmation_overdue")) || (move && from === move.to && move.flag && order.flags.includes(move.flag))) {
+    if (
+      (!move && (input.kind === "expired" || input.kind === "confirmation_overdue")) ||
+      (move && from === move.to && move.flag && order.flags.includes(move.flag))
+    ) {
       return { from, to, changed: false };
     }
     if (move) {
@@ -120,7 +136,12 @@ export async function settle(db: Db, orderId: string, input: SettlementInput, no
           : input.kind === "marked_paid"
             ? { by: input.by, reference: input.reference, ...(input.note ? { note: input.note } : {}) }
             : {};
-    await tx.insert(orderEvents).values({ orderId, type: EVENT_TYPE[input.kind], at: now, data: { ...details, from, to, ...(move?.flag ? { flag: move.flag } : {}) } });
+    await tx.insert(orderEvents).values({
+      orderId,
+      type: EVENT_TYPE[input.kind],
+      at: now,
+      data: { ...details, from, to, ...(move?.flag ? { flag: move.flag } : {}) },
+    });
     return { from, to, changed: Boolean(move), ...(move?.flag ? { flag: move.flag } : {}) };
   });
 }
@@ -187,7 +208,11 @@ export function isPaymentPageOpen(order: Pick<OrderRow, "status" | "accessTokenI
  * expiry job has not run yet.
  * @returns whether it expired the order.
  */
-export async function expireIfDue(db: Db, order: { id: string; status: OrderStatus; accessTokenIssuedAt: Date | null }, now = new Date()): Promise<boolean> {
+export async function expireIfDue(
+  db: Db,
+  order: { id: string; status: OrderStatus; accessTokenIssuedAt: Date | null },
+  now = new Date(),
+): Promise<boolean> {
   if (order.status !== "pending") return false;
   const dies = paymentPageDiesAt(order);
   if (dies === null || dies > now.getTime()) return false;
@@ -241,7 +266,13 @@ export async function returnFromPaymentPage(
   if (!settlement) return { outcome: "token_mismatch" };
   // A success that finds the order already paid (the webhook came first) is the customer's own return, not a replay.
   const confirmedFirst = query.type === "success" && settlement.to === "paid" && settlement.from === "paid";
-  const outcome = confirmedFirst ? "reported" : !settlement.changed ? "already_settled" : settlement.to === "cancelled" ? "cancelled" : "reported";
+  const outcome = confirmedFirst
+    ? "reported"
+    : !settlement.changed
+      ? "already_settled"
+      : settlement.to === "cancelled"
+        ? "cancelled"
+        : "reported";
   return { orderId: order.id, status: settlement.to, outcome };
 }
 

@@ -18,13 +18,16 @@ export function newOrderId(): string {
 }
 
 /** How long after the customer came back the order page keeps looking for the service's confirmation by itself. */
-export const CONFIRMATION_WAIT_MS = 60_000;
+const CONFIRMATION_WAIT_MS = 60_000;
 
 /**
  * Until when (ms since epoch) the order page should keep refreshing itself: while the payment is reported but not
  * yet confirmed, for a minute after the customer came back. `null` when there is nothing (more) to wait for.
  */
-export function awaitingConfirmationUntil(order: Pick<OrderRow, "status" | "customerReturnedAt">, now = Date.now()): number | null {
+export function awaitingConfirmationUntil(
+  order: Pick<OrderRow, "status" | "customerReturnedAt">,
+  now = Date.now(),
+): number | null {
   if (order.status !== "awaiting_confirmation" || !order.customerReturnedAt) return null;
   const until = order.customerReturnedAt.getTime() + CONFIRMATION_WAIT_MS;
   return now < until ? until : null;
@@ -37,7 +40,11 @@ export function awaitingConfirmationUntil(order: Pick<OrderRow, "status" | "cust
  */
 export async function findCustomerOrder(db: Db, id: string, sessionId: string): Promise<Order | undefined> {
   if (!ORDER_ID.test(id)) return undefined;
-  const where = and(eq(orders.id, id), eq(orders.sessionId, sessionId), notInArray(orders.status, ["started", "failed"]));
+  const where = and(
+    eq(orders.id, id),
+    eq(orders.sessionId, sessionId),
+    notInArray(orders.status, ["started", "failed"]),
+  );
   let order = await db.query.orders.findFirst({ where });
   if (order && (await expireIfDue(db, order))) order = await db.query.orders.findFirst({ where });
   if (!order) return undefined;

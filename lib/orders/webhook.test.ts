@@ -11,15 +11,30 @@ import { receiveWebhook, rejectedDeliveries, REJECTED_SAMPLE_SIZE } from "./webh
 const SECRET = "whsec-test-0123456789abcdef";
 const t = setUpTestDatabase();
 
-const storedOrder = (status: OrderStatus = "awaiting_confirmation", amountMinor = 10375) => storeOrder(t.db, { status, amountMinor });
+const storedOrder = (status: OrderStatus = "awaiting_confirmation", amountMinor = 10375) =>
+  storeOrder(t.db, { status, amountMinor });
 
 const body = (fields: Record<string, unknown>) =>
-  JSON.stringify({ event: "payment.success", status: "success", gateway: "sadad", currency: "LYD", timestamp: 1795460000, transaction_id: "TXN-1", ...fields });
+  JSON.stringify({
+    event: "payment.success",
+    status: "success",
+    gateway: "sadad",
+    currency: "LYD",
+    timestamp: 1795460000,
+    transaction_id: "TXN-1",
+    ...fields,
+  });
 const sign = (raw: string, secret = SECRET) => createHmac("sha256", secret).update(raw).digest("hex");
-const deliver = (raw: string, signature: string | null = sign(raw)) => receiveWebhook(t.db, new TextEncoder().encode(raw), signature, SECRET);
+const deliver = (raw: string, signature: string | null = sign(raw)) =>
+  receiveWebhook(t.db, new TextEncoder().encode(raw), signature, SECRET);
 const orderOf = async (id: string) => (await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))!;
 const eventsOf = async (id: string | null) =>
-  (await t.db.select().from(orderEvents).where(id === null ? undefined : eq(orderEvents.orderId, id))).filter((e) => e.type === "webhook_received");
+  (
+    await t.db
+      .select()
+      .from(orderEvents)
+      .where(id === null ? undefined : eq(orderEvents.orderId, id))
+  ).filter((e) => e.type === "webhook_received");
 
 describe("receiveWebhook", () => {
   it("confirms the order of a verified payment.success with its exact amount", async () => {
@@ -27,7 +42,13 @@ describe("receiveWebhook", () => {
     expect(await deliver(body({ token: paymentToken, amount: 103.75 }))).toEqual({ status: 200, outcome: "confirmed" });
     expect((await orderOf(id)).status).toBe("paid");
     const [event] = await eventsOf(id);
-    expect(event!.data).toMatchObject({ verified: true, from: "awaiting_confirmation", to: "paid", gateway: "sadad", transactionId: "TXN-1" });
+    expect(event!.data).toMatchObject({
+      verified: true,
+      from: "awaiting_confirmation",
+      to: "paid",
+      gateway: "sadad",
+      transactionId: "TXN-1",
+    });
   });
 
   it("changes nothing on a repeated delivery, and answers 2xx so the service stops", async () => {
@@ -50,14 +71,22 @@ describe("receiveWebhook", () => {
     ["an empty signature", () => "", "no_signature"],
     ["a signature of the wrong length", (raw: string) => sign(raw).slice(0, 40), "malformed_signature"],
     ["a signature that is not hex", () => "z".repeat(64), "malformed_signature"],
-    ["the signature of other bytes (the body re-serialised)", (raw: string) => sign(JSON.stringify(JSON.parse(raw), null, 1)), "wrong_signature"],
+    [
+      "the signature of other bytes (the body re-serialised)",
+      (raw: string) => sign(JSON.stringify(JSON.parse(raw), null, 1)),
+      "wrong_signature",
+    ],
   ])("refuses %s with 401, writes nothing, and changes nothing", async (_name, signatureFor, reason) => {
     const { id, paymentToken } = await storedOrder();
     const raw = body({ token: paymentToken, amount: 103.75, custom: id });
     expect(await deliver(raw, signatureFor(raw))).toEqual({ status: 401, outcome: "rejected", rejected: reason });
     expect((await orderOf(id)).status).toBe("awaiting_confirmation");
     expect(await eventsOf(id)).toEqual([]);
-    expect(rejectedDeliveries().sample.at(-1)).toEqual({ at: expect.any(String), reason, bytes: Buffer.byteLength(raw) });
+    expect(rejectedDeliveries().sample.at(-1)).toEqual({
+      at: expect.any(String),
+      reason,
+      bytes: Buffer.byteLength(raw),
+    });
   });
 
   it("lets 2,000 unsigned deliveries naming an order write nothing: no row on the order, none anywhere", async () => {
@@ -66,7 +95,10 @@ describe("receiveWebhook", () => {
     const before = { rows: await rows(), rejected: rejectedDeliveries().count };
     const raw = body({ token: paymentToken, custom: id, amount: 103.75, padding: "x".repeat(1_900) });
     for (let i = 0; i < 2_000; i++) {
-      expect(await deliver(raw, i % 2 ? null : sign(raw, "a-guessed-secret"))).toMatchObject({ status: 401, outcome: "rejected" });
+      expect(await deliver(raw, i % 2 ? null : sign(raw, "a-guessed-secret"))).toMatchObject({
+        status: 401,
+        outcome: "rejected",
+      });
     }
     expect(await eventsOf(id)).toEqual([]);
     expect(await rows()).toBe(before.rows);
@@ -81,7 +113,9 @@ describe("receiveWebhook", () => {
   it("verifies nothing when the shop's secret is empty", async () => {
     const { id, paymentToken } = await storedOrder();
     const raw = body({ token: paymentToken, amount: 103.75 });
-    expect(await receiveWebhook(t.db, new TextEncoder().encode(raw), createHmac("sha256", "").update(raw).digest("hex"), "")).toEqual({ status: 401, outcome: "rejected", rejected: "no_secret" });
+    expect(
+      await receiveWebhook(t.db, new TextEncoder().encode(raw), createHmac("sha256", "").update(raw).digest("hex"), ""),
+    ).toEqual({ status: 401, outcome: "rejected", rejected: "no_secret" });
     expect((await orderOf(id)).status).toBe("awaiting_confirmation");
   });
 
@@ -91,25 +125,44 @@ describe("receiveWebhook", () => {
     ["another currency", { amount: 103.75, currency: "USD" }],
   ])("never marks paid for %s: records it and flags the order for the merchant", async (_name, fields) => {
     const { id, paymentToken } = await storedOrder();
-    expect(await deliver(body({ token: paymentToken, ...fields }))).toEqual({ status: 200, outcome: "amount_mismatch" });
+    expect(await deliver(body({ token: paymentToken, ...fields }))).toEqual({
+      status: 200,
+      outcome: "amount_mismatch",
+    });
     const order = await orderOf(id);
     expect(order.status).toBe("awaiting_confirmation");
     expect(order.flags).toEqual(["amount_mismatch"]);
-    expect((await eventsOf(id))[0]!.data).toMatchObject({ outcome: "amount_mismatch", expected: { amountMinor: 10375, currency: "LYD" } });
+    expect((await eventsOf(id))[0]!.data).toMatchObject({
+      outcome: "amount_mismatch",
+      expected: { amountMinor: 10375, currency: "LYD" },
+    });
   });
 
   it("records a delivery for an unknown token and answers 2xx", async () => {
     const before = (await eventsOf(null)).length;
-    expect(await deliver(body({ token: "pt-nobody-knows", amount: 1 }))).toEqual({ status: 200, outcome: "unknown_order" });
+    expect(await deliver(body({ token: "pt-nobody-knows", amount: 1 }))).toEqual({
+      status: 200,
+      outcome: "unknown_order",
+    });
     const events = await eventsOf(null);
     expect(events).toHaveLength(before + 1);
-    expect(events.at(-1)).toMatchObject({ orderId: null, data: { verified: true, token: "pt-nobody-knows", outcome: "unknown_order" } });
+    expect(events.at(-1)).toMatchObject({
+      orderId: null,
+      data: { verified: true, token: "pt-nobody-knows", outcome: "unknown_order" },
+    });
   });
 
   it("falls back to our order id in `custom` when the token is unknown, and keeps the token", async () => {
     const { id } = await storedOrder("started");
-    expect(await deliver(body({ token: "pt-lost-answer", custom: id, amount: 103.75 }))).toEqual({ status: 200, outcome: "confirmed" });
-    expect(await orderOf(id)).toMatchObject({ status: "paid", paymentToken: "pt-lost-answer", flags: ["paid_after_failure"] });
+    expect(await deliver(body({ token: "pt-lost-answer", custom: id, amount: 103.75 }))).toEqual({
+      status: 200,
+      outcome: "confirmed",
+    });
+    expect(await orderOf(id)).toMatchObject({
+      status: "paid",
+      paymentToken: "pt-lost-answer",
+      flags: ["paid_after_failure"],
+    });
   });
 
   it("marks a cancelled order paid when the money arrives anyway, and flags it", async () => {
@@ -123,16 +176,27 @@ describe("receiveWebhook", () => {
     ["pending", { status: "pending" }],
     ["in another case", { status: "SUCCESS" }],
     ["missing", { status: undefined }],
-  ])("never marks paid a signed payment.success whose status is %s: records it and answers 2xx", async (_name, fields) => {
-    const { id, paymentToken } = await storedOrder();
-    expect(await deliver(body({ token: paymentToken, amount: 103.75, ...fields }))).toEqual({ status: 200, outcome: "not_successful" });
-    expect((await orderOf(id)).status).toBe("awaiting_confirmation");
-    expect((await eventsOf(id)).map((e) => e.data)).toEqual([expect.objectContaining({ verified: true, outcome: "not_successful" })]);
-  });
+  ])(
+    "never marks paid a signed payment.success whose status is %s: records it and answers 2xx",
+    async (_name, fields) => {
+      const { id, paymentToken } = await storedOrder();
+      expect(await deliver(body({ token: paymentToken, amount: 103.75, ...fields }))).toEqual({
+        status: 200,
+        outcome: "not_successful",
+      });
+      expect((await orderOf(id)).status).toBe("awaiting_confirmation");
+      expect((await eventsOf(id)).map((e) => e.data)).toEqual([
+        expect.objectContaining({ verified: true, outcome: "not_successful" }),
+      ]);
+    },
+  );
 
   it("records other events without moving the order", async () => {
     const { id, paymentToken } = await storedOrder();
-    expect(await deliver(body({ token: paymentToken, amount: 103.75, event: "payment.refunded" }))).toEqual({ status: 200, outcome: "ignored_event" });
+    expect(await deliver(body({ token: paymentToken, amount: 103.75, event: "payment.refunded" }))).toEqual({
+      status: 200,
+      outcome: "ignored_event",
+    });
     expect((await orderOf(id)).status).toBe("awaiting_confirmation");
   });
 
@@ -147,7 +211,9 @@ describe("receiveWebhook", () => {
   it("throws when the delivery cannot be recorded, so the route answers 5xx and the service retries", async () => {
     const { createDb } = await import("../db/client");
     const { Pool } = await import("pg");
-    const down = createDb(new Pool({ connectionString: "postgresql://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 500 }));
+    const down = createDb(
+      new Pool({ connectionString: "postgresql://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 500 }),
+    );
     const raw = body({ token: "pt-x", amount: 1 });
     await expect(receiveWebhook(down, new TextEncoder().encode(raw), sign(raw), SECRET)).rejects.toThrow();
   });

@@ -31,7 +31,15 @@ import { ORDER_ID } from "./store";
  */
 export interface WebhookAnswer {
   status: 200 | 400 | 401;
-  outcome: "confirmed" | "duplicate" | "rejected" | "malformed" | "unknown_order" | "ignored_event" | "not_successful" | "amount_mismatch";
+  outcome:
+    | "confirmed"
+    | "duplicate"
+    | "rejected"
+    | "malformed"
+    | "unknown_order"
+    | "ignored_event"
+    | "not_successful"
+    | "amount_mismatch";
   /** Why a delivery was rejected (401), for the log. */
   rejected?: RejectedDelivery["reason"];
 }
@@ -66,9 +74,20 @@ export const MAX_WEBHOOK_BYTES = 64 * 1024;
  * @param secret the merchant's webhook secret (`PAYMENT_WEBHOOK_SECRET`); an empty one verifies nothing.
  * @throws the database's error when the delivery could not be recorded (answer 5xx: the service will retry).
  */
-export async function receiveWebhook(db: Db, rawBody: Uint8Array, signature: string | null, secret: string): Promise<WebhookAnswer> {
+export async function receiveWebhook(
+  db: Db,
+  rawBody: Uint8Array,
+  signature: string | null,
+  secret: string,
+): Promise<WebhookAnswer> {
   if (!verifyWebhookSignature(rawBody, signature, secret)) {
-    const reason = !secret ? "no_secret" : !signature?.trim() ? "no_signature" : /^[0-9a-f]{64}$/i.test(signature.trim()) ? "wrong_signature" : "malformed_signature";
+    const reason = !secret
+      ? "no_secret"
+      : !signature?.trim()
+        ? "no_signature"
+        : /^[0-9a-f]{64}$/i.test(signature.trim())
+          ? "wrong_signature"
+          : "malformed_signature";
     rejections.count++;
     rejections.sample.push({ at: new Date().toISOString(), reason, bytes: rawBody.byteLength });
     if (rejections.sample.length > REJECTED_SAMPLE_SIZE) rejections.sample.shift();
@@ -77,7 +96,11 @@ export async function receiveWebhook(db: Db, rawBody: Uint8Array, signature: str
   const received = parseWebhookEvent(rawBody);
   if (!received) {
     // Kept as received (cut short) for the merchant's audit: it is the service's, but not what it documents.
-    await record(db, null, { verified: true, outcome: "malformed", body: new TextDecoder().decode(rawBody).slice(0, 2_000) });
+    await record(db, null, {
+      verified: true,
+      outcome: "malformed",
+      body: new TextDecoder().decode(rawBody).slice(0, 2_000),
+    });
     return { status: 400, outcome: "malformed" };
   }
   // A NUL (JSON "\u0000") or a lone surrogate cannot be stored, so a delivery carrying one would fail to be recorded
@@ -116,18 +139,32 @@ export async function receiveWebhook(db: Db, rawBody: Uint8Array, signature: str
     // Money arrived, but not this order's money: never paid, always shown to the merchant. (Both writes are safe to
     // repeat if the service retries after a failure between them.)
     await flagOrder(db, order.id, "amount_mismatch");
-    await record(db, order.id, { verified: true, ...facts, outcome: "amount_mismatch", expected: { amountMinor: order.amountMinor, currency: order.currency } });
+    await record(db, order.id, {
+      verified: true,
+      ...facts,
+      outcome: "amount_mismatch",
+      expected: { amountMinor: order.amountMinor, currency: order.currency },
+    });
     return { status: 200, outcome: "amount_mismatch" };
   }
 
-  if (order.paymentToken === null) await db.update(orders).set({ paymentToken: delivery.token }).where(eq(orders.id, order.id));
-  const settlement = await settle(db, order.id, { kind: "payment_confirmed", delivery: { ...facts, outcome: "settled" } });
+  if (order.paymentToken === null)
+    await db.update(orders).set({ paymentToken: delivery.token }).where(eq(orders.id, order.id));
+  const settlement = await settle(db, order.id, {
+    kind: "payment_confirmed",
+    delivery: { ...facts, outcome: "settled" },
+  });
   return { status: 200, outcome: settlement?.changed ? "confirmed" : "duplicate" };
 }
 
 /** The order a delivery is about: by payment token, else by our order id in `custom`. */
 async function findOrder(db: Db, token: string, custom: string | undefined) {
-  const columns = { id: orders.id, amountMinor: orders.amountMinor, currency: orders.currency, paymentToken: orders.paymentToken };
+  const columns = {
+    id: orders.id,
+    amountMinor: orders.amountMinor,
+    currency: orders.currency,
+    paymentToken: orders.paymentToken,
+  };
   const [byToken] = await db.select(columns).from(orders).where(eq(orders.paymentToken, token));
   if (byToken || !custom || !ORDER_ID.test(custom)) return byToken;
   const [byId] = await db.select(columns).from(orders).where(eq(orders.id, custom));

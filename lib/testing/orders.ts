@@ -7,7 +7,10 @@ import { newOrderId } from "../orders/store";
  * token issued now), with any column overridden. A `started` or `failed` order gets no payment token unless given.
  * @returns its id and payment token.
  */
-export async function storeOrder(db: Db, overrides: Partial<typeof orders.$inferInsert> = {}): Promise<{ id: string; paymentToken: string }> {
+export async function storeOrder(
+  db: Db,
+  overrides: Partial<typeof orders.$inferInsert> = {},
+): Promise<{ id: string; paymentToken: string }> {
   const id = overrides.id ?? newOrderId();
   const paymentToken = overrides.paymentToken ?? `pt-${id}`;
   const withoutPayment = (overrides.status === "started" || overrides.status === "failed") && !overrides.paymentToken;

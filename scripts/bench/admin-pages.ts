@@ -20,7 +20,10 @@ function adminCookie(response: Response): string | undefined {
 }
 
 /** Signs in with the sign-in page's form, as a browser without JavaScript; @returns the admin's cookie. */
-export async function signInAdmin(shopUrl: string, { email, password }: { email: string; password: string } = BENCH_ADMIN): Promise<string> {
+export async function signInAdmin(
+  shopUrl: string,
+  { email, password }: { email: string; password: string } = BENCH_ADMIN,
+): Promise<string> {
   const pageUrl = `${shopUrl}/admin/sign-in`;
   const form = findForm(await getPage(pageUrl), "password");
   if (!form) throw new Error(`${pageUrl} has no sign-in form (no field named password)`);
@@ -28,12 +31,19 @@ export async function signInAdmin(shopUrl: string, { email, password }: { email:
   for (const [name, value] of form.hidden) body.append(name, value);
   body.append("email", email);
   body.append("password", password);
-  const response = await fetch(pageUrl, { method: "POST", body, headers: { Accept: "text/html", Origin: new URL(shopUrl).origin }, redirect: "manual" });
+  const response = await fetch(pageUrl, {
+    method: "POST",
+    body,
+    headers: { Accept: "text/html", Origin: new URL(shopUrl).origin },
+    redirect: "manual",
+  });
   await response.arrayBuffer();
   const cookie = adminCookie(response);
   const location = response.headers.get("location") ?? "";
   if (response.status !== 303 || !cookie || !location.startsWith("/admin/orders")) {
-    throw new Error(`sign-in answered ${response.status} ${location}${cookie ? "" : " without an admin_session cookie"}`);
+    throw new Error(
+      `sign-in answered ${response.status} ${location}${cookie ? "" : " without an admin_session cookie"}`,
+    );
   }
   return cookie;
 }
@@ -51,9 +61,19 @@ export function adminQueries(seeded: SeededOrders): AdminQuery[] {
   return [
     { key: "list", name: "List, unfiltered (page 1)", path: "/admin/orders", rows: 50 },
     { key: "status", name: "Filter: status paid (page 1)", path: "/admin/orders?status=paid", rows: 50 },
-    { key: "email", name: `Search: e-mail (${seeded.emailOrders} orders)`, path: `/admin/orders?q=${encodeURIComponent(seeded.email)}`, rows: seeded.emailOrders },
+    {
+      key: "email",
+      name: `Search: e-mail (${seeded.emailOrders} orders)`,
+      path: `/admin/orders?q=${encodeURIComponent(seeded.email)}`,
+      rows: seeded.emailOrders,
+    },
     { key: "id", name: "Search: order id", path: `/admin/orders?q=${seeded.orderId}`, rows: 1 },
-    { key: "deep", name: `Deep page (before the ${seeded.deepPosition.toLocaleString("en")}th order)`, path: `/admin/orders?before=${seeded.deepCursor}`, rows: 50 },
+    {
+      key: "deep",
+      name: `Deep page (before the ${seeded.deepPosition.toLocaleString("en")}th order)`,
+      path: `/admin/orders?before=${seeded.deepCursor}`,
+      rows: 50,
+    },
   ];
 }
 
@@ -68,7 +88,10 @@ const ROW = /data-testid="admin-order-row"/g;
 
 async function timeOnce(url: string, cookie: string, expectedRows: number): Promise<number> {
   const started = performance.now();
-  const response = await fetch(url, { headers: { Accept: "text/html", "Accept-Language": "en", Cookie: cookie }, redirect: "manual" });
+  const response = await fetch(url, {
+    headers: { Accept: "text/html", "Accept-Language": "en", Cookie: cookie },
+    redirect: "manual",
+  });
   const html = await response.text();
   const elapsed = performance.now() - started;
   if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
@@ -81,7 +104,12 @@ async function timeOnce(url: string, cookie: string, expectedRows: number): Prom
  * Times every query `n` times after `warmup` untimed rounds, the queries interleaved round by round.
  * @returns p50/p95 per query.
  */
-export async function measureAdminPages(shopUrl: string, cookie: string, queries: AdminQuery[], { n, warmup }: { n: number; warmup: number }): Promise<AdminTiming[]> {
+export async function measureAdminPages(
+  shopUrl: string,
+  cookie: string,
+  queries: AdminQuery[],
+  { n, warmup }: { n: number; warmup: number },
+): Promise<AdminTiming[]> {
   const samples = new Map(queries.map((query) => [query.key, [] as number[]]));
   for (let round = 0; round < n + warmup; round++) {
     for (const query of queries) {
@@ -89,5 +117,10 @@ export async function measureAdminPages(shopUrl: string, cookie: string, queries
       if (round >= warmup) samples.get(query.key)!.push(elapsed);
     }
   }
-  return queries.map((query) => ({ key: query.key, name: query.name, path: query.path, summary: summary(samples.get(query.key)!) }));
+  return queries.map((query) => ({
+    key: query.key,
+    name: query.name,
+    path: query.path,
+    summary: summary(samples.get(query.key)!),
+  }));
 }

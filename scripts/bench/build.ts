@@ -23,8 +23,14 @@ const withoutDistDir = (content: string) => {
 
 function nextBuild(cwd: string, env: Record<string, string>, what: string) {
   console.log(`▶ next build (${what})`);
-  const bin = existsSync(path.join(cwd, "node_modules/next/dist/bin/next")) ? "node_modules/next/dist/bin/next" : path.join(ROOT, "node_modules/next/dist/bin/next");
-  const { status } = spawnSync(process.execPath, [bin, "build"], { cwd, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
+  const bin = existsSync(path.join(cwd, "node_modules/next/dist/bin/next"))
+    ? "node_modules/next/dist/bin/next"
+    : path.join(ROOT, "node_modules/next/dist/bin/next");
+  const { status } = spawnSync(process.execPath, [bin, "build"], {
+    cwd,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env },
+  });
   if (status !== 0) throw new Error(`next build of ${what} failed (exit ${status})`);
 }
 
@@ -38,7 +44,10 @@ function nextBuild(cwd: string, env: Record<string, string>, what: string) {
 export function buildShop(env: Record<string, string>): void {
   const tsconfig = path.join(ROOT, "tsconfig.json");
   const nextEnv = path.join(ROOT, "next-env.d.ts");
-  const before = { tsconfig: readFileSync(tsconfig, "utf8"), nextEnv: existsSync(nextEnv) ? readFileSync(nextEnv, "utf8") : undefined };
+  const before = {
+    tsconfig: readFileSync(tsconfig, "utf8"),
+    nextEnv: existsSync(nextEnv) ? readFileSync(nextEnv, "utf8") : undefined,
+  };
   try {
     nextBuild(ROOT, { ...env, NEXT_DIST_DIR: DIST_DIR }, `the shop, into ${DIST_DIR}/`);
   } finally {
@@ -66,14 +75,18 @@ export function buildBaseline(): void {
   rmSync(BASELINE_DIR, { recursive: true, force: true });
   mkdirSync(BASELINE_DIR, { recursive: true });
   cpSync(BASELINE_SOURCE, BASELINE_DIR, { recursive: true });
-  const link = spawnSync("cp", ["-al", path.join(ROOT, "node_modules"), path.join(BASELINE_DIR, "node_modules")], { stdio: "inherit" });
+  const link = spawnSync("cp", ["-al", path.join(ROOT, "node_modules"), path.join(BASELINE_DIR, "node_modules")], {
+    stdio: "inherit",
+  });
   if (link.status !== 0) throw new Error("could not hard-link node_modules into the baseline app's folder (cp -al)");
   nextBuild(BASELINE_DIR, {}, "the baseline app, into .next-bench-baseline/");
 }
 
 /** Whether both builds exist (for `--no-build`). */
 export function buildsExist(): string | null {
-  if (!existsSync(path.join(ROOT, DIST_DIR, "BUILD_ID"))) return `no shop build in ${DIST_DIR}/: run without --no-build first`;
-  if (!existsSync(path.join(BASELINE_DIR, ".next/BUILD_ID"))) return `no baseline build in ${path.relative(ROOT, BASELINE_DIR)}/: run without --no-build first`;
+  if (!existsSync(path.join(ROOT, DIST_DIR, "BUILD_ID")))
+    return `no shop build in ${DIST_DIR}/: run without --no-build first`;
+  if (!existsSync(path.join(BASELINE_DIR, ".next/BUILD_ID")))
+    return `no baseline build in ${path.relative(ROOT, BASELINE_DIR)}/: run without --no-build first`;
   return null;
 }

@@ -5,7 +5,15 @@
 //    the bench process — what the payment service alone costs.
 // One checkout at a time, the arms alternated (their order rotating every round), the emulator adding the same
 // latency to every token and create call.
-import { addToCart, isPaymentPage, loadCheckoutForm, submitCheckout, findForm, getPage, type CheckoutDetails } from "../no-js-shop";
+import {
+  addToCart,
+  isPaymentPage,
+  loadCheckoutForm,
+  submitCheckout,
+  findForm,
+  getPage,
+  type CheckoutDetails,
+} from "../no-js-shop";
 import type { RunningEmulator } from "../servers";
 import { mapLimit, summary, type Summary } from "./stats";
 
@@ -50,23 +58,33 @@ async function newCartSession(shopUrl: string) {
 }
 
 /** A unique full name of fixed length, so every checkout is a new one (no resume) and bodies keep one size. */
-const uniqueName = (run: string, arm: string, index: number) => `Bench ${run} ${arm.slice(0, 1)}${String(index).padStart(6, "0")}`;
+const uniqueName = (run: string, arm: string, index: number) =>
+  `Bench ${run} ${arm.slice(0, 1)}${String(index).padStart(6, "0")}`;
 const orderLikeId = () => `ord_${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
 
 async function postJson(apiBase: string, path: string, body: unknown, bearer?: string) {
   // The headers lib/payments.ts sends (the shopper's language included: the bench's shopper asks for English).
-  const headers: Record<string, string> = { Accept: "application/json", "Content-Type": "application/json", "X-Request-Id": crypto.randomUUID(), "Accept-Language": "en" };
+  const headers: Record<string, string> = {
+    Accept: "application/json",
+    "Content-Type": "application/json",
+    "X-Request-Id": crypto.randomUUID(),
+    "Accept-Language": "en",
+  };
   if (bearer) headers.Authorization = `Bearer ${bearer}`;
   const response = await fetch(`${apiBase}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
   const envelope = JSON.parse(await response.text()) as { data: Record<string, string>; message?: unknown };
-  if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(envelope.message)}`);
+  if (response.status !== 200)
+    throw new Error(`${path} answered ${response.status}: ${JSON.stringify(envelope.message)}`);
   return envelope.data;
 }
 
 /** The two calls alone: token, then create with `body` (what lib/payments.ts does, without anything around it). */
 async function rawOnce(apiBase: string, body: Record<string, string>): Promise<number> {
   const started = performance.now();
-  const { access_token } = await postJson(apiBase, "/authentication/token", { client_id: CLIENT_ID, secret_id: CLIENT_SECRET });
+  const { access_token } = await postJson(apiBase, "/authentication/token", {
+    client_id: CLIENT_ID,
+    secret_id: CLIENT_SECRET,
+  });
   const { token, payment_url } = await postJson(apiBase, "/payment/create", body, access_token);
   const elapsed = performance.now() - started;
   if (!token || !payment_url) throw new Error("create answered without token/payment_url");
@@ -74,12 +92,20 @@ async function rawOnce(apiBase: string, body: Record<string, string>): Promise<n
 }
 
 /** Posts a form the way a no-JS browser does and checks for a 303 to the payment page. */
-async function checkoutOnce(url: string, cookie: string, hidden: [string, string][], details: CheckoutDetails, serviceOrigin: string) {
+async function checkoutOnce(
+  url: string,
+  cookie: string,
+  hidden: [string, string][],
+  details: CheckoutDetails,
+  serviceOrigin: string,
+) {
   const started = performance.now();
   const result = await submitCheckout(url, cookie, hidden, details);
   const elapsed = performance.now() - started;
   if (result.status !== 303 || !isPaymentPage(result.location, serviceOrigin)) {
-    throw new Error(`checkout at ${url} answered ${result.status} ${result.location ?? ""} (expected 303 to the payment page)`);
+    throw new Error(
+      `checkout at ${url} answered ${result.status} ${result.location ?? ""} (expected 303 to the payment page)`,
+    );
   }
   return { elapsed, paymentToken: new URL(result.location).pathname.split("/").pop()! };
 }
@@ -93,9 +119,21 @@ export async function baselineForm(baselineUrl: string): Promise<[string, string
 
 /** The create body the shop sent for `paymentToken`, read back from the emulator, keys in lib/payments.ts order. */
 async function bodyShapeOf(emulator: RunningEmulator, paymentToken: string): Promise<Record<string, string>> {
-  const { payment } = await emulator.control<{ payment: Record<string, string | null> }>(`/payments/${encodeURIComponent(paymentToken)}`);
+  const { payment } = await emulator.control<{ payment: Record<string, string | null> }>(
+    `/payments/${encodeURIComponent(paymentToken)}`,
+  );
   const body: Record<string, string> = {};
-  for (const key of ["amount", "currency", "return_url", "cancel_url", "custom", "full_name", "email", "phone", "payment_gateway"]) {
+  for (const key of [
+    "amount",
+    "currency",
+    "return_url",
+    "cancel_url",
+    "custom",
+    "full_name",
+    "email",
+    "phone",
+    "payment_gateway",
+  ]) {
     const value = payment[key];
     if (value !== null && value !== undefined) body[key] = value;
   }
@@ -118,7 +156,16 @@ export interface LatencyOptions {
  * emulator adding `latencyMs` to every token and create call. Each round runs every arm once, one at a time, in an
  * order that rotates from round to round.
  */
-export async function measureCheckoutLatency({ shops, baselineUrl, emulator, latencyMs, n, warmup, log = console.log, loadavg }: LatencyOptions): Promise<LatencyRun> {
+export async function measureCheckoutLatency({
+  shops,
+  baselineUrl,
+  emulator,
+  latencyMs,
+  n,
+  warmup,
+  log = console.log,
+  loadavg,
+}: LatencyOptions): Promise<LatencyRun> {
   const loadBefore = loadavg();
   await emulator.control("/reset", {});
   await emulator.control("/config", { latencyMs, rateLimit: 0 });
@@ -128,7 +175,8 @@ export async function measureCheckoutLatency({ shops, baselineUrl, emulator, lat
 
   log(`  preparing ${total} sessions with a cart per shop (untimed)…`);
   const sessions = new Map<string, Awaited<ReturnType<typeof newCartSession>>[]>();
-  for (const shop of shops) sessions.set(shop.key, await mapLimit(Array.from({ length: total + 1 }), 4, () => newCartSession(shop.url)));
+  for (const shop of shops)
+    sessions.set(shop.key, await mapLimit(Array.from({ length: total + 1 }), 4, () => newCartSession(shop.url)));
   const baselineHidden = await baselineForm(baselineUrl);
 
   const details = (arm: string, index: number, gateway: string): CheckoutDetails => ({
@@ -140,7 +188,13 @@ export async function measureCheckoutLatency({ shops, baselineUrl, emulator, lat
   // One untimed checkout of the first shop tells the body the raw calls send.
   const first = shops[0]!;
   const firstSession = sessions.get(first.key)![total]!;
-  const probe = await checkoutOnce(first.url, firstSession.cookie, firstSession.hidden, details("x", 0, firstSession.gateway), serviceOrigin);
+  const probe = await checkoutOnce(
+    first.url,
+    firstSession.cookie,
+    firstSession.hidden,
+    details("x", 0, firstSession.gateway),
+    serviceOrigin,
+  );
   const shape = await bodyShapeOf(emulator, probe.paymentToken);
   const gateway = firstSession.gateway;
 
@@ -151,18 +205,28 @@ export async function measureCheckoutLatency({ shops, baselineUrl, emulator, lat
       name: shop.name,
       once: async (index: number) => {
         const session = sessions.get(shop.key)![index]!;
-        return (await checkoutOnce(shop.url, session.cookie, session.hidden, details(`${shopIndex}`, index, session.gateway), serviceOrigin)).elapsed;
+        return (
+          await checkoutOnce(
+            shop.url,
+            session.cookie,
+            session.hidden,
+            details(`${shopIndex}`, index, session.gateway),
+            serviceOrigin,
+          )
+        ).elapsed;
       },
     })),
     {
       key: "baseline",
       name: "Baseline (bare Next.js app)",
-      once: async (index: number) => (await checkoutOnce(baselineUrl, "", baselineHidden, details("b", index, gateway), serviceOrigin)).elapsed,
+      once: async (index: number) =>
+        (await checkoutOnce(baselineUrl, "", baselineHidden, details("b", index, gateway), serviceOrigin)).elapsed,
     },
     {
       key: "raw",
       name: "Raw calls (fetch from the bench)",
-      once: (index: number) => rawOnce(emulator.apiBase, { ...shape, custom: orderLikeId(), full_name: uniqueName(run, "r", index) }),
+      once: (index: number) =>
+        rawOnce(emulator.apiBase, { ...shape, custom: orderLikeId(), full_name: uniqueName(run, "r", index) }),
     },
   ];
   const samples = new Map(arms.map((arm) => [arm.key, [] as number[]]));
@@ -176,7 +240,8 @@ export async function measureCheckoutLatency({ shops, baselineUrl, emulator, lat
 
   // Every checkout must have made its own payment at the service.
   const { payments } = await emulator.control<{ payments: { full_name?: string | null }[] }>("/payments");
-  const madeBy = (prefix: string) => payments.filter((payment) => payment.full_name?.startsWith(`Bench ${run} ${prefix}`)).length;
+  const madeBy = (prefix: string) =>
+    payments.filter((payment) => payment.full_name?.startsWith(`Bench ${run} ${prefix}`)).length;
   const paymentCounts: LatencyRun["payments"] = {};
   shops.forEach((shop, shopIndex) => (paymentCounts[shop.key] = { created: madeBy(`${shopIndex}`), submitted: total }));
   paymentCounts.baseline = { created: madeBy("b"), submitted: total };
@@ -185,7 +250,12 @@ export async function measureCheckoutLatency({ shops, baselineUrl, emulator, lat
     latencyMs,
     n,
     warmup,
-    arms: arms.map((arm) => ({ key: arm.key, name: arm.name, summary: summary(samples.get(arm.key)!), samples: samples.get(arm.key)! })),
+    arms: arms.map((arm) => ({
+      key: arm.key,
+      name: arm.name,
+      summary: summary(samples.get(arm.key)!),
+      samples: samples.get(arm.key)!,
+    })),
     payments: paymentCounts,
     createBodyKeys: Object.keys(shape),
     loadBefore,

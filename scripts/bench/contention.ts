@@ -55,7 +55,9 @@ function autogroupEnabled(): boolean | undefined {
 /** Starts one busy loop per core; `stop()` ends them and says what they took. */
 export async function startContention(loops = os.availableParallelism()): Promise<{ stop(): Promise<Contention> }> {
   const started = Date.now();
-  const processes = Array.from({ length: loops }, (_, index) => startProcess(`busy loop ${index + 1}`, process.execPath, ["-e", "for(;;){}"]));
+  const processes = Array.from({ length: loops }, (_, index) =>
+    startProcess(`busy loop ${index + 1}`, process.execPath, ["-e", "for(;;){}"]),
+  );
   // Let them reach the loop before the first measurement.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const nice = os.getPriority(processes[0]!.child.pid!);

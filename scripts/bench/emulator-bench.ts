@@ -7,8 +7,17 @@ const SCRIPT = "scripts/bench/emulator.ts";
 
 /** Runs `node --expose-gc --import tsx scripts/bench/emulator.ts --pairs <pairs> --json` and returns its result. */
 export async function emulatorBench({ pairs }: { pairs: number }): Promise<BenchResult> {
-  const { status, stdout, stderr } = await runToCompletion(process.execPath, ["--expose-gc", "--import", "tsx", SCRIPT, "--pairs", String(pairs), "--json"]);
-  if (status !== 0) throw new Error(`${SCRIPT} exited with ${status}: ${stderr.trim().split("\n").slice(-3).join(" ")}`);
+  const { status, stdout, stderr } = await runToCompletion(process.execPath, [
+    "--expose-gc",
+    "--import",
+    "tsx",
+    SCRIPT,
+    "--pairs",
+    String(pairs),
+    "--json",
+  ]);
+  if (status !== 0)
+    throw new Error(`${SCRIPT} exited with ${status}: ${stderr.trim().split("\n").slice(-3).join(" ")}`);
   const line = stdout
     .trim()
     .split("\n")

@@ -77,7 +77,13 @@ function itemSummary(audit: Audit): string {
 function failedAudits(lhr: Result, category: string): LostAudit[] {
   return lhr.categories[category]!.auditRefs.filter((ref) => ref.weight > 0)
     .map((ref) => lhr.audits[ref.id]!)
-    .filter((audit) => audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== "informative" && audit.scoreDisplayMode !== "manual")
+    .filter(
+      (audit) =>
+        audit.score !== null &&
+        audit.score < 1 &&
+        audit.scoreDisplayMode !== "informative" &&
+        audit.scoreDisplayMode !== "manual",
+    )
     .sort((a, b) => a.score! - b.score!)
     .map((audit) => ({ id: audit.id, score: audit.score!, value: audit.displayValue || itemSummary(audit) }));
 }
@@ -147,7 +153,9 @@ function scoresOf(page: LighthousePage, lhrs: Result[], failedRuns: number, last
     accessibility: chosen.categories.accessibility!.score ?? 0,
     bestPractices: chosen.categories["best-practices"]!.score ?? 0,
     benchmarkIndex: chosen.environment.benchmarkIndex,
-    metrics: Object.fromEntries(Object.entries(METRICS).map(([id, label]) => [label, chosen.audits[id]?.displayValue ?? "—"])),
+    metrics: Object.fromEntries(
+      Object.entries(METRICS).map(([id, label]) => [label, chosen.audits[id]?.displayValue ?? "—"]),
+    ),
     mainThreadMs: chosen.audits["mainthread-work-breakdown"]?.numericValue,
     scriptMs: chosen.audits["bootup-time"]?.numericValue,
     lost: {
@@ -162,7 +170,11 @@ function scoresOf(page: LighthousePage, lhrs: Result[], failedRuns: number, last
  * `runs` rounds; each round measures, for every page in turn, the baseline and then that page. A run that Lighthouse
  * reports as broken (e.g. NO_NAVSTART) is repeated, up to twice per run.
  */
-export async function runLighthouse(baseline: LighthousePage, pages: LighthousePage[], { runs, log = console.log }: { runs: number; log?: (line: string) => void }): Promise<LighthouseResult> {
+export async function runLighthouse(
+  baseline: LighthousePage,
+  pages: LighthousePage[],
+  { runs, log = console.log }: { runs: number; log?: (line: string) => void },
+): Promise<LighthouseResult> {
   const chromePath = await chromiumPath();
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS, logLevel: "silent" });
   const all = [baseline, ...pages];
@@ -184,7 +196,9 @@ export async function runLighthouse(baseline: LighthousePage, pages: LighthouseP
         const message = error instanceof Error ? error.message : String(error);
         lastErrors.set(page.key, message);
         failures.set(page.key, failures.get(page.key)! + 1);
-        log(`  ${page.name}: Lighthouse run failed (${message.slice(0, 120)}); ${attempt < 2 ? "trying again" : "giving up on this run"}`);
+        log(
+          `  ${page.name}: Lighthouse run failed (${message.slice(0, 120)}); ${attempt < 2 ? "trying again" : "giving up on this run"}`,
+        );
       }
     }
   };
@@ -195,14 +209,37 @@ export async function runLighthouse(baseline: LighthousePage, pages: LighthouseP
         await once(baseline);
         await once(page);
       }
-      const line = all.map((page) => `${page.key} ${lhrs.get(page.key)!.map((lhr) => lhr.categories.performance!.score?.toFixed(2)).at(-1) ?? "—"}`).join(", ");
+      const line = all
+        .map(
+          (page) =>
+            `${page.key} ${
+              lhrs
+                .get(page.key)!
+                .map((lhr) => lhr.categories.performance!.score?.toFixed(2))
+                .at(-1) ?? "—"
+            }`,
+        )
+        .join(", ");
       log(`  round ${round + 1}/${runs}: ${line}`);
     }
     const first = [...lhrs.values()].flat()[0];
-    if (first) settings = { lighthouseVersion: first.lighthouseVersion, formFactor: first.configSettings.formFactor, throttlingMethod: first.configSettings.throttlingMethod };
+    if (first)
+      settings = {
+        lighthouseVersion: first.lighthouseVersion,
+        formFactor: first.configSettings.formFactor,
+        throttlingMethod: first.configSettings.throttlingMethod,
+      };
   } finally {
     chrome.kill();
   }
-  const scores = (page: LighthousePage) => scoresOf(page, lhrs.get(page.key)!, failures.get(page.key)!, lastErrors.get(page.key) ?? "");
-  return { chromePath, chromium: chromiumVersion(chromePath), ...settings, runs, baseline: scores(baseline), pages: pages.map(scores) };
+  const scores = (page: LighthousePage) =>
+    scoresOf(page, lhrs.get(page.key)!, failures.get(page.key)!, lastErrors.get(page.key) ?? "");
+  return {
+    chromePath,
+    chromium: chromiumVersion(chromePath),
+    ...settings,
+    runs,
+    baseline: scores(baseline),
+    pages: pages.map(scores),
+  };
 }

@@ -6,7 +6,15 @@
 // build (`npx next build`) and PgBouncer. Takes about three minutes on 2 cores.
 import { Pool } from "pg";
 import { addToCart, isPaymentPage, loadCheckoutForm, submitCheckout } from "../no-js-shop";
-import { migrate, startEmbeddedDatabase, startEmulator, startPgBouncer, startShop, stopAll, type RunningApp } from "../servers";
+import {
+  migrate,
+  startEmbeddedDatabase,
+  startEmulator,
+  startPgBouncer,
+  startShop,
+  stopAll,
+  type RunningApp,
+} from "../servers";
 import { summary } from "./stats";
 
 const INSTANCES = 20;
@@ -53,7 +61,9 @@ async function peakConnections<T>(work: () => Promise<T>): Promise<{ result: T; 
   let running = true;
   const sampling = (async () => {
     while (running) {
-      const { rows } = await monitor.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where backend_type = 'client backend'");
+      const { rows } = await monitor.query<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity where backend_type = 'client backend'",
+      );
       peak = Math.max(peak, rows[0]!.n - 1); // not this monitor's own connection
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -82,10 +92,16 @@ async function checkouts(instances: RunningApp[]): Promise<{ failed: number; err
     carts.map(async ({ base, cookie, form }) => {
       const started = performance.now();
       try {
-        const answer = await submitCheckout(base, cookie, form.hidden, { full_name: "Load Test", email: "load@example.ly", phone: "0912345678", payment_gateway: "sadad" });
+        const answer = await submitCheckout(base, cookie, form.hidden, {
+          full_name: "Load Test",
+          email: "load@example.ly",
+          phone: "0912345678",
+          payment_gateway: "sadad",
+        });
         // A 200 is the checkout page again, saying the order could not be stored.
         if (answer.status === 200) errors.push("order not stored");
-        else if (answer.status !== 303 || !isPaymentPage(answer.location, emulator.url)) errors.push(`HTTP ${answer.status} ${answer.location ?? ""}`);
+        else if (answer.status !== 303 || !isPaymentPage(answer.location, emulator.url))
+          errors.push(`HTTP ${answer.status} ${answer.location ?? ""}`);
         else ms.push(performance.now() - started);
       } catch (error) {
         errors.push(error instanceof Error ? error.message : String(error));
@@ -119,7 +135,9 @@ try {
   await database.stop();
 }
 
-console.log(`\n${INSTANCES} shop instances (pool of 5 each), ${CHECKOUTS} concurrent checkouts, PostgreSQL max_connections = ${MAX_CONNECTIONS}:\n`);
+console.log(
+  `\n${INSTANCES} shop instances (pool of 5 each), ${CHECKOUTS} concurrent checkouts, PostgreSQL max_connections = ${MAX_CONNECTIONS}:\n`,
+);
 console.log("| Path | Failed checkouts | p50 | p95 | Peak server connections |");
 console.log("|---|---|---|---|---|");
 for (const row of rows) console.log(row);

@@ -23,7 +23,15 @@ const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function (event, ...args) {
   if (event !== "request" || this === probeServer) return emit.call(this, event, ...args);
   const [request, response] = args;
-  const record = { method: request.method, url: request.url, startedAt: performance.now(), fetchMs: 0, fetches: 0, dbMs: 0, queries: 0 };
+  const record = {
+    method: request.method,
+    url: request.url,
+    startedAt: performance.now(),
+    fetchMs: 0,
+    fetches: 0,
+    dbMs: 0,
+    queries: 0,
+  };
   response.once("finish", () => {
     record.totalMs = performance.now() - record.startedAt;
     record.status = response.statusCode;

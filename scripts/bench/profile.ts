@@ -9,7 +9,15 @@ import { existsSync, readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { addToCart, findForm, getPage, isPaymentPage, loadCheckoutForm, submitCheckout, type CheckoutDetails } from "../no-js-shop";
+import {
+  addToCart,
+  findForm,
+  getPage,
+  isPaymentPage,
+  loadCheckoutForm,
+  submitCheckout,
+  type CheckoutDetails,
+} from "../no-js-shop";
 import { freePort, ROOT, type RunningApp, type RunningEmulator } from "../servers";
 import { mapLimit, summary, type Summary } from "./stats";
 
@@ -85,7 +93,11 @@ async function probe<T>(port: number, pathname: string, method = "GET"): Promise
 // ─────────────────────────────────────── CPU profile → components ───────────────────────────────────────
 
 interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }; children?: number[] }[];
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+    children?: number[];
+  }[];
   samples: number[];
   startTime: number;
   endTime: number;
@@ -108,10 +120,15 @@ function sourceMapOf(file: string): SourceMap | null {
 }
 
 /** The original source and name of a position, through the script's source map when it has one. */
-function original(url: string, line: number, column: number): { file: string; source: string; name?: string; line?: number } {
+function original(
+  url: string,
+  line: number,
+  column: number,
+): { file: string; source: string; name?: string; line?: number } {
   if (!url.startsWith("file://")) return { file: url, source: url };
   const file = fileURLToPath(url);
-  const entry = sourceMapOf(file)?.findEntry(line, column) as { originalSource?: string; originalLine?: number; name?: string } | undefined;
+  const entry = sourceMapOf(file)?.findEntry(line, column) as
+    { originalSource?: string; originalLine?: number; name?: string } | undefined;
   return { file, source: entry?.originalSource ?? file, name: entry?.name, line: entry?.originalLine };
 }
 
@@ -121,7 +138,13 @@ const sourceLines = new Map<string, string[]>();
 function linesOf(chunk: string, source: string): string[] {
   const key = `${chunk}|${source}`;
   if (!sourceLines.has(key)) {
-    const payload = sourceMapOf(chunk)?.payload as { sources?: string[]; sourcesContent?: (string | null)[]; sections?: { map: { sources?: string[]; sourcesContent?: (string | null)[] } }[] } | undefined;
+    const payload = sourceMapOf(chunk)?.payload as
+      | {
+          sources?: string[];
+          sourcesContent?: (string | null)[];
+          sections?: { map: { sources?: string[]; sourcesContent?: (string | null)[] } }[];
+        }
+      | undefined;
     let content: string | null | undefined;
     for (const map of [payload, ...(payload?.sections ?? []).map((section) => section.map)]) {
       const index = map?.sources?.indexOf(source) ?? -1;
@@ -178,7 +201,8 @@ export function componentOf(file: string, source: string, functionName: string):
   const s = decodeURIComponent(source.replace(/\\/g, "/"));
   if (file.includes("/node_modules/next/")) {
     // Next.js's runtime bundle (app-page-turbo.runtime.prod.js) holds React's server renderer too.
-    if (/compiled\/react-dom|compiled\/react-server-dom|compiled\/react\/|compiled\/react-is/.test(s)) return "React (server rendering, Flight)";
+    if (/compiled\/react-dom|compiled\/react-server-dom|compiled\/react\/|compiled\/react-is/.test(s))
+      return "React (server rendering, Flight)";
     const compiled = s.match(/dist\/compiled\/(@[^/]+\/[^/]+|[^/]+)/);
     if (compiled) return `Next.js: bundled ${compiled[1]}`;
     if (s.includes("app-render")) return "Next.js: app render, server actions";
@@ -186,7 +210,8 @@ export function componentOf(file: string, source: string, functionName: string):
   }
   if (/\/node_modules\/pg[^/]*\//.test(file)) return "pg (driver)";
   // Code bundled into the app's own chunks, by original source.
-  if (/compiled\/react-dom|compiled\/react-server-dom|compiled\/react\//.test(s)) return "React (server rendering, Flight)";
+  if (/compiled\/react-dom|compiled\/react-server-dom|compiled\/react\//.test(s))
+    return "React (server rendering, Flight)";
   if (/node_modules\/next\//.test(s)) return "Next.js: bundled in the app";
   // drizzle-orm's source maps point one folder too high: node_modules/src/… is drizzle-orm/src/….
   if (/node_modules\/src\//.test(s)) return "drizzle-orm";
@@ -200,7 +225,10 @@ export function componentOf(file: string, source: string, functionName: string):
 
 /** `lib/…`, `app/…`, `components/…`, `proxy.ts`, `instrumentation.ts` for a source of the project's own, else null. */
 function projectPath(source: string): string | null {
-  const project = source.replace(/^turbopack:\/\/\/\[project\]\//, "").replace(/^(\.\.\/)+/, "").replace(`${ROOT}/`, "");
+  const project = source
+    .replace(/^turbopack:\/\/\/\[project\]\//, "")
+    .replace(/^(\.\.\/)+/, "")
+    .replace(`${ROOT}/`, "");
   return /^(app|lib|components|i18n)\//.test(project) || /^(proxy|instrumentation)\.ts$/.test(project) ? project : null;
 }
 
@@ -221,8 +249,11 @@ function summariseProfile(profile: CpuProfile, checkouts: number): Omit<CpuProfi
     const where = original(url, lineNumber, columnNumber);
     const project = where.file ? projectPath(decodeURIComponent(where.source)) : null;
     // The project's code is minified: a name not found in its source is an anonymous function's, not `ak` or `a.s.b`.
-    const name = project ? (functionNameAt(where.file, where.source, where.line) ?? "(anonymous)") : where.name || functionName || "(anonymous)";
-    if (project) projectFunctions.set(node.id, `${name} (${project}${where.line === undefined ? "" : `:${where.line + 1}`})`);
+    const name = project
+      ? (functionNameAt(where.file, where.source, where.line) ?? "(anonymous)")
+      : where.name || functionName || "(anonymous)";
+    if (project)
+      projectFunctions.set(node.id, `${name} (${project}${where.line === undefined ? "" : `:${where.line + 1}`})`);
     const count = hits.get(node.id);
     if (!count || functionName === "(idle)") continue;
     const ms = count * interval;
@@ -230,7 +261,14 @@ function summariseProfile(profile: CpuProfile, checkouts: number): Omit<CpuProfi
     const component = componentOf(where.file, where.source, functionName);
     groups.set(component, (groups.get(component) ?? 0) + ms);
     const key = `${name}|${where.source}`;
-    const entry = functions.get(key) ?? { name, source: decodeURIComponent(where.source).replace(`${ROOT}/`, "").replace(/^webpack:\/\/next\/\.\//, "next/").replace(/^(\.\.\/)+/, ""), ms: 0 };
+    const entry = functions.get(key) ?? {
+      name,
+      source: decodeURIComponent(where.source)
+        .replace(`${ROOT}/`, "")
+        .replace(/^webpack:\/\/next\/\.\//, "next/")
+        .replace(/^(\.\.\/)+/, ""),
+      ms: 0,
+    };
     entry.ms += ms;
     functions.set(key, entry);
   }
@@ -250,7 +288,9 @@ function summariseProfile(profile: CpuProfile, checkouts: number): Omit<CpuProfi
   return {
     checkouts,
     busyMsPerCheckout: busy / checkouts,
-    groups: [...groups].map(([component, ms]) => ({ component, msPerCheckout: ms / checkouts })).sort((a, b) => b.msPerCheckout - a.msPerCheckout),
+    groups: [...groups]
+      .map(([component, ms]) => ({ component, msPerCheckout: ms / checkouts }))
+      .sort((a, b) => b.msPerCheckout - a.msPerCheckout),
     topFunctions: [...functions.values()]
       .sort((a, b) => b.ms - a.ms)
       .slice(0, 15)
@@ -313,11 +353,17 @@ export async function profileCheckout({
   const run = Date.now().toString(36);
   const post = async (entry: Prepared, index: number) => {
     const form = entry.forms[index]!;
-    const details: CheckoutDetails = { full_name: `Profile ${run} ${entry.app.key.slice(0, 12)} ${String(index).padStart(5, "0")}`, email: "bench@example.ly", phone: "0912345678", payment_gateway: form.gateway };
+    const details: CheckoutDetails = {
+      full_name: `Profile ${run} ${entry.app.key.slice(0, 12)} ${String(index).padStart(5, "0")}`,
+      email: "bench@example.ly",
+      phone: "0912345678",
+      payment_gateway: form.gateway,
+    };
     const started = performance.now();
     const result = await submitCheckout(entry.running.url, form.cookie, form.hidden, details);
     const elapsed = performance.now() - started;
-    if (result.status !== 303 || !isPaymentPage(result.location, emulator.url)) throw new Error(`${entry.app.name}: checkout answered ${result.status} ${result.location ?? ""}`);
+    if (result.status !== 303 || !isPaymentPage(result.location, emulator.url))
+      throw new Error(`${entry.app.name}: checkout answered ${result.status} ${result.location ?? ""}`);
     return elapsed;
   };
 
@@ -333,8 +379,11 @@ export async function profileCheckout({
   }
   const timing: TimingSplit[] = [];
   for (const entry of prepared) {
-    const records = (await probe<ProbeRecord[]>(entry.probePort, "/records")).filter((record) => record.method === "POST" && record.status === 303).slice(warmup);
-    if (records.length === 0) throw new Error(`${entry.app.name}: the probe recorded no checkout (is NODE_OPTIONS reaching the server?)`);
+    const records = (await probe<ProbeRecord[]>(entry.probePort, "/records"))
+      .filter((record) => record.method === "POST" && record.status === 303)
+      .slice(warmup);
+    if (records.length === 0)
+      throw new Error(`${entry.app.name}: the probe recorded no checkout (is NODE_OPTIONS reaching the server?)`);
     timing.push({
       key: entry.app.key,
       name: entry.app.name,
@@ -348,7 +397,9 @@ export async function profileCheckout({
       queries: records.reduce((total, record) => total + record.queries, 0) / records.length,
     });
     const t = timing.at(-1)!;
-    log(`  ${entry.app.name.padEnd(34)} server p50 ${t.serverMs.p50.toFixed(1)} ms = fetch ${t.fetchMs.p50.toFixed(1)} (${t.fetches} calls) + db ${t.dbMs.p50.toFixed(1)} (${t.queries.toFixed(1)} queries) + rest ${t.restMs.p50.toFixed(1)}`);
+    log(
+      `  ${entry.app.name.padEnd(34)} server p50 ${t.serverMs.p50.toFixed(1)} ms = fetch ${t.fetchMs.p50.toFixed(1)} (${t.fetches} calls) + db ${t.dbMs.p50.toFixed(1)} (${t.queries.toFixed(1)} queries) + rest ${t.restMs.p50.toFixed(1)}`,
+    );
   }
 
   // 2. CPU profiles, over n more checkouts each (the same alternation).
@@ -361,7 +412,12 @@ export async function profileCheckout({
     const profile = await probe<CpuProfile>(entry.probePort, "/profile/stop", "POST");
     cpu.push({ key: entry.app.key, name: entry.app.name, ...summariseProfile(profile, n) });
     const c = cpu.at(-1)!;
-    log(`  ${entry.app.name.padEnd(34)} CPU ${c.busyMsPerCheckout.toFixed(1)} ms a checkout; ${c.groups.slice(0, 4).map((group) => `${group.component} ${group.msPerCheckout.toFixed(1)}`).join(", ")}`);
+    log(
+      `  ${entry.app.name.padEnd(34)} CPU ${c.busyMsPerCheckout.toFixed(1)} ms a checkout; ${c.groups
+        .slice(0, 4)
+        .map((group) => `${group.component} ${group.msPerCheckout.toFixed(1)}`)
+        .join(", ")}`,
+    );
   }
   await emulator.control("/config", { latencyMs: 0 });
   return { latencyMs, n, warmup, timing, cpu };

@@ -7,7 +7,14 @@ import { ADMIN_P95_BUDGET_MS, type AdminTiming } from "./admin-pages";
 import { LATENCY_RATIO_BUDGET, ratio, type LatencyRun } from "./checkout-latency";
 import type { BenchResult } from "./emulator";
 import { CONDITIONS, type Condition, type Contention } from "./contention";
-import { CHROME_FLAGS, PERFORMANCE_MARGIN, QUALITY_PAGES, QUALITY_TARGET, type LighthouseResult, type PageScores } from "./lighthouse";
+import {
+  CHROME_FLAGS,
+  PERFORMANCE_MARGIN,
+  QUALITY_PAGES,
+  QUALITY_TARGET,
+  type LighthouseResult,
+  type PageScores,
+} from "./lighthouse";
 import type { CheckoutProfile } from "./profile";
 import type { SeededOrders } from "./seed";
 
@@ -110,7 +117,10 @@ export function gitState(): string {
   const lines = git("status", "--porcelain").split("\n").filter(Boolean);
   const untracked = lines.filter((line) => line.startsWith("??")).length;
   const changed = lines.length - untracked;
-  const parts = [changed && `${changed} changed tracked file${changed === 1 ? "" : "s"}`, untracked && `${untracked} untracked`].filter(Boolean);
+  const parts = [
+    changed && `${changed} changed tracked file${changed === 1 ? "" : "s"}`,
+    untracked && `${untracked} untracked`,
+  ].filter(Boolean);
   return parts.length ? `${head} + ${parts.join(", ")} (working tree as built)` : head;
 }
 
@@ -135,11 +145,14 @@ export function machine(): Machine {
 
 const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : "—");
 const x = (value: number) => (Number.isFinite(value) ? `${value.toFixed(3)}×` : "—");
-const score = (value: number | undefined) => (typeof value === "number" && Number.isFinite(value) ? value.toFixed(2) : "—");
-const signed = (value: number, digits = 2) => (Number.isFinite(value) ? `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(digits)}` : "—");
+const score = (value: number | undefined) =>
+  typeof value === "number" && Number.isFinite(value) ? value.toFixed(2) : "—";
+const signed = (value: number, digits = 2) =>
+  Number.isFinite(value) ? `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(digits)}` : "—";
 const yes = (met: boolean) => (met ? "✅ met" : "❌ missed");
 const row = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
-const table = (head: string[], rows: (string | number)[][]) => [row(head), row(head.map(() => "---")), ...rows.map(row)].join("\n");
+const table = (head: string[], rows: (string | number)[][]) =>
+  [row(head), row(head.map(() => "---")), ...rows.map(row)].join("\n");
 const failed = (section: { ok: false; error: string }) => `**Not measured: ${section.error}**`;
 const load2 = (value: number) => value.toFixed(2);
 
@@ -161,12 +174,16 @@ export function deciding25(results: ConditionResults): LatencyRun | undefined {
 }
 
 /** Each page's Lighthouse scores and the baseline median they are held to (a repeated page: its repeat's). */
-export function lighthouseVerdicts(results: ConditionResults): { page: PageScores; baseline: number; repeated: boolean }[] {
+export function lighthouseVerdicts(
+  results: ConditionResults,
+): { page: PageScores; baseline: number; repeated: boolean }[] {
   if (!results.lighthouse.ok) return [];
   const first = results.lighthouse.value;
   return first.pages.map((page) => {
     const again = results.lighthouseRepeat?.pages.find((candidate) => candidate.key === page.key);
-    return again ? { page: again, baseline: results.lighthouseRepeat!.baseline.performance, repeated: true } : { page, baseline: first.baseline.performance, repeated: false };
+    return again
+      ? { page: again, baseline: results.lighthouseRepeat!.baseline.performance, repeated: true }
+      : { page, baseline: first.baseline.performance, repeated: false };
   });
 }
 
@@ -188,12 +205,25 @@ export function conditionBudgets(results: ConditionResults, condition: Condition
       name: named("Checkout latency at 25 ms per call", condition),
       target: `shop p50 ≤ ${LATENCY_RATIO_BUDGET.toFixed(2)} × baseline p50, on every database measured`,
       measured:
-        verdicts.map(({ arm, r }) => `${arm.name.replace(/^Shop, /, "")}: ${x(r)} (${ms(arm.summary.p50)} / ${ms(run25.arms.find((a) => a.key === "baseline")!.summary.p50)})`).join("; ") +
+        verdicts
+          .map(
+            ({ arm, r }) =>
+              `${arm.name.replace(/^Shop, /, "")}: ${x(r)} (${ms(arm.summary.p50)} / ${ms(run25.arms.find((a) => a.key === "baseline")!.summary.p50)})`,
+          )
+          .join("; ") +
         (paymentsOk ? "" : "; some checkouts made no payment") +
         (results.latencyRepeat ? " (repeat: the first run was on a busy machine)" : ""),
       met: paymentsOk && verdicts.every(({ r }) => r <= LATENCY_RATIO_BUDGET),
     });
-  } else list.push({ key: "latency", condition, name: named("Checkout latency at 25 ms per call", condition), target: `shop p50 ≤ ${LATENCY_RATIO_BUDGET} × baseline p50`, measured: results.latency.ok ? "no 25 ms run" : results.latency.error, met: false });
+  } else
+    list.push({
+      key: "latency",
+      condition,
+      name: named("Checkout latency at 25 ms per call", condition),
+      target: `shop p50 ≤ ${LATENCY_RATIO_BUDGET} × baseline p50`,
+      measured: results.latency.ok ? "no 25 ms run" : results.latency.error,
+      met: false,
+    });
 
   const verdicts = lighthouseVerdicts(results);
   if (results.lighthouse.ok) {
@@ -208,7 +238,15 @@ export function conditionBudgets(results: ConditionResults, condition: Condition
         : `baseline ${score(results.lighthouse.value.baseline.performance)}; lowest page ${score(Math.min(...verdicts.map(({ page }) => page.performance)))} (${signed(Math.min(...verdicts.map(({ page, baseline }) => page.performance - baseline)))})`,
       met: below.length === 0,
     });
-  } else list.push({ key: "lighthouse", condition, name: named("Lighthouse performance (mobile)", condition), target: `every shop page ≥ baseline median − ${PERFORMANCE_MARGIN}`, measured: results.lighthouse.error, met: false });
+  } else
+    list.push({
+      key: "lighthouse",
+      condition,
+      name: named("Lighthouse performance (mobile)", condition),
+      target: `every shop page ≥ baseline median − ${PERFORMANCE_MARGIN}`,
+      measured: results.lighthouse.error,
+      met: false,
+    });
   return list;
 }
 
@@ -228,7 +266,9 @@ export function budgets(results: BenchResults): Budget[] {
         key: "quality",
         name: `${label} ¹`,
         target: `≥ ${QUALITY_TARGET} on ${QUALITY_PAGES.join(", ")}`,
-        measured: low.length ? `below: ${low.map(({ page }) => `${page.name} ${score(page[field])}`).join(", ")}` : `lowest ${score(Math.min(...subset.map(({ page }) => page[field])))}`,
+        measured: low.length
+          ? `below: ${low.map(({ page }) => `${page.name} ${score(page[field])}`).join(", ")}`
+          : `lowest ${score(Math.min(...subset.map(({ page }) => page[field])))}`,
         met: low.length === 0,
         informative: true,
       });
@@ -257,10 +297,19 @@ export function budgets(results: BenchResults): Budget[] {
         met: Boolean(shell) && over.length === 0,
       });
     }
-  } else list.push({ key: "weight-shop", name: "Page weight", target: "≤ app shell + 10 KB (shop), + 25 KB (admin)", measured: results.weights.error, met: false });
+  } else
+    list.push({
+      key: "weight-shop",
+      name: "Page weight",
+      target: "≤ app shell + 10 KB (shop), + 25 KB (admin)",
+      measured: results.weights.error,
+      met: false,
+    });
 
   if (results.admin.ok) {
-    const entries = Object.entries(results.admin.value).flatMap(([database, timings]) => timings.map((timing) => ({ database, timing })));
+    const entries = Object.entries(results.admin.value).flatMap(([database, timings]) =>
+      timings.map((timing) => ({ database, timing })),
+    );
     const slow = entries.filter(({ timing }) => !(timing.summary.p95 <= ADMIN_P95_BUDGET_MS));
     const worst = entries.reduce((a, b) => (b.timing.summary.p95 > a.timing.summary.p95 ? b : a), entries[0]!);
     const dbName = (key: string) => results.databases?.find((database) => database.key === key)?.name ?? key;
@@ -273,7 +322,14 @@ export function budgets(results: BenchResults): Budget[] {
         : `slowest p95: ${worst.timing.name}, ${dbName(worst.database)}: ${ms(worst.timing.summary.p95)}${results.adminFirst ? " (repeat)" : ""}`,
       met: slow.length === 0,
     });
-  } else list.push({ key: "admin", name: "Admin list and search", target: `≤ ${ADMIN_P95_BUDGET_MS} ms p95`, measured: results.admin.error, met: false });
+  } else
+    list.push({
+      key: "admin",
+      name: "Admin list and search",
+      target: `≤ ${ADMIN_P95_BUDGET_MS} ms p95`,
+      measured: results.admin.error,
+      met: false,
+    });
   return list;
 }
 
@@ -294,10 +350,14 @@ function conditionsSection(results: BenchResults): string {
     );
   }
   const rows: string[][] = [];
-  const cell = (condition: Condition, value: (c: ConditionResults) => string | undefined) => value(results.conditions[condition]) ?? "—";
-  const each = (value: (c: ConditionResults) => string | undefined) => CONDITIONS.map((condition) => cell(condition, value));
+  const cell = (condition: Condition, value: (c: ConditionResults) => string | undefined) =>
+    value(results.conditions[condition]) ?? "—";
+  const each = (value: (c: ConditionResults) => string | undefined) =>
+    CONDITIONS.map((condition) => cell(condition, value));
   rows.push(["Busy loops", ...each((c) => String(c.contention?.loops ?? 0))]);
-  const shops = CONDITIONS.flatMap((condition) => deciding25(results.conditions[condition])?.arms ?? []).filter((arm) => arm.key.startsWith("shop-"));
+  const shops = CONDITIONS.flatMap((condition) => deciding25(results.conditions[condition])?.arms ?? []).filter((arm) =>
+    arm.key.startsWith("shop-"),
+  );
   for (const key of [...new Set(shops.map((arm) => arm.key))]) {
     const name = shops.find((arm) => arm.key === key)!.name.replace(/^Shop, /, "");
     rows.push([
@@ -312,8 +372,13 @@ function conditionsSection(results: BenchResults): string {
       }),
     ]);
   }
-  rows.push(["Lighthouse performance, baseline app (median)", ...each((c) => (c.lighthouse.ok ? `${score(c.lighthouse.value.baseline.performance)}` : undefined))]);
-  const pages = CONDITIONS.flatMap((condition) => lighthouseVerdicts(results.conditions[condition]).map(({ page }) => page));
+  rows.push([
+    "Lighthouse performance, baseline app (median)",
+    ...each((c) => (c.lighthouse.ok ? `${score(c.lighthouse.value.baseline.performance)}` : undefined)),
+  ]);
+  const pages = CONDITIONS.flatMap((condition) =>
+    lighthouseVerdicts(results.conditions[condition]).map(({ page }) => page),
+  );
   for (const key of [...new Set(pages.map((page) => page.key))]) {
     rows.push([
       `Lighthouse performance, ${pages.find((page) => page.key === key)!.name}`,
@@ -325,8 +390,14 @@ function conditionsSection(results: BenchResults): string {
       }),
     ]);
   }
-  rows.push(["Load average, Lighthouse (before → after)", ...each((c) => `${load2(c.lighthouse.loadBefore)} → ${load2(c.lighthouse.loadAfter)}`)]);
-  lines.push(table(["", ...CONDITIONS.map((condition) => `${condition[0]!.toUpperCase()}${condition.slice(1)}`)], rows), "");
+  rows.push([
+    "Load average, Lighthouse (before → after)",
+    ...each((c) => `${load2(c.lighthouse.loadBefore)} → ${load2(c.lighthouse.loadAfter)}`),
+  ]);
+  lines.push(
+    table(["", ...CONDITIONS.map((condition) => `${condition[0]!.toUpperCase()}${condition.slice(1)}`)], rows),
+    "",
+  );
   return lines.join("\n");
 }
 
@@ -337,27 +408,54 @@ function ratiosSection(results: BenchResults): string {
   for (const condition of CONDITIONS) {
     const { latency, latencyRepeat } = results.conditions[condition];
     if (!latency.ok) continue;
-    const runs = [...latency.value, ...(latencyRepeat ? [{ ...latencyRepeat.repeat, latencyMs: 25, repeat: true }] : [])] as (LatencyRun & { repeat?: boolean })[];
+    const runs = [
+      ...latency.value,
+      ...(latencyRepeat ? [{ ...latencyRepeat.repeat, latencyMs: 25, repeat: true }] : []),
+    ] as (LatencyRun & { repeat?: boolean })[];
     for (const run of runs) {
       const at = `${run.latencyMs} ms, ${condition}${run.repeat ? " (repeat)" : ""}`;
       for (const arm of run.arms.filter((candidate) => candidate.key.startsWith("shop-"))) {
         const b = ratio(run, arm.key, "baseline");
         const r = ratio(run, arm.key, "raw");
-        rows.push([`Checkout at ${at}, ${arm.name.replace(/^Shop, /, "")}`, "shop / baseline", `**${x(b.p50)}**`, x(b.p95), run.latencyMs === 25 ? yes(b.p50 <= LATENCY_RATIO_BUDGET) : "(not a budget)"]);
-        rows.push([`Checkout at ${at}, ${arm.name.replace(/^Shop, /, "")}`, "shop / raw calls", x(r.p50), x(r.p95), "—"]);
+        rows.push([
+          `Checkout at ${at}, ${arm.name.replace(/^Shop, /, "")}`,
+          "shop / baseline",
+          `**${x(b.p50)}**`,
+          x(b.p95),
+          run.latencyMs === 25 ? yes(b.p50 <= LATENCY_RATIO_BUDGET) : "(not a budget)",
+        ]);
+        rows.push([
+          `Checkout at ${at}, ${arm.name.replace(/^Shop, /, "")}`,
+          "shop / raw calls",
+          x(r.p50),
+          x(r.p95),
+          "—",
+        ]);
       }
       const n = ratio(run, "baseline", "raw");
       rows.push([`Checkout at ${at}`, "baseline / raw calls", x(n.p50), x(n.p95), "—"]);
     }
   }
-  lines.push(table(["Measurement", "Ratio", "p50", "p95", `Budget (≤ ${LATENCY_RATIO_BUDGET.toFixed(2)} at 25 ms)`], rows), "");
+  lines.push(
+    table(["Measurement", "Ratio", "p50", "p95", `Budget (≤ ${LATENCY_RATIO_BUDGET.toFixed(2)} at 25 ms)`], rows),
+    "",
+  );
   const other: (string | number)[][] = [];
-  for (const { page, baseline, repeated, condition } of CONDITIONS.flatMap((condition) => lighthouseVerdicts(results.conditions[condition]).map((verdict) => ({ ...verdict, condition })))) {
-    other.push([`Lighthouse performance, ${condition}, ${page.name}${repeated ? " (repeat)" : ""}`, `${score(page.performance)} − ${score(baseline)} (baseline)`, `**${signed(page.performance - baseline)}**`, yes(page.performance >= baseline - PERFORMANCE_MARGIN)]);
+  for (const { page, baseline, repeated, condition } of CONDITIONS.flatMap((condition) =>
+    lighthouseVerdicts(results.conditions[condition]).map((verdict) => ({ ...verdict, condition })),
+  )) {
+    other.push([
+      `Lighthouse performance, ${condition}, ${page.name}${repeated ? " (repeat)" : ""}`,
+      `${score(page.performance)} − ${score(baseline)} (baseline)`,
+      `**${signed(page.performance - baseline)}**`,
+      yes(page.performance >= baseline - PERFORMANCE_MARGIN),
+    ]);
   }
   if (results.weights.ok) {
     const shell = results.weights.value.find((page) => page.group === "shell");
-    for (const page of results.weights.value.filter((candidate) => candidate.group === "shop" || candidate.group === "admin" || candidate.group === "baseline")) {
+    for (const page of results.weights.value.filter(
+      (candidate) => candidate.group === "shop" || candidate.group === "admin" || candidate.group === "baseline",
+    )) {
       if (!shell) break;
       const limit = page.group === "admin" ? ADMIN_PAGE_JS_OVER_SHELL : SHOP_PAGE_JS_OVER_SHELL;
       other.push([
@@ -372,13 +470,23 @@ function ratiosSection(results: BenchResults): string {
     const names = Object.fromEntries((results.databases ?? []).map((database) => [database.key, database.name]));
     for (const [database, timings] of Object.entries(results.admin.value)) {
       for (const timing of timings) {
-        other.push([`Admin, ${timing.name}, ${names[database] ?? database}`, `p95 ${ms(timing.summary.p95)} / ${ADMIN_P95_BUDGET_MS} ms`, `**${((timing.summary.p95 / ADMIN_P95_BUDGET_MS) * 100).toFixed(0)} %** of the budget`, yes(timing.summary.p95 <= ADMIN_P95_BUDGET_MS)]);
+        other.push([
+          `Admin, ${timing.name}, ${names[database] ?? database}`,
+          `p95 ${ms(timing.summary.p95)} / ${ADMIN_P95_BUDGET_MS} ms`,
+          `**${((timing.summary.p95 / ADMIN_P95_BUDGET_MS) * 100).toFixed(0)} %** of the budget`,
+          yes(timing.summary.p95 <= ADMIN_P95_BUDGET_MS),
+        ]);
       }
     }
   }
   const profile = results.profile?.ok ? results.profile.value : undefined;
   for (const t of profile?.timing.filter((candidate) => candidate.key.startsWith("shop-")) ?? []) {
-    other.push([`Database share of a checkout, ${t.name.replace(/^Shop, /, "")}`, `${ms(t.dbMs.p50)} / ${ms(t.serverMs.p50)} (server time, p50)`, `**${((t.dbMs.p50 / t.serverMs.p50) * 100).toFixed(0)} %**`, "—"]);
+    other.push([
+      `Database share of a checkout, ${t.name.replace(/^Shop, /, "")}`,
+      `${ms(t.dbMs.p50)} / ${ms(t.serverMs.p50)} (server time, p50)`,
+      `**${((t.dbMs.p50 / t.serverMs.p50) * 100).toFixed(0)} %**`,
+      "—",
+    ]);
   }
   lines.push(table(["Measurement", "Compared", "Difference or share", "Budget"], other), "");
   return lines.join("\n");
@@ -387,7 +495,15 @@ function ratiosSection(results: BenchResults): string {
 function latencyTable(run: LatencyRun): string {
   return table(
     ["", "n", "p50", "p95", "mean", "min", "max"],
-    run.arms.map((arm) => [arm.name, arm.summary.n, `**${ms(arm.summary.p50)}**`, ms(arm.summary.p95), ms(arm.summary.mean), ms(arm.summary.min), ms(arm.summary.max)]),
+    run.arms.map((arm) => [
+      arm.name,
+      arm.summary.n,
+      `**${ms(arm.summary.p50)}**`,
+      ms(arm.summary.p95),
+      ms(arm.summary.mean),
+      ms(arm.summary.min),
+      ms(arm.summary.max),
+    ]),
   );
 }
 
@@ -397,14 +513,32 @@ function ratioTable(run: LatencyRun): string {
     const b = ratio(run, arm.key, "baseline");
     const r = ratio(run, arm.key, "raw");
     const base = run.arms.find((candidate) => candidate.key === "baseline")!.summary;
-    rows.push([`${arm.name} / baseline`, `**${x(b.p50)}**`, x(b.p95), `${signed(arm.summary.p50 - base.p50, 1)} ms`, `${signed(arm.summary.p95 - base.p95, 1)} ms`]);
+    rows.push([
+      `${arm.name} / baseline`,
+      `**${x(b.p50)}**`,
+      x(b.p95),
+      `${signed(arm.summary.p50 - base.p50, 1)} ms`,
+      `${signed(arm.summary.p95 - base.p95, 1)} ms`,
+    ]);
     const raw = run.arms.find((candidate) => candidate.key === "raw")!.summary;
-    rows.push([`${arm.name} / raw calls`, x(r.p50), x(r.p95), `${signed(arm.summary.p50 - raw.p50, 1)} ms`, `${signed(arm.summary.p95 - raw.p95, 1)} ms`]);
+    rows.push([
+      `${arm.name} / raw calls`,
+      x(r.p50),
+      x(r.p95),
+      `${signed(arm.summary.p50 - raw.p50, 1)} ms`,
+      `${signed(arm.summary.p95 - raw.p95, 1)} ms`,
+    ]);
   }
   const b = ratio(run, "baseline", "raw");
   const base = run.arms.find((candidate) => candidate.key === "baseline")!.summary;
   const raw = run.arms.find((candidate) => candidate.key === "raw")!.summary;
-  rows.push(["Baseline / raw calls (what Next.js itself costs)", x(b.p50), x(b.p95), `${signed(base.p50 - raw.p50, 1)} ms`, `${signed(base.p95 - raw.p95, 1)} ms`]);
+  rows.push([
+    "Baseline / raw calls (what Next.js itself costs)",
+    x(b.p50),
+    x(b.p95),
+    `${signed(base.p50 - raw.p50, 1)} ms`,
+    `${signed(base.p95 - raw.p95, 1)} ms`,
+  ]);
   return table(["Ratio", "p50", "p95", "difference p50", "difference p95"], rows);
 }
 
@@ -428,11 +562,26 @@ function latencySection(results: BenchResults): string {
       continue;
     }
     for (const run of latency.value) {
-      lines.push(`### ${run.latencyMs} ms per API call, ${condition}`, "", `Load average ${load2(run.loadBefore)} before, ${load2(run.loadAfter)} after.`, "", latencyTable(run), "", ratioTable(run), "");
+      lines.push(
+        `### ${run.latencyMs} ms per API call, ${condition}`,
+        "",
+        `Load average ${load2(run.loadBefore)} before, ${load2(run.loadAfter)} after.`,
+        "",
+        latencyTable(run),
+        "",
+        ratioTable(run),
+        "",
+      );
       const counts = Object.entries(run.payments)
-        .map(([key, count]) => `${run.arms.find((arm) => arm.key === key)?.name ?? key} ${count.created} of ${count.submitted}`)
+        .map(
+          ([key, count]) =>
+            `${run.arms.find((arm) => arm.key === key)?.name ?? key} ${count.created} of ${count.submitted}`,
+        )
         .join(", ");
-      lines.push(`Payments the emulator holds from these checkouts (warm-up included; each checkout made its own): ${counts}. Create body keys: \`${run.createBodyKeys.join("`, `")}\`.`, "");
+      lines.push(
+        `Payments the emulator holds from these checkouts (warm-up included; each checkout made its own): ${counts}. Create body keys: \`${run.createBodyKeys.join("`, `")}\`.`,
+        "",
+      );
     }
     if (!latencyRepeat) continue;
     const { first, repeat } = latencyRepeat;
@@ -465,18 +614,36 @@ function databaseSection(results: BenchResults): string {
     for (const run of quiet.value) {
       const base = run.arms.find((arm) => arm.key === "baseline")!.summary;
       for (const arm of run.arms.filter((candidate) => candidate.key.startsWith("shop-"))) {
-        rows.push([`${run.latencyMs} ms`, arm.name, ms(arm.summary.p50), ms(base.p50), `${signed(arm.summary.p50 - base.p50, 1)} ms`]);
+        rows.push([
+          `${run.latencyMs} ms`,
+          arm.name,
+          ms(arm.summary.p50),
+          ms(base.p50),
+          `${signed(arm.summary.p50 - base.p50, 1)} ms`,
+        ]);
       }
     }
   }
   if (rows.length) {
-    lines.push("Shop minus baseline, from section 1, quiet (everything the shop adds: session, validation, the order store, …):", "", table(["Latency", "Shop", "Shop p50", "Baseline p50", "Shop − baseline"], rows), "");
+    lines.push(
+      "Shop minus baseline, from section 1, quiet (everything the shop adds: session, validation, the order store, …):",
+      "",
+      table(["Latency", "Shop", "Shop p50", "Baseline p50", "Shop − baseline"], rows),
+      "",
+    );
   }
   const profile = results.profile?.ok ? results.profile.value : undefined;
   if (profile) {
     const dbRows = profile.timing
       .filter((t) => t.key.startsWith("shop-"))
-      .map((t) => [t.name, t.queries.toFixed(1), `**${ms(t.dbMs.p50)}**`, ms(t.dbMs.p95), ms(t.serverMs.p50), `${((t.dbMs.p50 / t.serverMs.p50) * 100).toFixed(0)} %`]);
+      .map((t) => [
+        t.name,
+        t.queries.toFixed(1),
+        `**${ms(t.dbMs.p50)}**`,
+        ms(t.dbMs.p95),
+        ms(t.serverMs.p50),
+        `${((t.dbMs.p50 / t.serverMs.p50) * 100).toFixed(0)} %`,
+      ]);
     lines.push(
       `The order store's own share, measured inside the server by the profile's probe (section 5; ${profile.n} checkouts at ${profile.latencyMs} ms per call): the time spent in \`pg\` queries from each call to its result (waiting for a pooled connection, the round trip, the database's work), summed per checkout.`,
       "",
@@ -499,12 +666,22 @@ function databaseSection(results: BenchResults): string {
       "",
       table(
         ["Page", "Query", "p50", "p95", "max", `p95 ≤ ${ADMIN_P95_BUDGET_MS} ms`],
-        timings.map((timing) => [timing.name, `\`${timing.path.length > 60 ? `${timing.path.slice(0, 57)}…` : timing.path}\``, ms(timing.summary.p50), `**${ms(timing.summary.p95)}**`, ms(timing.summary.max), yes(timing.summary.p95 <= ADMIN_P95_BUDGET_MS)]),
+        timings.map((timing) => [
+          timing.name,
+          `\`${timing.path.length > 60 ? `${timing.path.slice(0, 57)}…` : timing.path}\``,
+          ms(timing.summary.p50),
+          `**${ms(timing.summary.p95)}**`,
+          ms(timing.summary.max),
+          yes(timing.summary.p95 <= ADMIN_P95_BUDGET_MS),
+        ]),
       ),
       "",
     );
   }
-  lines.push(`Load average ${load2(admin.loadBefore)} before, ${load2(admin.loadAfter)} after.${results.adminFirst ? " Measured twice: the first run missed on a busy machine." : ""}`, "");
+  lines.push(
+    `Load average ${load2(admin.loadBefore)} before, ${load2(admin.loadAfter)} after.${results.adminFirst ? " Measured twice: the first run missed on a busy machine." : ""}`,
+    "",
+  );
   return lines.join("\n");
 }
 
@@ -528,13 +705,32 @@ function weightSection({ weights }: BenchResults): string {
           .join(", ") || "none";
   lines.push(
     table(
-      ["Page", "Status", "JS gz", "JS vs shell", "Budget", "CSS gz", "HTML gz", "Total gz", "JS files", "JS files not in the shell"],
+      [
+        "Page",
+        "Status",
+        "JS gz",
+        "JS vs shell",
+        "Budget",
+        "CSS gz",
+        "HTML gz",
+        "Total gz",
+        "JS files",
+        "JS files not in the shell",
+      ],
       pages.map((page) => [
         `${page.name} \`${page.path.replace(/\?.*$/, "").replace(/ord_[0-9a-z]+/, "<id>")}\``,
         page.status,
         `**${kb(page.js.gzip)}**`,
-        shell && page !== shell && page.group !== "baseline" ? `${signed((page.js.gzip - shell.js.gzip) / 1024, 1)} KB` : page === shell ? "(shell)" : "—",
-        page.group === "shop" || page.group === "admin" ? (shell ? `${yes(page.js.gzip - shell.js.gzip <= limit(page))} (≤ +${kb(limit(page))})` : "—") : "—",
+        shell && page !== shell && page.group !== "baseline"
+          ? `${signed((page.js.gzip - shell.js.gzip) / 1024, 1)} KB`
+          : page === shell
+            ? "(shell)"
+            : "—",
+        page.group === "shop" || page.group === "admin"
+          ? shell
+            ? `${yes(page.js.gzip - shell.js.gzip <= limit(page))} (≤ +${kb(limit(page))})`
+            : "—"
+          : "—",
         kb(page.css.gzip),
         kb(page.html.gzip),
         kb(page.totalGzip),
@@ -567,10 +763,26 @@ function lighthouseCondition(results: BenchResults, condition: Condition): strin
   const v = lighthouse.ok ? lighthouse.value : undefined;
   if (!lighthouse.ok || !v) return [...lines, failed(lighthouse as { ok: false; error: string }), ""].join("\n");
   const verdicts = lighthouseVerdicts(results.conditions[condition]);
-  const ms0 = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? "—" : `${Math.round(value)} ms`);
+  const ms0 = (value: number | undefined) =>
+    value === undefined || !Number.isFinite(value) ? "—" : `${Math.round(value)} ms`;
   const line = (page: PageScores, baseline: number | undefined, note = "") =>
     page.error
-      ? [page.name, `**not measured**: ${page.error.slice(0, 160)}`, "—", "—", "—", "—", "—", "—", "—", "—", "—", "—", "—", "—"]
+      ? [
+          page.name,
+          `**not measured**: ${page.error.slice(0, 160)}`,
+          "—",
+          "—",
+          "—",
+          "—",
+          "—",
+          "—",
+          "—",
+          "—",
+          "—",
+          "—",
+          "—",
+          "—",
+        ]
       : [
           `${page.name}${note}`,
           `**${score(page.performance)}**`,
@@ -589,15 +801,39 @@ function lighthouseCondition(results: BenchResults, condition: Condition): strin
         ];
   lines.push(
     table(
-      ["Page", "Performance (median)", "Runs", "vs baseline", "Budget", "Accessibility", "Best practices", "FCP", "LCP", "TBT", "CLS", "Main thread", "Scripts", "Benchmark index"],
-      [line(v.baseline, undefined), ...verdicts.map(({ page, baseline, repeated }) => line(page, baseline, repeated ? " (repeat)" : ""))],
+      [
+        "Page",
+        "Performance (median)",
+        "Runs",
+        "vs baseline",
+        "Budget",
+        "Accessibility",
+        "Best practices",
+        "FCP",
+        "LCP",
+        "TBT",
+        "CLS",
+        "Main thread",
+        "Scripts",
+        "Benchmark index",
+      ],
+      [
+        line(v.baseline, undefined),
+        ...verdicts.map(({ page, baseline, repeated }) => line(page, baseline, repeated ? " (repeat)" : "")),
+      ],
     ),
     "",
     `Load average ${load2(lighthouse.loadBefore)} before, ${load2(lighthouse.loadAfter)} after. "Benchmark index" is Lighthouse's own measure of this machine's CPU in the median run (higher is faster).`,
     "",
   );
   if (lighthouseRepeat) {
-    lines.push(`Repeated on a busy machine: ${lighthouseRepeat.pages.map((page) => page.name).join(", ")}, with the baseline again (its median in the repeat: ${score(lighthouseRepeat.baseline.performance)}, runs ${lighthouseRepeat.baseline.performanceRuns.map(score).join(", ")}). First run: ${v.pages.filter((page) => lighthouseRepeat.pages.some((again) => again.key === page.key)).map((page) => `${page.name} ${score(page.performance)}`).join(", ")} against ${score(v.baseline.performance)}.`, "");
+    lines.push(
+      `Repeated on a busy machine: ${lighthouseRepeat.pages.map((page) => page.name).join(", ")}, with the baseline again (its median in the repeat: ${score(lighthouseRepeat.baseline.performance)}, runs ${lighthouseRepeat.baseline.performanceRuns.map(score).join(", ")}). First run: ${v.pages
+        .filter((page) => lighthouseRepeat.pages.some((again) => again.key === page.key))
+        .map((page) => `${page.name} ${score(page.performance)}`)
+        .join(", ")} against ${score(v.baseline.performance)}.`,
+      "",
+    );
   }
   lines.push("Audits that lost points (median run; performance: the five worst):", "");
   const audits = (list: { id: string; score: number; value: string }[], limit = list.length) =>
@@ -606,7 +842,9 @@ function lighthouseCondition(results: BenchResults, condition: Condition): strin
       .map((audit) => `\`${audit.id}\` ${score(audit.score)}${audit.value ? ` (${audit.value})` : ""}`)
       .join(", ") || "none";
   for (const page of [v.baseline, ...verdicts.map(({ page }) => page)].filter((page) => !page.error)) {
-    lines.push(`- **${page.name}** — performance: ${audits(page.lost.performance, 5)}; accessibility: ${audits(page.lost.accessibility)}; best practices: ${audits(page.lost.bestPractices)}`);
+    lines.push(
+      `- **${page.name}** — performance: ${audits(page.lost.performance, 5)}; accessibility: ${audits(page.lost.accessibility)}; best practices: ${audits(page.lost.bestPractices)}`,
+    );
   }
   lines.push("");
   return lines.join("\n");
@@ -626,8 +864,24 @@ function profileSection(results: BenchResults): string {
     `${p.n} checkouts per server after ${p.warmup} warm-up rounds, ${p.latencyMs} ms per API call, servers alternating. Medians (p50) per checkout:`,
     "",
     table(
-      ["Server", "Seen by the bench", "Server time", "Payment calls (fetch)", "Database (pg)", "Rest: the app and Next.js on the CPU", "Calls / queries"],
-      p.timing.map((t) => [t.name, ms(t.clientMs.p50), `**${ms(t.serverMs.p50)}**`, ms(t.fetchMs.p50), ms(t.dbMs.p50), `**${ms(t.restMs.p50)}**`, `${t.fetches.toFixed(1)} / ${t.queries.toFixed(1)}`]),
+      [
+        "Server",
+        "Seen by the bench",
+        "Server time",
+        "Payment calls (fetch)",
+        "Database (pg)",
+        "Rest: the app and Next.js on the CPU",
+        "Calls / queries",
+      ],
+      p.timing.map((t) => [
+        t.name,
+        ms(t.clientMs.p50),
+        `**${ms(t.serverMs.p50)}**`,
+        ms(t.fetchMs.p50),
+        ms(t.dbMs.p50),
+        `**${ms(t.restMs.p50)}**`,
+        `${t.fetches.toFixed(1)} / ${t.queries.toFixed(1)}`,
+      ]),
     ),
     "",
   );
@@ -641,19 +895,48 @@ function profileSection(results: BenchResults): string {
     lines.push("");
   }
   const cpuBaseline = p.cpu.find((c) => c.key === "baseline");
-  const components = [...new Set(p.cpu.flatMap((c) => c.groups.filter((group) => group.msPerCheckout >= 0.05).map((group) => group.component)))];
-  const byComponent = (c: (typeof p.cpu)[number], component: string) => c.groups.find((group) => group.component === component)?.msPerCheckout ?? 0;
-  components.sort((a, b) => Math.max(...p.cpu.map((c) => byComponent(c, b))) - Math.max(...p.cpu.map((c) => byComponent(c, a))));
+  const components = [
+    ...new Set(
+      p.cpu.flatMap((c) => c.groups.filter((group) => group.msPerCheckout >= 0.05).map((group) => group.component)),
+    ),
+  ];
+  const byComponent = (c: (typeof p.cpu)[number], component: string) =>
+    c.groups.find((group) => group.component === component)?.msPerCheckout ?? 0;
+  components.sort(
+    (a, b) => Math.max(...p.cpu.map((c) => byComponent(c, b))) - Math.max(...p.cpu.map((c) => byComponent(c, a))),
+  );
   lines.push(
     "CPU time per checkout by component (self time of the functions of each; ms):",
     "",
     table(
-      ["Component", ...p.cpu.map((c) => c.name), ...(cpuBaseline ? p.cpu.filter((c) => c !== cpuBaseline).map((c) => `${c.name.replace(/^Shop, /, "")} − baseline`) : [])],
       [
-        ["**All (busy)**", ...p.cpu.map((c) => `**${c.busyMsPerCheckout.toFixed(2)}**`), ...(cpuBaseline ? p.cpu.filter((c) => c !== cpuBaseline).map((c) => `**${signed(c.busyMsPerCheckout - cpuBaseline.busyMsPerCheckout)}**`) : [])],
+        "Component",
+        ...p.cpu.map((c) => c.name),
+        ...(cpuBaseline
+          ? p.cpu.filter((c) => c !== cpuBaseline).map((c) => `${c.name.replace(/^Shop, /, "")} − baseline`)
+          : []),
+      ],
+      [
+        [
+          "**All (busy)**",
+          ...p.cpu.map((c) => `**${c.busyMsPerCheckout.toFixed(2)}**`),
+          ...(cpuBaseline
+            ? p.cpu
+                .filter((c) => c !== cpuBaseline)
+                .map((c) => `**${signed(c.busyMsPerCheckout - cpuBaseline.busyMsPerCheckout)}**`)
+            : []),
+        ],
         ...components
           .slice(0, 22)
-          .map((component) => [component, ...p.cpu.map((c) => byComponent(c, component).toFixed(2)), ...(cpuBaseline ? p.cpu.filter((c) => c !== cpuBaseline).map((c) => signed(byComponent(c, component) - byComponent(cpuBaseline, component))) : [])]),
+          .map((component) => [
+            component,
+            ...p.cpu.map((c) => byComponent(c, component).toFixed(2)),
+            ...(cpuBaseline
+              ? p.cpu
+                  .filter((c) => c !== cpuBaseline)
+                  .map((c) => signed(byComponent(c, component) - byComponent(cpuBaseline, component)))
+              : []),
+          ]),
       ],
     ),
     "",
@@ -662,7 +945,10 @@ function profileSection(results: BenchResults): string {
     lines.push(
       `${c.name}: the shop's own functions by CPU time per checkout, what they call included (a caller includes its callees, so the rows overlap):`,
       "",
-      table(["Function (file)", "ms a checkout"], c.projectInclusive.map((f) => [`\`${f.label.replace(/\|/g, "\\|")}\``, f.msPerCheckout.toFixed(2)])),
+      table(
+        ["Function (file)", "ms a checkout"],
+        c.projectInclusive.map((f) => [`\`${f.label.replace(/\|/g, "\\|")}\``, f.msPerCheckout.toFixed(2)]),
+      ),
       "",
     );
   }
@@ -670,7 +956,14 @@ function profileSection(results: BenchResults): string {
     lines.push(
       `<details><summary>${c.name}: the 15 functions with the most self time</summary>`,
       "",
-      table(["Function", "Source", "ms a checkout"], c.topFunctions.map((f) => [`\`${f.name.replace(/\|/g, "\\|")}\``, `\`${f.source.replace(/\|/g, "\\|").slice(-90)}\``, f.msPerCheckout.toFixed(3)])),
+      table(
+        ["Function", "Source", "ms a checkout"],
+        c.topFunctions.map((f) => [
+          `\`${f.name.replace(/\|/g, "\\|")}\``,
+          `\`${f.source.replace(/\|/g, "\\|").slice(-90)}\``,
+          f.msPerCheckout.toFixed(3),
+        ]),
+      ),
       "",
       "</details>",
       "",
@@ -690,7 +983,14 @@ function emulatorSection({ emulator }: BenchResults): string {
   lines.push(
     table(
       ["Pairs", "Pairs/s (average so far)", "heapUsed", "RSS", "Alive payments", "Alive tokens"],
-      e.checkpoints.map((c) => [c.pairs, c.pairsPerSecond, `${c.heapUsedMB.toFixed(1)} MB`, `${c.rssMB.toFixed(1)} MB`, c.payments, c.tokens]),
+      e.checkpoints.map((c) => [
+        c.pairs,
+        c.pairsPerSecond,
+        `${c.heapUsedMB.toFixed(1)} MB`,
+        `${c.rssMB.toFixed(1)} MB`,
+        c.payments,
+        c.tokens,
+      ]),
     ),
     "",
     `Total: **${e.pairsPerSecond} pairs/s** over ${(e.elapsedMs / 1000).toFixed(1)} s, concurrency ${e.concurrency}, forced GC: ${e.gcForced ? "yes" : "no"}, clock advanced ${e.clockAdvancedSeconds} s.`,
@@ -722,7 +1022,11 @@ function loadTable(results: BenchResults): string {
       load2(section.loadBefore),
       load2(section.loadAfter),
       `${section.seconds.toFixed(0)} s`,
-      Math.max(section.loadBefore, section.loadAfter) - loops > results.machine.cores ? "busy" : loops ? `— (${loops} of it the busy loops)` : "—",
+      Math.max(section.loadBefore, section.loadAfter) - loops > results.machine.cores
+        ? "busy"
+        : loops
+          ? `— (${loops} of it the busy loops)`
+          : "—",
     ]);
   return table(["Section", "Load before (1 min)", "Load after", "Took", `Busy (> ${results.machine.cores})`], rows);
 }
@@ -740,7 +1044,8 @@ export function renderReport(results: BenchResults): { markdown: string; budgets
     "The floor of every comparison is measured in the same run: a **bare Next.js app doing the same job** (`scripts/bench/baseline/`, the same Next.js, a production build, started by the bench on its own port) — one page, one form, a server action that makes the two payment service calls with `fetch` and `redirect()`s. The shop must stay close to it: its checkout within 10 % of the baseline's at 25 ms per API call and every page's Lighthouse performance within 0.03 of the baseline page's, both quietly and with the CPU contended; each page's JavaScript within 10 KB (admin: 25 KB) of the app shell, and the back office's list and search within 200 ms p95 at 100 000 orders.",
     "",
   ];
-  if (s.quick) lines.push("> **Quick run** (`--quick`): small samples, for trying the bench out. Not for comparison.", "");
+  if (s.quick)
+    lines.push("> **Quick run** (`--quick`): small samples, for trying the bench out. Not for comparison.", "");
   lines.push(
     "## Budgets",
     "",

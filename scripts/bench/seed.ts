@@ -18,7 +18,8 @@ const PRODUCTS: [string, string, number][] = [
 ];
 const CUSTOMERS = 40_000;
 
-const sqlArray = (values: (string | number)[]) => `array[${values.map((value) => (typeof value === "number" ? value : `'${value}'`)).join(",")}]`;
+const sqlArray = (values: (string | number)[]) =>
+  `array[${values.map((value) => (typeof value === "number" ? value : `'${value}'`)).join(",")}]`;
 
 /** The seeding statements for `count` orders (order i: 1 = oldest, count = newest). */
 function statements(count: number): string[] {
@@ -92,7 +93,10 @@ export async function seedOrders(url: string, count: number): Promise<SeededOrde
     const email = "customer1234@shop.ly"; // customer 1234: 1234 % 4 = 2 → shop.ly
     const [{ rows: byEmail }, { rows: one }, { rows: paid }] = await Promise.all([
       pool.query<{ n: string }>("select count(*) as n from orders where lower(email) = $1", [email]),
-      pool.query<{ id: string }>("select id from orders where id like 'ord_%' order by created_at desc, id desc offset $1 limit 1", [Math.floor(count / 2)]),
+      pool.query<{ id: string }>(
+        "select id from orders where id like 'ord_%' order by created_at desc, id desc offset $1 limit 1",
+        [Math.floor(count / 2)],
+      ),
       pool.query<{ n: string }>("select count(*) as n from orders where status = 'paid'"),
     ]);
     const deepPosition = Math.floor(count * 0.9);
@@ -103,7 +107,16 @@ export async function seedOrders(url: string, count: number): Promise<SeededOrde
     const edge = deep[0]!;
     // lib/admin/orders.ts's cursor: base64url of "<ISO time>|<order id>".
     const deepCursor = Buffer.from(`${edge.created_at.toISOString()}|${edge.id}`).toString("base64url");
-    return { count, email, emailOrders: Number(byEmail[0]!.n), orderId: one[0]!.id, deepCursor, deepPosition, paid: Number(paid[0]!.n), ms };
+    return {
+      count,
+      email,
+      emailOrders: Number(byEmail[0]!.n),
+      orderId: one[0]!.id,
+      deepCursor,
+      deepPosition,
+      paid: Number(paid[0]!.n),
+      ms,
+    };
   } finally {
     await pool.end();
   }

@@ -3,7 +3,16 @@
 import { revalidatePath } from "next/cache";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
-import { addToCart, CART_LIMITS, productSlugSchema, quantitySchema, removeFromCart, setQuantity, type Cart, type CartChange } from "@/lib/cart";
+import {
+  addToCart,
+  CART_LIMITS,
+  productSlugSchema,
+  quantitySchema,
+  removeFromCart,
+  setQuantity,
+  type Cart,
+  type CartChange,
+} from "@/lib/cart";
 import { translateProblem, type ProblemKey } from "@/lib/problems";
 import { getSession } from "@/lib/session";
 
@@ -13,7 +22,11 @@ export type CartFormState = { ok: boolean; message: string } | null;
 const lineSchema = z.object({ slug: productSlugSchema, quantity: quantitySchema });
 
 /** Validates `slug` and `quantity`, applies `change` to the session's cart and saves it; never throws. */
-async function changeCart(form: FormData, change: (cart: Cart, slug: string, quantity: number) => CartChange, done: string): Promise<CartFormState> {
+async function changeCart(
+  form: FormData,
+  change: (cart: Cart, slug: string, quantity: number) => CartChange,
+  done: string,
+): Promise<CartFormState> {
   const parsed = lineSchema.safeParse({ slug: form.get("slug"), quantity: form.get("quantity") ?? "1" });
   if (!parsed.success) {
     const key = (parsed.error.issues[0]?.message ?? "productUnknown") as ProblemKey;

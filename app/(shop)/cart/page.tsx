@@ -37,7 +37,9 @@ export default async function CartPage() {
                   </ShopLink>
                   <span className="whitespace-nowrap">{formatMoney(totalMinor, locale)}</span>
                 </div>
-                <p className="text-sm text-stone-600">{t("each", { price: formatMoney(product.priceMinor, locale) })}</p>
+                <p className="text-sm text-stone-600">
+                  {t("each", { price: formatMoney(product.priceMinor, locale) })}
+                </p>
                 <CartLineControls
                   slug={product.slug}
                   name={name}

@@ -4,7 +4,13 @@ import { redirect } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { priceCart } from "@/lib/cart";
-import { CHECKOUT_FIELDS, checkoutFormSchema, readCheckoutValues, type CheckoutField, type CheckoutValues } from "@/lib/checkout/form";
+import {
+  CHECKOUT_FIELDS,
+  checkoutFormSchema,
+  readCheckoutValues,
+  type CheckoutField,
+  type CheckoutValues,
+} from "@/lib/checkout/form";
 import { placeOrder, type PlacedOrder } from "@/lib/checkout/place-order";
 import { checkoutProblem } from "@/lib/checkout/problems";
 import { getDb } from "@/lib/db/client";
@@ -54,17 +60,31 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
   if (cart.lines.length === 0) {
     // Another tab of this session already checked this cart out and came back paid (which empties the cart): send
     // this tab where that order stands — its payment page while it is open, else its order page — not to an error.
-    const placed = session.orderId ? await findCustomerOrder(getDb(), session.orderId, session.id).catch(() => undefined) : undefined;
-    if (placed) redirect(isPaymentPageOpen(placed) && placed.paymentUrl ? placed.paymentUrl : `/orders/${encodeURIComponent(placed.id)}`);
+    const placed = session.orderId
+      ? await findCustomerOrder(getDb(), session.orderId, session.id).catch(() => undefined)
+      : undefined;
+    if (placed)
+      redirect(
+        isPaymentPageOpen(placed) && placed.paymentUrl ? placed.paymentUrl : `/orders/${encodeURIComponent(placed.id)}`,
+      );
     return { values, message: await translateProblem({ key: "cartEmpty" }) };
   }
 
   // 3 and 4. Pay and store.
   let order: PlacedOrder;
   try {
-    order = await placeOrder(getDb(), { sessionId: session.id, cart, details: parsed.data, locale: await getLocale(), siteUrl: SITE_URL });
+    order = await placeOrder(getDb(), {
+      sessionId: session.id,
+      cart,
+      details: parsed.data,
+      locale: await getLocale(),
+      siteUrl: SITE_URL,
+    });
   } catch (error) {
-    const reason = error instanceof PaymentError ? { kind: error.kind, requestId: error.requestId } : { kind: error instanceof Error ? error.name : "unknown" };
+    const reason =
+      error instanceof PaymentError
+        ? { kind: error.kind, requestId: error.requestId }
+        : { kind: error instanceof Error ? error.name : "unknown" };
     logger.warn({ event: "checkout_failed", ...reason });
     return { values, message: await translateProblem(checkoutProblem(error)) };
   }

@@ -35,7 +35,11 @@ export default async function CheckoutPage() {
         <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
         <p className="mt-1 text-stone-600">{t("intro")}</p>
         {order?.status === "pending" && (
-          <p role="status" className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="pending-notice">
+          <p
+            role="status"
+            className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+            data-testid="pending-notice"
+          >
             {t("pendingNotice")}
           </p>
         )}
@@ -62,7 +66,11 @@ export default async function CheckoutPage() {
         <OrderSummary
           locale={locale}
           totalLabel={t("total")}
-          lines={priced.lines.map((l) => ({ name: l.product.name[locale], quantity: l.quantity, totalMinor: l.totalMinor }))}
+          lines={priced.lines.map((l) => ({
+            name: l.product.name[locale],
+            quantity: l.quantity,
+            totalMinor: l.totalMinor,
+          }))}
           totalMinor={priced.totalMinor}
         />
         <ShopLink href="/cart" className="mt-3 inline-block text-sm text-brand-700 underline-offset-2 hover:underline">

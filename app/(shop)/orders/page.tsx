@@ -13,9 +13,15 @@ export async function generateMetadata(): Promise<Metadata> {
 
 /** "Your orders": the orders this browser session placed, newest first, with their status. */
 export default async function OrdersPage() {
-  const [session, locale, format, t] = await Promise.all([getSession(), getLocale(), getFormatter(), getTranslations("orders")]);
+  const [session, locale, format, t] = await Promise.all([
+    getSession(),
+    getLocale(),
+    getFormatter(),
+    getTranslations("orders"),
+  ]);
   const orders = await listCustomerOrders(getDb(), session.id);
-  if (orders.length === 0) return <EmptyState title={t("emptyTitle")} text={t("emptyText")} action={t("browse")} href="/" />;
+  if (orders.length === 0)
+    return <EmptyState title={t("emptyTitle")} text={t("emptyText")} action={t("browse")} href="/" />;
 
   return (
     <section>
@@ -29,10 +35,14 @@ export default async function OrdersPage() {
               className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 p-4 hover:bg-sand-100"
             >
               <span className="font-mono text-sm">{order.id}</span>
-              <span className="text-sm text-stone-600">{format.dateTime(order.createdAt, { dateStyle: "medium", timeStyle: "short" })}</span>
+              <span className="text-sm text-stone-600">
+                {format.dateTime(order.createdAt, { dateStyle: "medium", timeStyle: "short" })}
+              </span>
               <span className="whitespace-nowrap">{formatMoney(order.amountMinor, locale)}</span>
               <span className="rounded-full bg-sand-100 px-2.5 py-0.5 text-sm" data-testid="order-status">
-                {t(`statuses.${order.status as "pending" | "awaiting_confirmation" | "paid" | "cancelled" | "expired"}`)}
+                {t(
+                  `statuses.${order.status as "pending" | "awaiting_confirmation" | "paid" | "cancelled" | "expired"}`,
+                )}
               </span>
             </ShopLink>
           </li>

@@ -47,12 +47,21 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
         </p>
       )}
 
-      <form method="get" action="/admin/orders" className="mt-4 flex flex-wrap items-end gap-3 rounded-xl border border-stone-200 bg-white p-4">
+      <form
+        method="get"
+        action="/admin/orders"
+        className="mt-4 flex flex-wrap items-end gap-3 rounded-xl border border-stone-200 bg-white p-4"
+      >
         <div>
           <label htmlFor="status" className="block text-sm font-medium">
             {t("show")}
           </label>
-          <select id="status" name="status" defaultValue={query.status ?? ""} className="mt-1 rounded-lg border border-stone-300 bg-white px-3 py-2">
+          <select
+            id="status"
+            name="status"
+            defaultValue={query.status ?? ""}
+            className="mt-1 rounded-lg border border-stone-300 bg-white px-3 py-2"
+          >
             <option value="">{t("all")}</option>
             {ORDER_FILTERS.map((filter) => (
               <option key={filter} value={filter}>
@@ -65,7 +74,15 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
           <label htmlFor="q" className="block text-sm font-medium">
             {t("search")}
           </label>
-          <input id="q" name="q" type="search" defaultValue={query.q ?? ""} aria-describedby="q-hint" dir="auto" className="mt-1 w-full rounded-lg border border-stone-300 px-3 py-2" />
+          <input
+            id="q"
+            name="q"
+            type="search"
+            defaultValue={query.q ?? ""}
+            aria-describedby="q-hint"
+            dir="auto"
+            className="mt-1 w-full rounded-lg border border-stone-300 px-3 py-2"
+          />
           <p id="q-hint" className="mt-1 text-xs text-stone-600">
             {t("searchHint")}
           </p>
@@ -74,15 +91,24 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
           <button type="submit" className={primaryAction}>
             {t("apply")}
           </button>
-          <Link href="/admin/orders" className="rounded-lg px-3 py-2.5 font-medium text-stone-700 underline-offset-2 hover:underline">
+          <Link
+            href="/admin/orders"
+            className="rounded-lg px-3 py-2.5 font-medium text-stone-700 underline-offset-2 hover:underline"
+          >
             {t("clear")}
           </Link>
         </div>
       </form>
 
       <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
-        <p data-testid="orders-summary">{t("summary", { count: page.count, total: formatMoney(page.totalMinor, locale) })}</p>
-        <a href={listHref("/admin/orders/export", query)} className="text-sm font-medium text-brand-800 underline underline-offset-2" download>
+        <p data-testid="orders-summary">
+          {t("summary", { count: page.count, total: formatMoney(page.totalMinor, locale) })}
+        </p>
+        <a
+          href={listHref("/admin/orders/export", query)}
+          className="text-sm font-medium text-brand-800 underline underline-offset-2"
+          download
+        >
           {t("export")}
         </a>
       </div>
@@ -91,13 +117,22 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
         <p className="mt-6 rounded-xl border border-stone-200 bg-white p-6 text-center text-stone-600">{t("none")}</p>
       ) : (
         // Wide tables scroll inside their own box on a phone; the box is focusable so keyboards can scroll it too.
-        <div className="mt-3 overflow-x-auto rounded-xl border border-stone-200 bg-white" role="region" aria-label={t("table")} tabIndex={0}>
+        <div
+          className="mt-3 overflow-x-auto rounded-xl border border-stone-200 bg-white"
+          role="region"
+          aria-label={t("table")}
+          tabIndex={0}
+        >
           <table className="w-full min-w-[44rem] text-sm">
             <caption className="sr-only">{t("caption")}</caption>
             <thead className="bg-stone-100 text-start">
               <tr>
                 {(["order", "placed", "customer", "total", "status"] as const).map((column) => (
-                  <th key={column} scope="col" className={`px-3 py-2 font-medium ${column === "total" ? "text-end" : "text-start"}`}>
+                  <th
+                    key={column}
+                    scope="col"
+                    className={`px-3 py-2 font-medium ${column === "total" ? "text-end" : "text-start"}`}
+                  >
                     {t(column)}
                   </th>
                 ))}
@@ -107,14 +142,21 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
               {page.orders.map((order) => (
                 <tr key={order.id} data-testid="admin-order-row">
                   <th scope="row" className="px-3 py-2 text-start font-normal">
-                    <Link href={`/admin/orders/${order.id}`} className="font-mono text-brand-800 underline underline-offset-2">
+                    <Link
+                      href={`/admin/orders/${order.id}`}
+                      className="font-mono text-brand-800 underline underline-offset-2"
+                    >
                       {order.id}
                     </Link>
                   </th>
-                  <td className="px-3 py-2 whitespace-nowrap">{format.dateTime(order.createdAt, { dateStyle: "medium", timeStyle: "short" })}</td>
+                  <td className="px-3 py-2 whitespace-nowrap">
+                    {format.dateTime(order.createdAt, { dateStyle: "medium", timeStyle: "short" })}
+                  </td>
                   <td className="px-3 py-2">
                     <span dir="auto">{order.fullName ?? order.email ?? "—"}</span>
-                    {order.fullName && order.email && <span className="block text-xs text-stone-600">{order.email}</span>}
+                    {order.fullName && order.email && (
+                      <span className="block text-xs text-stone-600">{order.email}</span>
+                    )}
                   </td>
                   <td className="px-3 py-2 text-end whitespace-nowrap">{formatMoney(order.amountMinor, locale)}</td>
                   <td className="px-3 py-2">
@@ -130,14 +172,22 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
       {(page.newer || page.older) && (
         <nav aria-label={t("pages")} className="mt-4 flex justify-between gap-3">
           {page.newer ? (
-            <Link href={listHref("/admin/orders", query, { after: page.newer })} className="font-medium text-brand-800 underline underline-offset-2" rel="prev">
+            <Link
+              href={listHref("/admin/orders", query, { after: page.newer })}
+              className="font-medium text-brand-800 underline underline-offset-2"
+              rel="prev"
+            >
               {t("newer")}
             </Link>
           ) : (
             <span />
           )}
           {page.older && (
-            <Link href={listHref("/admin/orders", query, { before: page.older })} className="font-medium text-brand-800 underline underline-offset-2" rel="next">
+            <Link
+              href={listHref("/admin/orders", query, { before: page.older })}
+              className="font-medium text-brand-800 underline underline-offset-2"
+              rel="next"
+            >
               {t("older")}
             </Link>
           )}

@@ -20,12 +20,20 @@ export default async function SignInPage({ searchParams }: Props) {
   const [query, t, admin] = await Promise.all([searchParams, getTranslations("admin.signIn"), currentAdmin()]);
   if (admin) redirect("/admin/orders");
   const error = errorSchema.safeParse(query.error);
-  const message = error.success ? (error.data === "locked" ? t("locked", { minutes: minutesSchema.parse(query.minutes) }) : t(error.data)) : undefined;
+  const message = error.success
+    ? error.data === "locked"
+      ? t("locked", { minutes: minutesSchema.parse(query.minutes) })
+      : t(error.data)
+    : undefined;
   return (
     <section className="mx-auto max-w-sm py-8">
       <h1 className="text-2xl font-semibold">{t("title")}</h1>
       {message && (
-        <p role="alert" className="mt-4 rounded-lg border border-red-300 bg-red-50 p-3 text-red-900" data-testid="sign-in-error">
+        <p
+          role="alert"
+          className="mt-4 rounded-lg border border-red-300 bg-red-50 p-3 text-red-900"
+          data-testid="sign-in-error"
+        >
           {message}
         </p>
       )}
@@ -39,13 +47,29 @@ export default async function SignInPage({ searchParams }: Props) {
           <label htmlFor="email" className="block text-sm font-medium">
             {t("email")}
           </label>
-          <input id="email" name="email" type="email" autoComplete="username" required dir="ltr" className="mt-1 w-full rounded-lg border border-stone-300 px-3 py-2 text-start" />
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            dir="ltr"
+            className="mt-1 w-full rounded-lg border border-stone-300 px-3 py-2 text-start"
+          />
         </div>
         <div>
           <label htmlFor="password" className="block text-sm font-medium">
             {t("password")}
           </label>
-          <input id="password" name="password" type="password" autoComplete="current-password" required dir="ltr" className="mt-1 w-full rounded-lg border border-stone-300 px-3 py-2 text-start" />
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            dir="ltr"
+            className="mt-1 w-full rounded-lg border border-stone-300 px-3 py-2 text-start"
+          />
         </div>
         <button type="submit" className={`w-full ${primaryAction}`}>
           {t("submit")}

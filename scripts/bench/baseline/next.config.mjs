@@ -8,6 +8,11 @@ import { fileURLToPath } from "node:url";
 const here = fileURLToPath(new URL(".", import.meta.url));
 
 /** @type {import('next').NextConfig} */
-const nextConfig = { reactStrictMode: true, poweredByHeader: false, turbopack: { root: here }, outputFileTracingRoot: here };
+const nextConfig = {
+  reactStrictMode: true,
+  poweredByHeader: false,
+  turbopack: { root: here },
+  outputFileTracingRoot: here,
+};
 
 export default nextConfig;

@@ -64,7 +64,8 @@ export default async function OrderPage({ params, searchParams }: Props) {
     );
   }
 
-  if (!order) return <EmptyState title={t("notFoundTitle")} text={t("notFoundText")} action={t("toCart")} href="/cart" />;
+  if (!order)
+    return <EmptyState title={t("notFoundTitle")} text={t("notFoundText")} action={t("toCart")} href="/cart" />;
   const status = order.status as "pending" | "awaiting_confirmation" | "paid" | "cancelled" | "expired";
   const waitUntil = awaitingConfirmationUntil(order);
 
@@ -77,16 +78,24 @@ export default async function OrderPage({ params, searchParams }: Props) {
     pending: isPaymentPageOpen(order) ? { href: order.paymentUrl!, label: t("resume") } : undefined,
   }[status];
 
-  const lines = order.lines.map((line) => ({ name: line.name, quantity: line.quantity, totalMinor: multiply(line.unitMinor, line.quantity) }));
+  const lines = order.lines.map((line) => ({
+    name: line.name,
+    quantity: line.quantity,
+    totalMinor: multiply(line.unitMinor, line.quantity),
+  }));
 
   return (
     <section className="mx-auto max-w-lg">
       {noticeBox}
       {/* A live region: when the page refreshes itself and the status changes, screen readers hear the new one. */}
       <div role="status" aria-live="polite" data-testid="order-status">
-        <h1 className={`text-2xl font-semibold ${status === "paid" ? "text-brand-800" : ""}`}>{t(`status.${status}.title`)}</h1>
+        <h1 className={`text-2xl font-semibold ${status === "paid" ? "text-brand-800" : ""}`}>
+          {t(`status.${status}.title`)}
+        </h1>
         <p className="mt-2 text-stone-700">{t(`status.${status}.text`)}</p>
-        {status === "awaiting_confirmation" && !waitUntil && <p className="mt-2 text-stone-700">{t("slowConfirmation")}</p>}
+        {status === "awaiting_confirmation" && !waitUntil && (
+          <p className="mt-2 text-stone-700">{t("slowConfirmation")}</p>
+        )}
       </div>
       {waitUntil && <AutoRefresh seconds={REFRESH_SECONDS} until={waitUntil} />}
       {next && (

@@ -15,7 +15,11 @@ const text = (max: number) =>
     .max(max)
     .refine((value) => !/\p{Cc}/u.test(value));
 
-const markPaidSchema = z.object({ id: z.string().max(64), reference: text(100).pipe(z.string().min(1)), note: text(500) });
+const markPaidSchema = z.object({
+  id: z.string().max(64),
+  reference: text(100).pipe(z.string().min(1)),
+  note: text(500),
+});
 
 /**
  * "Mark as paid": the merchant saw this payment paid in the merchant dashboard although its webhook never arrived
@@ -29,7 +33,12 @@ export async function markPaidAction(form: FormData): Promise<void> {
   const parsed = markPaidSchema.safeParse({ id, reference: form.get("reference") ?? "", note: form.get("note") ?? "" });
   if (!parsed.success) redirect(`/admin/orders/${encodeURIComponent(id)}?result=reference_missing`);
   const { reference, note } = parsed.data;
-  const settlement = await settle(getDb(), id, { kind: "marked_paid", by: admin.email, reference, ...(note ? { note } : {}) });
+  const settlement = await settle(getDb(), id, {
+    kind: "marked_paid",
+    by: admin.email,
+    reference,
+    ...(note ? { note } : {}),
+  });
   const result = !settlement ? "not_found" : settlement.changed ? "marked_paid" : "cannot_mark_paid";
   logger.info({ event: "admin_mark_paid", orderId: id, result });
   redirect(`/admin/orders/${encodeURIComponent(id)}?result=${result}`);

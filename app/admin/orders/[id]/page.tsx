@@ -20,7 +20,15 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: (await getTranslations("admin.order"))("title", { id: id.slice(0, 40) }) };
 }
 
-const resultSchema = z.enum(["fulfilled", "not_paid", "already_fulfilled", "not_found", "marked_paid", "cannot_mark_paid", "reference_missing"]);
+const resultSchema = z.enum([
+  "fulfilled",
+  "not_paid",
+  "already_fulfilled",
+  "not_found",
+  "marked_paid",
+  "cannot_mark_paid",
+  "reference_missing",
+]);
 
 /** Orders the merchant may mark paid by hand (lib/orders/settle.ts, "merchant marks paid"). */
 const MARKABLE_PAID = new Set(["awaiting_confirmation", "expired", "cancelled"]);
@@ -28,7 +36,14 @@ const MARKABLE_PAID = new Set(["awaiting_confirmation", "expired", "cancelled"])
 /** One order as the merchant needs it: lines as sold, customer, payment, flags, its history, and "fulfil". */
 export default async function AdminOrderPage({ params, searchParams }: Props) {
   await requireAdmin();
-  const [{ id }, query, locale, format, t, messages] = await Promise.all([params, searchParams, getLocale(), getFormatter(), getTranslations("admin.order"), getMessages()]);
+  const [{ id }, query, locale, format, t, messages] = await Promise.all([
+    params,
+    searchParams,
+    getLocale(),
+    getFormatter(),
+    getTranslations("admin.order"),
+    getMessages(),
+  ]);
   const order = await findOrderForAdmin(getDb(), id);
   const result = resultSchema.safeParse(query.result);
   const tFlag = await getTranslations("admin.flags");
@@ -94,25 +109,39 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
           <table className="mt-2 w-full text-sm">
             <thead>
               <tr className="text-stone-600">
-                <th scope="col" className="py-1 text-start font-medium">{t("product")}</th>
-                <th scope="col" className="py-1 text-end font-medium">{t("unitPrice")}</th>
-                <th scope="col" className="py-1 text-end font-medium">{t("quantity")}</th>
-                <th scope="col" className="py-1 text-end font-medium">{t("lineTotal")}</th>
+                <th scope="col" className="py-1 text-start font-medium">
+                  {t("product")}
+                </th>
+                <th scope="col" className="py-1 text-end font-medium">
+                  {t("unitPrice")}
+                </th>
+                <th scope="col" className="py-1 text-end font-medium">
+                  {t("quantity")}
+                </th>
+                <th scope="col" className="py-1 text-end font-medium">
+                  {t("lineTotal")}
+                </th>
               </tr>
             </thead>
             <tbody>
               {order.lines.map((line) => (
                 <tr key={line.position} className="border-t border-stone-200">
-                  <th scope="row" className="py-1 text-start font-normal" dir="auto">{line.name}</th>
+                  <th scope="row" className="py-1 text-start font-normal" dir="auto">
+                    {line.name}
+                  </th>
                   <td className="py-1 text-end whitespace-nowrap">{formatMoney(line.unitMinor, locale)}</td>
                   <td className="py-1 text-end">{line.quantity}</td>
-                  <td className="py-1 text-end whitespace-nowrap">{formatMoney(multiply(line.unitMinor, line.quantity), locale)}</td>
+                  <td className="py-1 text-end whitespace-nowrap">
+                    {formatMoney(multiply(line.unitMinor, line.quantity), locale)}
+                  </td>
                 </tr>
               ))}
             </tbody>
             <tfoot>
               <tr className="border-t border-stone-300 font-semibold">
-                <th scope="row" colSpan={3} className="py-1 text-start">{t("orderTotal")}</th>
+                <th scope="row" colSpan={3} className="py-1 text-start">
+                  {t("orderTotal")}
+                </th>
                 <td className="py-1 text-end whitespace-nowrap">{formatMoney(order.amountMinor, locale)}</td>
               </tr>
             </tfoot>
@@ -160,7 +189,13 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
             <input type="hidden" name="id" value={order.id} />
             <label className="grid gap-1 text-sm">
               {t("reference")}
-              <input name="reference" required maxLength={100} dir="ltr" className="rounded-lg border border-stone-300 px-3 py-2" />
+              <input
+                name="reference"
+                required
+                maxLength={100}
+                dir="ltr"
+                className="rounded-lg border border-stone-300 px-3 py-2"
+              />
             </label>
             <label className="grid gap-1 text-sm">
               {t("note")}

@@ -14,8 +14,14 @@ import { POST } from "./route";
  */
 
 const SECRET = "whsec-route-test-0123456789";
-vi.mock("@/lib/db/client", async (original) => ({ ...(await original<typeof import("@/lib/db/client")>()), getDb: vi.fn() }));
-vi.mock("@/lib/env", async (original) => ({ ...(await original<typeof import("@/lib/env")>()), getEnv: () => ({ PAYMENT_WEBHOOK_SECRET: SECRET }) }));
+vi.mock("@/lib/db/client", async (original) => ({
+  ...(await original<typeof import("@/lib/db/client")>()),
+  getDb: vi.fn(),
+}));
+vi.mock("@/lib/env", async (original) => ({
+  ...(await original<typeof import("@/lib/env")>()),
+  getEnv: () => ({ PAYMENT_WEBHOOK_SECRET: SECRET }),
+}));
 
 const t = setUpTestDatabase();
 beforeAll(() => {
@@ -27,21 +33,41 @@ afterEach(() => {
 
 const sign = (raw: string | Uint8Array) => createHmac("sha256", SECRET).update(raw).digest("hex");
 const body = (fields: Record<string, unknown>) =>
-  JSON.stringify({ event: "payment.success", status: "success", gateway: "sadad", amount: 18.75, currency: "LYD", transaction_id: "TXN-1", ...fields });
+  JSON.stringify({
+    event: "payment.success",
+    status: "success",
+    gateway: "sadad",
+    amount: 18.75,
+    currency: "LYD",
+    transaction_id: "TXN-1",
+    ...fields,
+  });
 async function post(raw: string | Uint8Array<ArrayBuffer>, signature: string | null = sign(raw)) {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (signature !== null) headers["x-mypay-signature"] = signature;
-  const response = await POST(new Request("http://shop.test/api/payments/webhook", { method: "POST", body: raw, headers }));
+  const response = await POST(
+    new Request("http://shop.test/api/payments/webhook", { method: "POST", body: raw, headers }),
+  );
   return { status: response.status, json: await response.json() };
 }
 const webhookEvents = async (orderId?: string) =>
-  (await t.db.select().from(orderEvents).where(orderId ? eq(orderEvents.orderId, orderId) : undefined)).filter((e) => e.type === "webhook_received");
+  (
+    await t.db
+      .select()
+      .from(orderEvents)
+      .where(orderId ? eq(orderEvents.orderId, orderId) : undefined)
+  ).filter((e) => e.type === "webhook_received");
 
 describe("NUL characters and lone surrogates (PostgreSQL stores neither)", () => {
   it("answers 401 to an unsigned delivery with a NUL in its token, escaped or raw, without touching the database", async () => {
     const { id } = await storeOrder(t.db);
-    expect(await post(body({ token: "pt-a\u0000b", custom: id }), null)).toEqual({ status: 401, json: { outcome: "rejected" } });
-    expect(await post(new TextEncoder().encode(`{"event":"payment.success","token":"pt-a\u0000b"}`), "0".repeat(64))).toMatchObject({ status: 401 });
+    expect(await post(body({ token: "pt-a\u0000b", custom: id }), null)).toEqual({
+      status: 401,
+      json: { outcome: "rejected" },
+    });
+    expect(
+      await post(new TextEncoder().encode(`{"event":"payment.success","token":"pt-a\u0000b"}`), "0".repeat(64)),
+    ).toMatchObject({ status: 401 });
     expect(await webhookEvents(id)).toEqual([]);
   });
 
@@ -59,20 +85,35 @@ describe("NUL characters and lone surrogates (PostgreSQL stores neither)", () =>
     expect(await post(raw)).toEqual({ status: 200, json: { outcome: "duplicate" } });
     expect((await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.status).toBe("paid");
     expect((await webhookEvents(id)).map((e) => e.data)).toEqual([
-      expect.objectContaining({ transactionId: "TXN-\uFFFD-9", sanitized: true, from: "awaiting_confirmation", to: "paid" }),
+      expect.objectContaining({
+        transactionId: "TXN-\uFFFD-9",
+        sanitized: true,
+        from: "awaiting_confirmation",
+        to: "paid",
+      }),
       expect.objectContaining({ transactionId: "TXN-\uFFFD-9", from: "paid", to: "paid" }),
     ]);
   });
 
   it("pays the order named in `custom` when the signed token holds a NUL, keeping the token as it can be stored", async () => {
     const { id } = await storeOrder(t.db, { status: "failed" });
-    expect(await post(body({ token: "pt-\u0000", custom: id }))).toEqual({ status: 200, json: { outcome: "confirmed" } });
-    expect(await t.db.query.orders.findFirst({ where: eq(orders.id, id) })).toMatchObject({ status: "paid", paymentToken: "pt-\uFFFD", flags: ["paid_after_failure"] });
+    expect(await post(body({ token: "pt-\u0000", custom: id }))).toEqual({
+      status: 200,
+      json: { outcome: "confirmed" },
+    });
+    expect(await t.db.query.orders.findFirst({ where: eq(orders.id, id) })).toMatchObject({
+      status: "paid",
+      paymentToken: "pt-\uFFFD",
+      flags: ["paid_after_failure"],
+    });
   });
 
   it("records a signed delivery with a lone surrogate, and a signed body with raw NUL bytes as malformed (400)", async () => {
     const { paymentToken } = await storeOrder(t.db, { status: "awaiting_confirmation" });
-    expect(await post(body({ token: paymentToken, gateway: "sadad\ud800" }))).toEqual({ status: 200, json: { outcome: "confirmed" } });
+    expect(await post(body({ token: paymentToken, gateway: "sadad\ud800" }))).toEqual({
+      status: 200,
+      json: { outcome: "confirmed" },
+    });
     const raw = new TextEncoder().encode("not json \u0000 at all");
     expect(await post(raw)).toEqual({ status: 400, json: { outcome: "malformed" } });
   });
@@ -91,7 +132,9 @@ describe("a database failure", () => {
     } finally {
       await down.end();
     }
-    expect(error.mock.calls.map(([line]) => line)).toEqual([{ event: "webhook_not_recorded", code: "ECONNREFUSED", operation: "select orders" }]);
+    expect(error.mock.calls.map(([line]) => line)).toEqual([
+      { event: "webhook_not_recorded", code: "ECONNREFUSED", operation: "select orders" },
+    ]);
   });
 });
 
@@ -104,8 +147,18 @@ describe("an unsigned delivery", () => {
     await post(raw, null);
     const lines = warn.mock.calls.map(([line]) => line as unknown as Record<string, unknown>);
     expect(lines).toEqual([
-      { event: "webhook_rejected", reason: "wrong_signature", bytes: Buffer.byteLength(raw), rejectedSinceStart: expect.any(Number) },
-      { event: "webhook_rejected", reason: "no_signature", bytes: Buffer.byteLength(raw), rejectedSinceStart: expect.any(Number) },
+      {
+        event: "webhook_rejected",
+        reason: "wrong_signature",
+        bytes: Buffer.byteLength(raw),
+        rejectedSinceStart: expect.any(Number),
+      },
+      {
+        event: "webhook_rejected",
+        reason: "no_signature",
+        bytes: Buffer.byteLength(raw),
+        rejectedSinceStart: expect.any(Number),
+      },
     ]);
     expect(lines[1]!.rejectedSinceStart).toBe((lines[0]!.rejectedSinceStart as number) + 1);
     expect(JSON.stringify(lines)).not.toContain(paymentToken);

@@ -13,10 +13,20 @@ export async function POST(request: Request): Promise<Response> {
   const rawBody = await readAtMost(request, MAX_WEBHOOK_BYTES);
   if (!rawBody) return Response.json({ error: `The body is larger than ${MAX_WEBHOOK_BYTES} bytes.` }, { status: 413 });
   try {
-    const answer = await receiveWebhook(getDb(), rawBody, request.headers.get(WEBHOOK_SIGNATURE_HEADER), getEnv().PAYMENT_WEBHOOK_SECRET);
+    const answer = await receiveWebhook(
+      getDb(),
+      rawBody,
+      request.headers.get(WEBHOOK_SIGNATURE_HEADER),
+      getEnv().PAYMENT_WEBHOOK_SECRET,
+    );
     if (answer.rejected) {
       // Nothing of the request itself: its body and headers are anyone's, and may carry someone's payment token.
-      logger.warn({ event: "webhook_rejected", reason: answer.rejected, bytes: rawBody.byteLength, rejectedSinceStart: rejectedDeliveries().count });
+      logger.warn({
+        event: "webhook_rejected",
+        reason: answer.rejected,
+        bytes: rawBody.byteLength,
+        rejectedSinceStart: rejectedDeliveries().count,
+      });
     } else {
       logger.info({ event: "webhook", status: answer.status, outcome: answer.outcome });
     }

@@ -9,14 +9,21 @@ const { PAYMENT_API_BASE_URL, PAYMENT_CLIENT_ID, PAYMENT_CLIENT_SECRET, SITE_URL
 async function post(path, body, accessToken) {
   const headers = { Accept: "application/json", "Content-Type": "application/json" };
   if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
-  const response = await fetch(`${PAYMENT_API_BASE_URL}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+  const response = await fetch(`${PAYMENT_API_BASE_URL}${path}`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(body),
+  });
   const envelope = await response.json();
   if (!response.ok) throw new Error(`${path} answered ${response.status}`);
   return envelope.data;
 }
 
 export async function checkout(form) {
-  const { access_token } = await post("/authentication/token", { client_id: PAYMENT_CLIENT_ID, secret_id: PAYMENT_CLIENT_SECRET });
+  const { access_token } = await post("/authentication/token", {
+    client_id: PAYMENT_CLIENT_ID,
+    secret_id: PAYMENT_CLIENT_SECRET,
+  });
   const { payment_url } = await post(
     "/payment/create",
     {

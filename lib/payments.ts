@@ -282,6 +282,8 @@ export async function createPayment(
  * One checkout's worth of calls: a fresh access token, then the payment. When create answers 401/403 (a token that
  * went stale in between), gets one more access token and tries once more; that is safe because a refused create
  * initialised nothing.
+ * @param firstToken an access token already requested for this payment (a token creates nothing, so a caller may
+ *   ask for it while it stores the order); requested here when omitted.
  * @returns the created payment and when its access token was issued (the payment page expires 600 s later).
  * @throws PaymentError as {@link requestAccessToken} and {@link createPayment} do.
  */
@@ -289,8 +291,9 @@ export async function initiatePayment(
   config: PaymentServiceConfig,
   request: PaymentRequest,
   ctx: CallContext = newCallContext(),
+  firstToken?: Promise<AccessToken>,
 ): Promise<CreatedPayment & { accessTokenIssuedAt: number }> {
-  let accessToken = await requestAccessToken(config, ctx);
+  let accessToken = await (firstToken ?? requestAccessToken(config, ctx));
   try {
     return { ...(await createPayment(config, accessToken, request, ctx)), accessTokenIssuedAt: accessToken.issuedAt };
   } catch (error) {

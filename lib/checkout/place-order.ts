@@ -14,6 +14,9 @@ import {
   CHECKOUT_DEADLINE_MS,
   initiatePayment,
   newCallContext,
+  requestAccessToken,
+  type AccessToken,
+  type CallContext,
   PAYMENT_ERROR_KINDS,
   PaymentError,
   type PaymentErrorKind,
@@ -81,6 +84,16 @@ export interface CheckoutInput {
  *   submission of the same checkout failed that way; OrderStoreError when the database failed; EnvError.
  */
 export async function placeOrder(db: Db, input: CheckoutInput): Promise<PlacedOrder> {
+  const ctx = newCallContext({ locale: input.locale });
+  // An access token creates nothing, so it is requested while the order is looked up and stored; only the create
+  // waits for the stored order. A checkout that resumes or follows another submission leaves it unused.
+  let accessToken: Promise<AccessToken> | undefined;
+  const requestToken = () => {
+    accessToken = requestAccessToken(paymentServiceConfig(), ctx);
+    accessToken.catch(() => {}); // its failure is the create's to report, if a create needs it
+    return accessToken;
+  };
+  requestToken();
   const fingerprint = await checkoutFingerprint(input.cart, input.details);
   for (;;) {
     const open = await store(() => findOpenCheckout(db, input.sessionId, fingerprint));
@@ -90,7 +103,7 @@ export async function placeOrder(db: Db, input: CheckoutInput): Promise<PlacedOr
     }
     if (open?.status === "started") return follow(db, open, input);
     const claimed = await store(() => claim(db, input, fingerprint));
-    if (claimed) return pay(db, claimed, input);
+    if (claimed) return pay(db, claimed, input, ctx, accessToken ?? requestToken());
     // Another submission of this checkout claimed it between our look and our insert: go round and follow it.
   }
 }
@@ -186,7 +199,13 @@ async function claim(db: Db, input: CheckoutInput, fingerprint: string): Promise
  * with the reason. Writes only while the claim is still ours; if another instance took it over meanwhile, follows
  * that one instead (the payment made here is left unpaid and expires).
  */
-async function pay(db: Db, order: Claim, input: CheckoutInput): Promise<PlacedOrder> {
+async function pay(
+  db: Db,
+  order: Claim,
+  input: CheckoutInput,
+  ctx: CallContext,
+  accessToken: Promise<AccessToken>,
+): Promise<PlacedOrder> {
   const ours = and(
     eq(orders.id, order.id),
     eq(orders.status, "started"),
@@ -204,7 +223,8 @@ async function pay(db: Db, order: Claim, input: CheckoutInput): Promise<PlacedOr
         custom: order.id,
         ...input.details,
       },
-      newCallContext({ locale: input.locale }),
+      ctx,
+      accessToken,
     );
   } catch (error) {
     const failure: PaymentErrorKind | "unexpected" = error instanceof PaymentError ? error.kind : "unexpected";
@@ -252,7 +272,11 @@ async function follow(db: Db, order: Pick<OrderRow, "id">, input: CheckoutInput)
     }
     if (current.claimExpiresAt.getTime() < Date.now()) {
       const taken = await store(() => takeOver(db, current));
-      if (taken) return pay(db, taken, input);
+      if (taken) {
+        // A checkout of its own: its own deadline and access token.
+        const ctx = newCallContext({ locale: input.locale });
+        return pay(db, taken, input, ctx, requestAccessToken(paymentServiceConfig(), ctx));
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

@@ -21,7 +21,7 @@ const nextConfig = {
   output: "standalone",
   // Benchmarks build into their own folder so they never disturb a dev server or the test build.
   distDir: process.env.NEXT_DIST_DIR || ".next",
-  // Do not let `next dev` write an AGENTS.md into the merchant's repo.
+  // Do not let `next dev` write an agent-instructions file into the merchant's repo.
   agentRules: false,
   ...(publicHost ? { experimental: { serverActions: { allowedOrigins: [publicHost] } } } : {}),
 };

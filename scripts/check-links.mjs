@@ -13,10 +13,12 @@
  * - Source (*.ts, *.tsx, *.mts, *.cts, *.js, *.jsx, *.mjs, *.cjs; not *.json): every repository path cited in a
  *   comment — at least one `/` and a known extension, e.g. `lib/payments.ts`, `docs/order-states.md`,
  *   `scripts/dev.ts`, `@/lib/env.ts` — must exist, resolved against the repository root or the file's folder
- *   (one starting with `../` against the folder only). A `path.md#anchor` in a comment is checked like a link.
- * - Everywhere (Markdown and source, comments and code): no mention of the documents a clone does not have — the
- *   payment API spec and the gateway notes (`payment-api-spec.md`, `gateway-notes.md`, with or without `.md`),
- *   `DESIGN.md`, anything under `/work/shared` — and no `§4.2`-style section number, which can only point into them.
+ *   (one starting with `../` against the folder only). A Markdown path with an `#anchor` in a comment is checked
+ *   like a link.
+ * - Everywhere (Markdown and source, comments and code): no mention of a Markdown document (`*.md`, with or
+ *   without a folder) that the repository does not contain — a clone has nothing else to follow — and no section
+ *   number (a section sign and digits), which can only point into a document outside it. The shop's account of the
+ *   payment service is docs/payment-service.md; cite its headings instead.
  * - Heading citations, in Markdown and in comments. THE citation form for a section of a Markdown file is its path,
  *   a comma and the exact heading text in double quotes:
  *
@@ -27,8 +29,7 @@
  *   (`[Access token](payment-service.md#access-token)`) is the clickable equivalent and is checked too.
  *
  * Ignored: URLs (any `scheme:` link or `http(s)://…` text), `node_modules/`, `.next…/` folders, `test-results/`,
- * and paths cited under them. This file is exempt from the "documents a clone does not have" rule only: it names
- * them.
+ * and paths cited under them.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -42,14 +43,10 @@ const CITED_EXTENSIONS =
 const IGNORED =
   /^(?:node_modules|\.next[^/]*|test-results)(?:\/|$)|\/(?:node_modules|\.next[^/]*|test-results)(?:\/|$)/;
 
-/** Documents that live outside the repository, so no file may lean on them. */
-const MISSING_DOCUMENTS = [
-  { pattern: /(?<![\w.-])payment-api-spec(?:\.md)?(?![\w-])/gi, what: "the payment API spec (not in the repository)" },
-  { pattern: /(?<![\w.-])gateway-notes(?:\.md)?(?![\w-])/gi, what: "the gateway notes (not in the repository)" },
-  { pattern: /(?<![\w.-])DESIGN\.md(?![\w-])/g, what: "DESIGN.md (not in the repository)" },
-  { pattern: /\/work\/shared\b/g, what: "/work/shared (not in the repository)" },
-  { pattern: /§\s*\d+(?:\.\d+)*/g, what: "a section number of a document the repository does not have" },
-];
+/** A Markdown document named anywhere; it must be one the repository contains. */
+const MARKDOWN_MENTION = /(?<![\w.\/@-])(?:[\w.-]+\/)*[\w-]+\.md(?![\w-])/g;
+/** A section number, which can only point into a document outside the repository. */
+const SECTION_NUMBER = /§\s*\d+(?:\.\d+)*/g;
 
 /** Keywords after which a `/` starts a regular expression literal, not a division. */
 const REGEX_KEYWORDS = new Set(
@@ -385,16 +382,26 @@ function commentsOnly(text) {
 // --- Shared ---------------------------------------------------------------------------------------------------------
 
 function checkMissingDocuments(file, text, lineOf) {
-  if (file === self) return;
-  for (const { pattern, what } of MISSING_DOCUMENTS) {
-    const perLine = new Map();
-    for (const match of text.matchAll(pattern)) {
-      const line = lineOf(match.index);
-      const names = perLine.get(line) ?? new Set();
-      perLine.set(line, names.add(match[0].replace(/\s+/g, "")));
-    }
-    for (const [line, names] of perLine) report(file, line, `mentions ${[...names].join(", ")}: ${what}`);
+  const dir = path.posix.dirname(file);
+  const perLine = new Map();
+  const note = (index, name, what) => {
+    const line = lineOf(index);
+    const found = perLine.get(line) ?? { names: new Set(), what };
+    perLine.set(line, { names: found.names.add(name.replace(/\s+/g, "")), what: found.what });
+  };
+  for (const match of text.matchAll(MARKDOWN_MENTION)) {
+    if (!markdownInRepository(match[0], dir)) note(match.index, match[0], "a document the repository does not have");
   }
+  for (const match of text.matchAll(SECTION_NUMBER)) {
+    note(match.index, match[0], "a section number of a document the repository does not have");
+  }
+  for (const [line, { names, what }] of perLine) report(file, line, `mentions ${[...names].join(", ")}: ${what}`);
+}
+
+/** Whether `name` (a path, or a bare file name) is a Markdown file of the repository, seen from `dir`. */
+function markdownInRepository(name, dir) {
+  if (!name.includes("/")) return [...present].some((file) => path.posix.basename(file) === name);
+  return [path.posix.normalize(name), path.posix.join(dir, name)].some((candidate) => present.has(candidate));
 }
 
 /** `<path>.md, "Heading"` citations (the form documented at the top), in text where newlines are spaces. */
@@ -413,13 +420,8 @@ function checkHeadingCitations(file, text, lineOf) {
         : [path.posix.normalize(cited), path.posix.join(dir, cited)];
     const target = candidates.find((candidate) => present.has(candidate));
     if (!target) {
-      // Documents outside the repository are already reported by name; anything else is reported here.
-      const named = MISSING_DOCUMENTS.some(({ pattern }) =>
-        new RegExp(pattern.source, pattern.flags.replace("g", "")).test(cited),
-      );
-      if (!named) {
-        report(file, line, `cites ${cited}, "${heading}": ${cited} does not exist`);
-      }
+      // A document the repository does not have is already reported as a mention.
+      if (markdownInRepository(cited, dir)) report(file, line, `cites ${cited}, "${heading}": ${cited} does not exist`);
     } else if (!markdownHeadings(target).has(heading)) {
       report(file, line, `cites ${cited}, "${heading}": ${target} has no such heading`);
     }

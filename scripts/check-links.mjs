@@ -34,7 +34,6 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 
 const SOURCE_EXTENSIONS = new Set([".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"]);
 /** Extensions a cited path in a comment may end with. */
@@ -56,10 +55,6 @@ const REGEX_KEYWORDS = new Set(
 const anchorCache = new Map();
 
 const root = findRoot(process.argv[2] ?? process.cwd());
-const self = path
-  .relative(root, fileURLToPath(import.meta.url))
-  .split(path.sep)
-  .join("/");
 const git = (...args) => execFileSync("git", ["-C", root, ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
 
 /** Files and folders a reference may point at: tracked or new (not ignored), and present in the working tree. */
@@ -385,9 +380,8 @@ function checkMissingDocuments(file, text, lineOf) {
   const dir = path.posix.dirname(file);
   const perLine = new Map();
   const note = (index, name, what) => {
-    const line = lineOf(index);
-    const found = perLine.get(line) ?? { names: new Set(), what };
-    perLine.set(line, { names: found.names.add(name.replace(/\s+/g, "")), what: found.what });
+    const key = `${lineOf(index)}\t${what}`;
+    perLine.set(key, (perLine.get(key) ?? new Set()).add(name.replace(/\s+/g, "")));
   };
   for (const match of text.matchAll(MARKDOWN_MENTION)) {
     if (!markdownInRepository(match[0], dir)) note(match.index, match[0], "a document the repository does not have");
@@ -395,7 +389,10 @@ function checkMissingDocuments(file, text, lineOf) {
   for (const match of text.matchAll(SECTION_NUMBER)) {
     note(match.index, match[0], "a section number of a document the repository does not have");
   }
-  for (const [line, { names, what }] of perLine) report(file, line, `mentions ${[...names].join(", ")}: ${what}`);
+  for (const [key, names] of perLine) {
+    const [line, what] = key.split("\t");
+    report(file, Number(line), `mentions ${[...names].join(", ")}: ${what}`);
+  }
 }
 
 /** Whether `name` (a path, or a bare file name) is a Markdown file of the repository, seen from `dir`. */

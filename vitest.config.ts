@@ -8,14 +8,14 @@ export default defineConfig({
     alias: {
       "@": fileURLToPath(new URL("./", import.meta.url)),
       // `server-only` throws outside a React Server environment; in unit tests the modules run on the server anyway.
-      "server-only": fileURLToPath(new URL("./lib/testing/server-only-stub.ts", import.meta.url)),
+      "server-only": fileURLToPath(new URL("./testing/server-only-stub.ts", import.meta.url)),
     },
   },
   test: {
     include: ["lib/**/*.test.ts", "emulator/**/*.test.ts", "scripts/**/*.test.ts", "app/**/*.test.ts"],
     environment: "node",
     // One PostgreSQL server per run; each database suite makes a database of its own on it.
-    globalSetup: ["lib/testing/global-setup.ts"],
+    globalSetup: ["testing/global-setup.ts"],
     pool: "forks",
     testTimeout: 20_000,
   },

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { DEVELOPMENT_SESSION_SECRET } from "../lib/env";
-import { setUpTestDatabase } from "../lib/testing/db";
+import { setUpTestDatabase } from "../testing/db";
 
 /** `npm run doctor -- --production` as a merchant runs it, in a folder without a .env.local. */
 

@@ -52,7 +52,7 @@ const vitest = (outputFile, files = []) => [
 ];
 suite("unit", "npx", vitest("test-results/vitest.json"), "test-results/vitest.json", vitestCounts);
 if (TEST_DATABASE_URL) {
-  // The suites that use a database (lib/testing/db.ts), on a real PostgreSQL.
+  // The suites that use a database (testing/db.ts), on a real PostgreSQL.
   const databaseSuites = ["lib", "app", "scripts"]
     .flatMap((dir) => readdirSync(dir, { recursive: true }).map((file) => `${dir}/${file}`))
     .filter((file) => file.endsWith(".test.ts") && /testing\/db"/.test(readFileSync(file, "utf8")));

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createDb } from "../db/client";
 import { adminUsers, orderEvents, orderLines, orders, signInAttempts, type OrderStatus } from "../db/schema";
 import { newOrderId } from "../orders/store";
-import { setUpTestDatabase } from "../testing/db";
+import { setUpTestDatabase } from "../../testing/db";
 import { ensureDevelopmentAdmin, saveAdmin } from "./accounts";
 import { endSessions, Gate, LOCKOUT_WINDOW_MS, SIGN_IN_LIMITS, signIn } from "./auth";
 import { exportOrdersCsv, fulfilOrder, listOrders, neutraliseFormula, parseOrderListQuery, PAGE_SIZE } from "./orders";

@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { receiveWebhook } from "../orders/webhook";
-import { setUpTestDatabase } from "../testing/db";
-import { storeOrder } from "../testing/orders";
+import { setUpTestDatabase } from "../../testing/db";
+import { storeOrder } from "../../testing/orders";
 import { findOrderForAdmin, listOrders, parseOrderListQuery } from "./orders";
 
 /** What the back office's order page reads (app/admin/orders/[id]/page.tsx), against a real database. */

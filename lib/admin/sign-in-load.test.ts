@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client";
 import { orderEvents, orders } from "../db/schema";
 import { newOrderId } from "../orders/store";
-import { setUpTestDatabase } from "../testing/db";
+import { setUpTestDatabase } from "../../testing/db";
 import { HASHES_AT_ONCE, signIn } from "./auth";
 
 /**

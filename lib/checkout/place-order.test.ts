@@ -6,8 +6,8 @@ import { findProduct } from "../catalog";
 import { createDb } from "../db/client";
 import { orderEvents, orderLines, orders } from "../db/schema";
 import { ACCESS_TOKEN_LIFETIME_MS, PaymentError } from "../payments";
-import { createTestDatabase, type TestDatabase } from "../testing/db";
-import { startEmulator, type RunningEmulator } from "../testing/emulator";
+import { createTestDatabase, type TestDatabase } from "../../testing/db";
+import { startEmulator, type RunningEmulator } from "../../testing/emulator";
 import { canResume, checkoutFingerprint, OrderStoreError, placeOrder, type CheckoutInput } from "./place-order";
 
 /** placeOrder against a real database (the run's embedded PostgreSQL, or the one of TEST_DATABASE_URL) and the emulator over HTTP. */

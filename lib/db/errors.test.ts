@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { Pool } from "pg";
 import { describe, expect, it } from "vitest";
-import { setUpTestDatabase } from "../testing/db";
-import { storeOrder } from "../testing/orders";
+import { setUpTestDatabase } from "../../testing/db";
+import { storeOrder } from "../../testing/orders";
 import { createDb } from "./client";
 import { describeDbFailure } from "./errors";
 import { orders } from "./schema";

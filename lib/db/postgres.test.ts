@@ -1,10 +1,9 @@
 import { eq } from "drizzle-orm";
 import { Pool, type PoolClient } from "pg";
-import { describe, expect, inject, it } from "vitest";
-import { createDatabase } from "../../scripts/servers";
+import { describe, expect, it } from "vitest";
 import { settle } from "../orders/settle";
-import { setUpTestDatabase } from "../testing/db";
-import { storeOrder } from "../testing/orders";
+import { createEmptyDatabase, setUpTestDatabase } from "../../testing/db";
+import { storeOrder } from "../../testing/orders";
 import { applyMigrations, pendingMigrations } from "./migrate";
 import { orderEvents, orders } from "./schema";
 
@@ -92,7 +91,7 @@ describe("locks serialise what must happen once", () => {
   });
 
   it("two deploys migrating a new database at the same time apply each migration once", async () => {
-    const url = await createDatabase(inject("databaseServerUrl"), `shop_migrate_race_${process.pid}_${Date.now()}`);
+    const { url, drop } = await createEmptyDatabase();
     const deploys = [new Pool({ connectionString: url, max: 1 }), new Pool({ connectionString: url, max: 1 })];
     try {
       const applied = await Promise.all(deploys.map((pool) => applyMigrations(pool)));
@@ -101,9 +100,7 @@ describe("locks serialise what must happen once", () => {
       expect(await pendingMigrations(deploys[0]!)).toEqual([]);
     } finally {
       await Promise.all(deploys.map((pool) => pool.end()));
-      const admin = new Pool({ connectionString: inject("databaseServerUrl"), max: 1 });
-      await admin.query(`drop database if exists ${new URL(url).pathname.slice(1)} with (force)`);
-      await admin.end();
+      await drop();
     }
   });
 });

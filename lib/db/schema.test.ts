@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { setUpTestDatabase } from "../testing/db";
+import { setUpTestDatabase } from "../../testing/db";
 import { applyMigrations, pendingMigrations } from "./migrate";
 import { orderEvents, orders } from "./schema";
 

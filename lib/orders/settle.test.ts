@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { ORDER_STATUSES, orderEvents, orders, type OrderStatus } from "../db/schema";
 import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
-import { setUpTestDatabase } from "../testing/db";
-import { storeOrder } from "../testing/orders";
+import { setUpTestDatabase } from "../../testing/db";
+import { storeOrder } from "../../testing/orders";
 import {
   CONFIRMATION_GRACE_MS,
   expireDueOrders,

@@ -2,8 +2,8 @@ import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { orderEvents, orders, type OrderStatus } from "../db/schema";
-import { setUpTestDatabase } from "../testing/db";
-import { storeOrder } from "../testing/orders";
+import { setUpTestDatabase } from "../../testing/db";
+import { storeOrder } from "../../testing/orders";
 import { receiveWebhook, rejectedDeliveries, REJECTED_SAMPLE_SIZE } from "./webhook";
 
 /** Deliveries as the service sends them: JSON bytes signed with HMAC-SHA256, against a real database. */

@@ -4,8 +4,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { orderEvents, orders } from "@/lib/db/schema";
 import { logger } from "@/lib/log";
-import { setUpTestDatabase } from "@/lib/testing/db";
-import { storeOrder } from "@/lib/testing/orders";
+import { setUpTestDatabase } from "@/testing/db";
+import { storeOrder } from "@/testing/orders";
 import { POST } from "./route";
 
 /**

@@ -1,12 +1,12 @@
 import { Pool } from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
-import { createDatabase } from "../../scripts/servers";
-import { createDb, type Db } from "../db/client";
-import { applyMigrations } from "../db/migrate";
+import { createDatabase } from "../scripts/servers";
+import { createDb, type Db } from "../lib/db/client";
+import { applyMigrations } from "../lib/db/migrate";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The PostgreSQL server the database suites create their databases on (lib/testing/global-setup.ts). */
+    /** The PostgreSQL server the database suites create their databases on (testing/global-setup.ts). */
     databaseServerUrl: string;
   }
 }
@@ -38,19 +38,30 @@ export function setUpTestDatabase(): TestDatabase {
  * Debian's PostgreSQL), else the throwaway embedded cluster that the global setup started. Dropped by `close()`.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const serverUrl = inject("databaseServerUrl");
-  const name = `shop_test_${process.pid}_${crypto.randomUUID().slice(0, 8)}`;
-  const url = await createDatabase(serverUrl, name);
-  const pool = new Pool({ connectionString: url, max: 5 });
+  const empty = await createEmptyDatabase();
+  const pool = new Pool({ connectionString: empty.url, max: 5 });
   // Dropping a test database ends its sessions; an idle client hearing that is not a test failure.
   pool.on("error", () => {});
   await applyMigrations(pool);
   return {
     db: createDb(pool),
     pool,
-    url,
+    url: empty.url,
     async close() {
       await pool.end();
+      await empty.drop();
+    },
+  };
+}
+
+/** An empty database (no migrations) on the run's PostgreSQL server, and `drop()` to remove it again. */
+export async function createEmptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const serverUrl = inject("databaseServerUrl");
+  const name = `shop_test_${process.pid}_${crypto.randomUUID().slice(0, 8)}`;
+  const url = await createDatabase(serverUrl, name);
+  return {
+    url,
+    async drop() {
       const admin = new Pool({ connectionString: serverUrl, max: 1 });
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();

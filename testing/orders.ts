@@ -1,6 +1,6 @@
-import type { Db } from "../db/client";
-import { orders } from "../db/schema";
-import { newOrderId } from "../orders/store";
+import type { Db } from "../lib/db/client";
+import { orders } from "../lib/db/schema";
+import { newOrderId } from "../lib/orders/store";
 
 /**
  * Stores an order as a checkout leaves it once its payment exists (pending, a payment token and URL, the access

@@ -1,4 +1,4 @@
-import { startEmulator as start, type RunningEmulator } from "../../scripts/servers";
+import { startEmulator as start, type RunningEmulator } from "../scripts/servers";
 
 /**
  * The payment service emulator (emulator/) as a separate process on a free port, reached over HTTP only, exactly

@@ -9,9 +9,9 @@ import { toWireAmount, type MinorUnits } from "./money";
  * does"), hardened against what the live service is known to do. It speaks the wire protocol and nothing else: it
  * knows nothing about carts, sessions or React. Comments below cite that page by its headings.
  *
- * One checkout costs two requests: `requestAccessToken()` then `createPayment()`. {@link initiatePayment} does both
- * with the retry rules below; call the two primitives yourself only if you need a different policy. The service's
- * answer about the money comes later, as a signed webhook: {@link verifyWebhookSignature} and
+ * One checkout costs two requests: {@link requestAccessToken}, then {@link createPayment} with that fresh access
+ * token; each goes through {@link call}, the one place that sends a request, retries it and reads the answer. The
+ * service's answer about the money comes later, as a signed webhook: {@link verifyWebhookSignature} and
  * {@link parseWebhookEvent} read it (docs/payment-service.md, "The signed webhook").
  *
  * Retry rules — none of them can charge a customer twice:
@@ -190,10 +190,14 @@ export interface PaymentRequest {
 /** The create body on the wire, every value a string ("Creating a payment"). */
 export type CreatePaymentBody = Omit<PaymentRequest, "amountMinor"> & { amount: string };
 
-/** A created payment ("Creating a payment"): its payment token and the checked payment URL to redirect the customer to. */
+/**
+ * A created payment ("Creating a payment"): its payment token, the checked payment URL to redirect the customer to,
+ * and when the access token that created it was issued (ms since epoch): the payment page dies 600 s later.
+ */
 export interface CreatedPayment {
   paymentToken: string;
   paymentUrl: string;
+  accessTokenIssuedAt: number;
 }
 
 /** Per-checkout context: our request id, shared by the logs of every attempt, the deadline and the language. */
@@ -228,7 +232,7 @@ export async function requestAccessToken(
   ctx: CallContext = newCallContext(),
 ): Promise<AccessToken> {
   const body = JSON.stringify({ client_id: config.clientId, secret_id: config.clientSecret });
-  const envelope = await withRetries(ctx, (attempt) => post(config, ctx, "/authentication/token", body, null, attempt));
+  const envelope = await call(config, ctx, "/authentication/token", body, null);
   const data = accessTokenDataSchema.safeParse(envelope.data);
   if (!data.success) {
     throw new PaymentError("bad_response", "token answer has no access_token/expire_time", {
@@ -242,12 +246,14 @@ export async function requestAccessToken(
 /**
  * Creates the payment for one order ("Creating a payment") and checks the payment URL before anyone is sent to it.
  * Retries network errors, timeouts and 5xx with the same access token and the byte-identical body, which the
- * service answers with the same payment (rule 2), so a retry never creates a second one.
- * @param accessToken a token from {@link requestAccessToken} that has not paid for another order.
- * @returns the payment token and payment URL.
- * @throws PaymentError `unauthorized` (401/403: get a new access token), `rejected` (400, e.g. validation or
- *   prepaid card not enabled), `conflict` (409), `rate_limited`, `unavailable`, `timeout`, `bad_response`
- *   (including a payment URL that is not on the service's host, path or token).
+ * service answers with the same payment (idempotent), so a retry never creates a second one. When create refuses
+ * the access token (401/403: it went stale in between), gets one fresh access token and tries once more; that is
+ * safe because a refused create initialised nothing.
+ * @param accessToken a fresh token from {@link requestAccessToken} that has not paid for another order.
+ * @returns the payment token, the payment URL and when the access token behind them was issued.
+ * @throws PaymentError `unauthorized` (401/403 twice), `rejected` (400, e.g. validation or prepaid card not
+ *   enabled), `conflict` (409), `rate_limited`, `unavailable`, `timeout`, `bad_response` (including a payment URL
+ *   that is not on the service's host, path or token), and what {@link requestAccessToken} throws.
  * @throws RangeError when `amountMinor` is not a valid amount in minor units.
  */
 export async function createPayment(
@@ -258,9 +264,15 @@ export async function createPayment(
 ): Promise<CreatedPayment> {
   // Serialised once: every retry sends exactly these bytes.
   const body = JSON.stringify(toCreatePaymentBody(request));
-  const envelope = await withRetries(ctx, (attempt) =>
-    post(config, ctx, "/payment/create", body, accessToken.value, attempt),
-  );
+  let token = accessToken;
+  let envelope: Envelope;
+  try {
+    envelope = await call(config, ctx, "/payment/create", body, token.value);
+  } catch (error) {
+    if (!(error instanceof PaymentError) || error.kind !== "unauthorized") throw error;
+    token = await requestAccessToken(config, ctx);
+    envelope = await call(config, ctx, "/payment/create", body, token.value);
+  }
   const data = paymentDataSchema.safeParse(envelope.data);
   if (!data.success) {
     throw new PaymentError("bad_response", "create answer has no token/payment_url", {
@@ -268,39 +280,14 @@ export async function createPayment(
       requestId: ctx.requestId,
     });
   }
-  const { token, payment_url } = data.data;
-  if (!isTrustedPaymentUrl(payment_url, token, config.baseUrl)) {
+  const { token: paymentToken, payment_url: paymentUrl } = data.data;
+  if (!isTrustedPaymentUrl(paymentUrl, paymentToken, config.baseUrl)) {
     throw new PaymentError("bad_response", "payment_url is not on the service's payment page for this token", {
       status: 200,
       requestId: ctx.requestId,
     });
   }
-  return { paymentToken: token, paymentUrl: payment_url };
-}
-
-/**
- * One checkout's worth of calls: a fresh access token, then the payment. When create answers 401/403 (a token that
- * went stale in between), gets one more access token and tries once more; that is safe because a refused create
- * initialised nothing.
- * @param firstToken an access token already requested for this payment (a token creates nothing, so a caller may
- *   ask for it while it stores the order); requested here when omitted.
- * @returns the created payment and when its access token was issued (the payment page expires 600 s later).
- * @throws PaymentError as {@link requestAccessToken} and {@link createPayment} do.
- */
-export async function initiatePayment(
-  config: PaymentServiceConfig,
-  request: PaymentRequest,
-  ctx: CallContext = newCallContext(),
-  firstToken?: Promise<AccessToken>,
-): Promise<CreatedPayment & { accessTokenIssuedAt: number }> {
-  let accessToken = await (firstToken ?? requestAccessToken(config, ctx));
-  try {
-    return { ...(await createPayment(config, accessToken, request, ctx)), accessTokenIssuedAt: accessToken.issuedAt };
-  } catch (error) {
-    if (!(error instanceof PaymentError) || error.kind !== "unauthorized") throw error;
-    accessToken = await requestAccessToken(config, ctx);
-    return { ...(await createPayment(config, accessToken, request, ctx)), accessTokenIssuedAt: accessToken.issuedAt };
-  }
+  return { paymentToken, paymentUrl, accessTokenIssuedAt: token.issuedAt };
 }
 
 /**
@@ -392,48 +379,20 @@ export const PAYMENT_SUCCESS_STATUS = "success";
 
 type Envelope = z.infer<typeof envelopeSchema>;
 
-/** Runs `attempt` until it succeeds, fails for good, runs out of attempts or the checkout's deadline passes. */
-async function withRetries(ctx: CallContext, attempt: (n: number) => Promise<Envelope>): Promise<Envelope> {
-  for (let n = 1; ; n++) {
-    try {
-      return await attempt(n);
-    } catch (error) {
-      if (!(error instanceof PaymentError) || !error.retryable || n >= MAX_ATTEMPTS) throw error;
-      const wait = backoffMs(n);
-      if (Date.now() + wait + 500 > ctx.deadline) throw error;
-      await sleep(wait);
-    }
-  }
-}
-
 /**
- * One HTTP attempt: POST JSON, with `Accept: application/json` (without it the platform may answer HTML), a
- * timeout, and the answer checked against the envelope. Successful envelopes are returned; everything else throws.
+ * Sends one request to the service and reads its answer, with the retry rules above: POST JSON, with
+ * `Accept: application/json` (without it the platform may answer HTML), each attempt within its timeout, retried
+ * after a backoff while the failure is retryable, attempts remain and the checkout's deadline allows. Every attempt
+ * is logged through `config.log`.
+ * @returns the success envelope. @throws PaymentError for everything else.
  */
-async function post(
+async function call(
   config: PaymentServiceConfig,
   ctx: CallContext,
   path: "/authentication/token" | "/payment/create",
   body: string,
   bearer: string | null,
-  attempt: number,
 ): Promise<Envelope> {
-  const started = performance.now();
-  const log = (status: number | null, outcome: CallLogRecord["outcome"], error?: string) =>
-    config.log?.({
-      event: "payment_api_call",
-      requestId: ctx.requestId,
-      method: "POST",
-      host: hostAndPort(config.baseUrl),
-      path,
-      attempt,
-      status,
-      durationMs: Math.round(performance.now() - started),
-      outcome,
-      ...(error ? { error } : {}),
-    });
-
-  const timeoutMs = Math.max(1, Math.min(config.timeoutMs ?? DEFAULT_TIMEOUT_MS, ctx.deadline - Date.now()));
   const headers: Record<string, string> = {
     Accept: "application/json",
     "Content-Type": "application/json",
@@ -442,46 +401,76 @@ async function post(
   if (bearer !== null) headers.Authorization = `Bearer ${bearer}`;
   if (ctx.locale) headers["Accept-Language"] = ctx.locale;
 
-  let response: Response;
-  let text: string;
-  try {
-    // The body is read inside the same timeout: a service that sends headers and then stalls is a timeout too.
-    const signal = AbortSignal.timeout(timeoutMs);
-    response = await (config.fetch ?? fetch)(`${config.baseUrl}${path}`, {
-      method: "POST",
-      headers,
-      body,
-      signal,
-      cache: "no-store",
-    });
-    text = await response.text();
-  } catch (cause) {
-    const timedOut = cause instanceof DOMException && (cause.name === "TimeoutError" || cause.name === "AbortError");
-    const kind = timedOut ? "timeout" : "unavailable";
-    log(null, kind, timedOut ? undefined : systemErrorCode(cause));
-    throw new PaymentError(
-      kind,
-      timedOut ? `no answer within ${timeoutMs} ms` : "could not reach the payment service",
-      {
-        requestId: ctx.requestId,
-        cause,
-      },
-    );
+  for (let attempt = 1; ; attempt++) {
+    const started = performance.now();
+    const timeoutMs = Math.max(1, Math.min(config.timeoutMs ?? DEFAULT_TIMEOUT_MS, ctx.deadline - Date.now()));
+    let status: number | null = null;
+    try {
+      let response: Response;
+      let text: string;
+      try {
+        // The body is read inside the same timeout: a service that sends headers and then stalls is a timeout too.
+        const signal = AbortSignal.timeout(timeoutMs);
+        response = await (config.fetch ?? fetch)(`${config.baseUrl}${path}`, {
+          method: "POST",
+          headers,
+          body,
+          signal,
+          cache: "no-store",
+        });
+        text = await response.text();
+      } catch (cause) {
+        const timedOut =
+          cause instanceof DOMException && (cause.name === "TimeoutError" || cause.name === "AbortError");
+        const detail = timedOut ? `no answer within ${timeoutMs} ms` : "could not reach the payment service";
+        throw new PaymentError(timedOut ? "timeout" : "unavailable", detail, { requestId: ctx.requestId, cause });
+      }
+      status = response.status;
+      const envelope = parseEnvelope(
+        response,
+        text,
+        ctx.requestId,
+        path === "/authentication/token" ? "token" : "create",
+      );
+      log(config, ctx, { path, attempt, status, started, outcome: "ok" });
+      return envelope;
+    } catch (error) {
+      const outcome = error instanceof PaymentError ? error.kind : "bad_response";
+      const reason = status === null ? systemErrorCode(error) : undefined;
+      log(config, ctx, { path, attempt, status, started, outcome, ...(outcome === "timeout" ? {} : { reason }) });
+      if (!(error instanceof PaymentError) || !error.retryable || attempt >= MAX_ATTEMPTS) throw error;
+      const wait = backoffMs(attempt);
+      if (Date.now() + wait + 500 > ctx.deadline) throw error;
+      await sleep(wait);
+    }
   }
+}
 
-  try {
-    const envelope = parseEnvelope(
-      response,
-      text,
-      ctx.requestId,
-      path === "/authentication/token" ? "token" : "create",
-    );
-    log(response.status, "ok");
-    return envelope;
-  } catch (error) {
-    log(response.status, error instanceof PaymentError ? error.kind : "bad_response");
-    throw error;
-  }
+/** Hands one attempt's record to `config.log`: host and path, never a query string, body, token or secret. */
+function log(
+  config: PaymentServiceConfig,
+  ctx: CallContext,
+  attempt: {
+    path: string;
+    attempt: number;
+    status: number | null;
+    started: number;
+    outcome: CallLogRecord["outcome"];
+    reason?: string;
+  },
+): void {
+  config.log?.({
+    event: "payment_api_call",
+    requestId: ctx.requestId,
+    method: "POST",
+    host: hostAndPort(config.baseUrl),
+    path: attempt.path,
+    attempt: attempt.attempt,
+    status: attempt.status,
+    durationMs: Math.round(performance.now() - attempt.started),
+    outcome: attempt.outcome,
+    ...(attempt.reason ? { error: attempt.reason } : {}),
+  });
 }
 
 /** Turns an HTTP answer into a success envelope, or the {@link PaymentError} it stands for ("Errors and what the shop does"). */

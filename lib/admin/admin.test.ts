@@ -9,7 +9,8 @@ import { newOrderId } from "../orders/store";
 import { setUpTestDatabase } from "../../testing/db";
 import { ensureDevelopmentAdmin, saveAdmin } from "./accounts";
 import { endSessions, Gate, LOCKOUT_WINDOW_MS, SIGN_IN_LIMITS, signIn } from "./auth";
-import { exportOrdersCsv, fulfilOrder, listOrders, neutraliseFormula, parseOrderListQuery, PAGE_SIZE } from "./orders";
+import { fulfilOrder } from "../orders/settle";
+import { exportOrdersCsv, listOrders, neutraliseFormula, parseOrderListQuery, PAGE_SIZE } from "./orders";
 import { hashPassword, verifyPassword } from "./passwords";
 
 /** The back office's rules against a real database (the run's embedded PostgreSQL, or the one of TEST_DATABASE_URL). */

@@ -7,7 +7,7 @@ import type { Db } from "../db/client";
 import { isStorableText } from "../db/text";
 import { ORDER_STATUSES, orderEvents, orderLines, orders, type OrderEventRow, type OrderRow } from "../db/schema";
 import { toWireAmount } from "../money";
-import { expireDueOrders, expireIfDue } from "../orders/settle";
+import { effectiveStatus, effectiveStatusIs } from "../orders/settle";
 import { ORDER_ID, type Order } from "../orders/store";
 
 /**
@@ -83,7 +83,7 @@ function conditions({ status, q }: Pick<OrderListQuery, "status" | "q">): SQL | 
   const parts: (SQL | undefined)[] = [];
   if (status === "flagged") parts.push(sql`cardinality(${orders.flags}) > 0`);
   else if (status === "to_fulfil") parts.push(and(eq(orders.status, "paid"), isNull(orders.fulfilledAt)));
-  else if (status) parts.push(eq(orders.status, status));
+  else if (status) parts.push(effectiveStatusIs(status));
   if (q) {
     const phone = normaliseLibyanMobile(q);
     if (ORDER_ID.test(q)) parts.push(eq(orders.id, q));
@@ -106,10 +106,9 @@ export interface OrderListPage {
 
 /**
  * One page of the list, newest first, by keyset on (created_at, id) so that any page is as fast as the first.
- * Orders whose payment page died are expired first, so the statuses shown are current.
+ * Statuses are effective ones (a pending payment whose page died reads, and filters, as expired). Reads only.
  */
 export async function listOrders(db: Db, query: OrderListQuery): Promise<OrderListPage> {
-  await expireDueOrders(db);
   const where = conditions(query);
   const edge = query.after ?? query.before;
   const newerFirst = !query.after;
@@ -141,7 +140,7 @@ export async function listOrders(db: Db, query: OrderListQuery): Promise<OrderLi
   const first = page[0];
   const last = page.at(-1);
   return {
-    orders: page,
+    orders: page.map((order) => ({ ...order, status: effectiveStatus(order) })),
     newer: first && (query.after ? more : Boolean(query.before)) ? encodeCursor(first) : undefined,
     older: last && (query.after || more) ? encodeCursor(last) : undefined,
     count: totals?.count ?? 0,
@@ -149,20 +148,22 @@ export async function listOrders(db: Db, query: OrderListQuery): Promise<OrderLi
   };
 }
 
-/** One order for the back office: its lines as sold, its whole history (oldest event first), and {@link paidWith}. */
+/**
+ * One order for the back office: its lines as sold, its whole history (oldest event first), {@link paidWith}, and its
+ * effective status. Reads only.
+ */
 export async function findOrderForAdmin(
   db: Db,
   id: string,
 ): Promise<(Order & { events: OrderEventRow[]; paidWith: string | null }) | undefined> {
   if (!ORDER_ID.test(id)) return undefined;
-  let order = await db.query.orders.findFirst({ where: eq(orders.id, id) });
-  if (order && (await expireIfDue(db, order))) order = await db.query.orders.findFirst({ where: eq(orders.id, id) });
+  const order = await db.query.orders.findFirst({ where: eq(orders.id, id) });
   if (!order) return undefined;
   const [lines, events] = await Promise.all([
     db.select().from(orderLines).where(eq(orderLines.orderId, id)).orderBy(asc(orderLines.position)),
     db.select().from(orderEvents).where(eq(orderEvents.orderId, id)).orderBy(asc(orderEvents.id)),
   ]);
-  return { ...order, lines, events, paidWith: paidWith(events) };
+  return { ...order, status: effectiveStatus(order), lines, events, paidWith: paidWith(events) };
 }
 
 /**
@@ -182,33 +183,6 @@ function paidWith(events: readonly OrderEventRow[]): string | null {
       return data.gateway;
   }
   return null;
-}
-
-/**
- * Marks a paid order as fulfilled (the goods are on their way), once, and records who did it.
- * @returns `fulfilled`, or why not: `not_paid` (only a confirmed payment may be shipped), `already_fulfilled`,
- *   `not_found`.
- */
-export async function fulfilOrder(
-  db: Db,
-  id: string,
-  adminEmail: string,
-): Promise<"fulfilled" | "not_paid" | "already_fulfilled" | "not_found"> {
-  if (!ORDER_ID.test(id)) return "not_found";
-  return db.transaction(async (tx) => {
-    const [order] = await tx
-      .select({ status: orders.status, fulfilledAt: orders.fulfilledAt })
-      .from(orders)
-      .where(eq(orders.id, id))
-      .for("update");
-    if (!order) return "not_found";
-    if (order.fulfilledAt) return "already_fulfilled";
-    if (order.status !== "paid") return "not_paid";
-    const now = new Date();
-    await tx.update(orders).set({ fulfilledAt: now, updatedAt: now }).where(eq(orders.id, id));
-    await tx.insert(orderEvents).values({ orderId: id, type: "fulfilled", at: now, data: { by: adminEmail } });
-    return "fulfilled";
-  });
 }
 
 /**
@@ -270,7 +244,7 @@ export async function* exportOrdersCsv(db: Db, query: Pick<OrderListQuery, "stat
         [
           order.id,
           order.createdAt.toISOString(),
-          order.status,
+          effectiveStatus(order),
           order.flags.join(" "),
           order.fulfilledAt?.toISOString() ?? "",
           toWireAmount(order.amountMinor),

@@ -1,25 +1,25 @@
 import "server-only";
-import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import type { PricedCart } from "../cart";
 import type { Db } from "../db/client";
 import { describeDbFailure } from "../db/errors";
-import { orderEvents, orderLines, orders, type OrderRow } from "../db/schema";
+import { orderLines, orders, type OrderRow } from "../db/schema";
 import { paymentServiceConfig } from "../env";
 import type { Locale } from "../i18n/config";
 import { logger } from "../log";
 import { CURRENCY } from "../money";
-import { isPaymentPageOpen } from "../orders/settle";
+import { isPaymentPageOpen, recordOrderEvent } from "../orders/settle";
 import { newOrderId } from "../orders/store";
 import {
   CHECKOUT_DEADLINE_MS,
-  initiatePayment,
+  createPayment,
   newCallContext,
-  requestAccessToken,
-  type AccessToken,
-  type CallContext,
   PAYMENT_ERROR_KINDS,
   PaymentError,
+  requestAccessToken,
+  type CreatedPayment,
   type PaymentErrorKind,
+  type PaymentRequest,
 } from "../payments";
 import type { CheckoutDetails } from "./form";
 
@@ -56,11 +56,10 @@ export class OrderStoreError extends Error {
   }
 }
 
-/** Where to send the customer: the order's id and the payment URL. `resumed` when no new payment was made. */
+/** Where to send the customer: the order's id and the payment URL. */
 export interface PlacedOrder {
   id: string;
   paymentUrl: string;
-  resumed: boolean;
 }
 
 export interface CheckoutInput {
@@ -77,35 +76,87 @@ export interface CheckoutInput {
 
 /**
  * Places the order for a validated, priced checkout and returns the payment URL to send the customer to: the
- * same checkout's pending payment when there is one, else the one a racing submission is creating, else a new one
- * (order stored, then a fresh access token and `POST /payment/create`, then the payment token and URL stored).
+ * same checkout's pending payment when there is one, else the one a racing submission is creating, else a new one.
+ * A new one is the order stored (`started`, the claim), then a fresh access token and the create call, then the
+ * payment token and payment URL stored (`pending`) — or the failure (`failed`).
  * @throws PaymentError when the service did not create the payment (docs/payment-service.md, "Errors and what the
- * shop does"), also when a racing
- *   submission of the same checkout failed that way; OrderStoreError when the database failed; EnvError.
+ *   shop does"), also when a racing submission of the same checkout failed that way; OrderStoreError when the
+ *   database failed; EnvError.
  */
 export async function placeOrder(db: Db, input: CheckoutInput): Promise<PlacedOrder> {
-  const ctx = newCallContext({ locale: input.locale });
+  const config = paymentServiceConfig();
+  let ctx = newCallContext({ locale: input.locale });
   // An access token creates nothing, so it is requested while the order is looked up and stored; only the create
   // waits for the stored order. A checkout that resumes or follows another submission leaves it unused.
-  let accessToken: Promise<AccessToken> | undefined;
-  const requestToken = () => {
-    accessToken = requestAccessToken(paymentServiceConfig(), ctx);
-    accessToken.catch(() => {}); // its failure is the create's to report, if a create needs it
-    return accessToken;
-  };
-  requestToken();
+  let accessToken = requestAccessToken(config, ctx);
+  accessToken.catch(() => {}); // its failure is the create's to report, if a create needs it
   const fingerprint = await checkoutFingerprint(input.cart, input.details);
+
   for (;;) {
-    const open = await store(() => findOpenCheckout(db, input.sessionId, fingerprint));
+    // 1. This checkout's payment, if it exists or another submission is creating it; else claim the checkout.
+    const open = await storeStep(() => findOpenCheckout(db, input.sessionId, fingerprint));
     if (open && canResume(open)) {
       logger.info({ event: "checkout_resumed", orderId: open.id });
-      return { id: open.id, paymentUrl: open.paymentUrl!, resumed: true };
+      return { id: open.id, paymentUrl: open.paymentUrl! };
     }
-    if (open?.status === "started") return follow(db, open, input);
-    const claimed = await store(() => claim(db, input, fingerprint));
-    if (claimed) return pay(db, claimed, input, ctx, accessToken ?? requestToken());
-    // Another submission of this checkout claimed it between our look and our insert: go round and follow it.
+    let order: Claim | null;
+    if (open?.status === "started") {
+      const followed = await follow(db, open);
+      if (!("takenOver" in followed)) return followed;
+      // Its server died and this submission took the claim over: a checkout of its own, with its own access token.
+      order = followed.takenOver;
+      ctx = newCallContext({ locale: input.locale });
+      accessToken = requestAccessToken(config, ctx);
+    } else {
+      order = await storeStep(() => claim(db, input, fingerprint));
+      if (!order) continue; // another submission claimed it between our look and our insert: follow it
+    }
+
+    // 2. Create the payment. Every write below holds only while the claim is still ours.
+    const ours = and(eq(orders.status, "started"), eq(orders.claimExpiresAt, order.claimExpiresAt));
+    let payment: CreatedPayment;
+    try {
+      payment = await createPayment(config, await accessToken, paymentRequest(order, input), ctx);
+    } catch (error) {
+      const failure: PaymentErrorKind | "unexpected" = error instanceof PaymentError ? error.kind : "unexpected";
+      const failed = { set: { status: "failed", failure }, where: ours } as const;
+      await storeStep(() =>
+        recordOrderEvent(db, order.id, { type: "payment_failed", data: { failure } }, failed),
+      ).catch((storeError: unknown) =>
+        logger.error({ event: "order_not_marked_failed", orderId: order.id, ...describeDbFailure(storeError) }),
+      );
+      throw error;
+    }
+
+    // 3. Record it before anyone is redirected. If another server took the claim over meanwhile, go round and
+    // follow that one (the payment made here is left unpaid, and its page dies).
+    const pending = {
+      set: {
+        status: "pending",
+        paymentToken: payment.paymentToken,
+        paymentUrl: payment.paymentUrl,
+        accessTokenIssuedAt: new Date(payment.accessTokenIssuedAt),
+      },
+      where: ours,
+    } as const;
+    const event = { type: "payment_created", data: { paymentToken: payment.paymentToken } } as const;
+    if (await storeStep(() => recordOrderEvent(db, order.id, event, pending))) {
+      logger.info({ event: "checkout_started", orderId: order.id, amountMinor: order.amountMinor });
+      return { id: order.id, paymentUrl: payment.paymentUrl };
+    }
   }
+}
+
+/** The create call's fields for a claimed order: its amount, our order id as `custom`, and the customer's details. */
+function paymentRequest(order: Claim, input: CheckoutInput): PaymentRequest {
+  return {
+    amountMinor: order.amountMinor,
+    currency: order.currency,
+    return_url: new URL("/checkout/return", input.siteUrl).href,
+    cancel_url: new URL("/checkout/cancel", input.siteUrl).href,
+    custom: order.id,
+    ...input.details,
+  };
 }
 
 /**
@@ -146,9 +197,8 @@ async function findOpenCheckout(db: Db, sessionId: string, fingerprint: string):
 type Claim = Pick<OrderRow, "id" | "amountMinor" | "currency" | "claimExpiresAt">;
 
 /**
- * Inserts the order as `started`, its lines as sold and its `created` event, in one statement: all or nothing, and
- * one round trip on the checkout's hot path. `null` when this checkout is already claimed (the unique index on
- * started orders refused the insert, so nothing else was written either).
+ * Inserts the order as `started`, its lines as sold and its `created` event, in one transaction: all or nothing.
+ * `null` when this checkout is already claimed (the unique index on started orders refused the insert).
  */
 async function claim(db: Db, input: CheckoutInput, fingerprint: string): Promise<Claim | null> {
   const { cart, details, locale, sessionId } = input;
@@ -158,112 +208,47 @@ async function claim(db: Db, input: CheckoutInput, fingerprint: string): Promise
     currency: CURRENCY,
     claimExpiresAt: new Date(Date.now() + CLAIM_MS),
   };
-  const insertOrder = db
-    .insert(orders)
-    .values({
-      ...order,
-      sessionId,
-      fingerprint,
-      status: "started",
-      locale,
-      fullName: details.full_name,
-      email: details.email,
-      phone: details.phone,
-      paymentGateway: details.payment_gateway,
-    })
-    .onConflictDoNothing()
-    .returning({ id: orders.id });
-  const lines = cart.lines.map((line, position) => ({
-    position,
-    product_slug: line.product.slug,
-    name: line.product.name[locale],
-    unit_minor: line.product.priceMinor,
-    quantity: line.quantity,
-  }));
-  const { rows } = await db.execute(sql`
-    with claimed as (${insertOrder.getSQL()}),
-    lines as (
-      insert into ${orderLines} (order_id, position, product_slug, name, unit_minor, quantity)
-      select claimed.id, line.position, line.product_slug, line.name, line.unit_minor, line.quantity
-      from claimed, jsonb_to_recordset(${JSON.stringify(lines)}::jsonb)
-        as line(position int, product_slug text, name text, unit_minor int, quantity int)
-    )
-    insert into ${orderEvents} (order_id, type, data)
-    select id, 'created', ${JSON.stringify({ amountMinor: order.amountMinor })}::jsonb from claimed
-    returning order_id`);
-  return rows.length > 0 ? order : null;
-}
-
-/**
- * Creates the payment of a claimed order and records it: `pending` with its payment token and URL, or `failed`
- * with the reason. Writes only while the claim is still ours; if another instance took it over meanwhile, follows
- * that one instead (the payment made here is left unpaid and expires).
- */
-async function pay(
-  db: Db,
-  order: Claim,
-  input: CheckoutInput,
-  ctx: CallContext,
-  accessToken: Promise<AccessToken>,
-): Promise<PlacedOrder> {
-  const ours = and(
-    eq(orders.id, order.id),
-    eq(orders.status, "started"),
-    eq(orders.claimExpiresAt, order.claimExpiresAt),
-  );
-  let payment;
-  try {
-    payment = await initiatePayment(
-      paymentServiceConfig(),
-      {
-        amountMinor: order.amountMinor,
-        currency: order.currency,
-        return_url: new URL("/checkout/return", input.siteUrl).href,
-        cancel_url: new URL("/checkout/cancel", input.siteUrl).href,
-        custom: order.id,
-        ...input.details,
-      },
-      ctx,
-      accessToken,
-    );
-  } catch (error) {
-    const failure: PaymentErrorKind | "unexpected" = error instanceof PaymentError ? error.kind : "unexpected";
-    const failed = db
-      .update(orders)
-      .set({ status: "failed", failure, updatedAt: new Date() })
-      .where(ours)
+  return db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .insert(orders)
+      .values({
+        ...order,
+        sessionId,
+        fingerprint,
+        status: "started",
+        locale,
+        fullName: details.full_name,
+        email: details.email,
+        phone: details.phone,
+        paymentGateway: details.payment_gateway,
+      })
+      .onConflictDoNothing()
       .returning({ id: orders.id });
-    await store(() => changeWithEvent(db, failed, "payment_failed", { failure })).catch((storeError: unknown) =>
-      logger.error({ event: "order_not_marked_failed", orderId: order.id, ...describeDbFailure(storeError) }),
+    if (!claimed) return null;
+    await tx.insert(orderLines).values(
+      cart.lines.map((line, position) => ({
+        orderId: order.id,
+        position,
+        productSlug: line.product.slug,
+        name: line.product.name[locale],
+        unitMinor: line.product.priceMinor,
+        quantity: line.quantity,
+      })),
     );
-    throw error;
-  }
-
-  const pending = db
-    .update(orders)
-    .set({
-      status: "pending",
-      paymentToken: payment.paymentToken,
-      paymentUrl: payment.paymentUrl,
-      accessTokenIssuedAt: new Date(payment.accessTokenIssuedAt),
-      updatedAt: new Date(),
-    })
-    .where(ours)
-    .returning({ id: orders.id });
-  if (!(await store(() => changeWithEvent(db, pending, "payment_created", { paymentToken: payment.paymentToken }))))
-    return follow(db, order, input);
-  logger.info({ event: "checkout_started", orderId: order.id, amountMinor: order.amountMinor });
-  return { id: order.id, paymentUrl: payment.paymentUrl, resumed: false };
+    await recordOrderEvent(tx, order.id, { type: "created", data: { amountMinor: order.amountMinor } });
+    return order;
+  });
 }
 
 /**
  * Waits for a `started` order that another submission of the same checkout is paying for, and hands out its
- * payment URL, or its failure. Takes the claim over when it outlives its deadline (its instance died).
+ * payment URL, or throws its failure. When the claim outlives its deadline (its server died), takes it over and
+ * returns the renewed claim for this submission to pay.
  */
-async function follow(db: Db, order: Pick<OrderRow, "id">, input: CheckoutInput): Promise<PlacedOrder> {
+async function follow(db: Db, order: Pick<OrderRow, "id">): Promise<PlacedOrder | { takenOver: Claim }> {
   for (;;) {
-    const current = await store(() => db.query.orders.findFirst({ where: eq(orders.id, order.id) }));
-    if (current?.status === "pending") return { id: current.id, paymentUrl: current.paymentUrl!, resumed: false };
+    const current = await storeStep(() => db.query.orders.findFirst({ where: eq(orders.id, order.id) }));
+    if (current?.status === "pending") return { id: current.id, paymentUrl: current.paymentUrl! };
     if (current?.status !== "started") {
       const kind = current?.failure;
       throw isPaymentErrorKind(kind)
@@ -271,53 +256,24 @@ async function follow(db: Db, order: Pick<OrderRow, "id">, input: CheckoutInput)
         : new Error(`a racing submission of the same checkout ended as ${current?.status ?? "missing"}`);
     }
     if (current.claimExpiresAt.getTime() < Date.now()) {
-      const taken = await store(() => takeOver(db, current));
-      if (taken) {
-        // A checkout of its own: its own deadline and access token.
-        const ctx = newCallContext({ locale: input.locale });
-        return pay(db, taken, input, ctx, requestAccessToken(paymentServiceConfig(), ctx));
-      }
+      const { id, amountMinor, currency } = current;
+      const renewed = { id, amountMinor, currency, claimExpiresAt: new Date(Date.now() + CLAIM_MS) };
+      const renew = {
+        set: { claimExpiresAt: renewed.claimExpiresAt },
+        where: and(eq(orders.status, "started"), eq(orders.claimExpiresAt, current.claimExpiresAt)),
+      };
+      if (await storeStep(() => recordOrderEvent(db, id, { type: "claim_taken_over" }, renew)))
+        return { takenOver: renewed };
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-}
-
-/** Renews an expired claim for this instance; `null` when another instance renewed it first. */
-async function takeOver(db: Db, order: Claim): Promise<Claim | null> {
-  const renewed = { ...order, claimExpiresAt: new Date(Date.now() + CLAIM_MS) };
-  const renew = db
-    .update(orders)
-    .set({ claimExpiresAt: renewed.claimExpiresAt, updatedAt: new Date() })
-    .where(and(eq(orders.id, order.id), eq(orders.status, "started"), eq(orders.claimExpiresAt, order.claimExpiresAt)))
-    .returning({ id: orders.id });
-  return (await changeWithEvent(db, renew, "claim_taken_over")) ? renewed : null;
-}
-
-/**
- * Writes a change to one order and the event that records it, in one statement: all or nothing, one round trip.
- * `change` is a Drizzle update of `orders` returning the order's `id`; when its condition matches no row (the claim
- * is no longer ours), nothing is written.
- * @returns whether the order changed.
- */
-async function changeWithEvent(
-  db: Db,
-  change: { getSQL(): SQL },
-  type: string,
-  data: Record<string, unknown> = {},
-): Promise<boolean> {
-  const { rows } = await db.execute(sql`
-    with changed as (${change.getSQL()})
-    insert into ${orderEvents} (order_id, type, data)
-    select id, ${type}, ${JSON.stringify(data)}::jsonb from changed
-    returning order_id`);
-  return rows.length > 0;
 }
 
 const isPaymentErrorKind = (kind: string | null | undefined): kind is PaymentErrorKind =>
   (PAYMENT_ERROR_KINDS as readonly (string | null | undefined)[]).includes(kind);
 
 /** Runs a database step; any failure of it becomes an {@link OrderStoreError}. */
-async function store<T>(step: () => Promise<T>): Promise<T> {
+async function storeStep<T>(step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (error) {

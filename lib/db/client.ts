@@ -9,6 +9,9 @@ import * as schema from "./schema";
 /** The shop's database handle: Drizzle over a `pg` pool, the same driver against every PostgreSQL. */
 export type Db = NodePgDatabase<typeof schema>;
 
+/** The database or a transaction on it: what a write that may run inside a caller's transaction accepts. */
+export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+
 /**
  * Connections per server instance. A serverless host runs many instances, each with a pool of its own: 20 instances
  * × 5 is already 100 connections, PostgreSQL's default `max_connections`. So keep it small, and on serverless point

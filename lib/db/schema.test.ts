@@ -61,7 +61,7 @@ describe("the orders schema", () => {
     await expect(
       t.db
         .update(orderEvents)
-        .set({ type: "forged" })
+        .set({ type: "fulfilled" })
         .where(sql`id = ${event!.id}`),
     ).rejects.toMatchObject(refused);
     await expect(t.db.delete(orderEvents).where(sql`id = ${event!.id}`)).rejects.toMatchObject(refused);

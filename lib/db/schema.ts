@@ -58,6 +58,32 @@ export const ORDER_FLAGS = [
 ] as const;
 export type OrderFlag = (typeof ORDER_FLAGS)[number];
 
+/**
+ * What an order's history records (`order_events.type`), each written with the change it stands for
+ * (lib/orders/settle.ts, `recordOrderEvent`):
+ * - `created`: the order and its lines were stored (the checkout's claim); `claim_taken_over`: another server took
+ *   over a claim whose server died; `claim_abandoned`: a claim nobody took over, given up by the scheduled job
+ * - `payment_created` / `payment_failed`: the service created the payment, or did not (with the reason)
+ * - `customer_returned`: the customer's browser came back (`success` or `cancel`)
+ * - `webhook_received`: a verified delivery from the payment service, whatever it said
+ * - `expired`: the payment page died; `confirmation_overdue`: a reported payment stayed unconfirmed past the grace
+ * - `marked_paid`: the merchant marked the order paid by hand; `fulfilled`: the merchant sent the goods
+ */
+export const ORDER_EVENT_TYPES = [
+  "created",
+  "claim_taken_over",
+  "claim_abandoned",
+  "payment_created",
+  "payment_failed",
+  "customer_returned",
+  "webhook_received",
+  "expired",
+  "confirmation_overdue",
+  "marked_paid",
+  "fulfilled",
+] as const;
+export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
+
 const timestamps = {
   createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
@@ -155,7 +181,7 @@ export const orderEvents = pgTable(
   {
     id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
     orderId: text().references(() => orders.id),
-    type: text().notNull(),
+    type: text({ enum: ORDER_EVENT_TYPES }).notNull(),
     /** Free-form details: the status before and after, the payment token, an error kind… Never secrets. */
     data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     at: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),

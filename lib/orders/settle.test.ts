@@ -4,22 +4,25 @@ import { ORDER_STATUSES, orderEvents, orders, type OrderStatus } from "../db/sch
 import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
+import { findOrderForAdmin, listOrders } from "../admin/orders";
 import {
   CONFIRMATION_GRACE_MS,
+  effectiveStatus,
   expireDueOrders,
   nextMove,
+  recordOrderEvent,
   parseReturnQuery,
   returnFromPaymentPage,
   settle,
   type SettlementInput,
 } from "./settle";
-import { findCustomerOrder, newOrderId } from "./store";
+import { findCustomerOrder, listCustomerOrders, newOrderId } from "./store";
 
 const t = setUpTestDatabase();
 
 /**
  * A stored order with a payment, of session `session`, in `status`, its access token issued `issuedAt`. Started and
- * failed orders get a token too: a verified payment for one arrives with it (lib/orders/webhook.ts stores it first).
+ * failed orders get a token too: a verified payment for one arrives with it (settle() stores it with the move).
  */
 const storedOrder = (status: OrderStatus = "pending", session = "session-a", issuedAt = new Date()) =>
   storeOrder(t.db, {
@@ -36,14 +39,14 @@ const elevenMinutesAgo = () => new Date(Date.now() - ACCESS_TOKEN_LIFETIME_MS - 
 describe("the state table", () => {
   const success: SettlementInput = { kind: "customer_returned", type: "success" };
   const cancel: SettlementInput = { kind: "customer_returned", type: "cancel" };
-  const confirmed: SettlementInput = { kind: "payment_confirmed", delivery: {} };
+  const confirmed: SettlementInput = { kind: "payment_confirmed", paymentToken: "pt", delivery: {} };
   const expired: SettlementInput = { kind: "expired" };
   const overdue: SettlementInput = { kind: "confirmation_overdue" };
   const marked: SettlementInput = { kind: "marked_paid", by: "owner@shop.ly", reference: "TXN-77" };
   // Every cell: [status, success, cancel, verified payment, page died, no confirmation in the grace period, merchant
   // marks paid]; "-" is "nothing changes".
   const table: [OrderStatus, string, string, string, string, string, string][] = [
-    ["pending", "awaiting_confirmation", "cancelled", "paid", "expired", "-", "-"],
+    ["pending", "awaiting_confirmation", "cancelled", "paid", "expired", "-", "paid+paid_manually"],
     ["awaiting_confirmation", "-", "-", "paid", "-", "awaiting_confirmation+unconfirmed_report", "paid+paid_manually"],
     ["paid", "-", "-", "-", "-", "-", "-"],
     ["cancelled", "-", "-", "paid+paid_after_cancel", "-", "-", "paid+paid_manually"],
@@ -98,7 +101,11 @@ describe("a customer who reported paying, and a webhook that never came", () => 
       reference: "TXN-77",
       note: "seen in the dashboard",
     });
-    const late = await settle(t.db, id, { kind: "payment_confirmed", delivery: { outcome: "settled" } });
+    const late = await settle(t.db, id, {
+      kind: "payment_confirmed",
+      paymentToken: "pt",
+      delivery: { outcome: "settled" },
+    });
     expect(late).toMatchObject({ from: "paid", to: "paid", changed: false });
     expect(await t.db.query.orders.findFirst({ where: eq(orders.id, id) })).toMatchObject({
       status: "paid",
@@ -214,7 +221,11 @@ describe("settle", () => {
     const { id } = await storedOrder();
     await settle(t.db, id, { kind: "customer_returned", type: "cancel" });
     await settle(t.db, id, { kind: "customer_returned", type: "success" });
-    await settle(t.db, id, { kind: "payment_confirmed", delivery: { token: "pt", outcome: "settled" } });
+    await settle(t.db, id, {
+      kind: "payment_confirmed",
+      paymentToken: "pt",
+      delivery: { token: "pt", outcome: "settled" },
+    });
     const events = await eventsOf(id);
     expect(events.map((e) => [e.type, e.data])).toEqual([
       ["customer_returned", { returnType: "cancel", from: "pending", to: "cancelled" }],
@@ -257,9 +268,27 @@ describe("expiry", () => {
     ]);
   });
 
-  it("treats an order as expired when it is read after its time is up", async () => {
-    const { id } = await storedOrder("pending", "session-y", elevenMinutesAgo());
-    expect((await findCustomerOrder(t.db, id, "session-y"))?.status).toBe("expired");
+  it("reads a dead payment as expired on every page, without writing: only the job writes the move", async () => {
+    const dead = await storedOrder("pending", "session-y", elevenMinutesAgo());
+    const alive = await storedOrder("pending", "session-y", new Date());
+    expect((await findCustomerOrder(t.db, dead.id, "session-y"))?.status).toBe("expired");
+    expect((await listCustomerOrders(t.db, "session-y")).map((order) => order.status).sort()).toEqual([
+      "expired",
+      "pending",
+    ]);
+    expect((await findOrderForAdmin(t.db, dead.id))?.status).toBe("expired");
+    const listed = async (status: "expired" | "pending") =>
+      (await listOrders(t.db, { status })).orders.filter((order) => order.sessionId === "session-y").map((o) => o.id);
+    expect(await listed("expired")).toEqual([dead.id]);
+    expect(await listed("pending")).toEqual([alive.id]);
+    // Nothing was written by reading.
+    expect(await statusOf(dead.id)).toBe("pending");
+    expect(await eventsOf(dead.id)).toEqual([]);
+    expect(effectiveStatus({ status: "pending", accessTokenIssuedAt: elevenMinutesAgo() })).toBe("expired");
+    expect(effectiveStatus({ status: "pending", accessTokenIssuedAt: null })).toBe("expired");
+    expect(effectiveStatus({ status: "awaiting_confirmation", accessTokenIssuedAt: elevenMinutesAgo() })).toBe(
+      "awaiting_confirmation",
+    );
   });
 
   it("gives up claims whose server died long ago", async () => {
@@ -279,5 +308,27 @@ describe("expiry", () => {
       status: "failed",
       failure: "abandoned",
     });
+  });
+});
+
+describe("recordOrderEvent: a change and its event, together or not at all", () => {
+  it("writes both, or neither when the event cannot be stored", async () => {
+    const { id } = await storedOrder("paid");
+    const fulfil = { set: { fulfilledAt: new Date() } };
+    // PostgreSQL cannot store U+0000 in jsonb: the event fails, so the change must not stay either.
+    await expect(recordOrderEvent(t.db, id, { type: "fulfilled", data: { by: "a\u0000b" } }, fulfil)).rejects.toThrow();
+    expect((await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.fulfilledAt).toBeNull();
+    expect(await eventsOf(id)).toEqual([]);
+
+    expect(await recordOrderEvent(t.db, id, { type: "fulfilled", data: { by: "owner@shop.ly" } }, fulfil)).toBe(true);
+    expect((await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.fulfilledAt).toBeInstanceOf(Date);
+    expect((await eventsOf(id)).map((e) => [e.type, e.data])).toEqual([["fulfilled", { by: "owner@shop.ly" }]]);
+  });
+
+  it("writes nothing when the change's condition no longer holds", async () => {
+    const { id } = await storedOrder("cancelled");
+    const onlyIfPaid = { set: { fulfilledAt: new Date() }, where: eq(orders.status, "paid") };
+    expect(await recordOrderEvent(t.db, id, { type: "fulfilled" }, onlyIfPaid)).toBe(false);
+    expect(await eventsOf(id)).toEqual([]);
   });
 });

@@ -1,18 +1,30 @@
 import "server-only";
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, not, or, sql, type SQL } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
 import { z } from "zod";
-import type { Db } from "../db/client";
-import { orderEvents, orders, type OrderFlag, type OrderRow, type OrderStatus } from "../db/schema";
+import type { Db, DbOrTx } from "../db/client";
+import {
+  orderEvents,
+  orders,
+  type OrderEventType,
+  type OrderFlag,
+  type OrderRow,
+  type OrderStatus,
+} from "../db/schema";
 import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 
 /**
- * Settlement: how an order moves once its payment exists. The customer's return, the payment service's verified
- * webhook and expiry all go through {@link settle}, which applies this table in one transaction with the order row
+ * How orders move: the one home of every write to an order. Each write is a change and the event that records it,
+ * made together by {@link recordOrderEvent} (the checkout's claim and payment, settlement, expiry, fulfilment and
+ * flags all use it), so the history in `order_events` is complete by construction.
+ *
+ * Settlement: once its payment exists, the customer's return, the payment service's verified webhook, expiry and the
+ * merchant's mark all go through {@link settle}, which applies this table in one transaction with the order row
  * locked, and writes what arrived and the move as one event, so each move happens once however requests race.
  *
  * | status \ what arrives   | customer returns `success` | customer returns `cancel` | verified payment              | payment page died | no confirmation (grace over) | merchant marks paid |
  * |-------------------------|----------------------------|---------------------------|-------------------------------|-------------------|------------------------------|---------------------|
- * | pending                 | awaiting_confirmation      | cancelled                 | paid                          | expired           | —                            | —                   |
+ * | pending                 | awaiting_confirmation      | cancelled                 | paid                          | expired           | —                            | paid, paid_manually |
  * | awaiting_confirmation   | —                          | —                         | paid                          | —                 | flag unconfirmed_report      | paid, paid_manually |
  * | paid                    | —                          | —                         | — (a repeated delivery)       | —                 | —                            | —                   |
  * | cancelled               | —                          | —                         | paid, flag paid_after_cancel  | —                 | —                            | paid, paid_manually |
@@ -29,7 +41,7 @@ import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
  */
 export type SettlementInput =
   | { kind: "customer_returned"; type: RedirectType }
-  | { kind: "payment_confirmed"; delivery: Record<string, unknown> }
+  | { kind: "payment_confirmed"; paymentToken: string; delivery: Record<string, unknown> }
   | { kind: "expired" }
   | { kind: "confirmation_overdue" }
   | { kind: "marked_paid"; by: string; reference: string; note?: string };
@@ -64,7 +76,12 @@ export function nextMove(status: OrderStatus, input: SettlementInput): Move | un
         ? { to: "awaiting_confirmation", flag: "unconfirmed_report" }
         : undefined;
     case "marked_paid":
-      return status === "awaiting_confirmation" || status === "expired" || status === "cancelled"
+      // The merchant holds the dashboard's transaction reference: proof enough, also for a payment whose page the
+      // scheduled job has not yet expired (a page shows such an order as expired: see effectiveStatus).
+      return status === "pending" ||
+        status === "awaiting_confirmation" ||
+        status === "expired" ||
+        status === "cancelled"
         ? { to: "paid", flag: "paid_manually" }
         : undefined;
   }
@@ -85,12 +102,12 @@ const EVENT_TYPE = {
   expired: "expired",
   confirmation_overdue: "confirmation_overdue",
   marked_paid: "marked_paid",
-} as const;
+} as const satisfies Record<SettlementInput["kind"], OrderEventType>;
 
 /**
- * Applies one input to an order, once: locks the row, looks the move up in {@link nextMove}, writes the new status
- * (and flag) and one event with what arrived and the move — also when nothing moved (except for expiry), so every
- * delivery and every return is on the record.
+ * Applies one input to an order, once: locks the row, looks the move up in {@link nextMove}, and records what
+ * arrived with the move it made ({@link recordOrderEvent}) — also when nothing moved, so every delivery, return
+ * and mark is on the record; a second run of the scheduled job, or a flag the order already has, is not news.
  * @returns the move, or `undefined` when there is no such order.
  */
 export async function settle(
@@ -101,7 +118,7 @@ export async function settle(
 ): Promise<Settlement | undefined> {
   return db.transaction(async (tx) => {
     const [order] = await tx
-      .select({ status: orders.status, flags: orders.flags })
+      .select({ status: orders.status, flags: orders.flags, paymentToken: orders.paymentToken })
       .from(orders)
       .where(eq(orders.id, orderId))
       .for("update");
@@ -109,25 +126,10 @@ export async function settle(
     const from = order.status;
     const move = nextMove(from, input);
     const to = move?.to ?? from;
-    // A return, a delivery or a merchant's mark is on the record even when it changes nothing; a second run of the
-    // scheduled job is not news, nor is a flag the order already has.
-    if (
-      (!move && (input.kind === "expired" || input.kind === "confirmation_overdue")) ||
-      (move && from === move.to && move.flag && order.flags.includes(move.flag))
-    ) {
-      return { from, to, changed: false };
-    }
-    if (move) {
-      await tx
-        .update(orders)
-        .set({
-          status: to,
-          updatedAt: now,
-          ...(to === "awaiting_confirmation" ? { customerReturnedAt: now } : {}),
-          ...(move.flag && !order.flags.includes(move.flag) ? { flags: [...order.flags, move.flag] } : {}),
-        })
-        .where(eq(orders.id, orderId));
-    }
+    const newFlag = move?.flag && !order.flags.includes(move.flag) ? move.flag : undefined;
+    const news = move ? to !== from || newFlag : input.kind !== "expired" && input.kind !== "confirmation_overdue";
+    if (!news) return { from, to, changed: false };
+
     const details =
       input.kind === "customer_returned"
         ? { returnType: input.type }
@@ -136,28 +138,157 @@ export async function settle(
           : input.kind === "marked_paid"
             ? { by: input.by, reference: input.reference, ...(input.note ? { note: input.note } : {}) }
             : {};
-    await tx.insert(orderEvents).values({
+    const set = {
+      status: to,
+      ...(to === "awaiting_confirmation" ? { customerReturnedAt: now } : {}),
+      ...(newFlag ? { flags: withFlag(newFlag) } : {}),
+      // A payment whose creating server died before storing it: the delivery (matched by `custom`) names its token.
+      ...(input.kind === "payment_confirmed" && order.paymentToken === null
+        ? { paymentToken: input.paymentToken }
+        : {}),
+    };
+    await recordOrderEvent(
+      tx,
       orderId,
-      type: EVENT_TYPE[input.kind],
-      at: now,
-      data: { ...details, from, to, ...(move?.flag ? { flag: move.flag } : {}) },
-    });
+      {
+        type: EVENT_TYPE[input.kind],
+        at: now,
+        data: { ...details, from, to, ...(move?.flag ? { flag: move.flag } : {}) },
+      },
+      move ? { set } : undefined,
+    );
     return { from, to, changed: Boolean(move), ...(move?.flag ? { flag: move.flag } : {}) };
   });
 }
 
+/** One entry of an order's history (`order_events`): what happened, its details, and when (default: now). */
+export interface OrderEvent {
+  type: OrderEventType;
+  /** Details for the merchant's audit: the status before and after, a payment token, an error kind… Never secrets. */
+  data?: Record<string, unknown>;
+  at?: Date;
+}
+
+/** A change to an order's row: the columns to set (`updatedAt` is set for you) and, optionally, a condition. */
+export interface OrderChange {
+  set: Omit<Parameters<ReturnType<Db["update"]>["set"]>[0], "id" | "updatedAt">;
+  /** The change applies only while this also holds (e.g. "the claim is still ours"); otherwise nothing is written. */
+  where?: SQL;
+}
+
 /**
- * The scheduled job: expires every pending order whose payment page has died (600 s after its access token), flags
- * orders the customer reported paid that stayed unconfirmed past {@link CONFIRMATION_GRACE_MS}, and gives up claims
- * whose server died long ago. Safe to run concurrently and repeatedly: each order is settled once.
+ * Records an event on an order together with the change it stands for, in one transaction (the caller's, when it
+ * passes one), so neither is ever written without the other. Without a change, only the event is written.
+ * @param orderId the order, or `null` for an event about no order we know (a delivery for an unknown token).
+ * @returns whether it wrote: `false` when the change's condition (or the order's id) matched no row.
+ * @throws TypeError for a change without an order; the database's error when it cannot write.
+ */
+export async function recordOrderEvent(
+  db: DbOrTx,
+  orderId: string | null,
+  event: OrderEvent,
+  change?: OrderChange,
+): Promise<boolean> {
+  const at = event.at ?? new Date();
+  const write = async (tx: DbOrTx) => {
+    if (change) {
+      if (orderId === null) throw new TypeError("A change needs the order it changes.");
+      const [changed] = await tx
+        .update(orders)
+        .set({ ...change.set, updatedAt: at })
+        .where(and(eq(orders.id, orderId), change.where))
+        .returning({ id: orders.id });
+      if (!changed) return false;
+    }
+    await tx.insert(orderEvents).values({ orderId, type: event.type, data: event.data ?? {}, at });
+    return true;
+  };
+  return !change || db instanceof PgTransaction ? write(db) : db.transaction(write);
+}
+
+/** The order's flags with `flag` added, unless it is there already: for an {@link OrderChange}'s `set.flags`. */
+export function withFlag(flag: OrderFlag): SQL<OrderFlag[]> {
+  return sql`case when ${flag} = any(${orders.flags}) then ${orders.flags} else array_append(${orders.flags}, ${flag}) end`;
+}
+
+/**
+ * Marks a paid order as fulfilled (the goods are on their way), once, and records who did it.
+ * @returns `fulfilled`, or why not: `not_paid` (only a confirmed payment may be shipped), `already_fulfilled`,
+ *   `not_found`.
+ */
+export async function fulfilOrder(
+  db: Db,
+  id: string,
+  adminEmail: string,
+): Promise<"fulfilled" | "not_paid" | "already_fulfilled" | "not_found"> {
+  const now = new Date();
+  const fulfilled = await recordOrderEvent(
+    db,
+    id,
+    { type: "fulfilled", at: now, data: { by: adminEmail } },
+    { set: { fulfilledAt: now }, where: and(eq(orders.status, "paid"), isNull(orders.fulfilledAt)) },
+  );
+  if (fulfilled) return "fulfilled";
+  const [order] = await db
+    .select({ status: orders.status, fulfilledAt: orders.fulfilledAt })
+    .from(orders)
+    .where(eq(orders.id, id));
+  return !order ? "not_found" : order.fulfilledAt ? "already_fulfilled" : "not_paid";
+}
+
+/**
+ * When a payment's page stops working: 600 s after its access token was issued (docs/payment-service.md, "The
+ * payment page and its lifetime"), not after create. The one place this rule lives, with its SQL twin
+ * {@link paymentPageDead}.
+ * @returns the time (ms since epoch), or `null` for an order that has no payment.
+ */
+function paymentPageDiesAt(order: Pick<OrderRow, "accessTokenIssuedAt">): number | null {
+  return order.accessTokenIssuedAt ? order.accessTokenIssuedAt.getTime() + ACCESS_TOKEN_LIFETIME_MS : null;
+}
+
+/** {@link paymentPageDiesAt} in SQL: whether an order's payment page is dead at `now`. */
+function paymentPageDead(now: Date): SQL {
+  const cutoff = new Date(now.getTime() - ACCESS_TOKEN_LIFETIME_MS);
+  return sql`coalesce(${orders.accessTokenIssuedAt} <= ${cutoff.toISOString()}::timestamptz, true)`;
+}
+
+/** Whether a pending order's payment page still works (at `now`, ms), so the customer can go back to it. */
+export function isPaymentPageOpen(order: Pick<OrderRow, "status" | "accessTokenIssuedAt">, now = Date.now()): boolean {
+  const dies = paymentPageDiesAt(order);
+  return order.status === "pending" && dies !== null && now < dies;
+}
+
+/**
+ * The status a page shows: a pending payment whose page died reads as `expired` before the scheduled job has
+ * written it. Pages read, events write: computing this never touches the database.
+ */
+export function effectiveStatus(
+  order: Pick<OrderRow, "status" | "accessTokenIssuedAt">,
+  now = Date.now(),
+): OrderStatus {
+  return order.status === "pending" && !isPaymentPageOpen(order, now) ? "expired" : order.status;
+}
+
+/** {@link effectiveStatus} as an SQL condition, for lists and filters: orders that read as `status` at `now`. */
+export function effectiveStatusIs(status: OrderStatus, now = new Date()): SQL {
+  if (status === "expired") {
+    return or(eq(orders.status, "expired"), and(eq(orders.status, "pending"), paymentPageDead(now)))!;
+  }
+  if (status === "pending") return and(eq(orders.status, "pending"), not(paymentPageDead(now)))!;
+  return eq(orders.status, status);
+}
+
+/**
+ * The scheduled job: expires every pending order whose payment page has died, flags orders the customer reported
+ * paid that stayed unconfirmed past {@link CONFIRMATION_GRACE_MS}, and gives up claims whose server died long ago.
+ * Safe to run concurrently and repeatedly: each order is settled once.
  * @returns how many orders it expired.
  */
 export async function expireDueOrders(db: Db, now = new Date()): Promise<number> {
-  const dead = new Date(now.getTime() - ACCESS_TOKEN_LIFETIME_MS);
   const due = await db
     .select({ id: orders.id })
     .from(orders)
-    .where(and(eq(orders.status, "pending"), lt(orders.accessTokenIssuedAt, dead)))
+    .where(and(eq(orders.status, "pending"), paymentPageDead(now)))
     .limit(1_000);
   let expired = 0;
   for (const { id } of due) if ((await settle(db, id, { kind: "expired" }, now))?.changed) expired++;
@@ -177,46 +308,14 @@ export async function expireDueOrders(db: Db, now = new Date()): Promise<number>
   for (const { id } of overdue) await settle(db, id, { kind: "confirmation_overdue" }, now);
 
   // A claim nobody took over within the payment page's lifetime never became a payment.
-  const abandoned = await db
-    .update(orders)
-    .set({ status: "failed", failure: "abandoned", updatedAt: now })
-    .where(and(eq(orders.status, "started"), lt(orders.claimExpiresAt, dead)))
-    .returning({ id: orders.id });
-  if (abandoned.length > 0) {
-    await db.insert(orderEvents).values(abandoned.map(({ id }) => ({ orderId: id, type: "claim_abandoned", at: now })));
+  const dead = new Date(now.getTime() - ACCESS_TOKEN_LIFETIME_MS);
+  const stillDead = and(eq(orders.status, "started"), lt(orders.claimExpiresAt, dead));
+  const abandoned = await db.select({ id: orders.id }).from(orders).where(stillDead).limit(1_000);
+  for (const { id } of abandoned) {
+    const set = { status: "failed", failure: "abandoned" } as const;
+    await recordOrderEvent(db, id, { type: "claim_abandoned", at: now }, { set, where: stillDead });
   }
   return expired;
-}
-
-/**
- * When a payment's page stops working: 600 s after its access token was issued (docs/payment-service.md, "The payment page and its lifetime"), not after create.
- * The one place this rule lives; `expireDueOrders` says the same in SQL.
- * @returns the time, or `null` for an order that has no payment.
- */
-function paymentPageDiesAt(order: Pick<OrderRow, "accessTokenIssuedAt">): number | null {
-  return order.accessTokenIssuedAt ? order.accessTokenIssuedAt.getTime() + ACCESS_TOKEN_LIFETIME_MS : null;
-}
-
-/** Whether a pending order's payment page still works (at `now`), so the customer can go back to it. */
-export function isPaymentPageOpen(order: Pick<OrderRow, "status" | "accessTokenIssuedAt">, now = Date.now()): boolean {
-  const dies = paymentPageDiesAt(order);
-  return order.status === "pending" && dies !== null && now < dies;
-}
-
-/**
- * Expires one order on read when its time is up, so a page never shows a dead payment as pending even when the
- * expiry job has not run yet.
- * @returns whether it expired the order.
- */
-export async function expireIfDue(
-  db: Db,
-  order: { id: string; status: OrderStatus; accessTokenIssuedAt: Date | null },
-  now = new Date(),
-): Promise<boolean> {
-  if (order.status !== "pending") return false;
-  const dies = paymentPageDiesAt(order);
-  if (dies === null || dies > now.getTime()) return false;
-  return Boolean((await settle(db, order.id, { kind: "expired" }, now))?.changed);
 }
 
 /** What a redirect back did, for the order page to explain. */
@@ -274,12 +373,4 @@ export async function returnFromPaymentPage(
         ? "cancelled"
         : "reported";
   return { orderId: order.id, status: settlement.to, outcome };
-}
-
-/** Raises a flag on an order for the merchant (once), without moving it. */
-export async function flagOrder(db: Db, orderId: string, flag: OrderFlag): Promise<void> {
-  await db
-    .update(orders)
-    .set({ flags: sql`array_append(${orders.flags}, ${flag})`, updatedAt: new Date() })
-    .where(and(eq(orders.id, orderId), sql`not (${flag} = any(${orders.flags}))`));
 }

@@ -2,9 +2,12 @@ import "server-only";
 import { and, asc, desc, eq, notInArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orderLines, orders, type OrderLineRow, type OrderRow } from "../db/schema";
-import { expireIfDue } from "./settle";
+import { effectiveStatus } from "./settle";
 
-/** An order with its lines as sold. Money in integer minor units (1/100 LYD). */
+/**
+ * An order with its lines as sold, as a page shows it: `status` is its effective status (a pending payment whose
+ * page died reads as `expired`; lib/orders/settle.ts, `effectiveStatus`). Money in integer minor units (1/100 LYD).
+ */
 export type Order = OrderRow & { lines: OrderLineRow[] };
 
 /** Order ids: `ord_` and 16 base-32 characters. Checked before any query, so a guessed id never reaches SQL. */
@@ -35,8 +38,7 @@ export function awaitingConfirmationUntil(
 
 /**
  * One order of one browser session, with its lines: what the order page shows. An order of another session, an id
- * that is not an order id, or an order that never got a payment is "not found", never an error. An order whose
- * payment page died is expired on the way (lib/orders/settle.ts), so no page shows a dead payment as pending.
+ * that is not an order id, or an order that never got a payment is "not found", never an error. Reads only.
  */
 export async function findCustomerOrder(db: Db, id: string, sessionId: string): Promise<Order | undefined> {
   if (!ORDER_ID.test(id)) return undefined;
@@ -45,19 +47,19 @@ export async function findCustomerOrder(db: Db, id: string, sessionId: string): 
     eq(orders.sessionId, sessionId),
     notInArray(orders.status, ["started", "failed"]),
   );
-  let order = await db.query.orders.findFirst({ where });
-  if (order && (await expireIfDue(db, order))) order = await db.query.orders.findFirst({ where });
+  const order = await db.query.orders.findFirst({ where });
   if (!order) return undefined;
   const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, id)).orderBy(asc(orderLines.position));
-  return { ...order, lines };
+  return { ...order, status: effectiveStatus(order), lines };
 }
 
-/** The orders one browser session placed that got a payment, newest first ("your orders"). */
+/** The orders one browser session placed that got a payment, newest first ("your orders"), each as it reads now. */
 export async function listCustomerOrders(db: Db, sessionId: string, limit = 50): Promise<OrderRow[]> {
-  return db
+  const rows = await db
     .select()
     .from(orders)
     .where(and(eq(orders.sessionId, sessionId), notInArray(orders.status, ["started", "failed"])))
     .orderBy(desc(orders.createdAt))
     .limit(limit);
+  return rows.map((order) => ({ ...order, status: effectiveStatus(order) }));
 }

@@ -1,11 +1,11 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { orderEvents, orders } from "../db/schema";
+import { orders } from "../db/schema";
 import { storableJson } from "../db/text";
 import { fromDecimalAmount } from "../money";
 import { parseWebhookEvent, PAYMENT_SUCCESS_EVENT, PAYMENT_SUCCESS_STATUS, verifyWebhookSignature } from "../payments";
-import { flagOrder, settle } from "./settle";
+import { recordOrderEvent, settle, withFlag } from "./settle";
 import { ORDER_ID } from "./store";
 
 /**
@@ -136,22 +136,15 @@ export async function receiveWebhook(
   }
   const amountMinor = fromDecimalAmount(delivery.amount);
   if (amountMinor !== order.amountMinor || delivery.currency !== order.currency) {
-    // Money arrived, but not this order's money: never paid, always shown to the merchant. (Both writes are safe to
-    // repeat if the service retries after a failure between them.)
-    await flagOrder(db, order.id, "amount_mismatch");
-    await record(db, order.id, {
-      verified: true,
-      ...facts,
-      outcome: "amount_mismatch",
-      expected: { amountMinor: order.amountMinor, currency: order.currency },
-    });
+    // Money arrived, but not this order's money: never paid, always shown to the merchant.
+    const expected = { amountMinor: order.amountMinor, currency: order.currency };
+    await record(db, order.id, { verified: true, ...facts, outcome: "amount_mismatch", expected }, "amount_mismatch");
     return { status: 200, outcome: "amount_mismatch" };
   }
 
-  if (order.paymentToken === null)
-    await db.update(orders).set({ paymentToken: delivery.token }).where(eq(orders.id, order.id));
   const settlement = await settle(db, order.id, {
     kind: "payment_confirmed",
+    paymentToken: delivery.token,
     delivery: { ...facts, outcome: "settled" },
   });
   return { status: 200, outcome: settlement?.changed ? "confirmed" : "duplicate" };
@@ -163,7 +156,6 @@ async function findOrder(db: Db, token: string, custom: string | undefined) {
     id: orders.id,
     amountMinor: orders.amountMinor,
     currency: orders.currency,
-    paymentToken: orders.paymentToken,
   };
   const [byToken] = await db.select(columns).from(orders).where(eq(orders.paymentToken, token));
   if (byToken || !custom || !ORDER_ID.test(custom)) return byToken;
@@ -171,6 +163,13 @@ async function findOrder(db: Db, token: string, custom: string | undefined) {
   return byId;
 }
 
-async function record(db: Db, orderId: string | null, data: Record<string, unknown>): Promise<void> {
-  await db.insert(orderEvents).values({ orderId, type: "webhook_received", data: storableJson(data) });
+/** Records a verified delivery that settles nothing, on its order when it names one, raising `flag` with it. */
+async function record(
+  db: Db,
+  orderId: string | null,
+  data: Record<string, unknown>,
+  flag?: "amount_mismatch",
+): Promise<void> {
+  const event = { type: "webhook_received", data: storableJson(data) } as const;
+  await recordOrderEvent(db, orderId, event, flag && { set: { flags: withFlag(flag) } });
 }

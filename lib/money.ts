@@ -41,17 +41,6 @@ export function toWireAmount(minor: MinorUnits): string {
 }
 
 /**
- * Parses a wire amount (`"12.50"`, exactly two decimals) back to minor units; the inverse of {@link toWireAmount}.
- * @returns the amount in minor units, or `null` when the text is not of the spec's shape.
- */
-export function fromWireAmount(text: string): MinorUnits | null {
-  const match = /^(0|[1-9]\d{0,9})\.(\d{2})$/.exec(text);
-  if (!match) return null;
-  const minor = Number(match[1]) * MINOR_UNITS_PER_MAJOR + Number(match[2]);
-  return minor <= MAX_AMOUNT_MINOR ? minor : null;
-}
-
-/**
  * Parses a decimal amount that may come as a JSON number or as text — `103.75`, `"103.75"`, `103.7`, `100` — into
  * minor units, exactly: the number's shortest decimal form is read as text, so `103.75` is `10375` and never
  * `10374.999…`. Used for the webhook's numeric `amount`.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_GATEWAYS } from "../gateways";
-import { checkoutFormSchema, normaliseLibyanMobile, willAutoSubmit } from "./form";
+import { checkoutFormSchema, normaliseLibyanMobile } from "./form";
 
 const schema = checkoutFormSchema(DEFAULT_GATEWAYS);
 const issues = (values: Record<string, string>) => {
@@ -59,13 +59,5 @@ describe("normaliseLibyanMobile", () => {
   });
   it.each(["", "12345", "+44 7700 900123", "0212345678", "abcdefghij", "09123456789999"])("rejects %j", (input) => {
     expect(normaliseLibyanMobile(input)).toBeNull();
-  });
-});
-
-describe("auto-submit (docs: Creating a payment)", () => {
-  const all = { full_name: "Aisha", email: "a@example.ly", phone: "0912345678", payment_gateway: "sadad" };
-  it("needs all three details and a gateway", () => {
-    expect(willAutoSubmit(all)).toBe(true);
-    for (const key of Object.keys(all)) expect(willAutoSubmit({ ...all, [key]: undefined })).toBe(false);
   });
 });

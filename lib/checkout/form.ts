@@ -87,8 +87,3 @@ export function readCheckoutValues(form: FormData): CheckoutValues {
   }
   return values;
 }
-
-/** Whether the payment page will skip straight to the gateway (docs/payment-service.md, "Creating a payment"): all three details and a gateway. */
-export function willAutoSubmit(details: CheckoutDetails): boolean {
-  return Boolean(details.full_name && details.email && details.phone && details.payment_gateway);
-}

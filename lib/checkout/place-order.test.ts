@@ -8,7 +8,7 @@ import { orderEvents, orderLines, orders } from "../db/schema";
 import { ACCESS_TOKEN_LIFETIME_MS, PaymentError } from "../payments";
 import { createTestDatabase, type TestDatabase } from "../../testing/db";
 import { startEmulator, type RunningEmulator } from "../../testing/emulator";
-import { canResume, checkoutFingerprint, OrderStoreError, placeOrder, type CheckoutInput } from "./place-order";
+import { canResume, checkoutFingerprint, OrderStoreError, placeOrder, type PlaceOrderInput } from "./place-order";
 
 /** placeOrder against a real database (the run's embedded PostgreSQL, or the one of TEST_DATABASE_URL) and the emulator over HTTP. */
 
@@ -40,7 +40,7 @@ const payments = async () => (await emulator.control<{ payments: EmulatorPayment
 
 let sessions = 0;
 /** A checkout of a fresh browser session: two saffron by default. */
-function checkout(overrides: Partial<CheckoutInput> = {}): CheckoutInput {
+function checkout(overrides: Partial<PlaceOrderInput> = {}): PlaceOrderInput {
   return {
     sessionId: `session-${++sessions}-${crypto.randomUUID()}`,
     cart: priceCart({ lines: [{ slug: "saffron", quantity: 2 }] }),

@@ -62,7 +62,7 @@ export interface PlacedOrder {
   paymentUrl: string;
 }
 
-export interface CheckoutInput {
+export interface PlaceOrderInput {
   /** The browser session placing the order (lib/session.ts). */
   sessionId: string;
   /** The cart priced on the server, in minor units. */
@@ -83,7 +83,7 @@ export interface CheckoutInput {
  *   shop does"), also when a racing submission of the same checkout failed that way; OrderStoreError when the
  *   database failed; EnvError.
  */
-export async function placeOrder(db: Db, input: CheckoutInput): Promise<PlacedOrder> {
+export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<PlacedOrder> {
   const config = paymentServiceConfig();
   let ctx = newCallContext({ locale: input.locale });
   // An access token creates nothing, so it is requested while the order is looked up and stored; only the create
@@ -148,7 +148,7 @@ export async function placeOrder(db: Db, input: CheckoutInput): Promise<PlacedOr
 }
 
 /** The create call's fields for a claimed order: its amount, our order id as `custom`, and the customer's details. */
-function paymentRequest(order: Claim, input: CheckoutInput): PaymentRequest {
+function paymentRequest(order: Claim, input: PlaceOrderInput): PaymentRequest {
   return {
     amountMinor: order.amountMinor,
     currency: order.currency,
@@ -200,7 +200,7 @@ type Claim = Pick<OrderRow, "id" | "amountMinor" | "currency" | "claimExpiresAt"
  * Inserts the order as `started`, its lines as sold and its `created` event, in one transaction: all or nothing.
  * `null` when this checkout is already claimed (the unique index on started orders refused the insert).
  */
-async function claim(db: Db, input: CheckoutInput, fingerprint: string): Promise<Claim | null> {
+async function claim(db: Db, input: PlaceOrderInput, fingerprint: string): Promise<Claim | null> {
   const { cart, details, locale, sessionId } = input;
   const order: Claim = {
     id: newOrderId(),

@@ -39,7 +39,10 @@ const eventsOf = async (id: string | null) =>
 describe("receiveWebhook", () => {
   it("confirms the order of a verified payment.success with its exact amount", async () => {
     const { id, paymentToken } = await storedOrder();
-    expect(await deliver(body({ token: paymentToken, amount: 103.75 }))).toEqual({ status: 200, outcome: "confirmed" });
+    expect(await deliver(body({ token: paymentToken, amount: 103.75 }))).toEqual({
+      httpStatus: 200,
+      outcome: "confirmed",
+    });
     expect((await orderOf(id)).status).toBe("paid");
     const [event] = await eventsOf(id);
     expect(event!.data).toMatchObject({
@@ -54,9 +57,9 @@ describe("receiveWebhook", () => {
   it("changes nothing on a repeated delivery, and answers 2xx so the service stops", async () => {
     const { id, paymentToken } = await storedOrder("pending");
     const raw = body({ token: paymentToken, amount: "103.75" });
-    expect(await deliver(raw)).toEqual({ status: 200, outcome: "confirmed" });
-    expect(await deliver(raw)).toEqual({ status: 200, outcome: "duplicate" });
-    expect(await deliver(raw)).toEqual({ status: 200, outcome: "duplicate" });
+    expect(await deliver(raw)).toEqual({ httpStatus: 200, outcome: "confirmed" });
+    expect(await deliver(raw)).toEqual({ httpStatus: 200, outcome: "duplicate" });
+    expect(await deliver(raw)).toEqual({ httpStatus: 200, outcome: "duplicate" });
     const events = await eventsOf(id);
     expect(events.map((e) => [(e.data as { from: string }).from, (e.data as { to: string }).to])).toEqual([
       ["pending", "paid"],
@@ -79,7 +82,7 @@ describe("receiveWebhook", () => {
   ])("refuses %s with 401, writes nothing, and changes nothing", async (_name, signatureFor, reason) => {
     const { id, paymentToken } = await storedOrder();
     const raw = body({ token: paymentToken, amount: 103.75, custom: id });
-    expect(await deliver(raw, signatureFor(raw))).toEqual({ status: 401, outcome: "rejected", rejected: reason });
+    expect(await deliver(raw, signatureFor(raw))).toEqual({ httpStatus: 401, outcome: "rejected", rejected: reason });
     expect((await orderOf(id)).status).toBe("awaiting_confirmation");
     expect(await eventsOf(id)).toEqual([]);
     expect(rejectedDeliveries().sample.at(-1)).toEqual({
@@ -96,7 +99,7 @@ describe("receiveWebhook", () => {
     const raw = body({ token: paymentToken, custom: id, amount: 103.75, padding: "x".repeat(1_900) });
     for (let i = 0; i < 2_000; i++) {
       expect(await deliver(raw, i % 2 ? null : sign(raw, "a-guessed-secret"))).toMatchObject({
-        status: 401,
+        httpStatus: 401,
         outcome: "rejected",
       });
     }
@@ -115,7 +118,7 @@ describe("receiveWebhook", () => {
     const raw = body({ token: paymentToken, amount: 103.75 });
     expect(
       await receiveWebhook(t.db, new TextEncoder().encode(raw), createHmac("sha256", "").update(raw).digest("hex"), ""),
-    ).toEqual({ status: 401, outcome: "rejected", rejected: "no_secret" });
+    ).toEqual({ httpStatus: 401, outcome: "rejected", rejected: "no_secret" });
     expect((await orderOf(id)).status).toBe("awaiting_confirmation");
   });
 
@@ -126,7 +129,7 @@ describe("receiveWebhook", () => {
   ])("never marks paid for %s: records it and flags the order for the merchant", async (_name, fields) => {
     const { id, paymentToken } = await storedOrder();
     expect(await deliver(body({ token: paymentToken, ...fields }))).toEqual({
-      status: 200,
+      httpStatus: 200,
       outcome: "amount_mismatch",
     });
     const order = await orderOf(id);
@@ -141,7 +144,7 @@ describe("receiveWebhook", () => {
   it("records a delivery for an unknown token and answers 2xx", async () => {
     const before = (await eventsOf(null)).length;
     expect(await deliver(body({ token: "pt-nobody-knows", amount: 1 }))).toEqual({
-      status: 200,
+      httpStatus: 200,
       outcome: "unknown_order",
     });
     const events = await eventsOf(null);
@@ -155,7 +158,7 @@ describe("receiveWebhook", () => {
   it("falls back to our order id in `custom` when the token is unknown, and keeps the token", async () => {
     const { id } = await storedOrder("started");
     expect(await deliver(body({ token: "pt-lost-answer", custom: id, amount: 103.75 }))).toEqual({
-      status: 200,
+      httpStatus: 200,
       outcome: "confirmed",
     });
     expect(await orderOf(id)).toMatchObject({
@@ -167,7 +170,10 @@ describe("receiveWebhook", () => {
 
   it("marks a cancelled order paid when the money arrives anyway, and flags it", async () => {
     const { id, paymentToken } = await storedOrder("cancelled");
-    expect(await deliver(body({ token: paymentToken, amount: 103.75 }))).toEqual({ status: 200, outcome: "confirmed" });
+    expect(await deliver(body({ token: paymentToken, amount: 103.75 }))).toEqual({
+      httpStatus: 200,
+      outcome: "confirmed",
+    });
     expect(await orderOf(id)).toMatchObject({ status: "paid", flags: ["paid_after_cancel"] });
   });
 
@@ -181,7 +187,7 @@ describe("receiveWebhook", () => {
     async (_name, fields) => {
       const { id, paymentToken } = await storedOrder();
       expect(await deliver(body({ token: paymentToken, amount: 103.75, ...fields }))).toEqual({
-        status: 200,
+        httpStatus: 200,
         outcome: "not_successful",
       });
       expect((await orderOf(id)).status).toBe("awaiting_confirmation");
@@ -194,7 +200,7 @@ describe("receiveWebhook", () => {
   it("records other events without moving the order", async () => {
     const { id, paymentToken } = await storedOrder();
     expect(await deliver(body({ token: paymentToken, amount: 103.75, event: "payment.refunded" }))).toEqual({
-      status: 200,
+      httpStatus: 200,
       outcome: "ignored_event",
     });
     expect((await orderOf(id)).status).toBe("awaiting_confirmation");
@@ -205,7 +211,7 @@ describe("receiveWebhook", () => {
     ["JSON without a token", JSON.stringify({ event: "payment.success", amount: 1, currency: "LYD" })],
     ["a token far too long", body({ token: "x".repeat(600), amount: 1 })],
   ])("answers 400 to a verified body that is %s, and records it", async (_name, raw) => {
-    expect(await deliver(raw)).toEqual({ status: 400, outcome: "malformed" });
+    expect(await deliver(raw)).toEqual({ httpStatus: 400, outcome: "malformed" });
   });
 
   it("throws when the delivery cannot be recorded, so the route answers 5xx and the service retries", async () => {

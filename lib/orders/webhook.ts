@@ -30,7 +30,8 @@ import { ORDER_ID } from "./store";
  * nothing, so those are not invited.
  */
 export interface WebhookAnswer {
-  status: 200 | 400 | 401;
+  /** The HTTP status to answer the service with. */
+  httpStatus: 200 | 400 | 401;
   outcome:
     | "confirmed"
     | "duplicate"
@@ -91,7 +92,7 @@ export async function receiveWebhook(
     rejections.count++;
     rejections.sample.push({ at: new Date().toISOString(), reason, bytes: rawBody.byteLength });
     if (rejections.sample.length > REJECTED_SAMPLE_SIZE) rejections.sample.shift();
-    return { status: 401, outcome: "rejected", rejected: reason };
+    return { httpStatus: 401, outcome: "rejected", rejected: reason };
   }
   const received = parseWebhookEvent(rawBody);
   if (!received) {
@@ -101,7 +102,7 @@ export async function receiveWebhook(
       outcome: "malformed",
       body: new TextDecoder().decode(rawBody).slice(0, 2_000),
     });
-    return { status: 400, outcome: "malformed" };
+    return { httpStatus: 400, outcome: "malformed" };
   }
   // A NUL (JSON "\u0000") or a lone surrogate cannot be stored, so a delivery carrying one would fail to be recorded
   // on every retry. Signed, it is the service's word: kept with those characters replaced, and marked so.
@@ -115,7 +116,7 @@ export async function receiveWebhook(
     currency: delivery.currency,
     // The gateway the customer paid with, also when they chose it on the payment page (the order has none then).
     gateway: delivery.gateway ?? delivery.payment_gateway,
-    status: delivery.status,
+    paymentStatus: delivery.status,
     transactionId: delivery.transaction_id,
     timestamp: delivery.timestamp,
     ...(sanitized ? { sanitized: true } : {}),
@@ -123,23 +124,23 @@ export async function receiveWebhook(
   const order = await findOrder(db, delivery.token, delivery.custom);
   if (!order) {
     await record(db, null, { verified: true, ...facts, outcome: "unknown_order" });
-    return { status: 200, outcome: "unknown_order" };
+    return { httpStatus: 200, outcome: "unknown_order" };
   }
   if (delivery.event !== PAYMENT_SUCCESS_EVENT) {
     await record(db, order.id, { verified: true, ...facts, outcome: "ignored_event" });
-    return { status: 200, outcome: "ignored_event" };
+    return { httpStatus: 200, outcome: "ignored_event" };
   }
   if (delivery.status !== PAYMENT_SUCCESS_STATUS) {
     // The service itself says this payment did not go through (or does not say it did): on the record, never paid.
     await record(db, order.id, { verified: true, ...facts, outcome: "not_successful" });
-    return { status: 200, outcome: "not_successful" };
+    return { httpStatus: 200, outcome: "not_successful" };
   }
   const amountMinor = fromDecimalAmount(delivery.amount);
   if (amountMinor !== order.amountMinor || delivery.currency !== order.currency) {
     // Money arrived, but not this order's money: never paid, always shown to the merchant.
     const expected = { amountMinor: order.amountMinor, currency: order.currency };
     await record(db, order.id, { verified: true, ...facts, outcome: "amount_mismatch", expected }, "amount_mismatch");
-    return { status: 200, outcome: "amount_mismatch" };
+    return { httpStatus: 200, outcome: "amount_mismatch" };
   }
 
   const settlement = await settle(db, order.id, {
@@ -147,7 +148,7 @@ export async function receiveWebhook(
     paymentToken: delivery.token,
     delivery: { ...facts, outcome: "settled" },
   });
-  return { status: 200, outcome: settlement?.changed ? "confirmed" : "duplicate" };
+  return { httpStatus: 200, outcome: settlement?.changed ? "confirmed" : "duplicate" };
 }
 
 /** The order a delivery is about: by payment token, else by our order id in `custom`. */

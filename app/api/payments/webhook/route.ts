@@ -28,9 +28,9 @@ export async function POST(request: Request): Promise<Response> {
         rejectedSinceStart: rejectedDeliveries().count,
       });
     } else {
-      logger.info({ event: "webhook", status: answer.status, outcome: answer.outcome });
+      logger.info({ event: "webhook", httpStatus: answer.httpStatus, outcome: answer.outcome });
     }
-    return Response.json({ outcome: answer.outcome }, { status: answer.status });
+    return Response.json({ outcome: answer.outcome }, { status: answer.httpStatus });
   } catch (error) {
     // Not recorded, so not acknowledged: the service sends it again. The error's code only: its message quotes the
     // query's parameters, the payment token among them.

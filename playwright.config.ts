@@ -69,7 +69,7 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  // scripts/test.mjs reads the JSON report to count the run.
+  // testing/test.mjs reads the JSON report to count the run.
   reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT ?? "test-results/playwright.json" }]],
   use: {
     baseURL: SHOP_URL,

@@ -1,4 +1,4 @@
-// The project's processes, started the same way by the benchmarks (scripts/bench.ts) and the tests
+// The project's processes, started the same way by the benchmarks (bench/run.ts) and the tests
 // (testing/emulator.ts, e2e/instances.spec.ts): the payment service emulator, the embedded PostgreSQL, the
 // migrations, an admin account, and `next start` of the shop (or of another Next.js app, such as the bench's
 // baseline).

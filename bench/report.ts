@@ -103,9 +103,10 @@ export function budgets(results: BenchResults): Budget[] {
     const name = `Page weight, ${group} pages`;
     const target = `gzipped JS ≤ app shell ${signedKb(JS_OVER_SHELL_BYTES[group])}`;
     const shell = results.weights.ok ? results.weights.value.find((row) => row.group === "shell") : undefined;
-    if (!results.weights.ok || !shell) missing(name, target, results.weights.ok ? "no shell" : results.weights.error);
+    const rows = results.weights.ok ? results.weights.value.filter((row) => row.group === group) : [];
+    if (!results.weights.ok) missing(name, target, results.weights.error);
+    else if (!shell || rows.length === 0) missing(name, target, shell ? `no ${group} page` : "no app shell");
     else {
-      const rows = results.weights.value.filter((row) => row.group === group);
       const largest = rows.reduce((a, b) => (b.js > a.js ? b : a));
       list.push({
         name,

@@ -112,9 +112,8 @@ export async function runLighthouse(
         await once(page);
       }
       const last = (key: string) => lhrs.get(key)!.at(-1)?.categories.performance!.score?.toFixed(2) ?? "—";
-      log(
-        `  round ${round + 1}/${runs}: ${[baseline, ...pages].map((page) => `${page.key} ${last(page.key)}`).join(", ")}`,
-      );
+      const scores = [baseline, ...pages].map((page) => `${page.key} ${last(page.key)}`);
+      log(`  round ${round + 1}/${runs}: ${scores.join(", ")}`);
     }
   } finally {
     chrome.kill();

@@ -179,13 +179,8 @@ export function renderReport(results: BenchResults): string {
     table(["Condition", "Per API call", "Shop p50", "Baseline p50", "Raw p50", "Shop / baseline p50"], latencyRows),
   );
   const share = conditions.contended.cpuShare;
-  lines.push(
-    "",
-    `Contended: one busy loop per core${share === undefined ? "" : `, each taking ${(share * 100).toFixed(0)} % of a core`}.`,
-    "",
-    "## Lighthouse (mobile)",
-    "",
-  );
+  const taking = share === undefined ? "" : `, each taking ${(share * 100).toFixed(0)} % of a core`;
+  lines.push("", `Contended: one busy loop per core${taking}.`, "", "## Lighthouse (mobile)", "");
   const quiet = conditions.quiet.lighthouse;
   const contended = conditions.contended.lighthouse;
   if (!quiet.ok) lines.push(notMeasured(quiet));

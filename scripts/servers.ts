@@ -1,7 +1,7 @@
-// The project's processes, started the same way by the benchmarks (scripts/bench.ts) and the tests
-// (testing/emulator.ts, e2e/instances.spec.ts): the payment service emulator, the embedded PostgreSQL, the
-// migrations, an admin account, and `next start` of the shop (or of another Next.js app, such as the bench's
-// baseline).
+// The project's processes, started the same way by `npm run dev` (scripts/dev.ts), the tests (testing/,
+// e2e/global-setup.ts, e2e/instances.spec.ts) and the benchmarks (bench/run.ts): the payment service emulator, the
+// embedded PostgreSQL, PgBouncer, the migrations, an admin account, and `next start` of the shop (or of another
+// Next.js app, such as the bench's baseline).
 //
 // Every child runs in its own process group and is stopped with its whole group: SIGTERM, then SIGKILL after a
 // grace period. `stopAll()` stops everything this process started; `killAllNow()` is the synchronous last resort

@@ -1,9 +1,9 @@
 // The bench's two production builds: the shop into .next-bench/ (never disturbing .next of the tests or a dev
-// server), and the baseline app (scripts/bench/baseline/) into .next-bench-baseline/.
+// server), and the baseline app (bench/baseline/) into .next-bench-baseline/.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ROOT } from "../servers";
+import { ROOT } from "../scripts/servers";
 
 /** The shop's build folder (next.config.mjs reads NEXT_DIST_DIR). */
 export const DIST_DIR = ".next-bench";
@@ -12,7 +12,7 @@ export const DIST_DIR = ".next-bench";
  * inside .next-bench, which the shop's `next build` empties).
  */
 export const BASELINE_DIR = path.join(ROOT, ".next-bench-baseline");
-const BASELINE_SOURCE = path.join(ROOT, "scripts/bench/baseline");
+const BASELINE_SOURCE = path.join(ROOT, "bench/baseline");
 
 /** tsconfig.json as Next.js rewrote it, with the build folder's entries taken out, for comparison with the original. */
 const withoutDistDir = (content: string) => {
@@ -67,7 +67,7 @@ export function buildShop(env: Record<string, string>): void {
 }
 
 /**
- * The baseline app: scripts/bench/baseline/ copied into .next-bench-baseline/ with a hard-linked copy of the
+ * The baseline app: bench/baseline/ copied into .next-bench-baseline/ with a hard-linked copy of the
  * project's node_modules (the same Next.js and React, file for file; no disk space), then `next build` there.
  * Turbopack's root is that folder (see the baseline's next.config.mjs), so nothing of the shop is compiled into it.
  */

@@ -11,7 +11,7 @@ export interface Summary {
 }
 
 /** The `p`th percentile (0–100) of `values` by the nearest-rank method; `NaN` for no values. */
-export function percentile(values: readonly number[], p: number): number {
+function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.ceil((p / 100) * sorted.length);

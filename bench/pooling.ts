@@ -5,7 +5,7 @@
 // checkouts, checkout latency p50/p95, and the most client connections the server held at once. Needs a production
 // build (`npx next build`) and PgBouncer. Takes about three minutes on 2 cores.
 import { Pool } from "pg";
-import { addToCart, isPaymentPage, loadCheckoutForm, submitCheckout } from "../no-js-shop";
+import { addToCart, isPaymentPage, loadCheckoutForm, submitCheckout } from "../testing/no-js-shop";
 import {
   migrate,
   startEmbeddedDatabase,
@@ -14,7 +14,7 @@ import {
   startShop,
   stopAll,
   type RunningApp,
-} from "../servers";
+} from "../scripts/servers";
 import { summary } from "./stats";
 
 const INSTANCES = 20;

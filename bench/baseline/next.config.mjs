@@ -1,4 +1,4 @@
-// The baseline app of `npm run bench` (scripts/bench/build.ts copies this folder into .next-bench-baseline/,
+// The baseline app of `npm run bench` (bench/build.ts copies this folder into .next-bench-baseline/,
 // next to a hard-linked copy of the project's node_modules, and builds it there with the project's Next.js).
 //
 // Turbopack's root is this folder: with the project's root as workspace root, Next.js 16.4 compiles the shop's own

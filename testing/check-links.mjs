@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Dead-reference checker: the repository must stand alone, so every file, heading and section it points at must be
- * in it. Run `node scripts/check-links.mjs` (from anywhere inside the working tree, or with the tree's path as the
+ * in it. Run `node testing/check-links.mjs` (from anywhere inside the working tree, or with the tree's path as the
  * only argument). It prints `file:line: what` for every dead reference and exits 1; with none it exits 0. Node 20,
  * standard library only.
  *

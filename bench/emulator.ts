@@ -3,14 +3,14 @@
  * moving forward so that expired tokens and payments are purged, as on the real platform after 600 s.
  * Prints pairs/second and heap/RSS after a forced GC at a few checkpoints, to show memory stays flat.
  *
- *   node --expose-gc --import tsx scripts/bench/emulator.ts [--pairs 100000] [--concurrency 8] [--json]
- *   npx tsx scripts/bench/emulator.ts --pairs 20000   (works too; memory figures then come without a forced GC)
+ *   node --expose-gc --import tsx bench/emulator.ts [--pairs 100000] [--concurrency 8] [--json]
+ *   npx tsx bench/emulator.ts --pairs 20000   (works too; memory figures then come without a forced GC)
  *
- * `npm run bench` runs it through emulator-bench.ts; `--json` prints the result of `runBench()`.
+ * `npm run bench` (bench/run.ts) runs it with `--json`, which prints the result of `runBench()`.
  */
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { createEmulator } from "../../emulator/app";
+import { createEmulator } from "../emulator/app";
 
 export interface BenchOptions {
   /** Token + create pairs to run. Default 100 000. */
@@ -49,7 +49,7 @@ export interface BenchResult {
   checkpoints: Checkpoint[];
 }
 
-const SELF = "scripts/bench/emulator.ts";
+const SELF = "bench/emulator.ts";
 const MB = 1024 * 1024;
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 

@@ -40,7 +40,7 @@ check("lint", "npx", ["eslint", "."]);
 check("format (Prettier)", "npx", ["prettier", "--check", "."]);
 check("unused code (knip)", "npx", ["knip"]);
 // Every Markdown link and cited file or heading exists: a clone has nothing else to follow.
-check("links", "node", ["scripts/check-links.mjs"]);
+check("links", "node", ["testing/check-links.mjs"]);
 const vitestCounts = (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests });
 const vitest = (outputFile, files = []) => [
   "vitest",

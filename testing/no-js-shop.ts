@@ -5,7 +5,7 @@
 // with the visible fields runs the action exactly as a no-JS browser would: the add-to-cart action answers 200 with
 // the page and a new session cookie; the checkout action's `redirect()` answers 303 to the payment page.
 //
-// Used by the benchmarks (scripts/bench/), the page-weight budget (scripts/page-weight.ts) and the multi-instance
+// Used by the benchmarks (bench/), the page-weight budget (testing/page-weight.ts) and the multi-instance
 // browser test. Forms are found by their field names, never by their (translated) texts.
 import { parse, type HTMLElement } from "node-html-parser";
 
@@ -32,7 +32,7 @@ export function findForm(html: string, fieldName: string): FoundForm | null {
   return { hidden, radios };
 }
 
-/** Parsed HTML, for callers that read more than a form (scripts/page-weight.ts). */
+/** Parsed HTML, for callers that read more than a form (testing/page-weight.ts). */
 export const parseHtml = (html: string): HTMLElement => parse(html);
 
 /** The `shop_session=…` pair of a response's Set-Cookie, or `fallback` when it sets none. */

@@ -9,7 +9,7 @@
 //   HTML — the document itself (with its inline scripts: the RSC payload).
 // Images and fonts are not counted.
 //
-// Shared by scripts/bench.ts (`npm run bench`) and e2e/page-weight.spec.ts (`npm test`), so both report the same
+// Shared by bench/run.ts (`npm run bench`) and e2e/page-weight.spec.ts (`npm test`), so both report the same
 // numbers.
 import { gzipSync } from "node:zlib";
 import { addToCart, isPaymentPage, parseHtml, placePaidOrder } from "./no-js-shop";

@@ -1,5 +1,5 @@
 // Checkout latency: the shop's real checkout form posted as a browser without JavaScript posts it, against
-//  - the BASELINE: a bare Next.js app (scripts/bench/baseline/) whose server action makes the same two API calls
+//  - the BASELINE: a bare Next.js app (bench/baseline/) whose server action makes the same two API calls
 //    with fetch and redirect()s — what any Next.js checkout with a server action costs;
 //  - the RAW calls: the same two API calls (token, then create with the body the shop sends) made with fetch from
 //    the bench process — what the payment service alone costs.
@@ -13,8 +13,8 @@ import {
   findForm,
   getPage,
   type CheckoutDetails,
-} from "../no-js-shop";
-import type { RunningEmulator } from "../servers";
+} from "../testing/no-js-shop";
+import type { RunningEmulator } from "../scripts/servers";
 import { mapLimit, summary, type Summary } from "./stats";
 
 /** Budget: shop checkout p50 ≤ 1.10 × baseline checkout p50 (at 25 ms per API call). */
@@ -30,23 +30,17 @@ export interface ShopUnderTest {
   url: string;
 }
 
-export interface ArmResult {
+/** One arm's timings (ms); `key` is the shop's key, "baseline" or "raw". */
+interface ArmResult {
   key: string;
   name: string;
   summary: Summary;
-  samples: number[];
 }
 
 export interface LatencyRun {
   latencyMs: number;
   n: number;
-  warmup: number;
   arms: ArmResult[];
-  /** Payments the emulator holds per arm after the run, against the checkouts submitted. */
-  payments: Record<string, { created: number; submitted: number }>;
-  createBodyKeys: string[];
-  loadBefore: number;
-  loadAfter: number;
 }
 
 /** A fresh shop session with one product in its cart, and its checkout form. */
@@ -111,7 +105,7 @@ async function checkoutOnce(
 }
 
 /** The baseline page's form: its hidden `$ACTION_…` inputs (the page is static: the same for every post). */
-export async function baselineForm(baselineUrl: string): Promise<[string, string][]> {
+async function baselineForm(baselineUrl: string): Promise<[string, string][]> {
   const form = findForm(await getPage(`${baselineUrl}/checkout`), "full_name");
   if (!form) throw new Error("the baseline page has no form with a full_name field");
   return form.hidden;
@@ -148,7 +142,6 @@ export interface LatencyOptions {
   n: number;
   warmup: number;
   log?: (line: string) => void;
-  loadavg: () => number;
 }
 
 /**
@@ -164,9 +157,7 @@ export async function measureCheckoutLatency({
   n,
   warmup,
   log = console.log,
-  loadavg,
 }: LatencyOptions): Promise<LatencyRun> {
-  const loadBefore = loadavg();
   await emulator.control("/reset", {});
   await emulator.control("/config", { latencyMs, rateLimit: 0 });
   const run = Date.now().toString(36);
@@ -238,28 +229,11 @@ export async function measureCheckoutLatency({
     }
   }
 
-  // Every checkout must have made its own payment at the service.
-  const { payments } = await emulator.control<{ payments: { full_name?: string | null }[] }>("/payments");
-  const madeBy = (prefix: string) =>
-    payments.filter((payment) => payment.full_name?.startsWith(`Bench ${run} ${prefix}`)).length;
-  const paymentCounts: LatencyRun["payments"] = {};
-  shops.forEach((shop, shopIndex) => (paymentCounts[shop.key] = { created: madeBy(`${shopIndex}`), submitted: total }));
-  paymentCounts.baseline = { created: madeBy("b"), submitted: total };
   await emulator.control("/config", { latencyMs: 0 });
   return {
     latencyMs,
     n,
-    warmup,
-    arms: arms.map((arm) => ({
-      key: arm.key,
-      name: arm.name,
-      summary: summary(samples.get(arm.key)!),
-      samples: samples.get(arm.key)!,
-    })),
-    payments: paymentCounts,
-    createBodyKeys: Object.keys(shape),
-    loadBefore,
-    loadAfter: loadavg(),
+    arms: arms.map((arm) => ({ key: arm.key, name: arm.name, summary: summary(samples.get(arm.key)!) })),
   };
 }
 

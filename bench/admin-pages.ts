@@ -2,7 +2,7 @@
 // (the form's hidden `$ACTION_…` inputs posted back), then the orders list is timed from the bench process over
 // loopback — request sent to last byte read — unfiltered, filtered by status, searched by e-mail and by order id,
 // and 90 % of the way down through a `before=` cursor.
-import { findForm, getPage } from "../no-js-shop";
+import { findForm, getPage } from "../testing/no-js-shop";
 import type { SeededOrders } from "./seed";
 import { summary, type Summary } from "./stats";
 

@@ -1,0 +1,126 @@
+// Lighthouse in its default mobile profile (form factor "mobile", simulated throttling) on Debian's chromium,
+// launched by chrome-launcher (a lighthouse dependency). Absolute scores on 2 busy cores move from run to run, so
+// every shop page is compared with the baseline app's page measured in the same run, interleaved:
+// baseline, home, baseline, product, … — five rounds; each page's median against the median of every baseline run.
+import { existsSync } from "node:fs";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse, { type Flags, type Result } from "lighthouse";
+import { median } from "./stats";
+
+/** Budget: every shop page's median performance ≥ the baseline's median − 0.03. */
+export const PERFORMANCE_MARGIN = 0.03;
+
+const CHROME_FLAGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+const CATEGORIES = ["performance", "accessibility", "best-practices"];
+
+/** CHROMIUM_PATH if set, else Playwright's own chromium if installed, else Debian's (as playwright.config.ts does). */
+async function chromiumPath(): Promise<string> {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  try {
+    const { chromium } = await import("playwright-core");
+    if (existsSync(chromium.executablePath())) return chromium.executablePath();
+  } catch {
+    // no Playwright: fall through
+  }
+  return "/usr/bin/chromium";
+}
+
+export interface LighthousePage {
+  key: string;
+  name: string;
+  url: string;
+  cookie?: string;
+}
+
+/** A page's median performance over its runs, and the other scores and metrics of the run that scored it. */
+interface PageScores {
+  key: string;
+  name: string;
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  /** Largest Contentful Paint and Total Blocking Time as Lighthouse shows them ("1.6 s", "40 ms"). */
+  lcp: string;
+  tbt: string;
+}
+
+export interface LighthouseResult {
+  runs: number;
+  baseline: PageScores;
+  pages: PageScores[];
+}
+
+function scoresOf(page: LighthousePage, lhrs: Result[]): PageScores {
+  if (lhrs.length === 0) throw new Error(`Lighthouse could not measure ${page.name} (${page.url}) in any run`);
+  const performance = lhrs.map((lhr) => lhr.categories.performance!.score ?? 0);
+  const chosen = lhrs.find((lhr) => lhr.categories.performance!.score === median(performance))!;
+  return {
+    key: page.key,
+    name: page.name,
+    performance: median(performance),
+    accessibility: chosen.categories.accessibility!.score ?? 0,
+    bestPractices: chosen.categories["best-practices"]!.score ?? 0,
+    lcp: chosen.audits["largest-contentful-paint"]?.displayValue ?? "—",
+    tbt: chosen.audits["total-blocking-time"]?.displayValue ?? "—",
+  };
+}
+
+/**
+ * `runs` rounds; each round measures, for every page in turn, the baseline and then that page. A run that Lighthouse
+ * reports as broken (e.g. NO_NAVSTART) is tried again, up to twice.
+ * @throws when a page has no successful run at all.
+ */
+export async function runLighthouse(
+  baseline: LighthousePage,
+  pages: LighthousePage[],
+  { runs, log = console.log }: { runs: number; log?: (line: string) => void },
+): Promise<LighthouseResult> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: await chromiumPath(),
+    chromeFlags: CHROME_FLAGS,
+    logLevel: "silent",
+  });
+  const lhrs = new Map([baseline, ...pages].map((page) => [page.key, [] as Result[]]));
+  const once = async (page: LighthousePage) => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const flags: Flags = { port: chrome.port, output: "json", logLevel: "error", onlyCategories: CATEGORIES };
+      if (page.cookie) flags.extraHeaders = { Cookie: page.cookie };
+      try {
+        const lhr = (await lighthouse(page.url, flags))?.lhr;
+        if (!lhr) throw new Error("Lighthouse returned no result");
+        if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+        lhrs.get(page.key)!.push(lhr);
+        return;
+      } catch (error) {
+        log(`  ${page.name}: Lighthouse run failed (${String(error).slice(0, 120)})${attempt < 2 ? "; again" : ""}`);
+      }
+    }
+  };
+  try {
+    for (let round = 0; round < runs; round++) {
+      for (const page of pages) {
+        await once(baseline);
+        await once(page);
+      }
+      const last = (key: string) => lhrs.get(key)!.at(-1)?.categories.performance!.score?.toFixed(2) ?? "—";
+      const scores = [baseline, ...pages].map((page) => `${page.key} ${last(page.key)}`);
+      log(`  round ${round + 1}/${runs}: ${scores.join(", ")}`);
+    }
+  } finally {
+    chrome.kill();
+  }
+  return {
+    runs,
+    baseline: scoresOf(baseline, lhrs.get(baseline.key)!),
+    pages: pages.map((page) => scoresOf(page, lhrs.get(page.key)!)),
+  };
+}

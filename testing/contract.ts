@@ -1,0 +1,20 @@
+// `npm run test:contract`: runs lib/payments.contract.ts against PAYMENT_API_BASE_URL (from .env.local or the
+// environment). With nothing set it targets the emulator on 127.0.0.1:4010, starting it for the run
+// (scripts/servers.ts) if it is not already up.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { startEmulator, stopAll } from "../scripts/servers";
+
+if (existsSync(".env.local")) process.loadEnvFile(".env.local");
+const base = process.env.PAYMENT_API_BASE_URL ?? "http://127.0.0.1:4010/pay/sandbox/api/v1";
+const up = () =>
+  fetch(`${new URL(base).origin}/__emulator/health`).then(
+    (response) => response.ok,
+    () => false,
+  );
+if (!process.env.PAYMENT_API_BASE_URL && !(await up())) await startEmulator({ port: 4010, output: "ignore" });
+console.log(`Contract suite against ${base}`);
+const { status } = spawnSync("npx", ["vitest", "run", "--config", "vitest.contract.config.ts"], { stdio: "inherit" });
+await stopAll();
+console.log(`Tested: ${base}`);
+process.exit(status ?? 1);

@@ -20,6 +20,13 @@ const config = [
     },
   },
   {
+    // The shop logs through lib/log.ts only: structured lines, with its redaction. Tests and the contract suite print
+    // to the person running them.
+    files: ["app/**", "lib/**", "components/**", "proxy.ts", "instrumentation.ts"],
+    ignores: ["**/*.test.ts", "lib/payments.contract.ts"],
+    rules: { "no-console": "error" },
+  },
+  {
     // The emulator is a Hono program, not a Next.js one: its JSX renders plain HTML on the server.
     files: ["emulator/**"],
     rules: { "@next/next/no-head-element": "off", "react/jsx-key": "off" },

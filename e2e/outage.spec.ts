@@ -1,7 +1,9 @@
-import { expect, test } from "@playwright/test";
-import { Pool } from "pg";
-import { DATABASE_URL, EMULATOR_URL, shopEnv } from "../playwright.config";
-import { addToCart, emulator, paymentPage, shop } from "./support";
+import { readFileSync, statSync } from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+import { Pool, type PoolClient, type QueryConfig } from "pg";
+import { ERROR_PAGE_TEXT } from "../lib/i18n/error-page";
+import { DATABASE_URL, EMULATOR_URL, shopEnv, SHOP_LOG } from "../playwright.config";
+import { addToCart, createAdmin, emulator, paymentPage, shop, signInAsAdmin } from "./support";
 
 /**
  * The shop's database goes away while a customer is on the payment page. Without JavaScript (where the error page
@@ -71,3 +73,160 @@ test.describe("without JavaScript", () => {
     await expect(page.getByText(shop("order.notices.not_recorded", "en"))).toBeVisible();
   });
 });
+
+/**
+ * The back office meeting a database that is down or failing, as the merchant's log records it. An error nobody
+ * catches is printed by Next.js itself, whole; Drizzle's error quoted the failed query's parameters (the e-mail
+ * typed at sign-in, the search term), and they ended up in the log. Now the error carries its code and operation.
+ */
+test.describe("the back office with the database down or failing", () => {
+  const run = Date.now().toString(36);
+  const admin = { email: `outage-admin-${run}@medina.example`, password: "an-outage-e2e-password" };
+  test.beforeAll(() => createAdmin(admin.email, admin.password));
+  test.afterEach(async () => {
+    await reopenDatabase();
+  });
+
+  test("a sign-in whose statement the database cancels: the log names the failure, not the e-mail", async ({
+    page,
+  }) => {
+    const email = `typed-at-sign-in-${run}@medina.example`;
+    const log = shopLogFrom();
+    await page.goto("/admin/sign-in");
+    await page.getByLabel(shop("admin.signIn.email", "en")).fill(email);
+    await page.getByLabel(shop("admin.signIn.password", "en")).fill("whatever-was-typed");
+    // The sign-in waits for its e-mail's lock (lib/admin/auth.ts), and there the database cancels it.
+    const database = await holdForTheShop({
+      text: "select pg_advisory_xact_lock(hashtext($1))",
+      values: [`sign-in:email:${email}`],
+    });
+    await Promise.all([
+      page.getByRole("button", { name: shop("admin.signIn.submit", "en") }).click(),
+      database.cancel(/pg_advisory_xact_lock/),
+    ]);
+    await expectErrorPage(page);
+    await expect.poll(log, { message: "the failure is in the log" }).toContain("57014");
+    expect(log()).not.toContain(email);
+  });
+
+  test("a search whose statement the database cancels: the log names the failure, not the search term", async ({
+    page,
+  }) => {
+    const term = `searched-customer-${run}@example.ly`;
+    await signInAsAdmin(page, admin.email, admin.password, "en");
+    const log = shopLogFrom();
+    // The list's statements wait for a lock on the orders table; the search's own is cancelled.
+    const database = await holdForTheShop("lock table orders in access exclusive mode");
+    const [response] = await Promise.all([
+      page.goto(`/admin/orders?q=${encodeURIComponent(term)}`),
+      database.cancel(/lower\("orders"\."email"\)/),
+    ]);
+    expect(response?.status()).toBe(500);
+    await expectErrorPage(page);
+    await expect.poll(log, { message: "the failure is in the log" }).toContain("57014");
+    expect(log()).not.toContain(term);
+  });
+
+  test("signing in and searching with the database stopped: neither the e-mail nor the search term is logged", async ({
+    page,
+    browser,
+  }) => {
+    const signedIn = await (await browser.newContext()).newPage();
+    await signInAsAdmin(signedIn, admin.email, admin.password, "en");
+    const email = `typed-while-down-${run}@medina.example`;
+    const term = `searched-while-down-${run}@example.ly`;
+    const log = shopLogFrom();
+    await closeDatabase();
+
+    await page.goto("/admin/sign-in");
+    await page.getByLabel(shop("admin.signIn.email", "en")).fill(email);
+    await page.getByLabel(shop("admin.signIn.password", "en")).fill("whatever-was-typed");
+    await page.getByRole("button", { name: shop("admin.signIn.submit", "en") }).click();
+    await expectErrorPage(page);
+    expect((await signedIn.goto(`/admin/orders?q=${encodeURIComponent(term)}`))?.status()).toBe(500);
+    await expectErrorPage(signedIn);
+
+    await expect.poll(() => log().match(/55000|57P01|ECONNREFUSED/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
+    expect(log()).not.toContain(email);
+    expect(log()).not.toContain(term);
+    await signedIn.context().close();
+  });
+});
+
+/** What the shop has logged since this call: a function that reads it anew. */
+function shopLogFrom(): () => string {
+  const start = statSync(SHOP_LOG).size;
+  return () => readFileSync(SHOP_LOG).subarray(start).toString("utf8");
+}
+
+/** The last-resort error page (app/error.tsx), in English. */
+async function expectErrorPage(page: Page): Promise<void> {
+  await expect(page.getByRole("heading", { name: ERROR_PAGE_TEXT.en.title })).toBeVisible();
+}
+
+/**
+ * A failing database rather than a stopped one: PostgreSQL cancels one statement of the shop (SQLSTATE 57014, as a
+ * statement timeout does) while everything else keeps working. To catch that statement the test takes `lock` in a
+ * transaction of its own before the shop is asked anything, so the shop's statements that need it wait; `cancel`
+ * lets each waiting statement that does not match `target` through (the next holder queues behind it before the
+ * current one commits) and cancels the first that does.
+ */
+async function holdForTheShop(lock: string | QueryConfig): Promise<{ cancel(target: RegExp): Promise<void> }> {
+  const pool = new Pool({ connectionString: direct.href, max: 3 });
+  const hold = async () => {
+    const client = await pool.connect();
+    const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
+    await client.query("begin");
+    return { client, pid: rows[0]!.pid, locked: client.query(lock) };
+  };
+  const release = async ({ client }: { client: PoolClient }) => {
+    await client.query("commit");
+    client.release();
+  };
+  type Waiting = { pid: number; query: string; started: string };
+  const waiting = async (where: string, values: unknown[] = []) =>
+    (
+      await pool.query<Waiting>(
+        `select pid, query, query_start::text as started from pg_stat_activity
+         where datname = current_database() and wait_event_type = 'Lock' and ${where}`,
+        values,
+      )
+    ).rows;
+
+  let holder = await hold();
+  await holder.locked;
+  return {
+    async cancel(target) {
+      const seen = new Set<string>();
+      try {
+        for (;;) {
+          let statement: Waiting | undefined;
+          await expect
+            .poll(
+              async () => {
+                statement = (await waiting("application_name = 'shop'")).find(
+                  ({ pid, started }) => !seen.has(`${pid} ${started}`),
+                );
+                return statement;
+              },
+              { message: `a statement of the shop waits, and one matches ${target}` },
+            )
+            .toBeDefined();
+          seen.add(`${statement!.pid} ${statement!.started}`);
+          if (target.test(statement!.query)) {
+            await pool.query("select pg_cancel_backend($1)", [statement!.pid]);
+            return;
+          }
+          const next = await hold();
+          await expect.poll(async () => (await waiting("pid = $1", [next.pid])).length).toBe(1);
+          await release(holder);
+          await next.locked;
+          holder = next;
+        }
+      } finally {
+        await release(holder);
+        await pool.end();
+      }
+    },
+  };
+}

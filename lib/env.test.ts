@@ -8,6 +8,7 @@ import {
   parseEnv,
   withoutPassword,
 } from "./env";
+import { logger } from "./log";
 
 const production = {
   PAYMENT_API_BASE_URL: "https://pay.example.ly/pay/api/v1/",
@@ -186,20 +187,21 @@ describe("getEnv", () => {
     vi.restoreAllMocks();
   });
 
-  it("prints its [config] notices once per process, however many bundles load the module", async () => {
+  it("logs its configuration notices once per process, however many bundles load the module", async () => {
     for (const name of ["PAYMENT_API_BASE_URL", "PAYMENT_CLIENT_ID", "PAYMENT_CLIENT_SECRET", "DATABASE_URL"])
       vi.stubEnv(name, undefined);
     vi.stubEnv("NODE_ENV", "development");
-    const info = vi.spyOn(console, "info").mockImplementation(() => {});
+    // The process's one logger (lib/log.ts), which every bundle's copy of lib/env.ts logs through.
+    const info = vi.spyOn(logger, "info").mockImplementation(() => {});
     // Next.js gives the instrumentation, the proxy and the pages a module instance each: three fresh imports.
     const configs = [];
     for (let bundle = 0; bundle < 3; bundle++) {
       vi.resetModules();
       configs.push((await import("./env")).getEnv());
     }
-    expect(info.mock.calls.map(([line]) => String(line).slice(0, 40))).toEqual([
-      "[config] PAYMENT_* variables are not set",
-      "[config] DATABASE_URL is not set: using ",
+    expect(info.mock.calls.map(([fields, text]) => [fields, String(text).slice(0, 31)])).toEqual([
+      [{ event: "config" }, "PAYMENT_* variables are not set"],
+      [{ event: "config" }, "DATABASE_URL is not set: using "],
     ]);
     expect(configs[2]).toEqual(configs[0]);
   });

@@ -243,19 +243,19 @@ function vercelSiteUrl(source: Source): string | undefined {
 let cached: Env | undefined;
 
 /**
- * The `[config]` lines this process has printed. Kept on the process, not in this module: Next.js bundles this
+ * The configuration notices this process has logged. Kept on the process, not in this module: Next.js bundles this
  * module into the instrumentation, the proxy and the pages separately, each with its own module scope, so a
- * module-level record would print every notice once per bundle (three times per start).
+ * module-level record would log every notice once per bundle (three times per start).
  */
 const printed = ((globalThis as typeof globalThis & { [key: symbol]: Set<string> | undefined })[
   Symbol.for("shop.config.printed")
 ] ??= new Set<string>());
 
-/** Prints a `[config]` line unless this process already has. */
+/** Logs a configuration notice (`{"event":"config","msg":…}`) unless this process already has. */
 function notice(level: "info" | "warn", text: string): void {
   if (printed.has(text)) return;
   printed.add(text);
-  console[level](`[config] ${text}`);
+  logger[level]({ event: "config" }, text);
 }
 
 /**

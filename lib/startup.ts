@@ -4,6 +4,7 @@ import { DEVELOPMENT_ADMIN, ensureDevelopmentAdmin } from "./admin/accounts";
 import { createDb } from "./db/client";
 import { applyMigrations, migrationDatabaseUrl, pendingMigrations } from "./db/migrate";
 import { EnvError, getEnv, withoutPassword } from "./env";
+import { logger } from "./log";
 
 /**
  * Runs when the server starts (instrumentation.ts, Node.js runtime only), so that a broken setup stops the server
@@ -19,9 +20,9 @@ export async function checkStartup(): Promise<void> {
     env = getEnv();
   } catch (error) {
     if (!(error instanceof EnvError)) throw error;
-    refuse(
-      `${error.message}\n\nThe shop cannot start. Fix the variables above (see .env.example), or run \`npm run doctor\`.`,
-    );
+    refuse("The shop cannot start: fix the variables in `problems` (see .env.example), or run `npm run doctor`.", {
+      problems: error.problems,
+    });
   }
 
   const production = process.env.NODE_ENV === "production";
@@ -38,15 +39,19 @@ export async function checkStartup(): Promise<void> {
       const pending = await pendingMigrations(pool);
       if (pending.length > 0) {
         refuse(
-          `The database ${database} lacks migrations ${pending.join(", ")}.\n\nThe shop cannot start. Run \`npm run db:migrate\` with this DATABASE_URL, then start it again.`,
+          `The database ${database} lacks migrations ${pending.join(", ")}. The shop cannot start. ` +
+            "Run `npm run db:migrate` with this DATABASE_URL, then start it again.",
+          { database, pending },
         );
       }
     } else {
       const applied = await applyMigrations(pool);
-      if (applied.length > 0) console.info(`[db] applied ${applied.join(", ")} to ${database}`);
+      if (applied.length > 0) logger.info({ event: "migrations_applied", migrations: applied, database });
       if (await ensureDevelopmentAdmin(createDb(pool))) {
-        console.info(
-          `[admin] created the development admin ${DEVELOPMENT_ADMIN.email}, password "${DEVELOPMENT_ADMIN.password}": sign in at /admin`,
+        // Development only, and both are in the source (lib/admin/accounts.ts): no secret, nobody's data.
+        logger.info(
+          { event: "development_admin_created" },
+          `sign in at /admin as ${DEVELOPMENT_ADMIN.email} with the password "${DEVELOPMENT_ADMIN.password}"`,
         );
       }
     }
@@ -55,14 +60,15 @@ export async function checkStartup(): Promise<void> {
     const hint = env.usingEmbeddedDatabase
       ? "Start the shop with `npm run dev`, which starts the embedded database."
       : "Check DATABASE_URL and that the database accepts connections.";
-    if (production) refuse(`Cannot reach the database ${database}: ${reason}\n\nThe shop cannot start. ${hint}`);
-    console.warn(`[db] cannot reach ${database}: ${reason}. ${hint}`);
+    if (production) refuse(`Cannot reach the database ${database}: ${reason}. The shop cannot start. ${hint}`);
+    logger.warn({ event: "database_unreachable", database, reason }, hint);
   } finally {
     await pool.end();
   }
 }
 
-function refuse(message: string): never {
-  console.error(`\n${message}\n`);
+/** Logs why the server cannot start, and stops it (pino writes what it holds when the process exits). */
+function refuse(message: string, details: Record<string, unknown> = {}): never {
+  logger.fatal({ event: "startup_refused", ...details }, message);
   process.exit(1);
 }

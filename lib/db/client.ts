@@ -1,9 +1,10 @@
 import "server-only";
 import { attachDatabasePool } from "@vercel/functions";
-import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import { drizzle, NodePgPreparedQuery, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { Pool } from "pg";
 import { getEnv } from "../env";
 import { logger } from "../log";
+import { describeDbFailure, withoutParameters } from "./errors";
 import * as schema from "./schema";
 
 /** The shop's database handle: Drizzle over a `pg` pool, the same driver against every PostgreSQL. */
@@ -28,10 +29,41 @@ const POOL_SIZE = 5;
  */
 const QUERY_TIMEOUT_MS = 10_000;
 
-/** Wraps a `pg` pool in Drizzle with the schema's snake_case column names. Tests pass their own pool. */
+/**
+ * Wraps a `pg` pool in Drizzle with the schema's snake_case column names. Tests pass their own pool.
+ * A failed query throws a `DbQueryError` (./errors.ts): its code and operation, never its parameters.
+ */
 export function createDb(pool: Pool): Db {
+  keepParametersOutOfErrors();
   return drizzle(pool, { schema, casing: "snake_case" });
 }
+
+/**
+ * Drizzle's error for a failed query quotes its parameters (`Failed query: … params: <e-mail>,<session id>`), and
+ * an error nobody catches (a back-office page while the database is down) is printed whole by Next.js: stack,
+ * fields, causes. Every query runs through `execute` or `all` of Drizzle's prepared query for `pg`, transactions
+ * included, and Drizzle offers no hook for its errors, so those two are wrapped to rethrow the error without its
+ * parameters ({@link withoutParameters}). Wrapped once per loaded copy of Drizzle (a `next dev` reload of this module
+ * finds it done); every Drizzle database of the process that uses `pg` gets it.
+ */
+function keepParametersOutOfErrors(): void {
+  const prototype = NodePgPreparedQuery.prototype as unknown as Record<"execute" | "all", Query> & Record<symbol, true>;
+  if (prototype[WRAPPED]) return;
+  for (const method of ["execute", "all"] as const) {
+    const query = prototype[method];
+    prototype[method] = async function (this: unknown, ...args) {
+      try {
+        return await query.apply(this, args);
+      } catch (error) {
+        throw withoutParameters(error);
+      }
+    };
+  }
+  prototype[WRAPPED] = true;
+}
+
+type Query = (this: unknown, ...args: unknown[]) => Promise<unknown>;
+const WRAPPED = Symbol.for("shop.db.parametersKeptOutOfErrors");
 
 // One pool per process. Kept on globalThis so that `next dev` reloading this module does not open a new pool
 // (and leak connections) on every edit.
@@ -55,7 +87,7 @@ export function getDb(): Db {
       application_name: "shop",
     });
     // An idle connection that the server closes must not crash the process; the pool replaces it.
-    pool.on("error", (error) => logger.warn({ event: "db_pool_error", err: error.message }));
+    pool.on("error", (error) => logger.warn({ event: "db_pool_error", ...describeDbFailure(error) }));
     // On Vercel: keeps a suspended instance alive just long enough to close its idle connections, so they are not
     // left open on the database until it times them out. Elsewhere it does nothing.
     if (process.env.VERCEL) attachDatabasePool(pool);

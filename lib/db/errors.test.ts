@@ -19,7 +19,7 @@ const failureOf = (promise: Promise<unknown>) =>
 describe("describeDbFailure", () => {
   it("gives PostgreSQL's code and the operation, and nothing of the parameters", async () => {
     const error = await failureOf(t.db.select().from(orders).where(eq(orders.paymentToken, "pt-secret\u0000")));
-    expect(String(error)).toContain("pt-secret");
+    expect(String(error)).not.toContain("pt-secret");
     expect(describeDbFailure(error)).toEqual({ code: "22021", operation: "select orders" });
   });
 

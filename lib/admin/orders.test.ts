@@ -32,7 +32,10 @@ describe("the gateway the customer paid with", () => {
     "is recorded from the webhook's %s when the customer picked it on the payment page",
     async (field) => {
       const { id, paymentToken } = await storeOrder(t.db, { paymentGateway: null });
-      expect(await deliver({ token: paymentToken, [field]: "edfali" })).toEqual({ status: 200, outcome: "confirmed" });
+      expect(await deliver({ token: paymentToken, [field]: "edfali" })).toEqual({
+        httpStatus: 200,
+        outcome: "confirmed",
+      });
       const order = await findOrderForAdmin(t.db, id);
       expect(order).toMatchObject({ status: "paid", paymentGateway: null, paidWith: "edfali" });
       expect(order!.events.at(-1)!.data).toMatchObject({ verified: true, gateway: "edfali", to: "paid" });

@@ -8,6 +8,8 @@ import * as schema from "./schema";
 
 /** The shop's database handle: Drizzle over a `pg` pool, the same driver against every PostgreSQL. */
 export type Db = NodePgDatabase<typeof schema>;
+/** What runs inside `db.transaction(async (tx) => …)`: a handle whose statements are all part of one transaction. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
  * Connections per server instance. A serverless host runs many instances, each with a pool of its own: 20 instances

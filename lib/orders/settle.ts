@@ -1,8 +1,9 @@
 import "server-only";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { orderEvents, orders, type OrderFlag, type OrderRow, type OrderStatus } from "../db/schema";
+import { queueOrderEmails } from "../email/outbox";
 import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 
 /**
@@ -142,6 +143,7 @@ export async function settle(
       at: now,
       data: { ...details, from, to, ...(move?.flag ? { flag: move.flag } : {}) },
     });
+    if (to === "paid" && from !== "paid") await queueOrderEmails(tx, orderId, "paid", now); // receipt + notice
     return { from, to, changed: Boolean(move), ...(move?.flag ? { flag: move.flag } : {}) };
   });
 }
@@ -277,7 +279,7 @@ export async function returnFromPaymentPage(
 }
 
 /** Raises a flag on an order for the merchant (once), without moving it. */
-export async function flagOrder(db: Db, orderId: string, flag: OrderFlag): Promise<void> {
+export async function flagOrder(db: Db | Tx, orderId: string, flag: OrderFlag): Promise<void> {
   await db
     .update(orders)
     .set({ flags: sql`array_append(${orders.flags}, ${flag})`, updatedAt: new Date() })

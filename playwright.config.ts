@@ -9,6 +9,8 @@ const fileEnv: Record<string, string> & {
   SESSION_SECRET: string;
   PAYMENT_WEBHOOK_SECRET: string;
   CRON_SECRET: string;
+  SMTP_URL: string;
+  MERCHANT_EMAIL: string;
 } = JSON.parse(readFileSync(new URL("./e2e/shop-env.json", import.meta.url), "utf8"));
 
 /**
@@ -42,6 +44,10 @@ export const SHOP_URL = shopEnv.SITE_URL;
 export const EMULATOR_URL = new URL(shopEnv.PAYMENT_API_BASE_URL).origin;
 export const SHOP_PORT = Number(new URL(SHOP_URL).port);
 export const EMULATOR_PORT = Number(new URL(EMULATOR_URL).port);
+
+/** MailDev, where the shop's SMTP_URL points (e2e/global-setup.ts): its inbox and REST API are on the next port. */
+export const MAIL_SMTP_PORT = Number(new URL(shopEnv.SMTP_URL).port);
+export const MAIL_INBOX_URL = `http://127.0.0.1:${MAIL_SMTP_PORT + 1}`;
 
 /** Secrets the shop runs with in these tests; e2e/security.spec.ts checks that none of them ever leaves the server. */
 export const E2E_SECRETS = [

@@ -1,8 +1,17 @@
-import { startEmbeddedDatabase, startEmulator, migrate, startPgBouncer, startShop, stopAll } from "../scripts/servers";
+import {
+  migrate,
+  startEmbeddedDatabase,
+  startEmulator,
+  startMailCatcher,
+  startPgBouncer,
+  startShop,
+  stopAll,
+} from "../scripts/servers";
 import {
   DIRECT_DATABASE_URL,
   EMBEDDED_DATABASE_PORT,
   EMULATOR_PORT,
+  MAIL_SMTP_PORT,
   POOLER_PORT,
   SHOP_LOG,
   SHOP_PORT,
@@ -16,7 +25,8 @@ import {
  * The browser tests' servers, started before the run by scripts/servers.ts: the database (a throwaway embedded
  * PostgreSQL unless TEST_DATABASE_URL names one; with E2E_POOLER=1, PgBouncer in transaction mode in front of it),
  * the emulator (sending its signed webhooks to the shop, as the live service does), the migrations as a deploy runs
- * them, and `next start` of the production build, its output in SHOP_LOG.
+ * them, a mail catcher (MailDev: the shop's SMTP_URL, its REST API read by the tests), and `next start` of the
+ * production build, its output in SHOP_LOG.
  * @returns Playwright's teardown: stops them all and removes the throwaway database's files.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -41,6 +51,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         EMULATOR_WEBHOOK_SECRET: shopEnv.PAYMENT_WEBHOOK_SECRET,
       },
     });
+    const mail = await startMailCatcher({ smtpPort: MAIL_SMTP_PORT, webPort: MAIL_SMTP_PORT + 1 });
+    stops.push(() => mail.stop());
     await migrate(DIRECT_DATABASE_URL);
     await startShop({ port: SHOP_PORT, env: shopEnv, output: { file: SHOP_LOG } });
   } catch (error) {

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
-import { expect, test } from "@playwright/test";
-import { EMULATOR_URL, SHOP_URL } from "../playwright.config";
-import { addToCart, createAdmin, database, emulator, shop, signInAsAdmin } from "./support";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { EMULATOR_URL, SHOP_URL, shopEnv } from "../playwright.config";
+import { addToCart, createAdmin, database, emulator, mailbox, shop, signInAsAdmin, type CaughtEmail } from "./support";
 
 /** Captures every page of the shop (and the payment pages of the emulator) for the README. Not part of npm test. */
 
@@ -66,7 +66,8 @@ for (const lang of ["en", "ar"] as const) {
       await expect(page.getByTestId("checkout-error")).toBeVisible();
       await shot("checkout-errors");
 
-      await page.getByLabel(shop("checkout.email", lang)).fill("");
+      // A valid address this time, so the customer gets a receipt (shot below).
+      await page.getByLabel(shop("checkout.email", lang)).fill("salem@example.ly");
       await page.getByLabel(shop("checkout.phone", lang)).fill("");
       await page.getByRole("button", { name: shop("checkout.submit", lang) }).click();
       await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
@@ -78,6 +79,7 @@ for (const lang of ["en", "ar"] as const) {
       await expect(page).toHaveURL(/\/orders\/ord_/);
       await shot("order-paid");
       const orderPath = new URL(page.url()).pathname;
+      if (device === "desktop") await shootEmails(page, request, orderPath.split("/").pop()!, lang);
       await visit("/orders", "orders");
       await visit("/orders/unknown", "order-unknown");
 
@@ -87,4 +89,39 @@ for (const lang of ["en", "ar"] as const) {
       await visit(`/admin${orderPath}`, "admin-order");
     });
   }
+}
+
+/**
+ * The order's two e-mails as the catcher received them, each rendered on its own in the browser: the receipt in the
+ * order's language, and the merchant's notice. The shop's merchant reads English (MERCHANT_LOCALE's default); for the
+ * Arabic shot the notice is queued once more in Arabic, as a merchant with MERCHANT_LOCALE=ar gets it, and sent by
+ * the scheduled job.
+ */
+async function shootEmails(page: Page, request: APIRequestContext, orderId: string, lang: "en" | "ar") {
+  let emails = await mailbox.waitFor(request, orderId, 2);
+  const isNotice = (email: CaughtEmail) => email.to[0]?.address === shopEnv.MERCHANT_EMAIL;
+  if (lang === "ar") {
+    await database((pool) =>
+      pool.query(
+        `insert into email_outbox (order_id, kind, reason, recipient, locale, message_id)
+         values ($1, 'merchant_notice', 'resend', $2, 'ar', $3)`,
+        [orderId, shopEnv.MERCHANT_EMAIL, `<screenshot-${orderId}@medina.example>`],
+      ),
+    );
+    await request.get(`${SHOP_URL}/api/cron/expire-orders`, {
+      headers: { Authorization: `Bearer ${shopEnv.CRON_SECRET}` },
+    });
+    emails = await mailbox.waitFor(request, orderId, 3);
+  }
+  const shots = [
+    ["email-receipt", emails.find((email) => !isNotice(email))],
+    ["email-merchant", emails.find((email) => isNotice(email) && email.html.includes(`lang="${lang}"`))],
+  ] as const;
+  const view = await page.context().newPage();
+  await view.setViewportSize({ width: 720, height: 300 }); // the shot grows to the e-mail's height
+  for (const [name, email] of shots) {
+    await view.setContent(email!.html);
+    await view.screenshot({ path: `${DIR}/${name}-${lang}.png`, fullPage: true });
+  }
+  await view.close();
 }

@@ -72,3 +72,26 @@ test("a production server whose database lacks migrations refuses to start and s
     await admin.end();
   }
 });
+
+test("a production server without SMTP_URL starts, serves pages, and says once that e-mail is off", async () => {
+  const env: Record<string, string> = { ...shopEnv };
+  delete env.SMTP_URL;
+  const child = spawn("npx", ["next", "start", "--port", "3191"], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "production", ...env },
+    detached: true,
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  try {
+    const status = async (path: string) => (await fetch(`http://localhost:3191${path}`).catch(() => null))?.status;
+    await expect.poll(() => status("/"), { timeout: 30_000 }).toBe(200);
+    // The proxy, the pages and the instrumentation each load lib/env.ts: still one line.
+    expect(await status("/cart")).toBe(200);
+  } finally {
+    process.kill(-child.pid!, "SIGTERM");
+    await exited;
+  }
+  expect(output.match(/\[config\] SMTP_URL is not set: e-mail is off/g)).toHaveLength(1);
+});

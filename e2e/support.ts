@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { Pool } from "pg";
-import { DATABASE_URL, EMULATOR_URL } from "../playwright.config";
+import { DATABASE_URL, EMULATOR_URL, MAIL_INBOX_URL } from "../playwright.config";
 
 export type Lang = "en" | "ar";
 
@@ -78,6 +78,41 @@ export const emulator = {
     const response = await request.get(`${EMULATOR_URL}/__emulator/webhooks?token=${encodeURIComponent(token)}`);
     expect(response.ok()).toBe(true);
     return (await response.json()).deliveries;
+  },
+};
+
+/** An e-mail as MailDev kept it (its REST API, `GET /api/email`). */
+export interface CaughtEmail {
+  id: string;
+  subject: string;
+  to: { address: string; name: string }[];
+  from: { address: string; name: string }[];
+  html: string;
+  text: string;
+  headers: Record<string, string>;
+}
+
+/** The mail catcher's inbox (started by e2e/global-setup.ts): every e-mail the shop sent during the run. */
+export const mailbox = {
+  /** Every e-mail about one order (its number is in every subject the shop writes). */
+  async about(request: APIRequestContext, orderId: string): Promise<CaughtEmail[]> {
+    const response = await request.get(`${MAIL_INBOX_URL}/api/email`);
+    expect(response.ok()).toBe(true);
+    return ((await response.json()) as CaughtEmail[]).filter((email) => email.subject.includes(orderId));
+  },
+  /** Waits until `count` e-mails about the order have arrived, and returns them. */
+  async waitFor(request: APIRequestContext, orderId: string, count: number): Promise<CaughtEmail[]> {
+    let emails: CaughtEmail[] = [];
+    await expect
+      .poll(async () => (emails = await mailbox.about(request, orderId)).length, { timeout: 15_000, intervals: [100] })
+      .toBe(count);
+    return emails;
+  },
+  /** The HTML of one e-mail as MailDev serves it for display. */
+  async html(request: APIRequestContext, id: string): Promise<string> {
+    const response = await request.get(`${MAIL_INBOX_URL}/api/email/${id}/html`);
+    expect(response.ok()).toBe(true);
+    return response.text();
   },
 };
 

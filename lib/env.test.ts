@@ -57,6 +57,42 @@ describe("parseEnv", () => {
     expect(parseEnv(production, "production").usingEmbeddedDatabase).toBe(false);
   });
 
+  it("reads the e-mail settings: SMTP_URL, MAIL_FROM, MERCHANT_EMAIL and MERCHANT_LOCALE, each with a plain message", () => {
+    const mail = {
+      SMTP_URL: "smtp://apikey:p%40ss@smtp.example.com:587",
+      MAIL_FROM: "Medina Market <orders@shop.example.ly>",
+      MERCHANT_EMAIL: "owner@shop.example.ly",
+    };
+    expect(parseEnv({ ...production, ...mail }, "production")).toMatchObject({ ...mail, MERCHANT_LOCALE: "en" });
+    expect(parseEnv({ ...production, ...mail, MERCHANT_LOCALE: "ar" }, "production").MERCHANT_LOCALE).toBe("ar");
+    expect(problems({ ...production, ...mail, SMTP_URL: "https://smtp.example.com" })).toEqual([
+      "SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@smtp.example.com:587 (user and password URL-encoded)",
+    ]);
+    expect(problems({ ...production, ...mail, MAIL_FROM: "orders at shop" })).toEqual([
+      'MAIL_FROM must be one address, optionally with a name: "Medina Market <orders@shop.example.ly>"',
+    ]);
+    expect(problems({ ...production, ...mail, MAIL_FROM: "a@shop.ly, b@shop.ly" })).toHaveLength(1);
+    expect(problems({ ...production, ...mail, MERCHANT_EMAIL: "owner" })).toEqual([
+      "MERCHANT_EMAIL must be one e-mail address, such as owner@shop.example.ly",
+    ]);
+    expect(problems({ ...production, ...mail, MERCHANT_LOCALE: "fr" })).toEqual([
+      "MERCHANT_LOCALE must be en or ar: the language of the merchant's e-mails",
+    ]);
+    // A production shop with SMTP needs a sender; without a merchant address it starts, but says who hears nothing.
+    expect(problems({ ...production, ...mail, MAIL_FROM: undefined })[0]).toMatch(/^MAIL_FROM is missing/);
+    expect(parseEnv({ ...production, ...mail, MERCHANT_EMAIL: undefined }, "production").warnings.join()).toMatch(
+      /MERCHANT_EMAIL is not set: customers get receipts, but nobody is told of new paid orders/,
+    );
+  });
+
+  it("starts without SMTP_URL (e-mail off); development has a sender and a merchant for the mail catcher", () => {
+    expect(parseEnv(production, "production")).toMatchObject({ SMTP_URL: undefined, warnings: [] });
+    expect(parseEnv({}, "development")).toMatchObject({
+      MAIL_FROM: "Medina Market <shop@example.com>",
+      MERCHANT_EMAIL: "merchant@example.com",
+    });
+  });
+
   it("warns in production when the expiry job has no CRON_SECRET", () => {
     expect(parseEnv({ ...production, CRON_SECRET: undefined }, "production").warnings.join()).toMatch(
       /CRON_SECRET is not set/,
@@ -188,7 +224,13 @@ describe("getEnv", () => {
   });
 
   it("logs its configuration notices once per process, however many bundles load the module", async () => {
-    for (const name of ["PAYMENT_API_BASE_URL", "PAYMENT_CLIENT_ID", "PAYMENT_CLIENT_SECRET", "DATABASE_URL"])
+    for (const name of [
+      "PAYMENT_API_BASE_URL",
+      "PAYMENT_CLIENT_ID",
+      "PAYMENT_CLIENT_SECRET",
+      "DATABASE_URL",
+      "SMTP_URL",
+    ])
       vi.stubEnv(name, undefined);
     vi.stubEnv("NODE_ENV", "development");
     // The process's one logger (lib/log.ts), which every bundle's copy of lib/env.ts logs through.
@@ -202,6 +244,7 @@ describe("getEnv", () => {
     expect(info.mock.calls.map(([fields, text]) => [fields, String(text).slice(0, 31)])).toEqual([
       [{ event: "config" }, "PAYMENT_* variables are not set"],
       [{ event: "config" }, "DATABASE_URL is not set: using "],
+      [{ event: "config" }, "SMTP_URL is not set: e-mail is "],
     ]);
     expect(configs[2]).toEqual(configs[0]);
   });

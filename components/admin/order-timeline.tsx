@@ -18,6 +18,13 @@ interface EventData {
   transactionId?: string;
   reference?: string;
   note?: string;
+  // E-mails (lib/email/outbox.ts): which, to whom, which attempt, and why one failed.
+  kind?: "receipt" | "merchant_notice";
+  recipient?: string;
+  attempt?: number;
+  error?: string;
+  final?: boolean;
+  retryAt?: string;
 }
 
 /** An order's history from the events table, oldest first: what arrived, whether it was verified, what it moved. */
@@ -28,6 +35,7 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
     getTranslations("admin.order"),
     getFormatter(),
   ]);
+  const when = (date: Date) => format.dateTime(date, { dateStyle: "medium", timeStyle: "medium" });
   // Every event type has its title: a type added to the schema without one here does not compile.
   const title = (type: OrderEventType, data: EventData): string => {
     switch (type) {
@@ -46,7 +54,15 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
       case "customer_returned":
         return t(type, { returnType: data.returnType ?? "?" });
       case "fulfilled":
+      case "receipt_resent":
         return t(type, { by: data.by ?? "?" });
+      case "email_queued":
+      case "email_sent":
+      case "email_failed":
+        return t(type, {
+          kind: data.kind ? t(`emailKinds.${data.kind}`) : "?",
+          recipient: data.recipient ?? "?",
+        });
     }
   };
   return (
@@ -67,6 +83,9 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
             data.gateway ?? null,
             data.transactionId ?? null,
             data.note ?? null,
+            data.attempt !== undefined ? t("emailAttempt", { attempt: data.attempt }) : null,
+            data.error ?? null,
+            data.retryAt ? t("emailRetry", { at: when(new Date(data.retryAt)) }) : data.final ? t("emailGaveUp") : null,
             data.outcome ? t("outcome", { outcome: data.outcome }) : null,
             data.from && data.to
               ? data.from === data.to
@@ -75,12 +94,13 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
               : null,
           ].filter(Boolean);
           return (
-            <li key={event.id} className={data.verified === false ? "text-red-900" : undefined}>
+            <li
+              key={event.id}
+              className={data.verified === false || event.type === "email_failed" ? "text-red-900" : undefined}
+            >
               <p className="font-medium">{title(event.type, data)}</p>
               <p className="text-sm text-stone-600">
-                <time dateTime={event.at.toISOString()}>
-                  {format.dateTime(event.at, { dateStyle: "medium", timeStyle: "medium" })}
-                </time>
+                <time dateTime={event.at.toISOString()}>{when(event.at)}</time>
                 {notes.length > 0 && <span> · {notes.join(" · ")}</span>}
               </p>
             </li>

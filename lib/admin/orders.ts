@@ -171,7 +171,7 @@ export async function findOrderForAdmin(
  * order paid. A customer who picks the gateway on the payment page leaves the order's `paymentGateway` empty; only
  * the webhook tells. `null` when no such delivery named one.
  */
-function paidWith(events: readonly OrderEventRow[]): string | null {
+export function paidWith(events: readonly OrderEventRow[]): string | null {
   for (const { type, data } of events) {
     if (
       type === "webhook_received" &&

@@ -9,9 +9,11 @@ import * as schema from "./schema";
 
 /** The shop's database handle: Drizzle over a `pg` pool, the same driver against every PostgreSQL. */
 export type Db = NodePgDatabase<typeof schema>;
+/** What runs inside `db.transaction(async (tx) => …)`: a handle whose statements are all part of one transaction. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** The database or a transaction on it: what a write that may run inside a caller's transaction accepts. */
-export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type DbOrTx = Db | Tx;
 
 /**
  * Connections per server instance. A serverless host runs many instances, each with a pool of its own: 20 instances

@@ -68,6 +68,8 @@ export type OrderFlag = (typeof ORDER_FLAGS)[number];
  * - `webhook_received`: a verified delivery from the payment service, whatever it said
  * - `expired`: the payment page died; `confirmation_overdue`: a reported payment stayed unconfirmed past the grace
  * - `marked_paid`: the merchant marked the order paid by hand; `fulfilled`: the merchant sent the goods
+ * - `email_queued`, `email_sent`, `email_failed`: an e-mail of the order written to the outbox, then each attempt to
+ *   send it (lib/email/); `receipt_resent`: an admin asked for the receipt again
  */
 export const ORDER_EVENT_TYPES = [
   "created",
@@ -81,6 +83,10 @@ export const ORDER_EVENT_TYPES = [
   "confirmation_overdue",
   "marked_paid",
   "fulfilled",
+  "email_queued",
+  "email_sent",
+  "email_failed",
+  "receipt_resent",
 ] as const;
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 
@@ -233,7 +239,76 @@ export const signInAttempts = pgTable(
   ],
 );
 
+/**
+ * E-mails about orders: the customer's receipt (in the order's language) and the merchant's notice (in
+ * MERCHANT_LOCALE). Why one is sent: the order became `paid`, a payment arrived with another amount, or an admin asked
+ * for the receipt again.
+ */
+export const EMAIL_KINDS = ["receipt", "merchant_notice"] as const;
+export type EmailKind = (typeof EMAIL_KINDS)[number];
+export const EMAIL_REASONS = ["paid", "amount_mismatch", "resend"] as const;
+export type EmailReason = (typeof EMAIL_REASONS)[number];
+/** `pending` until delivered (`sent`) or given up on (`failed`: refused by the server, or out of attempts). */
+export const EMAIL_STATUSES = ["pending", "sent", "failed"] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+/**
+ * The transactional outbox (lib/email/outbox.ts): a row is written in the same transaction as the order's move, so an
+ * e-mail exists exactly when the move does. Senders claim due rows with `FOR UPDATE SKIP LOCKED` and a lease
+ * (`locked_until`), talk SMTP outside any transaction, then mark them sent or reschedule them (lib/email/sender.ts).
+ */
+export const emailOutbox = pgTable(
+  "email_outbox",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    orderId: text()
+      .notNull()
+      .references(() => orders.id),
+    kind: text({ enum: EMAIL_KINDS }).notNull(),
+    reason: text({ enum: EMAIL_REASONS }).notNull(),
+    /** The address it goes to, fixed when queued (the order's e-mail, or MERCHANT_EMAIL then). */
+    recipient: text().notNull(),
+    /** The language it is written in: the order's for a receipt, the merchant's setting for a notice. */
+    locale: text().notNull(),
+    /** The Message-ID of every attempt: a retry after an unrecorded success is the same message to mail software. */
+    messageId: text().notNull().unique(),
+    status: text({ enum: EMAIL_STATUSES }).notNull().default("pending"),
+    /** Attempts so far, counted when one is claimed (so an attempt whose server crashed counts too). */
+    attempts: integer().notNull().default(0),
+    /** Not to be tried before then (the retry backoff). */
+    nextAttemptAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /** A sender's lease: while in the future, that sender owns the row; after it, another may take it over. */
+    lockedUntil: timestamp({ withTimezone: true, precision: 3 }),
+    /** Why the last attempt failed (the SMTP server's answer or the connection error). */
+    lastError: text(),
+    sentAt: timestamp({ withTimezone: true, precision: 3 }),
+    createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Each order gets each e-mail once per reason, whoever queues it and however often; an admin's resend is new.
+    uniqueIndex("email_outbox_once")
+      .on(t.orderId, t.kind, t.reason)
+      .where(sql`${t.reason} <> 'resend'`),
+    index("email_outbox_order").on(t.orderId),
+    // What a sender looks for: pending e-mails by when they are due.
+    index("email_outbox_due")
+      .on(t.nextAttemptAt, t.id)
+      .where(sql`${t.status} = 'pending'`),
+    check("email_outbox_kind_known", sql.raw(`kind in (${EMAIL_KINDS.map((kind) => `'${kind}'`).join(", ")})`)),
+    check(
+      "email_outbox_reason_known",
+      sql.raw(`reason in (${EMAIL_REASONS.map((reason) => `'${reason}'`).join(", ")})`),
+    ),
+    check(
+      "email_outbox_status_known",
+      sql.raw(`status in (${EMAIL_STATUSES.map((status) => `'${status}'`).join(", ")})`),
+    ),
+    check("email_outbox_attempts_range", sql`${t.attempts} >= 0`),
+  ],
+);
+
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
 export type OrderEventRow = typeof orderEvents.$inferSelect;
 export type AdminUserRow = typeof adminUsers.$inferSelect;
+export type EmailOutboxRow = typeof emailOutbox.$inferSelect;

@@ -11,6 +11,7 @@ import {
   type OrderRow,
   type OrderStatus,
 } from "../db/schema";
+import { queueOrderEmails } from "../email/outbox";
 import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 
 /**
@@ -157,6 +158,8 @@ export async function settle(
       },
       move ? { set } : undefined,
     );
+    // The move to paid writes its e-mails in the same transaction: never lost, never sent twice.
+    if (to === "paid" && from !== "paid") await queueOrderEmails(tx, orderId, "paid", now); // receipt + notice
     return { from, to, changed: Boolean(move), ...(move?.flag ? { flag: move.flag } : {}) };
   });
 }

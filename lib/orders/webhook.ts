@@ -1,8 +1,9 @@
 import "server-only";
 import { eq } from "drizzle-orm";
-import type { Db } from "../db/client";
+import type { Db, DbOrTx } from "../db/client";
 import { orders } from "../db/schema";
 import { storableJson } from "../db/text";
+import { queueOrderEmails } from "../email/outbox";
 import { fromDecimalAmount } from "../money";
 import { parseWebhookEvent, PAYMENT_SUCCESS_EVENT, PAYMENT_SUCCESS_STATUS, verifyWebhookSignature } from "../payments";
 import { recordOrderEvent, settle, withFlag } from "./settle";
@@ -137,9 +138,12 @@ export async function receiveWebhook(
   }
   const amountMinor = fromDecimalAmount(delivery.amount);
   if (amountMinor !== order.amountMinor || delivery.currency !== order.currency) {
-    // Money arrived, but not this order's money: never paid, always shown to the merchant.
+    // Money arrived, but not this order's money: never paid, always shown to the merchant, by e-mail too.
     const expected = { amountMinor: order.amountMinor, currency: order.currency };
-    await record(db, order.id, { verified: true, ...facts, outcome: "amount_mismatch", expected }, "amount_mismatch");
+    await db.transaction(async (tx) => {
+      await record(tx, order.id, { verified: true, ...facts, outcome: "amount_mismatch", expected }, "amount_mismatch");
+      await queueOrderEmails(tx, order.id, "amount_mismatch"); // the merchant's notice, the flag spelled out
+    });
     return { httpStatus: 200, outcome: "amount_mismatch" };
   }
 
@@ -166,7 +170,7 @@ async function findOrder(db: Db, token: string, custom: string | undefined) {
 
 /** Records a verified delivery that settles nothing, on its order when it names one, raising `flag` with it. */
 async function record(
-  db: Db,
+  db: DbOrTx,
   orderId: string | null,
   data: Record<string, unknown>,
   flag?: "amount_mismatch",

@@ -4,7 +4,10 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
+import { resendReceipt } from "@/lib/email/outbox";
+import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
 import { logger } from "@/lib/log";
+import { ORDER_ID } from "@/lib/orders/store";
 import { settle } from "@/lib/orders/settle";
 
 /** Printable text without control characters (a NUL cannot even be stored), trimmed, within `max` characters. */
@@ -41,5 +44,21 @@ export async function markPaidAction(form: FormData): Promise<void> {
   });
   const result = !settlement ? "not_found" : settlement.changed ? "marked_paid" : "cannot_mark_paid";
   logger.info({ event: "admin_mark_paid", orderId: id, result });
+  // The receipt and the merchant's notice the move queued (lib/email/outbox.ts) go out after the redirect.
+  if (result === "marked_paid") sendPendingEmailsAfterResponse();
+  redirect(`/admin/orders/${encodeURIComponent(id)}?result=${result}`);
+}
+
+/**
+ * "Send the receipt again" (form field `id`): queues another receipt for a paid order that has an e-mail address, as
+ * the signed-in admin, and sends it after the redirect. The order page says how it went; the history shows the e-mail.
+ */
+export async function resendReceiptAction(form: FormData): Promise<void> {
+  const admin = await requireAdmin();
+  const id = String(form.get("id") ?? "").slice(0, 64);
+  const outcome = ORDER_ID.test(id) ? await resendReceipt(getDb(), id, admin.email) : "not_found";
+  logger.info({ event: "admin_resend_receipt", orderId: id, result: outcome });
+  if (outcome === "receipt_queued") sendPendingEmailsAfterResponse();
+  const result = outcome === "not_paid" ? "receipt_not_paid" : outcome;
   redirect(`/admin/orders/${encodeURIComponent(id)}?result=${result}`);
 }

@@ -11,7 +11,7 @@ import { getDb } from "@/lib/db/client";
 import { gatewayName } from "@/lib/gateways";
 import { formatMoney, multiply } from "@/lib/money";
 import { fulfilAction } from "../../actions";
-import { markPaidAction } from "./actions";
+import { markPaidAction, resendReceiptAction } from "./actions";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -28,7 +28,15 @@ const resultSchema = z.enum([
   "marked_paid",
   "cannot_mark_paid",
   "reference_missing",
+  "receipt_queued",
+  "receipt_pending",
+  "receipt_not_paid",
+  "no_email",
+  "email_off",
 ]);
+
+/** Results that say something was done (the others say why not). */
+const DONE = new Set(["fulfilled", "marked_paid", "receipt_queued"]);
 
 /** Orders the merchant may mark paid by hand (lib/orders/settle.ts, "merchant marks paid"). */
 const MARKABLE_PAID = new Set(["awaiting_confirmation", "expired", "cancelled"]);
@@ -79,7 +87,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
       {result.success && (
         <p
           role="status"
-          className={`rounded-lg border p-3 ${result.data === "fulfilled" || result.data === "marked_paid" ? "border-brand-600 bg-brand-50" : "border-amber-300 bg-amber-50 text-amber-900"}`}
+          className={`rounded-lg border p-3 ${DONE.has(result.data) ? "border-brand-600 bg-brand-50" : "border-amber-300 bg-amber-50 text-amber-900"}`}
         >
           {t(`results.${result.data}`)}
         </p>
@@ -204,6 +212,21 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
             <div>
               <SubmitButton pendingLabel={t("markingPaid")}>{t("markPaid")}</SubmitButton>
             </div>
+          </form>
+        </section>
+      )}
+
+      {order.status === "paid" && order.email && (
+        <section aria-labelledby="receipt" className="rounded-xl border border-stone-200 bg-white p-4">
+          <h2 id="receipt" className="font-semibold">
+            {t("receipt")}
+          </h2>
+          <p className="mt-1 text-sm text-stone-600">{t("resendHelp", { email: order.email })}</p>
+          <form action={resendReceiptAction} className="mt-3">
+            <input type="hidden" name="id" value={order.id} />
+            <SubmitButton pendingLabel={t("resendingReceipt")} variant="secondary">
+              {t("resendReceipt")}
+            </SubmitButton>
           </form>
         </section>
       )}

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
+import { sendPendingEmails } from "@/lib/email/sender";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { expireDueOrders } from "@/lib/orders/settle";
@@ -8,7 +9,8 @@ import { expireDueOrders } from "@/lib/orders/settle";
 /**
  * `GET /api/cron/expire-orders`, called on a schedule (vercel.json; any scheduler elsewhere) with
  * `Authorization: Bearer $CRON_SECRET`, the Vercel Cron convention: orders whose payment page died without a
- * confirmed payment become `expired`. Safe to run concurrently and repeatedly.
+ * confirmed payment become `expired`, and e-mails still waiting (their SMTP server was down, their sender died) are
+ * sent. Safe to run concurrently and repeatedly.
  */
 export async function GET(request: Request): Promise<Response> {
   const secret = getEnv().CRON_SECRET;
@@ -18,7 +20,9 @@ export async function GET(request: Request): Promise<Response> {
   try {
     const expired = await expireDueOrders(getDb());
     logger.info({ event: "orders_expired", expired });
-    return Response.json({ expired });
+    // `null`: e-mail is off, or the outbox could not be read (logged); the next run catches up.
+    const emails = await sendPendingEmails({ limit: 100, budgetMs: 45_000 });
+    return Response.json({ expired, emails });
   } catch (error) {
     logger.error({ event: "orders_not_expired", ...describeDbFailure(error) });
     return Response.json({ error: "The database could not be reached; the next run will catch up." }, { status: 503 });

@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
+import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { MAX_WEBHOOK_BYTES, receiveWebhook, rejectedDeliveries } from "@/lib/orders/webhook";
@@ -30,6 +31,8 @@ export async function POST(request: Request): Promise<Response> {
     } else {
       logger.info({ event: "webhook", httpStatus: answer.httpStatus, outcome: answer.outcome });
     }
+    // The receipt and the merchant's notice this delivery queued go out once the service has its answer.
+    if (answer.outcome === "confirmed" || answer.outcome === "amount_mismatch") sendPendingEmailsAfterResponse();
     return Response.json({ outcome: answer.outcome }, { status: answer.httpStatus });
   } catch (error) {
     // Not recorded, so not acknowledged: the service sends it again. The error's code only: its message quotes the

@@ -1,0 +1,193 @@
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { EMULATOR_URL, shopEnv } from "../playwright.config";
+import { formatMoney } from "../lib/money";
+import {
+  addToCart,
+  createAdmin,
+  database,
+  emulator,
+  mailbox,
+  paymentPage,
+  shop,
+  signInAsAdmin,
+  type CaughtEmail,
+  type Lang,
+} from "./support";
+
+/**
+ * The shop's e-mails, end to end: the production build sends them over SMTP to a real mail catcher (MailDev, the
+ * shop's SMTP_URL), which the tests read through its REST API. The merchant's language is the default, English.
+ */
+
+test.beforeEach(async ({ request }) => {
+  await emulator.reset(request);
+});
+
+const MERCHANT = shopEnv.MERCHANT_EMAIL;
+const ADMIN = { email: "mail-admin@medina.example", password: "mail-admin-password-1" };
+const orderIdOf = (page: Page) => new URL(page.url()).pathname.split("/").pop()!;
+const runScheduledJob = (request: APIRequestContext) =>
+  request.get(`${shopEnv.SITE_URL}/api/cron/expire-orders`, {
+    headers: { Authorization: `Bearer ${shopEnv.CRON_SECRET}` },
+  });
+const idle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A browser in `lang` that fills the cart (2 × olive oil at 42.50, 1 × saffron at 18.75: 103.75 LYD) and reaches the
+ * gateway page. @returns the page and the payment's token.
+ */
+async function toGatewayPage(browser: Browser, lang: Lang, customer: string): Promise<{ page: Page; token: string }> {
+  const context = await browser.newContext({ locale: lang === "ar" ? "ar-LY" : "en-US" });
+  const page = await context.newPage();
+  await addToCart(page, "olive-oil", 2, lang);
+  await addToCart(page, "saffron", 1, lang);
+  await page.goto("/checkout");
+  await page.getByLabel(shop("checkout.fullName", lang)).fill("Aisha Ben Ali");
+  await page.getByLabel(shop("checkout.email", lang)).fill(customer);
+  await page.getByRole("radio", { name: shop("gateways.sadad", lang) }).check();
+  await page.getByRole("button", { name: shop("checkout.submit", lang) }).click();
+  await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+  const token = new URL(page.url()).pathname.split("/").pop()!;
+  await page.getByRole("button", { name: paymentPage(lang).continue }).click();
+  return { page, token };
+}
+
+async function pay(page: Page, lang: Lang) {
+  await page.getByRole("button", { name: paymentPage(lang).pay, exact: true }).click();
+  await expect(page.getByRole("heading", { name: shop("order.status.paid.title", lang) })).toBeVisible();
+}
+
+const fill = (template: string, values: Record<string, string>) =>
+  Object.entries(values).reduce((text, [name, value]) => text.replace(`{${name}}`, value), template);
+const to = (email: CaughtEmail) => email.to.map((address) => address.address).join(",");
+
+/** Milliseconds from the webhook's event to the catcher's acceptance of an e-mail (its `email_sent` event). */
+async function webhookToCatcherMs(orderId: string): Promise<number[]> {
+  return database(async (pool) => {
+    const { rows } = await pool.query<{ type: string; at: Date }>(
+      "select type, at from order_events where order_id = $1 and type in ('webhook_received', 'email_sent') order by id",
+      [orderId],
+    );
+    const webhook = rows.find((row) => row.type === "webhook_received")!.at.getTime();
+    return rows.filter((row) => row.type === "email_sent").map((row) => row.at.getTime() - webhook);
+  });
+}
+
+for (const lang of ["en", "ar"] as const) {
+  test(`a paid checkout in ${lang === "en" ? "English" : "Arabic"}: one receipt to the customer in ${lang}, one notice to the merchant`, async ({
+    browser,
+    request,
+  }) => {
+    const customer = `customer-${lang}-${Date.now()}@example.ly`;
+    const { page } = await toGatewayPage(browser, lang, customer);
+    await pay(page, lang);
+    const orderId = orderIdOf(page);
+
+    const emails = await mailbox.waitFor(request, orderId, 2);
+    const receipt = emails.find((email) => to(email) === customer)!;
+    const notice = emails.find((email) => to(email) === MERCHANT)!;
+    expect(receipt, "one receipt, to the customer").toBeDefined();
+    expect(notice, "one notice, to the merchant").toBeDefined();
+
+    const total = formatMoney(10375, lang);
+    expect(receipt.subject).toBe(fill(shop("email.receipt.subject", lang), { id: orderId, total }));
+    expect(receipt.html).toMatch(new RegExp(`<html[^>]* dir="${lang === "ar" ? "rtl" : "ltr"}" lang="${lang}"`));
+    expect(receipt.text).toContain(shop("email.receipt.heading", lang));
+    expect(receipt.text).toContain(orderId);
+    expect(receipt.text).toContain(total);
+    expect(receipt.text).toContain(formatMoney(8500, lang)); // the olive oil line: 2 × 42.50
+    expect(receipt.text).toContain(shop("gateways.sadad", lang));
+    expect(receipt.text).toContain(`${shopEnv.SITE_URL}/orders/${orderId}`);
+    expect(receipt.from[0]).toMatchObject({ address: "shop@medina.example", name: "Medina Market" });
+
+    // The merchant's notice is in the merchant's language (MERCHANT_LOCALE, English here), whatever the customer's.
+    expect(notice.subject).toBe(
+      fill(shop("email.notice.subjectPaid", "en"), { id: orderId, total: formatMoney(10375, "en") }),
+    );
+    expect(notice.text).toContain(customer);
+    expect(notice.text).toContain(`${shopEnv.SITE_URL}/admin/orders/${orderId}`);
+
+    // The link in the receipt opens the order in the browser that placed it.
+    await page.goto(`${shopEnv.SITE_URL}/orders/${orderId}`);
+    await expect(page.getByRole("heading", { name: shop("order.status.paid.title", lang) })).toBeVisible();
+
+    // Sent once: the scheduled job finds nothing left to send, and nothing else arrives.
+    expect((await (await runScheduledJob(request)).json()).emails).toMatchObject({ sent: 0 });
+    await idle(1_000);
+    expect(await mailbox.about(request, orderId)).toHaveLength(2);
+
+    const latency = await webhookToCatcherMs(orderId);
+    test.info().annotations.push({ type: "webhook → catcher (ms)", description: latency.join(", ") });
+    console.log(`[email] ${lang}: webhook → e-mail in the catcher: ${latency.join(" ms, ")} ms`);
+  });
+}
+
+test("a cancelled checkout sends no e-mail", async ({ browser, request }) => {
+  const { page } = await toGatewayPage(browser, "en", `cancel-${Date.now()}@example.ly`);
+  await page.getByRole("button", { name: paymentPage("en").cancel, exact: true }).click();
+  await expect(page.getByRole("heading", { name: shop("order.status.cancelled.title", "en") })).toBeVisible();
+  const orderId = orderIdOf(page);
+  expect((await runScheduledJob(request)).ok()).toBe(true);
+  await idle(1_500);
+  expect(await mailbox.about(request, orderId)).toEqual([]);
+});
+
+test("a replayed webhook sends nothing new", async ({ browser, request }) => {
+  const { page, token } = await toGatewayPage(browser, "en", `replay-${Date.now()}@example.ly`);
+  await pay(page, "en");
+  const orderId = orderIdOf(page);
+  await mailbox.waitFor(request, orderId, 2);
+
+  const [delivery] = await emulator.webhooks(request, token);
+  const replay = await request.post(`${EMULATOR_URL}/__emulator/webhooks/${delivery!.id}/replay`);
+  expect((await replay.json()).attempt).toMatchObject({ status: 200 });
+  expect((await runScheduledJob(request)).ok()).toBe(true);
+  await idle(1_500);
+  expect(await mailbox.about(request, orderId)).toHaveLength(2);
+});
+
+test("money after a cancel: the merchant's notice spells out the flag", async ({ browser, request }) => {
+  const { page, token } = await toGatewayPage(browser, "en", `flagged-${Date.now()}@example.ly`);
+  const gatewayPage = page.url();
+  await page.goto(`/checkout/cancel?type=cancel&token=${token}`);
+  await expect(page.getByRole("heading", { name: shop("order.status.cancelled.title", "en") })).toBeVisible();
+  const orderId = orderIdOf(page);
+  await page.goto(gatewayPage); // the payment page still works: the customer pays anyway
+  await pay(page, "en");
+
+  const notice = (await mailbox.waitFor(request, orderId, 2)).find((email) => to(email) === MERCHANT)!;
+  expect(notice.subject).toBe(
+    fill(shop("email.notice.subjectFlagged", "en"), { id: orderId, total: formatMoney(10375, "en") }),
+  );
+  expect(notice.text).toContain(shop("email.flags.paid_after_cancel", "en"));
+});
+
+test("the back office shows each e-mail in the order's history, and sends the receipt again", async ({
+  browser,
+  request,
+}) => {
+  const customer = `resend-${Date.now()}@example.ly`;
+  const { page } = await toGatewayPage(browser, "en", customer);
+  await pay(page, "en");
+  const orderId = orderIdOf(page);
+  await mailbox.waitFor(request, orderId, 2);
+
+  createAdmin(ADMIN.email, ADMIN.password);
+  const admin = await (await browser.newContext({ locale: "en-US" })).newPage();
+  await signInAsAdmin(admin, ADMIN.email, ADMIN.password, "en");
+  await admin.goto(`/admin/orders/${orderId}`);
+  const timeline = admin.getByTestId("order-timeline");
+  await expect(timeline).toContainText(`E-mail queued: receipt to ${customer}`);
+  await expect(timeline).toContainText(`E-mail sent: receipt to ${customer}`);
+  await expect(timeline).toContainText(`E-mail sent: merchant's notice to ${MERCHANT}`);
+
+  await admin.getByRole("button", { name: shop("admin.order.resendReceipt", "en") }).click();
+  await expect(admin.getByRole("status")).toHaveText(shop("admin.order.results.receipt_queued", "en"));
+  await expect(timeline).toContainText(`Receipt requested again by ${ADMIN.email}`);
+  const emails = await mailbox.waitFor(request, orderId, 3);
+  const receipts = emails.filter((email) => to(email) === customer);
+  expect(receipts).toHaveLength(2);
+  expect(receipts[1]!.text).toContain(shop("email.receipt.resent", "en"));
+  await admin.reload();
+  await expect(timeline.getByText(`E-mail sent: receipt to ${customer}`)).toHaveCount(2);
+});

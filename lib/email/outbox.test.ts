@@ -1,0 +1,191 @@
+import { createHmac } from "node:crypto";
+import { asc, eq } from "drizzle-orm";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { emailOutbox, orderEvents, orders, type OrderStatus } from "../db/schema";
+import { settle } from "../orders/settle";
+import { receiveWebhook } from "../orders/webhook";
+import { setUpTestDatabase } from "../../testing/db";
+import { storeOrder } from "../../testing/orders";
+import { queueOrderEmails, resendReceipt } from "./outbox";
+import type { EmailSettings } from "./settings";
+
+// E-mail on, as the shop's environment turns it on: settle() and the webhook read these through lib/env.ts.
+vi.stubEnv("SMTP_URL", "smtp://127.0.0.1:2525");
+vi.stubEnv("MAIL_FROM", "Medina Market <shop@medina.example>");
+vi.stubEnv("MERCHANT_EMAIL", "owner@medina.example");
+
+const t = setUpTestDatabase();
+const SECRET = "whsec-outbox-test-0123456789";
+
+const storedOrder = (status: OrderStatus = "pending", email: string | null = "aisha@example.ly") =>
+  storeOrder(t.db, { status, email, locale: "ar", paymentToken: `pt-${crypto.randomUUID()}` });
+const outboxOf = (id: string) =>
+  t.db.select().from(emailOutbox).where(eq(emailOutbox.orderId, id)).orderBy(asc(emailOutbox.id));
+const eventsOf = async (id: string) =>
+  (await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, id)).orderBy(asc(orderEvents.id))).map(
+    (event) => event.type,
+  );
+const statusOf = async (id: string) => (await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.status;
+const confirmed = { kind: "payment_confirmed", paymentToken: "pt", delivery: {} } as const;
+
+/** Makes every insert into the outbox fail, as a database that fails between the two writes would. */
+async function breakTheOutbox() {
+  await t.pool.query(`
+    create or replace function refuse_outbox() returns trigger language plpgsql as
+      $$ begin raise exception 'the outbox is broken for this test'; end $$;
+    create trigger refuse_outbox before insert on email_outbox for each row execute function refuse_outbox();`);
+}
+afterEach(async () => {
+  await t.pool.query("drop trigger if exists refuse_outbox on email_outbox");
+});
+
+describe("the move to paid", () => {
+  it("writes the receipt (order's language) and the merchant's notice in the same transaction, after its event", async () => {
+    const { id } = await storedOrder();
+    expect((await settle(t.db, id, confirmed))?.changed).toBe(true);
+    expect(
+      (await outboxOf(id)).map(({ kind, reason, recipient, locale, status }) => ({
+        kind,
+        reason,
+        recipient,
+        locale,
+        status,
+      })),
+    ).toEqual([
+      { kind: "receipt", reason: "paid", recipient: "aisha@example.ly", locale: "ar", status: "pending" },
+      { kind: "merchant_notice", reason: "paid", recipient: "owner@medina.example", locale: "en", status: "pending" },
+    ]);
+    expect(await eventsOf(id)).toEqual(["webhook_received", "email_queued", "email_queued"]);
+  });
+
+  it("a failure writing the e-mails leaves neither them nor the move: the order stays pending, to be retried", async () => {
+    const { id } = await storedOrder();
+    await breakTheOutbox();
+    await expect(settle(t.db, id, confirmed)).rejects.toThrow();
+    expect(await statusOf(id)).toBe("pending");
+    expect(await outboxOf(id)).toEqual([]);
+    expect(await eventsOf(id)).toEqual([]);
+
+    // The service retries the webhook once the database works again: the move and its e-mails, together, once.
+    await t.pool.query("drop trigger refuse_outbox on email_outbox");
+    expect((await settle(t.db, id, confirmed))?.changed).toBe(true);
+    expect(await statusOf(id)).toBe("paid");
+    expect(await outboxOf(id)).toHaveLength(2);
+  });
+
+  it("a repeated delivery queues nothing new", async () => {
+    const { id } = await storedOrder();
+    await settle(t.db, id, confirmed);
+    expect((await settle(t.db, id, confirmed))?.changed).toBe(false);
+    expect(await outboxOf(id)).toHaveLength(2);
+    // And asking again by hand (two senders of one move) is refused by the database, not only by the state table.
+    expect(await t.db.transaction((tx) => queueOrderEmails(tx, id, "paid"))).toEqual([]);
+    expect(await outboxOf(id)).toHaveLength(2);
+  });
+
+  it.each<[OrderStatus, string]>([
+    ["cancelled", "paid_after_cancel"],
+    ["expired", "paid_after_expiry"],
+  ])("money for a %s order: paid, flagged, and both e-mails queued", async (status, flag) => {
+    const { id } = await storedOrder(status);
+    expect(await settle(t.db, id, confirmed)).toMatchObject({ to: "paid", flag });
+    expect((await outboxOf(id)).map((email) => email.kind)).toEqual(["receipt", "merchant_notice"]);
+  });
+
+  it("the merchant marking an order paid queues them too", async () => {
+    const { id } = await storedOrder("awaiting_confirmation");
+    await settle(t.db, id, { kind: "marked_paid", by: "owner@medina.example", reference: "TXN-9" });
+    expect((await outboxOf(id)).map((email) => email.kind)).toEqual(["receipt", "merchant_notice"]);
+  });
+
+  it("no move to paid queues nothing (a cancel, a return, expiry)", async () => {
+    const { id } = await storedOrder();
+    await settle(t.db, id, { kind: "customer_returned", type: "cancel" });
+    const other = await storedOrder();
+    await settle(t.db, other.id, { kind: "customer_returned", type: "success" });
+    expect([...(await outboxOf(id)), ...(await outboxOf(other.id))]).toEqual([]);
+  });
+
+  it("an order without an e-mail address gets the merchant's notice only", async () => {
+    const { id } = await storedOrder("pending", null);
+    await settle(t.db, id, confirmed);
+    expect((await outboxOf(id)).map((email) => email.kind)).toEqual(["merchant_notice"]);
+  });
+
+  it("with e-mail off (no SMTP_URL) nothing is queued", async () => {
+    const { id } = await storedOrder();
+    expect(await t.db.transaction((tx) => queueOrderEmails(tx, id, "paid", new Date(), null))).toEqual([]);
+    expect(await outboxOf(id)).toEqual([]);
+  });
+
+  it("each e-mail has a Message-ID of its own, on the sender's domain", async () => {
+    const { id } = await storedOrder();
+    await settle(t.db, id, confirmed);
+    const [receipt, notice] = await outboxOf(id);
+    expect(receipt!.messageId).toMatch(new RegExp(`^<[0-9a-f-]{36}\\.${id}@medina\\.example>$`));
+    expect(notice!.messageId).not.toBe(receipt!.messageId);
+  });
+});
+
+describe("a payment with another amount", () => {
+  const deliver = (token: string, amount: number) => {
+    const raw = JSON.stringify({ event: "payment.success", status: "success", token, amount, currency: "LYD" });
+    return receiveWebhook(t.db, Buffer.from(raw), createHmac("sha256", SECRET).update(raw).digest("hex"), SECRET);
+  };
+
+  it("flags the order and queues the merchant's notice in one transaction, once however often it arrives", async () => {
+    const { id, paymentToken } = await storedOrder();
+    expect((await deliver(paymentToken, 1.0)).outcome).toBe("amount_mismatch");
+    expect((await deliver(paymentToken, 2.0)).outcome).toBe("amount_mismatch");
+    const order = await t.db.query.orders.findFirst({ where: eq(orders.id, id) });
+    expect(order).toMatchObject({ status: "pending", flags: ["amount_mismatch"] });
+    expect((await outboxOf(id)).map(({ kind, reason, recipient }) => ({ kind, reason, recipient }))).toEqual([
+      { kind: "merchant_notice", reason: "amount_mismatch", recipient: "owner@medina.example" },
+    ]);
+  });
+
+  it("a failure queueing the notice leaves the flag unraised and the delivery unacknowledged (the service retries)", async () => {
+    const { id, paymentToken } = await storedOrder();
+    await breakTheOutbox();
+    await expect(deliver(paymentToken, 1.0)).rejects.toThrow();
+    expect((await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.flags).toEqual([]);
+    await t.pool.query("drop trigger refuse_outbox on email_outbox");
+    await deliver(paymentToken, 1.0);
+    expect((await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.flags).toEqual(["amount_mismatch"]);
+    expect(await outboxOf(id)).toHaveLength(1);
+  });
+});
+
+describe("send the receipt again", () => {
+  const settings: EmailSettings = {
+    smtpUrl: "smtp://127.0.0.1:2525",
+    from: "shop@medina.example",
+    merchantEmail: "owner@medina.example",
+    merchantLocale: "en",
+    siteUrl: "https://shop.example.ly",
+  };
+
+  it("queues another receipt for a paid order and records who asked; not while one is still waiting", async () => {
+    const { id } = await storedOrder();
+    await settle(t.db, id, confirmed);
+    expect(await resendReceipt(t.db, id, "owner@medina.example", new Date(), settings)).toBe("receipt_pending");
+    await t.db.update(emailOutbox).set({ status: "sent" }).where(eq(emailOutbox.orderId, id));
+    expect(await resendReceipt(t.db, id, "owner@medina.example", new Date(), settings)).toBe("receipt_queued");
+    const receipts = (await outboxOf(id)).filter((email) => email.kind === "receipt");
+    expect(receipts.map(({ reason, status }) => [reason, status])).toEqual([
+      ["paid", "sent"],
+      ["resend", "pending"],
+    ]);
+    expect((await eventsOf(id)).slice(-2)).toEqual(["receipt_resent", "email_queued"]);
+  });
+
+  it("says why not: not paid, no address, e-mail off, no such order", async () => {
+    const pending = await storedOrder();
+    const withoutAddress = await storedOrder("pending", null);
+    await settle(t.db, withoutAddress.id, confirmed);
+    expect(await resendReceipt(t.db, pending.id, "a@b.ly", new Date(), settings)).toBe("not_paid");
+    expect(await resendReceipt(t.db, withoutAddress.id, "a@b.ly", new Date(), settings)).toBe("no_email");
+    expect(await resendReceipt(t.db, pending.id, "a@b.ly", new Date(), null)).toBe("email_off");
+    expect(await resendReceipt(t.db, "ord_0000000000000000", "a@b.ly", new Date(), settings)).toBe("not_found");
+  });
+});

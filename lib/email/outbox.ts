@@ -1,0 +1,119 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import type { Db, Tx } from "../db/client";
+import { emailOutbox, orders, type EmailKind, type EmailReason } from "../db/schema";
+import { recordOrderEvent } from "../orders/settle";
+import { isLocale } from "../i18n/config";
+import { emailSettings, senderDomain, type EmailSettings } from "./settings";
+
+/**
+ * The transactional outbox: which e-mails an order's move calls for, written in the same transaction as the move. So
+ * an e-mail exists exactly when its move does (a rolled-back move leaves none; a committed one cannot lose it), and
+ * each is written once: a repeated delivery moves nothing and so queues nothing, and a unique index keeps one e-mail
+ * per order, kind and reason whoever asks twice. lib/email/sender.ts delivers them.
+ *
+ * | why                                      | the customer's receipt            | the merchant's notice         |
+ * |------------------------------------------|-----------------------------------|-------------------------------|
+ * | `paid`: the order became paid            | when the order has an e-mail      | when MERCHANT_EMAIL is set    |
+ * | `amount_mismatch`: money, another amount | —                                 | when MERCHANT_EMAIL is set    |
+ * | `resend`: an admin asked for it          | again, each time                  | —                             |
+ */
+
+/** One e-mail written to the outbox. */
+export interface QueuedEmail {
+  id: number;
+  kind: EmailKind;
+  recipient: string;
+}
+
+/**
+ * Writes the e-mails that `reason` calls for into the outbox, with an `email_queued` event each, inside the caller's
+ * transaction (`tx`: the one that moves or flags the order). Writes nothing when e-mail is off or the order is gone.
+ * @returns the e-mails written; empty when there was nothing to write or they had been written before.
+ */
+export async function queueOrderEmails(
+  tx: Db | Tx,
+  orderId: string,
+  reason: EmailReason,
+  now = new Date(),
+  settings: EmailSettings | null = emailSettings(),
+): Promise<QueuedEmail[]> {
+  if (!settings) return [];
+  const [order] = await tx
+    .select({ email: orders.email, locale: orders.locale })
+    .from(orders)
+    .where(eq(orders.id, orderId));
+  if (!order) return [];
+  const wanted: { kind: EmailKind; recipient: string | null | undefined; locale: string }[] = [
+    ...(reason !== "amount_mismatch"
+      ? [{ kind: "receipt" as const, recipient: order.email, locale: isLocale(order.locale) ? order.locale : "en" }]
+      : []),
+    ...(reason !== "resend"
+      ? [{ kind: "merchant_notice" as const, recipient: settings.merchantEmail, locale: settings.merchantLocale }]
+      : []),
+  ];
+  const rows = wanted.flatMap(({ kind, recipient, locale }) =>
+    recipient
+      ? [
+          {
+            orderId,
+            kind,
+            reason,
+            recipient,
+            locale,
+            messageId: `<${crypto.randomUUID()}.${orderId}@${senderDomain(settings)}>`,
+            nextAttemptAt: now,
+            createdAt: now,
+          },
+        ]
+      : [],
+  );
+  if (rows.length === 0) return [];
+  const queued = await tx
+    .insert(emailOutbox)
+    .values(rows)
+    .onConflictDoNothing()
+    .returning({ id: emailOutbox.id, kind: emailOutbox.kind, recipient: emailOutbox.recipient });
+  for (const email of queued) {
+    const data = { outboxId: email.id, kind: email.kind, reason, recipient: email.recipient };
+    await recordOrderEvent(tx, orderId, { type: "email_queued", at: now, data });
+  }
+  return queued;
+}
+
+/** What {@link resendReceipt} did. */
+export type ResendOutcome = "receipt_queued" | "receipt_pending" | "not_paid" | "no_email" | "email_off" | "not_found";
+
+/**
+ * An admin's "send the receipt again": queues a new receipt for a paid order with an e-mail address, and records who
+ * asked (`receipt_resent`), in one transaction with the order row locked.
+ * @param by the admin's e-mail. @returns `receipt_queued`, or why not: a receipt is still waiting to go
+ *   (`receipt_pending`), the order is not paid, has no e-mail address, e-mail is off, or there is no such order.
+ */
+export async function resendReceipt(
+  db: Db,
+  orderId: string,
+  by: string,
+  now = new Date(),
+  settings: EmailSettings | null = emailSettings(),
+): Promise<ResendOutcome> {
+  if (!settings) return "email_off";
+  return db.transaction(async (tx) => {
+    const [order] = await tx
+      .select({ status: orders.status, email: orders.email })
+      .from(orders)
+      .where(eq(orders.id, orderId))
+      .for("update");
+    if (!order) return "not_found";
+    if (order.status !== "paid") return "not_paid";
+    if (!order.email) return "no_email";
+    const [waiting] = await tx
+      .select({ id: emailOutbox.id })
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.orderId, orderId), eq(emailOutbox.kind, "receipt"), eq(emailOutbox.status, "pending")));
+    if (waiting) return "receipt_pending";
+    await recordOrderEvent(tx, orderId, { type: "receipt_resent", at: now, data: { by } });
+    await queueOrderEmails(tx, orderId, "resend", now, settings);
+    return "receipt_queued";
+  });
+}

@@ -1,0 +1,146 @@
+import "server-only";
+import { render } from "@react-email/render";
+import { createFormatter, createTranslator } from "next-intl";
+import { createElement, type ReactElement } from "react";
+import { MerchantNoticeEmail } from "../../components/emails/merchant-notice-email";
+import { ReceiptEmail } from "../../components/emails/receipt-email";
+import type { EmailOutboxRow, OrderLineRow, OrderRow } from "../db/schema";
+import { gatewayName } from "../gateways";
+import { direction, isLocale, type Locale } from "../i18n/config";
+import ar from "../i18n/messages/ar.json";
+import en from "../i18n/messages/en.json";
+import { CURRENCY, formatMoney, fromDecimalAmount, multiply } from "../money";
+
+/**
+ * The shop's two e-mails as subject, HTML and plain text: the customer's receipt in the order's language and the
+ * merchant's notice in the merchant's, from the components in components/emails/ (React Email) and the texts in
+ * lib/i18n/messages (`email.*`). Nothing in them is a secret or a key: an order number and a link to a page that
+ * shows the order only to the browser that placed it (or to a signed-in admin).
+ */
+
+/** What an e-mail is about: the order as stored, its lines as sold, and what the payment service reported. */
+export interface EmailOrder {
+  order: Pick<OrderRow, "id" | "amountMinor" | "locale" | "fullName" | "email" | "phone" | "flags" | "createdAt">;
+  lines: Pick<OrderLineRow, "name" | "unitMinor" | "quantity">[];
+  /** The gateway alias the confirming webhook named, else the one chosen at checkout; `null` when neither. */
+  paidWith: string | null;
+  /** For a payment with another amount: what arrived, as the delivery said it (`amount` decimal, `currency`). */
+  received?: { amount: number | string; currency: string };
+}
+
+export interface RenderedEmail {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+const catalogues: Record<Locale, typeof en> = { en, ar };
+const TIME_ZONE = "Africa/Tripoli";
+
+/**
+ * Renders one outbox e-mail.
+ * @param email its kind, why it was queued and its language. @param siteUrl the shop's public origin, for the link.
+ * @returns the subject, the HTML (self-contained: inline styles, no remote image or font) and the plain text.
+ */
+export async function renderOrderEmail(
+  email: Pick<EmailOutboxRow, "kind" | "reason" | "locale">,
+  data: EmailOrder,
+  siteUrl: string,
+): Promise<RenderedEmail> {
+  const locale: Locale = isLocale(email.locale) ? email.locale : "en";
+  const messages = catalogues[locale];
+  const t = createTranslator({ locale, messages, namespace: "email" });
+  const format = createFormatter({ locale, timeZone: TIME_ZONE });
+  const money = (minor: number) => formatMoney(minor, locale);
+  const { order } = data;
+  const total = money(order.amountMinor);
+  const common = {
+    lang: locale,
+    dir: direction(locale),
+    shopName: messages.meta.shopName,
+    headings: {
+      product: t("lines.product"),
+      quantity: t("lines.quantity"),
+      price: t("lines.price"),
+      total: t("lines.total"),
+    },
+    lines: data.lines.map((line) => ({
+      name: line.name,
+      quantity: line.quantity,
+      unitPrice: money(line.unitMinor),
+      total: money(multiply(line.unitMinor, line.quantity)),
+    })),
+    totalLabel: t("lines.orderTotal"),
+    total,
+  };
+  const placed = format.dateTime(order.createdAt, { dateStyle: "medium", timeStyle: "short" });
+  const paidWith = data.paidWith ? gatewayName(data.paidWith, messages.gateways) : null;
+  const site = new URL(siteUrl).host;
+
+  if (email.kind === "receipt") {
+    const element = createElement(ReceiptEmail, {
+      ...common,
+      preview: t("receipt.preview", { total, id: order.id }),
+      heading: t("receipt.heading"),
+      paragraphs: [t("receipt.intro"), ...(email.reason === "resend" ? [t("receipt.resent")] : [])],
+      facts: [
+        [t("receipt.order"), order.id],
+        [t("receipt.placed"), placed],
+        ...(paidWith ? ([[t("receipt.paidWith"), paidWith]] as [string, string][]) : []),
+      ],
+      link: { href: `${siteUrl}/orders/${order.id}`, label: t("receipt.view"), note: t("receipt.viewNote") },
+      footer: t("receipt.footer", { shop: messages.meta.shopName, site }),
+    });
+    return { subject: t("receipt.subject", { id: order.id, total }), ...(await htmlAndText(element)) };
+  }
+
+  const mismatch = email.reason === "amount_mismatch";
+  const flagged = order.flags.length > 0;
+  const received = data.received
+    ? data.received.currency === CURRENCY && fromDecimalAmount(data.received.amount) !== null
+      ? money(fromDecimalAmount(data.received.amount)!)
+      : `${data.received.amount} ${data.received.currency}`
+    : null;
+  const none = t("notice.none");
+  const element = createElement(MerchantNoticeEmail, {
+    ...common,
+    preview: mismatch
+      ? t("notice.previewMismatch", { id: order.id })
+      : t("notice.previewPaid", { total, id: order.id }),
+    heading: mismatch ? t("notice.headingMismatch") : flagged ? t("notice.headingFlagged") : t("notice.headingPaid"),
+    paragraphs: mismatch
+      ? [t("notice.introMismatch"), ...(received ? [t("notice.received", { received, total })] : [])]
+      : [t("notice.introPaid")],
+    flags: { title: t("notice.flagsTitle"), items: order.flags.map((flag) => t(`flags.${flag}`)) },
+    facts: [
+      [t("notice.order"), order.id],
+      [t("notice.placed"), placed],
+      [t("notice.customer"), order.fullName ?? none],
+      [t("notice.email"), order.email ?? none],
+      [t("notice.phone"), order.phone ?? none],
+      [t("notice.language"), isLocale(order.locale) ? t(`languages.${order.locale}`) : order.locale],
+      [t("notice.paidWith"), paidWith ?? none],
+    ],
+    link: { href: `${siteUrl}/admin/orders/${order.id}`, label: t("notice.open") },
+    footer: t("notice.footer", { shop: messages.meta.shopName, site }),
+  });
+  const subject = mismatch
+    ? t("notice.subjectMismatch", { id: order.id })
+    : flagged
+      ? t("notice.subjectFlagged", { id: order.id, total })
+      : t("notice.subjectPaid", { id: order.id, total });
+  return { subject, ...(await htmlAndText(element)) };
+}
+
+/** The HTML of an e-mail and its plain-text twin (React Email's conversion: links spelled out, tables as lines). */
+async function htmlAndText(element: ReactElement): Promise<{ html: string; text: string }> {
+  const [html, text] = await Promise.all([
+    render(element),
+    // Headings as written: html-to-text's capitals shout, and mean nothing in Arabic.
+    render(element, {
+      plainText: true,
+      htmlToTextOptions: { selectors: [{ selector: "h1", options: { uppercase: false } }] },
+    }),
+  ]);
+  return { html, text };
+}

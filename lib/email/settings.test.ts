@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "../env";
+import { createMailTransport, emailSettings, senderDomain } from "./settings";
+
+const options = (smtpUrl: string) =>
+  (createMailTransport({ smtpUrl }).transporter as unknown as { options: Record<string, unknown> }).options;
+
+describe("the SMTP connection", () => {
+  it("insists on TLS to any host but this machine, and reads URL-encoded credentials", () => {
+    expect(options("smtp://apikey:p%40ss%2Fword@smtp.example.com:587")).toMatchObject({
+      host: "smtp.example.com",
+      port: 587,
+      secure: false,
+      requireTLS: true,
+      auth: { user: "apikey", pass: "p@ss/word" },
+    });
+    expect(options("smtps://u:p@smtp.example.com")).toMatchObject({ port: 465, secure: true, requireTLS: false });
+    // The development catcher on this machine speaks plain SMTP.
+    expect(options("smtp://127.0.0.1:4025")).toMatchObject({ port: 4025, requireTLS: false });
+    expect(options("smtp://127.0.0.1:4025")).not.toHaveProperty("auth");
+  });
+
+  it("gives up on a server that does not answer within seconds, not minutes", () => {
+    expect(options("smtp://smtp.example.com")).toMatchObject({ connectionTimeout: 10_000, socketTimeout: 20_000 });
+  });
+});
+
+describe("emailSettings", () => {
+  it("is null (e-mail off) without SMTP_URL, and the environment's settings with it", () => {
+    expect(emailSettings(parseEnv({}, "development"))).toBeNull();
+    const settings = emailSettings(
+      parseEnv(
+        { SMTP_URL: "smtp://127.0.0.1:4025", MERCHANT_LOCALE: "ar", SITE_URL: "http://localhost:3000" },
+        "development",
+      ),
+    );
+    expect(settings).toEqual({
+      smtpUrl: "smtp://127.0.0.1:4025",
+      from: "Medina Market <shop@example.com>",
+      merchantEmail: "merchant@example.com",
+      merchantLocale: "ar",
+      siteUrl: "http://localhost:3000",
+    });
+    expect(senderDomain(settings!)).toBe("example.com");
+  });
+});

@@ -2,8 +2,7 @@ import "server-only";
 import { render } from "@react-email/render";
 import { createFormatter, createTranslator } from "next-intl";
 import { createElement, type ReactElement } from "react";
-import { MerchantNoticeEmail } from "../../components/emails/merchant-notice-email";
-import { ReceiptEmail } from "../../components/emails/receipt-email";
+import { OrderEmail } from "../../components/emails/order-email";
 import type { EmailOutboxRow, OrderLineRow, OrderRow } from "../db/schema";
 import { gatewayName } from "../gateways";
 import { direction, isLocale, type Locale } from "../i18n/config";
@@ -78,7 +77,7 @@ export async function renderOrderEmail(
   const site = new URL(siteUrl).host;
 
   if (email.kind === "receipt") {
-    const element = createElement(ReceiptEmail, {
+    const element = createElement(OrderEmail, {
       ...common,
       preview: t("receipt.preview", { total, id: order.id }),
       heading: t("receipt.heading"),
@@ -102,7 +101,7 @@ export async function renderOrderEmail(
       : `${data.received.amount} ${data.received.currency}`
     : null;
   const none = t("notice.none");
-  const element = createElement(MerchantNoticeEmail, {
+  const element = createElement(OrderEmail, {
     ...common,
     preview: mismatch
       ? t("notice.previewMismatch", { id: order.id })
@@ -111,7 +110,7 @@ export async function renderOrderEmail(
     paragraphs: mismatch
       ? [t("notice.introMismatch"), ...(received ? [t("notice.received", { received, total })] : [])]
       : [t("notice.introPaid")],
-    flags: { title: t("notice.flagsTitle"), items: order.flags.map((flag) => t(`flags.${flag}`)) },
+    alert: { title: t("notice.flagsTitle"), items: order.flags.map((flag) => t(`flags.${flag}`)) },
     facts: [
       [t("notice.order"), order.id],
       [t("notice.placed"), placed],

@@ -1,29 +1,30 @@
 import { Action, Alert, EmailLayout, Facts, Intro, Lines, type Direction, type EmailLine } from "./email-layout";
 
-/** Everything the merchant's notice says, already in the merchant's language and formatted. */
-export interface MerchantNoticeEmailProps {
+/** Everything one e-mail about an order says, already in its reader's language and formatted (lib/email/render.ts). */
+export interface OrderEmailProps {
   lang: string;
   dir: Direction;
   shopName: string;
   preview: string;
   heading: string;
   paragraphs: string[];
-  /** What needs the merchant's attention, spelled out; no box when empty. */
-  flags: { title: string; items: string[] };
+  /** What needs the reader's attention, spelled out (the merchant's notice of a flagged order); no box when absent. */
+  alert?: { title: string; items: string[] };
   facts: [string, string][];
   headings: { product: string; quantity: string; price: string; total: string };
   lines: EmailLine[];
   totalLabel: string;
   total: string;
-  link: { href: string; label: string };
+  link: { href: string; label: string; note?: string };
   footer: string;
 }
 
 /**
- * The merchant's notice of a paid order, or of a payment that needs a look: the order, the customer, the total, any
- * flags, and a link to the order in the back office.
+ * An e-mail about one order: the customer's receipt (a link to the order page) and the merchant's notice (any flags,
+ * a link to the back office) are the same message for two readers: an introduction, the facts, the lines as sold with
+ * the total, and a link.
  */
-export function MerchantNoticeEmail(props: MerchantNoticeEmailProps) {
+export function OrderEmail(props: OrderEmailProps) {
   return (
     <EmailLayout
       lang={props.lang}
@@ -33,7 +34,9 @@ export function MerchantNoticeEmail(props: MerchantNoticeEmailProps) {
       footer={props.footer}
     >
       <Intro heading={props.heading} paragraphs={props.paragraphs} />
-      {props.flags.items.length > 0 && <Alert title={props.flags.title} items={props.flags.items} dir={props.dir} />}
+      {props.alert && props.alert.items.length > 0 && (
+        <Alert title={props.alert.title} items={props.alert.items} dir={props.dir} />
+      )}
       <Facts facts={props.facts} dir={props.dir} />
       <Lines
         dir={props.dir}

@@ -10,7 +10,10 @@ export async function generateMetadata(): Promise<Metadata> {
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#115c3b" };
 
-/** The document: language and direction, the skip link. The shop (app/(shop)) and the back office (app/admin) add their own frames. */
+/**
+ * The document: language and direction, the skip link. The shop (app/(shop)) and the back office (app/admin) add their
+ * own frames.
+ */
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   const [locale, t] = await Promise.all([getLocale(), getTranslations("layout")]);
   return (

@@ -1,7 +1,9 @@
 import { setLocaleAction } from "@/app/actions";
 import type { Locale } from "@/lib/i18n/config";
 
-/** A one-button form that switches to the other language; works without JavaScript. `tone` suits the header it sits on. */
+/**
+ * A one-button form that switches to the other language; works without JavaScript. `tone` suits the header it sits on.
+ */
 export function LanguageSwitch({
   to,
   label,

@@ -126,7 +126,8 @@ test("a create that answers after the client gave up is retried into the same pa
   request,
 }) => {
   // The first attempt reaches the service and creates the payment, but answers too late; the retry repeats the
-  // identical body on the same access token and gets the same payment back (docs/payment-service.md, "Creating a payment").
+  // identical body on the same access token and gets the same payment back (docs/payment-service.md,
+  // "Creating a payment").
   await emulator.fault(request, { route: "create", kind: "delay", delayMs: 2_500 });
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`), { timeout: 20_000 });

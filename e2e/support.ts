@@ -158,7 +158,9 @@ export async function submitCheckout(page: Page) {
   await page.getByRole("button", { name: shop("checkout.submit") }).click();
 }
 
-/** Creates (or resets) a back-office admin the way a merchant does: `npm run admin -- create <email> --password-stdin`. */
+/**
+ * Creates (or resets) a back-office admin the way a merchant does: `npm run admin -- create <email> --password-stdin`.
+ */
 export function createAdmin(email: string, password: string) {
   execFileSync("npx", ["tsx", "--conditions=react-server", "scripts/admin.ts", "create", email, "--password-stdin"], {
     input: password,

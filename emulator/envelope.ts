@@ -1,5 +1,6 @@
 /**
- * The response envelope of every API answer (docs/payment-service.md, "The response envelope", "Errors and what the shop does"):
+ * The response envelope of every API answer (docs/payment-service.md, "The response envelope",
+ * "Errors and what the shop does"):
  * `{ message: { code, success | error }, data, type }`, with the HTTP status equal to `message.code`.
  */
 

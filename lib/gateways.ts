@@ -1,8 +1,8 @@
 /**
  * Payment gateway aliases (docs/payment-service.md, "Payment gateway aliases"): the values of `payment_gateway` that
  * skip the payment page's gateway selection. The service has seven brand-named aliases plus `prepaid-card`; the
- * seven exact strings are not public, so they live in configuration (`PAYMENT_GATEWAYS`) and merchants confirm them in the
- * merchant dashboard. The defaults below match the bundled emulator.
+ * seven exact strings are not public, so they live in configuration (`PAYMENT_GATEWAYS`) and merchants confirm them in
+ * the merchant dashboard. The defaults below match the bundled emulator.
  */
 
 /** One gateway the customer can pick: the alias sent as `payment_gateway`, and the name shown to people. */
@@ -14,7 +14,10 @@ export interface Gateway {
 /** The one alias the spec gives exactly; it needs prepaid card checkout enabled on the merchant account (rule 4). */
 const PREPAID_CARD_ALIAS = "prepaid-card";
 
-/** Default picker, in the order the service lists its methods (docs/payment-service.md, "The payment page and its lifetime"). */
+/**
+ * Default picker, in the order the service lists its methods (docs/payment-service.md,
+ * "The payment page and its lifetime").
+ */
 export const DEFAULT_GATEWAYS: readonly Gateway[] = [
   { alias: "moamalat", name: "Bank card (MOAMALAT)" },
   { alias: "edfali", name: "Edfali" },

@@ -1,7 +1,7 @@
 /**
  * Money in this project is always an integer number of **minor units**: 1/100 of a Libyan dinar (LYD), the unit of
- * the payment service's `amount` field (docs/payment-service.md, "Creating a payment": `<digits>.<2 digits>`). Floats never hold money; the decimal
- * string exists only at the wire (`toWireAmount`) and on screen (`formatMoney`).
+ * the payment service's `amount` field (docs/payment-service.md, "Creating a payment": `<digits>.<2 digits>`). Floats
+ * never hold money; the decimal string exists only at the wire (`toWireAmount`) and on screen (`formatMoney`).
  */
 
 /** The only currency this shop sells in (docs/payment-service.md, "Creating a payment" `currency`). */
@@ -29,8 +29,8 @@ function assertMinorUnits(value: number, what = "amount"): asserts value is Mino
 }
 
 /**
- * Formats minor units as the spec's wire amount: `1250` → `"12.50"`, `5` → `"0.05"` (docs/payment-service.md, "Creating a payment" `amount`).
- * Integer arithmetic only, so no binary-float rounding can creep in.
+ * Formats minor units as the spec's wire amount: `1250` → `"12.50"`, `5` → `"0.05"` (docs/payment-service.md,
+ * "Creating a payment" `amount`). Integer arithmetic only, so no binary-float rounding can creep in.
  * @throws RangeError when `minor` is not a valid amount (see {@link assertMinorUnits}).
  */
 export function toWireAmount(minor: MinorUnits): string {

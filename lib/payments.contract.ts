@@ -1,8 +1,8 @@
 /**
  * Contract suite: the service's rules as docs/payment-service.md states them (each test is named after its heading),
  * checked against whatever service PAYMENT_API_BASE_URL and the credentials point at — the emulator by default,
- * the real sandbox when you set yours. Run with `npm run test:contract`. It creates a few pending payments; use sandbox keys only.
- * Set CONTRACT_PREPAID_ENABLED=1 if your merchant account has prepaid card checkout enabled.
+ * the real sandbox when you set yours. Run with `npm run test:contract`. It creates a few pending payments; use sandbox
+ * keys only. Set CONTRACT_PREPAID_ENABLED=1 if your merchant account has prepaid card checkout enabled.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseEnv, paymentServiceConfig } from "./env";

@@ -133,7 +133,10 @@ export class PaymentError extends Error {
   }
 }
 
-/** The envelope of every answer ("The response envelope"). `data` is `{}` on errors, and sometimes `[]` on the live service. */
+/**
+ * The envelope of every answer ("The response envelope"). `data` is `{}` on errors, and sometimes `[]` on the live
+ * service.
+ */
 const envelopeSchema = z.object({
   message: z.object({
     code: z.number().int(),
@@ -166,8 +169,8 @@ export interface AccessToken {
 }
 
 /**
- * What to charge and where to send the customer back: the create call's fields under the spec's own names ("Creating a payment"),
- * with the amount in integer minor units (1/100 LYD) instead of the wire's `"12.50"`.
+ * What to charge and where to send the customer back: the create call's fields under the spec's own names
+ * ("Creating a payment"), with the amount in integer minor units (1/100 LYD) instead of the wire's `"12.50"`.
  */
 export interface PaymentRequest {
   amountMinor: MinorUnits;
@@ -291,8 +294,9 @@ export async function createPayment(
 }
 
 /**
- * The wire body of a create request ("Creating a payment"): the amount as `"12.50"` from minor units, empty optional fields left out.
- * Key order is fixed, so the same request always serialises to the same bytes (a retry must repeat them exactly).
+ * The wire body of a create request ("Creating a payment"): the amount as `"12.50"` from minor units, empty optional
+ * fields left out. Key order is fixed, so the same request always serialises to the same bytes (a retry must repeat
+ * them exactly).
  * @throws RangeError when `amountMinor` is not a valid amount in minor units.
  */
 export function toCreatePaymentBody({
@@ -311,9 +315,9 @@ export function toCreatePaymentBody({
 
 /**
  * Whether a `payment_url` from the service may be used as a redirect target: the service's own origin, the payment
- * page path of the configured environment ("Creating a payment": `/pay/sandbox/v1/user/payment/preview/<token>` for the sandbox
- * base `/pay/sandbox/api/v1`, `/pay/v1/user/payment/preview/<token>` for production), and the same payment token.
- * Anything else — another host, scheme or path, a different token — is refused: no open redirect, even if an
+ * page path of the configured environment ("Creating a payment": `/pay/sandbox/v1/user/payment/preview/<token>` for the
+ * sandbox base `/pay/sandbox/api/v1`, `/pay/v1/user/payment/preview/<token>` for production), and the same payment
+ * token. Anything else — another host, scheme or path, a different token — is refused: no open redirect, even if an
  * answer is tampered with.
  */
 export function isTrustedPaymentUrl(paymentUrl: string, paymentToken: string, baseUrl: string): boolean {
@@ -473,7 +477,10 @@ function log(
   });
 }
 
-/** Turns an HTTP answer into a success envelope, or the {@link PaymentError} it stands for ("Errors and what the shop does"). */
+/**
+ * Turns an HTTP answer into a success envelope, or the {@link PaymentError} it stands for
+ * ("Errors and what the shop does").
+ */
 function parseEnvelope(response: Response, text: string, requestId: string, call: "token" | "create"): Envelope {
   const status = response.status;
   const envelope = envelopeSchema.safeParse(safeJson(text));

@@ -120,7 +120,9 @@ const group = (files: AssetWeight[]): AssetGroup => ({
   gzip: files.reduce((total, file) => total + file.gzip, 0),
 });
 
-/** Weighs one page: fetches it (with `cookie`, e.g. a session with a cart), then every script and stylesheet it loads. */
+/**
+ * Weighs one page: fetches it (with `cookie`, e.g. a session with a cart), then every script and stylesheet it loads.
+ */
 export async function measurePageWeight(url: string, cookie = ""): Promise<PageWeight> {
   const headers: Record<string, string> = {
     Accept: "text/html,application/xhtml+xml",

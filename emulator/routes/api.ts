@@ -1,6 +1,7 @@
 /**
- * The JSON API of one environment (docs/payment-service.md, "Access token", "Creating a payment"): `POST /authentication/token` and `POST /payment/create`.
- * Mounted at `/pay/sandbox/api/v1` (sandbox) and `/pay/api/v1` (production).
+ * The JSON API of one environment (docs/payment-service.md, "Access token", "Creating a payment"): `POST
+ * /authentication/token` and `POST /payment/create`. Mounted at `/pay/sandbox/api/v1` (sandbox) and `/pay/api/v1`
+ * (production).
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { ACCESS_TOKEN_TTL_SECONDS, PAGE_BASE, PREPAID_ALIAS, type KeyPair, type Merchant, type Mode } from "../config";
@@ -74,8 +75,8 @@ function bodyError(body: Exclude<JsonBody, { ok: true }>, m: ApiMessages): Respo
 }
 
 /**
- * `POST /authentication/token` (docs/payment-service.md, "Access token"). Unknown client ID and wrong secret are reported together;
- * a key pair of the other environment is "Requested credentials is invalid".
+ * `POST /authentication/token` (docs/payment-service.md, "Access token"). Unknown client ID and wrong secret are
+ * reported together; a key pair of the other environment is "Requested credentials is invalid".
  */
 async function issueToken(c: Context, state: EmulatorState, mode: Mode): Promise<Response> {
   const m = messages(c);
@@ -107,9 +108,9 @@ async function issueToken(c: Context, state: EmulatorState, mode: Mode): Promise
 }
 
 /**
- * `POST /payment/create` (docs/payment-service.md, "Creating a payment", "The flow"). Order of checks: bearer, JSON body, magic values, validation,
- * prepaid permission, then one payment per access token (identical repeat → same payment; changed body → 409).
- * Nothing before the last step consumes the access token.
+ * `POST /payment/create` (docs/payment-service.md, "Creating a payment", "The flow"). Order of checks: bearer, JSON
+ * body, magic values, validation, prepaid permission, then one payment per access token (identical repeat → same
+ * payment; changed body → 409). Nothing before the last step consumes the access token.
  */
 async function createPayment(c: Context, state: EmulatorState, mode: Mode): Promise<Response> {
   const m = messages(c);

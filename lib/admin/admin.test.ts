@@ -30,7 +30,9 @@ async function quickAdmin(email: string, password: string) {
   });
 }
 
-/** `count` sign-ins at once, alternating between two pools (two server instances), each with a gate wide enough for all. */
+/**
+ * `count` sign-ins at once, alternating between two pools (two server instances), each with a gate wide enough for all.
+ */
 async function racing(count: number, attempt: (i: number) => { email: string; password: string; ip: string }) {
   const second = new Pool({ connectionString: t.url, max: 5 });
   try {

@@ -5,7 +5,10 @@ import type { ProblemKey } from "../problems";
 
 /** The checkout form: its fields, its zod schema, and what a valid submission becomes. No React, no network. */
 
-/** Field names of the checkout form: the spec's own (docs/payment-service.md, "Creating a payment"), so a reader can match form, code and wire. */
+/**
+ * Field names of the checkout form: the spec's own (docs/payment-service.md, "Creating a payment"), so a reader can
+ * match form, code and wire.
+ */
 export const CHECKOUT_FIELDS = ["full_name", "email", "phone", "payment_gateway"] as const;
 export type CheckoutField = (typeof CHECKOUT_FIELDS)[number];
 
@@ -19,7 +22,8 @@ const optionalText = (max: number, tooLong: ProblemKey) =>
 
 /**
  * Normalises a Libyan mobile number written in any common way — `091 234 5678`, `0912345678`, `+218 91-234-5678`,
- * `00218912345678` — to the local form the service formats (docs/payment-service.md, "Creating a payment" `phone`): `0912345678`.
+ * `00218912345678` — to the local form the service formats (docs/payment-service.md, "Creating a payment" `phone`):
+ * `0912345678`.
  * @returns the normalised number, or `null` when it is not a valid Libyan mobile number.
  */
 export function normaliseLibyanMobile(input: string): string | null {
@@ -32,7 +36,8 @@ export function normaliseLibyanMobile(input: string): string | null {
 /**
  * The checkout form schema (zod). Issue messages are {@link ProblemKey}s, translated by the page. Every field is
  * optional: with none the customer fills them in on the payment page; with `full_name`, `email`, `phone` and
- * `payment_gateway` all given, the payment page goes straight to the gateway (docs/payment-service.md, "Creating a payment").
+ * `payment_gateway` all given, the payment page goes straight to the gateway (docs/payment-service.md,
+ * "Creating a payment").
  * @param gateways the aliases offered in the picker; any other alias is refused. One schema is built per list and
  *   kept: zod compiles a schema on its first use, which a checkout should not pay for every time.
  */

@@ -10,7 +10,10 @@ import { createTestDatabase, type TestDatabase } from "../../testing/db";
 import { startEmulator, type RunningEmulator } from "../../testing/emulator";
 import { canResume, checkoutFingerprint, OrderStoreError, placeOrder, type PlaceOrderInput } from "./place-order";
 
-/** placeOrder against a real database (the run's embedded PostgreSQL, or the one of TEST_DATABASE_URL) and the emulator over HTTP. */
+/**
+ * placeOrder against a real database (the run's embedded PostgreSQL, or the one of TEST_DATABASE_URL) and the emulator
+ * over HTTP.
+ */
 
 let t: TestDatabase;
 let emulator: RunningEmulator;

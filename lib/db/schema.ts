@@ -109,7 +109,8 @@ export const orders = pgTable(
     currency: text().notNull(),
     /** The shopper's language, sent to the service as Accept-Language. */
     locale: text().notNull(),
-    // What was sent to the service (docs/payment-service.md, "Creating a payment"); null when the customer left a field empty.
+    // What was sent to the service (docs/payment-service.md, "Creating a payment"); null when the customer left a field
+    // empty.
     fullName: text(),
     email: text(),
     phone: text(),

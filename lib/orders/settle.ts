@@ -53,7 +53,10 @@ export type SettlementInput =
  */
 export const CONFIRMATION_GRACE_MS = 24 * 60 * 60_000;
 
-/** The spec's redirect types (docs/payment-service.md, "Return and cancel redirects"): `success` at the return URL, `cancel` at the cancel URL. */
+/**
+ * The spec's redirect types (docs/payment-service.md, "Return and cancel redirects"): `success` at the return URL,
+ * `cancel` at the cancel URL.
+ */
 export type RedirectType = "success" | "cancel";
 
 type Move = { to: OrderStatus; flag?: OrderFlag };
@@ -344,10 +347,10 @@ export function parseReturnQuery(params: URLSearchParams): { type: RedirectType;
 }
 
 /**
- * The customer's browser coming back from the payment page (docs/payment-service.md, "Return and cancel redirects") to the return URL (`success`) or the
- * cancel URL (`cancel`). The move is bound to the payment token of an order of **this** browser session; a token
- * of another session, a `type` that does not belong to the URL, or a replay changes nothing. A success only records
- * that the customer reports paying: the verified webhook confirms it.
+ * The customer's browser coming back from the payment page (docs/payment-service.md, "Return and cancel redirects") to
+ * the return URL (`success`) or the cancel URL (`cancel`). The move is bound to the payment token of an order of
+ * **this** browser session; a token of another session, a `type` that does not belong to the URL, or a replay changes
+ * nothing. A success only records that the customer reports paying: the verified webhook confirms it.
  * @param expected the type the URL stands for. @param params the redirect's query string.
  * @returns the order the redirect was about (if any), its status now, and what happened.
  */

@@ -33,10 +33,10 @@ export interface CheckoutState {
 }
 
 /**
- * The checkout, in five steps (README, "How a checkout works"): parse the form, price the cart on the server, pay and store (placeOrder:
- * the order is stored, then paid for with a fresh access token, or this checkout's pending payment resumed), then
- * redirect to the payment URL. Every failure returns to the form with a message and the customer's input; the cart
- * is never touched here. A stale tab whose cart another tab already paid for is sent to that order.
+ * The checkout, in five steps (README, "How a checkout works"): parse the form, price the cart on the server, pay and
+ * store (placeOrder: the order is stored, then paid for with a fresh access token, or this checkout's pending payment
+ * resumed), then redirect to the payment URL. Every failure returns to the form with a message and the customer's
+ * input; the cart is never touched here. A stale tab whose cart another tab already paid for is sent to that order.
  */
 export async function startCheckout(_previous: CheckoutState, form: FormData): Promise<CheckoutState> {
   // 1. Parse.

@@ -93,5 +93,5 @@ test("a production server without SMTP_URL starts, serves pages, and says once t
     process.kill(-child.pid!, "SIGTERM");
     await exited;
   }
-  expect(output.match(/\[config\] SMTP_URL is not set: e-mail is off/g)).toHaveLength(1);
+  expect(output.match(/SMTP_URL is not set: e-mail is off/g)).toHaveLength(1);
 });

@@ -80,15 +80,17 @@ export function nextMove(status: OrderStatus, input: SettlementInput): Move | un
         ? { to: "awaiting_confirmation", flag: "unconfirmed_report" }
         : undefined;
     case "marked_paid":
-      // The merchant holds the dashboard's transaction reference: proof enough, also for a payment whose page the
-      // scheduled job has not yet expired (a page shows such an order as expired: see effectiveStatus).
-      return status === "pending" ||
-        status === "awaiting_confirmation" ||
-        status === "expired" ||
-        status === "cancelled"
-        ? { to: "paid", flag: "paid_manually" }
-        : undefined;
+      return canMarkPaid(status) ? { to: "paid", flag: "paid_manually" } : undefined;
   }
+}
+
+/**
+ * Whether the merchant may mark an order in `status` paid by hand (the table's last column): any order whose payment
+ * exists and is not confirmed. The merchant holds the dashboard's transaction reference: proof enough, also for a
+ * payment whose page the scheduled job has not yet expired (a page shows such an order as expired: effectiveStatus).
+ */
+export function canMarkPaid(status: OrderStatus): boolean {
+  return status === "pending" || status === "awaiting_confirmation" || status === "expired" || status === "cancelled";
 }
 
 /** What {@link settle} did: the status before and after (equal when nothing changed), and any flag it raised. */

@@ -10,6 +10,7 @@ import { findOrderForAdmin } from "@/lib/admin/orders";
 import { getDb } from "@/lib/db/client";
 import { gatewayName } from "@/lib/gateways";
 import { formatMoney, multiply } from "@/lib/money";
+import { canMarkPaid } from "@/lib/orders/settle";
 import { fulfilAction } from "../../actions";
 import { markPaidAction, resendReceiptAction } from "./actions";
 
@@ -37,9 +38,6 @@ const resultSchema = z.enum([
 
 /** Results that say something was done (the others say why not). */
 const DONE = new Set(["fulfilled", "marked_paid", "receipt_queued"]);
-
-/** Orders the merchant may mark paid by hand (lib/orders/settle.ts, "merchant marks paid"). */
-const MARKABLE_PAID = new Set(["awaiting_confirmation", "expired", "cancelled"]);
 
 /** One order as the merchant needs it: lines as sold, customer, payment, flags, its history, and "fulfil". */
 export default async function AdminOrderPage({ params, searchParams }: Props) {
@@ -187,7 +185,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
         )}
       </section>
 
-      {MARKABLE_PAID.has(order.status) && (
+      {canMarkPaid(order.status) && (
         <section aria-labelledby="mark-paid" className="rounded-xl border border-stone-200 bg-white p-4">
           <h2 id="mark-paid" className="font-semibold">
             {t("markPaid")}

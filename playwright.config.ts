@@ -1,63 +1,13 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { chromium, defineConfig, devices } from "@playwright/test";
-// The shop's environment in these tests. `npm test` builds with it too, so the secret scan would see any secret
-// that a build inlined. PAYMENT_TIMEOUT_MS is short so the timeout faults finish quickly (production: 8 s).
-const fileEnv: Record<string, string> & {
-  SITE_URL: string;
-  PAYMENT_API_BASE_URL: string;
-  PAYMENT_CLIENT_SECRET: string;
-  SESSION_SECRET: string;
-  PAYMENT_WEBHOOK_SECRET: string;
-  CRON_SECRET: string;
-  SMTP_URL: string;
-  MERCHANT_EMAIL: string;
-} = JSON.parse(readFileSync(new URL("./e2e/shop-env.json", import.meta.url), "utf8"));
 
 /**
- * The shop's database: the PostgreSQL of TEST_DATABASE_URL when set, else a throwaway embedded PostgreSQL started for
- * the run (e2e/global-setup.ts). With E2E_POOLER=1 the shop reaches the embedded one through PgBouncer in transaction
- * mode, as on a serverless host; migrations, which need a session, use the direct URL (DATABASE_URL_UNPOOLED), as
- * deploys do.
+ * Browser tests run against the production build (`next start`) and the emulator of the payment service. Each worker
+ * has its own servers and database (a "stack", e2e/stacks.ts, started by e2e/global-setup.ts), so the workers run in
+ * parallel without sharing state; `baseURL` is the worker's own shop (e2e/support.ts). E2E_WORKERS sets how many
+ * (default 2, at most 4). The `pooler` project runs the serverless paths again with the shop behind PgBouncer in
+ * transaction mode.
  */
-export const EMBEDDED_DATABASE_PORT = 4120;
-export const POOLER_PORT = 4121;
-export const throughPooler = process.env.E2E_POOLER === "1";
-export const embedded = !process.env.TEST_DATABASE_URL || throughPooler;
-export const DIRECT_DATABASE_URL = embedded
-  ? `postgresql://postgres:postgres@127.0.0.1:${EMBEDDED_DATABASE_PORT}/postgres`
-  : process.env.TEST_DATABASE_URL!;
-export const DATABASE_URL = throughPooler
-  ? `postgresql://postgres:postgres@127.0.0.1:${POOLER_PORT}/postgres`
-  : DIRECT_DATABASE_URL;
-export const shopEnv = {
-  ...fileEnv,
-  DATABASE_URL,
-  ...(throughPooler ? { DATABASE_URL_UNPOOLED: DIRECT_DATABASE_URL } : {}),
-};
-
-/**
- * Browser tests run against the production build (`next start`) and the emulator, each on its own port so a running
- * `npm run dev` is left alone. The shop is served on `localhost` and the emulator on `127.0.0.1`: two origins, like
- * a real shop and the real payment service, so the session cookie must survive a cross-site round trip.
- */
-export const SHOP_URL = shopEnv.SITE_URL;
-export const EMULATOR_URL = new URL(shopEnv.PAYMENT_API_BASE_URL).origin;
-export const SHOP_PORT = Number(new URL(SHOP_URL).port);
-export const EMULATOR_PORT = Number(new URL(EMULATOR_URL).port);
-
-/** MailDev, where the shop's SMTP_URL points (e2e/global-setup.ts): its inbox and REST API are on the next port. */
-export const MAIL_SMTP_PORT = Number(new URL(shopEnv.SMTP_URL).port);
-export const MAIL_INBOX_URL = `http://127.0.0.1:${MAIL_SMTP_PORT + 1}`;
-
-/** Secrets the shop runs with in these tests; e2e/security.spec.ts checks that none of them ever leaves the server. */
-export const E2E_SECRETS = [
-  shopEnv.PAYMENT_CLIENT_SECRET,
-  shopEnv.SESSION_SECRET,
-  shopEnv.PAYMENT_WEBHOOK_SECRET,
-  shopEnv.CRON_SECRET,
-] as const;
-/** The shop's stdout and stderr during the browser tests, scanned for secrets. */
-export const SHOP_LOG = ".next/e2e-shop.log";
 
 /** CHROMIUM_PATH if set, else Playwright's own browser if installed, else Debian's chromium. */
 function browserPath(): string | undefined {
@@ -66,11 +16,12 @@ function browserPath(): string | undefined {
   return "/usr/bin/chromium";
 }
 
+const english = { ...devices["Desktop Chrome"], locale: "en-US" };
+
 export default defineConfig({
   testDir: "e2e",
-  fullyParallel: false,
-  // The emulator's fault queue is shared by every test: one worker keeps each test's faults its own.
-  workers: 1,
+  fullyParallel: true,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   timeout: 60_000,
@@ -78,8 +29,8 @@ export default defineConfig({
   // testing/test.mjs reads the JSON report to count the run.
   reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT ?? "test-results/playwright.json" }]],
   use: {
-    baseURL: SHOP_URL,
-    trace: "retain-on-failure",
+    // A trace of every test costs a fifth of the run's CPU; E2E_TRACE=1 keeps one for each failing test.
+    trace: process.env.E2E_TRACE === "1" ? "retain-on-failure" : "off",
     launchOptions: {
       executablePath: browserPath(),
       args: [
@@ -92,11 +43,17 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "en", use: { ...devices["Desktop Chrome"], locale: "en-US" } },
+    { name: "en", use: english },
     // The main checkout again, in Arabic (right-to-left): the browser asks for ar-LY, as Libyan shoppers' do.
     { name: "ar", use: { ...devices["Desktop Chrome"], locale: "ar-LY" }, testMatch: "checkout.spec.ts" },
+    // The paths a merchant on a serverless host takes, with the shop behind PgBouncer in transaction mode (the pooler
+    // Neon and Supabase run): checkout, webhooks and expiry, back-office sign-in, two instances racing.
+    {
+      name: "pooler",
+      use: english,
+      metadata: { flavor: "pooler" },
+      testMatch: ["checkout.spec.ts", "webhooks.spec.ts", "admin.spec.ts", "instances.spec.ts"],
+    },
   ],
-  // The database, the emulator and `next start`, started by scripts/servers.ts as `npm run dev` and the bench start
-  // theirs, and stopped after the run.
   globalSetup: "./e2e/global-setup.ts",
 });

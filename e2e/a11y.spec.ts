@@ -1,7 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
-import { EMULATOR_URL, SHOP_URL } from "../playwright.config";
-import { addToCart, createAdmin, emulator, shop, signInAsAdmin, type Lang } from "./support";
+import type { Page } from "@playwright/test";
+import { addToCart, createAdmin, emulator, expect, type Lang, shop, signInAsAdmin, stack, test } from "./support";
 
 /**
  * axe on every page of the shop (and the emulator's payment pages), in both languages, on a desktop and a phone
@@ -20,7 +19,7 @@ async function expectNoSeriousViolations(page: Page, what: string) {
 }
 
 async function useLanguage(page: Page, lang: Lang) {
-  await page.context().addCookies([{ name: "NEXT_LOCALE", value: lang, url: SHOP_URL }]);
+  await page.context().addCookies([{ name: "NEXT_LOCALE", value: lang, url: stack().shopUrl }]);
 }
 
 const A11Y_ADMIN = { email: "a11y@medina.example", password: "a-strong-a11y-password" };
@@ -55,7 +54,7 @@ for (const lang of ["en", "ar"] as const) {
       // The emulator's payment pages, then the paid order page.
       await page.getByLabel(shop("checkout.email", lang)).fill("");
       await page.getByRole("button", { name: shop("checkout.submit", lang) }).click();
-      await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+      await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
       await expectNoSeriousViolations(page, `payment page: gateway selection (${lang}, ${viewportName})`);
       await page.getByRole("radio", { name: "Sadad" }).check();
       await page.locator("form button[type=submit]").first().click();
@@ -93,7 +92,7 @@ test("the checkout works by keyboard alone", async ({ page, request }) => {
   await page.keyboard.press("Tab");
   await expect(page.getByRole("button", { name: shop("checkout.submit") })).toBeFocused();
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+  await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
   const [payment] = await emulator.payments(request);
   expect(payment).toMatchObject({ payment_gateway: "moamalat", full_name: "Huda Salem" });
 });

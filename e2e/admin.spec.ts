@@ -1,7 +1,17 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { parse } from "csv-parse/sync";
-import { EMULATOR_URL, SHOP_URL } from "../playwright.config";
-import { addToCart, createAdmin, database, emulator, paymentPage, shop, signInAsAdmin } from "./support";
+import {
+  addToCart,
+  createAdmin,
+  database,
+  emulator,
+  expect,
+  paymentPage,
+  shop,
+  signInAsAdmin,
+  stack,
+  test,
+} from "./support";
 
 /** The back office: who may get in, what the merchant sees, and fulfilling an order paid in the shop. */
 
@@ -55,7 +65,7 @@ test("signed out, every admin page, the export and an admin action are refused",
   const multipart = Object.fromEntries(fields);
   const forged = await page.request.post(`/admin/orders/${orderId}`, {
     multipart,
-    headers: { Origin: SHOP_URL },
+    headers: { Origin: stack().shopUrl },
     maxRedirects: 0,
   });
   expect([303, 307, 401, 403]).toContain(forged.status());
@@ -68,7 +78,7 @@ test("signed out, every admin page, the export and an admin action are refused",
 });
 
 test("six wrong passwords lock the account with a message that says when to try again", async ({ browser }) => {
-  createAdmin("locked@medina.example", "the-right-password-1");
+  await createAdmin("locked@medina.example", "the-right-password-1");
   // Its own address, so the lock does not reach the other tests' sign-ins.
   const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.9" } });
   const page = await context.newPage();
@@ -120,7 +130,7 @@ test("sign-ins beyond what the server checks at once are told to try again in a 
 test("signing out ends the session on the server: a copy of its cookie opens neither the orders nor the export", async ({
   browser,
 }) => {
-  createAdmin("sign-out@medina.example", "the-sign-out-password");
+  await createAdmin("sign-out@medina.example", "the-sign-out-password");
   const first = await browser.newContext();
   const page = await first.newPage();
   await signInAsAdmin(page, "sign-out@medina.example", "the-sign-out-password", "en");
@@ -211,8 +221,8 @@ test("the shop's session gives no admin access, and the admin cookie stays on th
   expect(cookie!.expires - Date.now() / 1000).toBeLessThanOrEqual(8 * 3600 + 60);
 
   // A link followed from another site (the payment service's origin) arrives without the admin cookie.
-  await adminPage.goto(`${EMULATOR_URL}/`);
-  await adminPage.evaluate((url) => (window.location.href = url), `${SHOP_URL}/admin/orders`);
+  await adminPage.goto(`${stack().emulatorUrl}/`);
+  await adminPage.evaluate((url) => (window.location.href = url), `${stack().shopUrl}/admin/orders`);
   await expect(adminPage).toHaveURL(/\/admin\/sign-in$/);
   // From the back office itself it is still signed in.
   await adminPage.goto("/admin/orders");

@@ -1,14 +1,15 @@
-import { expect, test } from "@playwright/test";
-import { EMULATOR_URL } from "../playwright.config";
 import {
   addToCart,
   cartCount,
   currentLang,
   emulator,
+  expect,
   fillCheckout,
   paymentPage,
   shop,
+  stack,
   submitCheckout,
+  test,
 } from "./support";
 
 /** The main checkout, run in English and in Arabic (see the projects in playwright.config.ts). */
@@ -17,7 +18,7 @@ test.beforeEach(async ({ request }) => {
   await emulator.reset(request);
 });
 
-const onPaymentPage = new RegExp(`^${EMULATOR_URL}/pay/sandbox/v1/user/payment/preview/`);
+const onPaymentPage = () => new RegExp(`^${stack().emulatorUrl}/pay/sandbox/v1/user/payment/preview/`);
 const paidHeading = () => shop("order.status.paid.title");
 
 test("(a) cart → checkout without a gateway → choose on the payment page → Pay → paid order, empty cart", async ({
@@ -36,7 +37,7 @@ test("(a) cart → checkout without a gateway → choose on the payment page →
   await submitCheckout(page);
 
   // The emulator's hosted page, on another origin and in the shop's language: choose a gateway there.
-  await expect(page).toHaveURL(onPaymentPage);
+  await expect(page).toHaveURL(onPaymentPage());
   await expect(page.locator("html")).toHaveAttribute("lang", lang);
   await expect(page.getByText("103.75")).toBeVisible();
   await page.getByRole("radio", { name: "Sadad" }).check();
@@ -61,7 +62,7 @@ test("(b) Cancel on the payment page → cancelled order, cart still there", asy
   await fillCheckout(page, { gateway: shop("gateways.edfali") });
   await submitCheckout(page);
 
-  await expect(page).toHaveURL(onPaymentPage);
+  await expect(page).toHaveURL(onPaymentPage());
   // A gateway was sent, so the selection page is skipped (docs/payment-service.md, "Creating a payment").
   await expect(page.getByRole("radio", { name: "Sadad" })).toHaveCount(0);
   await page.getByRole("button", { name: paymentPage().continue }).click();
@@ -101,7 +102,7 @@ test("(c) all customer fields and a gateway → the payment page goes straight t
   });
   await submitCheckout(page);
 
-  await expect(page).toHaveURL(onPaymentPage);
+  await expect(page).toHaveURL(onPaymentPage());
   // No click: the summary continues by itself to the gateway page.
   await expect(page.getByRole("button", { name: paymentPage().pay, exact: true })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByText("Mobicash").first()).toBeVisible();
@@ -125,7 +126,7 @@ test.describe("(d) with JavaScript disabled", () => {
 
     await page.goto("/checkout");
     await submitCheckout(page);
-    await expect(page).toHaveURL(onPaymentPage);
+    await expect(page).toHaveURL(onPaymentPage());
     await page.getByRole("radio", { name: "Yaser Pay" }).check();
     await page.getByRole("button", { name: paymentPage().continue }).click();
     await page.getByRole("button", { name: paymentPage().pay, exact: true }).click();

@@ -1,17 +1,20 @@
-import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { EMULATOR_URL, shopEnv } from "../playwright.config";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { formatMoney } from "../lib/money";
+import { baseShopEnv } from "./stacks";
 import {
   addToCart,
+  type CaughtEmail,
   createAdmin,
   database,
   emulator,
+  expect,
+  type Lang,
   mailbox,
   paymentPage,
   shop,
   signInAsAdmin,
-  type CaughtEmail,
-  type Lang,
+  stack,
+  test,
 } from "./support";
 
 /**
@@ -23,12 +26,12 @@ test.beforeEach(async ({ request }) => {
   await emulator.reset(request);
 });
 
-const MERCHANT = shopEnv.MERCHANT_EMAIL;
+const MERCHANT = baseShopEnv.MERCHANT_EMAIL;
 const ADMIN = { email: "mail-admin@medina.example", password: "mail-admin-password-1" };
 const orderIdOf = (page: Page) => new URL(page.url()).pathname.split("/").pop()!;
 const runScheduledJob = (request: APIRequestContext) =>
-  request.get(`${shopEnv.SITE_URL}/api/cron/expire-orders`, {
-    headers: { Authorization: `Bearer ${shopEnv.CRON_SECRET}` },
+  request.get(`${stack().env.SITE_URL}/api/cron/expire-orders`, {
+    headers: { Authorization: `Bearer ${stack().env.CRON_SECRET}` },
   });
 const idle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -46,7 +49,7 @@ async function toGatewayPage(browser: Browser, lang: Lang, customer: string): Pr
   await page.getByLabel(shop("checkout.email", lang)).fill(customer);
   await page.getByRole("radio", { name: shop("gateways.sadad", lang) }).check();
   await page.getByRole("button", { name: shop("checkout.submit", lang) }).click();
-  await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+  await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
   const token = new URL(page.url()).pathname.split("/").pop()!;
   await page.getByRole("button", { name: paymentPage(lang).continue }).click();
   return { page, token };
@@ -97,7 +100,7 @@ for (const lang of ["en", "ar"] as const) {
     expect(receipt.text).toContain(total);
     expect(receipt.text).toContain(formatMoney(8500, lang)); // the olive oil line: 2 × 42.50
     expect(receipt.text).toContain(shop("gateways.sadad", lang));
-    expect(receipt.text).toContain(`${shopEnv.SITE_URL}/orders/${orderId}`);
+    expect(receipt.text).toContain(`${stack().env.SITE_URL}/orders/${orderId}`);
     expect(receipt.from[0]).toMatchObject({ address: "shop@medina.example", name: "Medina Market" });
 
     // The merchant's notice is in the merchant's language (MERCHANT_LOCALE, English here), whatever the customer's.
@@ -105,10 +108,10 @@ for (const lang of ["en", "ar"] as const) {
       fill(shop("email.notice.subjectPaid", "en"), { id: orderId, total: formatMoney(10375, "en") }),
     );
     expect(notice.text).toContain(customer);
-    expect(notice.text).toContain(`${shopEnv.SITE_URL}/admin/orders/${orderId}`);
+    expect(notice.text).toContain(`${stack().env.SITE_URL}/admin/orders/${orderId}`);
 
     // The link in the receipt opens the order in the browser that placed it.
-    await page.goto(`${shopEnv.SITE_URL}/orders/${orderId}`);
+    await page.goto(`${stack().env.SITE_URL}/orders/${orderId}`);
     await expect(page.getByRole("heading", { name: shop("order.status.paid.title", lang) })).toBeVisible();
 
     // Sent once: the scheduled job finds nothing left to send, and nothing else arrives.
@@ -139,7 +142,7 @@ test("a replayed webhook sends nothing new", async ({ browser, request }) => {
   await mailbox.waitFor(request, orderId, 2);
 
   const [delivery] = await emulator.webhooks(request, token);
-  const replay = await request.post(`${EMULATOR_URL}/__emulator/webhooks/${delivery!.id}/replay`);
+  const replay = await request.post(`${stack().emulatorUrl}/__emulator/webhooks/${delivery!.id}/replay`);
   expect((await replay.json()).attempt).toMatchObject({ status: 200 });
   expect((await runScheduledJob(request)).ok()).toBe(true);
   await idle(1_500);
@@ -172,7 +175,7 @@ test("the back office shows each e-mail in the order's history, and sends the re
   const orderId = orderIdOf(page);
   await mailbox.waitFor(request, orderId, 2);
 
-  createAdmin(ADMIN.email, ADMIN.password);
+  await createAdmin(ADMIN.email, ADMIN.password);
   const admin = await (await browser.newContext({ locale: "en-US" })).newPage();
   await signInAsAdmin(admin, ADMIN.email, ADMIN.password, "en");
   await admin.goto(`/admin/orders/${orderId}`);

@@ -1,6 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { EMULATOR_URL } from "../playwright.config";
-import { addToCart, cartCount, emulator, fillCheckout, paymentPage } from "./support";
+import type { Page } from "@playwright/test";
+import { addToCart, cartCount, emulator, expect, fillCheckout, paymentPage, stack, test } from "./support";
 
 /**
  * Faults of the payment service, arranged through the emulator's control API. Whatever happens, the customer stays
@@ -92,9 +91,9 @@ for (const { name, fault, message } of cases) {
     await expect.poll(async () => (await emulator.payments(request)).length, { timeout: 10_000 }).toBe(held);
 
     // Once the service recovers, the same form goes through: one more payment, the customer on its page.
-    await request.delete(`${EMULATOR_URL}/__emulator/faults`);
+    await request.delete(`${stack().emulatorUrl}/__emulator/faults`);
     await page.getByRole("button", { name: "Continue to payment" }).click();
-    await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+    await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
     const payments = await emulator.payments(request);
     expect(payments).toHaveLength(held + 1);
     expect(payments.some((payment) => page.url().includes(payment.token))).toBe(true);
@@ -107,7 +106,7 @@ test("one 502 on create is retried with the same access token: the customer neve
 }) => {
   await emulator.fault(request, { route: "create", kind: "status", status: 502 });
   await page.getByRole("button", { name: "Continue to payment" }).click();
-  await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+  await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
   expect(await emulator.payments(request)).toHaveLength(1);
 });
 
@@ -117,7 +116,7 @@ test("a stale access token (401 on create) gets one fresh token: the customer ne
 }) => {
   await emulator.fault(request, { route: "create", kind: "status", status: 401 });
   await page.getByRole("button", { name: "Continue to payment" }).click();
-  await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+  await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
   expect(await emulator.payments(request)).toHaveLength(1);
 });
 
@@ -130,7 +129,7 @@ test("a create that answers after the client gave up is retried into the same pa
   // "Creating a payment").
   await emulator.fault(request, { route: "create", kind: "delay", delayMs: 2_500 });
   await page.getByRole("button", { name: "Continue to payment" }).click();
-  await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`), { timeout: 20_000 });
+  await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`), { timeout: 20_000 });
   expect(await emulator.payments(request)).toHaveLength(1);
 });
 
@@ -160,7 +159,7 @@ test.describe("double submit", () => {
       page.getByRole("button", { name: "Continue to payment" }).click(),
       second.getByRole("button", { name: "Continue to payment" }).click(),
     ]);
-    await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+    await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
     await expect(second).toHaveURL(page.url());
     expect(await emulator.payments(request)).toHaveLength(1);
   });
@@ -178,7 +177,7 @@ test.describe("double submit", () => {
     // Half the tabs submit now: one payment, every tab on its page.
     const early = tabs.slice(0, 5);
     await Promise.all(early.map((tab) => tab.getByRole("button", { name: "Continue to payment" }).click()));
-    for (const tab of early) await expect(tab).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+    for (const tab of early) await expect(tab).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
     const paymentUrl = page.url();
     // The first tab pays and comes back: the cart is now empty in the shared session cookie.
     await page.getByRole("radio", { name: "Sadad" }).check();
@@ -199,7 +198,7 @@ test.describe("double submit", () => {
 
   test("back from the payment page and submit again resumes the same payment", async ({ page, request }) => {
     await page.getByRole("button", { name: "Continue to payment" }).click();
-    await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+    await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
     const paymentUrl = page.url();
     await page.goto("/checkout");
     await expect(page.getByTestId("pending-notice")).toBeVisible();
@@ -211,13 +210,13 @@ test.describe("double submit", () => {
 
   test("a changed cart after coming back starts a new payment", async ({ page, request }) => {
     await page.getByRole("button", { name: "Continue to payment" }).click();
-    await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+    await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
     const first = page.url();
     await addToCart(page, "saffron");
     await page.goto("/checkout");
     await expect(page.getByTestId("pending-notice")).toContainText("a new payment is started");
     await page.getByRole("button", { name: "Continue to payment" }).click();
-    await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+    await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
     expect(page.url()).not.toBe(first);
     const payments = await emulator.payments(request);
     expect(payments.map((p) => p.amount).sort()).toEqual(["103.75", "85.00"]);

@@ -1,4 +1,7 @@
+import type { FullConfig } from "@playwright/test";
+import pg from "pg";
 import {
+  createDatabase,
   migrate,
   startEmbeddedDatabase,
   startEmulator,
@@ -7,57 +10,63 @@ import {
   startShop,
   stopAll,
 } from "../scripts/servers";
-import {
-  DIRECT_DATABASE_URL,
-  EMBEDDED_DATABASE_PORT,
-  EMULATOR_PORT,
-  MAIL_SMTP_PORT,
-  POOLER_PORT,
-  SHOP_LOG,
-  SHOP_PORT,
-  SHOP_URL,
-  embedded,
-  shopEnv,
-  throughPooler,
-} from "../playwright.config";
+import { DATABASE_PORT, DATABASE_SERVER_URL, FLAVORS, POOLER_PORT, stackFor, type Stack } from "./stacks";
 
 /**
- * The browser tests' servers, started before the run by scripts/servers.ts: the database (a throwaway embedded
- * PostgreSQL unless TEST_DATABASE_URL names one; with E2E_POOLER=1, PgBouncer in transaction mode in front of it),
- * the emulator (sending its signed webhooks to the shop, as the live service does), the migrations as a deploy runs
- * them, a mail catcher (MailDev: the shop's SMTP_URL, its REST API read by the tests), and `next start` of the
- * production build, its output in SHOP_LOG.
+ * The browser tests' servers (e2e/stacks.ts), started before the run by scripts/servers.ts as `npm run dev` and the
+ * bench start theirs: a throwaway embedded PostgreSQL and PgBouncer in front of it; a template database migrated as a
+ * deploy migrates (`npm run db:migrate`); then, for every worker slot and flavor, a database copied from that
+ * template, the emulator (sending its signed webhooks to that stack's shop, as the live service does), a mail catcher
+ * and `next start` of the production build.
  * @returns Playwright's teardown: stops them all and removes the throwaway database's files.
  */
-export default async function globalSetup(): Promise<() => Promise<void>> {
+export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   const stops: (() => Promise<void>)[] = [];
   const teardown = async () => {
     await stopAll();
-    for (const stop of stops.reverse()) await stop();
+    for (const stop of stops.reverse()) await stop().catch(() => {});
   };
   try {
-    if (embedded) {
-      const database = await startEmbeddedDatabase({ port: EMBEDDED_DATABASE_PORT });
-      stops.push(() => database.stop());
-      if (throughPooler) {
-        const pooler = await startPgBouncer({ port: POOLER_PORT, upstreamPort: database.port });
-        stops.push(() => pooler.stop());
-      }
-    }
-    await startEmulator({
-      port: EMULATOR_PORT,
-      env: {
-        EMULATOR_WEBHOOK_URL: `${SHOP_URL}/api/payments/webhook`,
-        EMULATOR_WEBHOOK_SECRET: shopEnv.PAYMENT_WEBHOOK_SECRET,
-      },
-    });
-    const mail = await startMailCatcher({ smtpPort: MAIL_SMTP_PORT, webPort: MAIL_SMTP_PORT + 1 });
-    stops.push(() => mail.stop());
-    await migrate(DIRECT_DATABASE_URL);
-    await startShop({ port: SHOP_PORT, env: shopEnv, output: { file: SHOP_LOG } });
+    const database = await startEmbeddedDatabase({ port: DATABASE_PORT });
+    stops.push(() => database.stop());
+    const pooler = await startPgBouncer({ port: POOLER_PORT, upstreamPort: DATABASE_PORT });
+    stops.push(() => pooler.stop());
+    const template = await createDatabase(DATABASE_SERVER_URL, "e2e_template");
+    await migrate(template);
+
+    const stacks = FLAVORS.flatMap((flavor) =>
+      Array.from({ length: config.workers }, (_, slot) => stackFor(flavor, slot)),
+    );
+    await Promise.all(
+      stacks.map(async (stack) => {
+        const mail = await startStack(stack);
+        stops.push(() => mail.stop());
+      }),
+    );
   } catch (error) {
     await teardown();
     throw error;
   }
   return teardown;
+}
+
+/** One stack: its database (a copy of the migrated template), emulator, mail catcher and shop. */
+async function startStack(stack: Stack) {
+  const admin = new pg.Client({ connectionString: DATABASE_SERVER_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${admin.escapeIdentifier(stack.database)} template e2e_template`);
+  } finally {
+    await admin.end();
+  }
+  await startEmulator({
+    port: stack.emulatorPort,
+    env: {
+      EMULATOR_WEBHOOK_URL: `${stack.shopUrl}/api/payments/webhook`,
+      EMULATOR_WEBHOOK_SECRET: stack.env.PAYMENT_WEBHOOK_SECRET!,
+    },
+  });
+  const mail = await startMailCatcher({ smtpPort: stack.smtpPort, webPort: Number(new URL(stack.mailInboxUrl).port) });
+  await startShop({ port: stack.shopPort, env: stack.env, output: { file: stack.shopLog } });
+  return mail;
 }

@@ -1,6 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { EMULATOR_URL } from "../playwright.config";
-import { addToCart, cartCount, emulator, fillCheckout, shop, submitCheckout } from "./support";
+import { addToCart, cartCount, emulator, expect, fillCheckout, shop, stack, submitCheckout, test } from "./support";
 
 /** Bad input from the browser — forged forms, markup in fields — is refused with a message or rendered inert. */
 
@@ -73,7 +71,7 @@ test("a price slipped into the form is ignored: the checkout charges the catalog
   await expect(page.getByText("Added to your cart.")).toBeVisible();
   await page.goto("/checkout");
   await submitCheckout(page);
-  await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+  await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
   expect((await emulator.payments(request))[0]).toMatchObject({ amount: "450.00" });
 });
 
@@ -96,7 +94,7 @@ test("markup and script in every field stay inert, in the shop and on the paymen
   // Then valid details with the markup name: the emulator's payment page shows it as text.
   await fillCheckout(page, { full_name: evil, email: "ok@example.ly", phone: "0912345678", gateway: "Sadad" });
   await submitCheckout(page);
-  await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+  await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
   await expect(page.getByText("<img src=x", { exact: false }).first()).toBeVisible();
   expect(await page.locator("img[src=x]").count()).toBe(0);
   expect((await emulator.payments(request))[0]).toMatchObject({ full_name: evil });

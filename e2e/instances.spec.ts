@@ -1,24 +1,22 @@
-import { expect, test } from "@playwright/test";
-import { EMULATOR_URL, shopEnv } from "../playwright.config";
 import { addToCart, getPage, loadCheckoutForm, submitCheckout } from "../testing/no-js-shop";
 import { startShop, type RunningApp } from "../scripts/servers";
-import { emulator } from "./support";
+import { emulator, expect, stack, test } from "./support";
 
 /**
  * A serverless host runs the shop on many instances with no shared memory. Two `next start` processes on their own
  * ports share the suite's database and emulator: one checkout posted to both at once must make exactly one payment,
  * and the orders must outlive the processes. Started by scripts/servers.ts, as the benchmarks start the shop.
  */
-const PORTS = [3102, 3103];
+const ports = () => stack().sparePorts.slice(0, 2);
 const instanceUrl = (port: number) => `http://localhost:${port}`;
 
 const startInstance = (port: number): Promise<RunningApp> =>
-  startShop({ port, env: { ...shopEnv, SITE_URL: instanceUrl(port) } });
+  startShop({ port, env: { ...stack().env, SITE_URL: instanceUrl(port) } });
 const stopInstances = (instances: RunningApp[]) => Promise.all(instances.map((instance) => instance.stop()));
 
 /** Both instances, or neither: one that started is stopped again when the other does not. */
 async function startInstances(): Promise<RunningApp[]> {
-  const results = await Promise.allSettled(PORTS.map(startInstance));
+  const results = await Promise.allSettled(ports().map(startInstance));
   const started = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const failed = results.find((result) => result.status === "rejected");
   if (failed) {
@@ -37,7 +35,7 @@ test("ten identical checkout posts alternated between two instances make one pay
   let instances: RunningApp[] = [];
   try {
     instances = await startInstances();
-    const [a, b] = PORTS.map(instanceUrl) as [string, string];
+    const [a, b] = ports().map(instanceUrl) as [string, string];
 
     const cookie = await addToCart(a, { slug: "saffron", quantity: 2 });
     const { hidden } = await loadCheckoutForm(a, cookie);
@@ -50,7 +48,7 @@ test("ten identical checkout posts alternated between two instances make one pay
     const locations = new Set(answers.map((answer) => answer.location));
     expect(locations.size).toBe(1);
     const [location] = [...locations];
-    expect(location).toMatch(new RegExp(`^${EMULATOR_URL}/pay/sandbox/v1/user/payment/preview/`));
+    expect(location).toMatch(new RegExp(`^${stack().emulatorUrl}/pay/sandbox/v1/user/payment/preview/`));
     const payments = await emulator.payments(request);
     expect(payments).toHaveLength(1);
     const orderId = payments[0]!.custom!;

@@ -1,22 +1,17 @@
 import { readFileSync, statSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { Pool, type PoolClient, type QueryConfig } from "pg";
 import { ERROR_PAGE_TEXT } from "../lib/i18n/error-page";
-import { DATABASE_URL, EMULATOR_URL, shopEnv, SHOP_LOG } from "../playwright.config";
-import { addToCart, createAdmin, emulator, paymentPage, shop, signInAsAdmin } from "./support";
+import { addToCart, createAdmin, emulator, expect, paymentPage, shop, signInAsAdmin, stack, test } from "./support";
 
 /**
  * The shop's database goes away while a customer is on the payment page. Without JavaScript (where the error page
  * shows nothing), the customer still reads that the return was not recorded and that the payment is safe.
  */
 
-/** The shop's database, reached directly (never through a pooler, which would hide the outage from its clients). */
-const direct = new URL((shopEnv as { DATABASE_URL_UNPOOLED?: string }).DATABASE_URL_UNPOOLED ?? DATABASE_URL);
-const shopDatabase = decodeURIComponent(direct.pathname.slice(1));
-
 /** Runs statements from the same server's `template1`, so that the shop's own database can be closed meanwhile. */
 async function onServer(...statements: string[]): Promise<void> {
-  const url = new URL(direct);
+  const url = new URL(stack().directDatabaseUrl);
   url.pathname = "/template1";
   const pool = new Pool({ connectionString: url.href, max: 1 });
   try {
@@ -26,15 +21,16 @@ async function onServer(...statements: string[]): Promise<void> {
   }
 }
 
-const identifier = `"${shopDatabase.replaceAll('"', '""')}"`;
-const literal = `'${shopDatabase.replaceAll("'", "''")}'`;
-/** The outage: the shop's database refuses new connections, and the shop's open ones are closed. */
+/**
+ * The outage: the shop's database (the worker's own; e2e/stacks.ts names are plain identifiers) refuses new
+ * connections, and the shop's open ones are closed.
+ */
 const closeDatabase = () =>
   onServer(
-    `alter database ${identifier} allow_connections false`,
-    `select pg_terminate_backend(pid) from pg_stat_activity where datname = ${literal} and pid <> pg_backend_pid()`,
+    `alter database ${stack().database} allow_connections false`,
+    `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${stack().database}' and pid <> pg_backend_pid()`,
   );
-const reopenDatabase = () => onServer(`alter database ${identifier} allow_connections true`);
+const reopenDatabase = () => onServer(`alter database ${stack().database} allow_connections true`);
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
@@ -52,7 +48,7 @@ test.describe("without JavaScript", () => {
     await page.goto("/checkout");
     await page.getByRole("radio", { name: shop("gateways.sadad", "en") }).check();
     await page.getByRole("button", { name: shop("checkout.submit", "en") }).click();
-    await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+    await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
     await page.getByRole("button", { name: paymentPage("en").continue }).click();
 
     await closeDatabase();
@@ -155,8 +151,8 @@ test.describe("the back office with the database down or failing", () => {
 
 /** What the shop has logged since this call: a function that reads it anew. */
 function shopLogFrom(): () => string {
-  const start = statSync(SHOP_LOG).size;
-  return () => readFileSync(SHOP_LOG).subarray(start).toString("utf8");
+  const start = statSync(stack().shopLog).size;
+  return () => readFileSync(stack().shopLog).subarray(start).toString("utf8");
 }
 
 /** The last-resort error page (app/error.tsx), in English. */
@@ -172,7 +168,7 @@ async function expectErrorPage(page: Page): Promise<void> {
  * current one commits) and cancels the first that does.
  */
 async function holdForTheShop(lock: string | QueryConfig): Promise<{ cancel(target: RegExp): Promise<void> }> {
-  const pool = new Pool({ connectionString: direct.href, max: 3 });
+  const pool = new Pool({ connectionString: stack().directDatabaseUrl, max: 3 });
   const hold = async () => {
     const client = await pool.connect();
     const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");

@@ -1,6 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { EMULATOR_URL } from "../playwright.config";
 import { formatWeights, JS_BUDGET_BYTES, kb, measureShopPages } from "../testing/page-weight";
+import { expect, stack, test } from "./support";
 
 /**
  * Page weight budget: every page of the shop ships at most 150 KB of gzipped JavaScript to a modern browser.
@@ -9,9 +8,9 @@ import { formatWeights, JS_BUDGET_BYTES, kb, measureShopPages } from "../testing
  * browser without JavaScript makes them: the shop's own forms, then Pay on the emulator's payment page.
  */
 test("every page ships at most 150 KB of gzipped JavaScript", async ({ baseURL, request }) => {
-  expect((await request.post(`${EMULATOR_URL}/__emulator/reset`)).ok()).toBe(true);
+  expect((await request.post(`${stack().emulatorUrl}/__emulator/reset`)).ok()).toBe(true);
 
-  const pages = await measureShopPages(baseURL!, EMULATOR_URL);
+  const pages = await measureShopPages(baseURL!, stack().emulatorUrl);
   console.log(`Page weight (gzip level 9; budget ${kb(JS_BUDGET_BYTES)} of JS a page)\n${formatWeights(pages)}`);
 
   for (const page of pages) {

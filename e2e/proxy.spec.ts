@@ -1,64 +1,55 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
-import { EMULATOR_URL, shopEnv } from "../playwright.config";
-import { ROOT, startProcess, type Started } from "../scripts/servers";
+import { startProcess, type Started } from "../scripts/servers";
+import { BUILD_SITE_URL } from "./stacks";
 import {
   addToCart,
   createAdmin,
   database,
   emulator,
+  expect,
   fillCheckout,
   paymentPage,
   shop,
   signInAsAdmin,
+  stack,
   submitCheckout,
+  test,
 } from "./support";
 
 /**
  * A Node host as docs/deploy/ describes it: the standalone build (`node .next/standalone/server.js`, static files and
- * public/ copied in as `npm run build` does) on loopback, behind nginx terminating https for the public origin with
- * the shipped site configuration (docs/deploy/nginx.conf), which rewrites Host to the upstream's address. The shop
- * must build its URLs and cookies from SITE_URL, accept its own server actions, and count the sign-in limit against
- * the address nginx saw.
+ * public/ copied in by `npm run build`) on loopback, behind nginx terminating https for the public origin with the
+ * shipped site configuration (docs/deploy/nginx.conf), which rewrites Host to the upstream's address. The shop must
+ * build its URLs and cookies from SITE_URL, accept its own server actions, and count the sign-in limit against the
+ * address nginx saw. The public origin is the one the suite's build was made for (e2e/stacks.ts, BUILD_SITE_URL): the
+ * server actions' allowed origin is fixed at build time.
  */
-const PUBLIC_PORT = 4443;
-const REDIRECT_PORT = 4480;
-const UPSTREAM_PORT = 4180;
-const PUBLIC_URL = `https://localhost:${PUBLIC_PORT}`;
-const DIST = ".next-proxy";
+const PUBLIC_URL = BUILD_SITE_URL;
+const PUBLIC_PORT = Number(new URL(PUBLIC_URL).port);
 const ADMIN = { email: "proxy-admin@medina.example", password: "proxy-admin-password-1" };
+const STANDALONE = ".next/standalone";
 
 test.describe.configure({ mode: "serial", timeout: 60_000 });
 test.use({ baseURL: PUBLIC_URL, ignoreHTTPSErrors: true });
 
 let folder: string;
 let processes: Started[] = [];
+/** nginx's port for plain http (which it redirects) and the standalone server's, from the worker's spare ports. */
+let redirectPort: number;
+let upstreamPort: number;
 
 test.beforeAll(async () => {
-  test.setTimeout(300_000);
+  [redirectPort, upstreamPort] = stack().sparePorts.slice(-2) as [number, number];
+  if (!existsSync(`${STANDALONE}/.next/static`))
+    throw new Error(`${STANDALONE} has no static files: build with \`npm run build\`, which copies them in.`);
   folder = mkdtempSync(path.join(tmpdir(), "shop-proxy-"));
   chmodSync(folder, 0o755);
-  const env = { ...shopEnv, SITE_URL: PUBLIC_URL, TRUSTED_PROXY_HOPS: "1", NODE_ENV: "production" as const };
-
-  // The build a merchant makes: SITE_URL is read by next.config.mjs (the server actions' allowed origin). Building
-  // into another folder makes Next.js point tsconfig.json and next-env.d.ts at it: both are put back afterwards.
-  const generated = ["tsconfig.json", "next-env.d.ts"].map((file) => [file, readFileSync(file, "utf8")] as const);
-  try {
-    execFileSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, NEXT_DIST_DIR: DIST },
-      stdio: "pipe",
-    });
-  } finally {
-    for (const [file, text] of generated) writeFileSync(file, text);
-  }
-  cpSync("public", `${DIST}/standalone/public`, { recursive: true });
-  cpSync(`${DIST}/static`, `${DIST}/standalone/${DIST}/static`, { recursive: true });
-  const server = startProcess("standalone shop", process.execPath, [`${DIST}/standalone/server.js`], {
-    env: { ...env, PORT: String(UPSTREAM_PORT), HOSTNAME: "127.0.0.1" },
+  const env = { ...stack().env, SITE_URL: PUBLIC_URL, TRUSTED_PROXY_HOPS: "1", NODE_ENV: "production" as const };
+  const server = startProcess("standalone shop", process.execPath, [`${STANDALONE}/server.js`], {
+    env: { ...env, PORT: String(upstreamPort), HOSTNAME: "127.0.0.1" },
     output: { file: path.join(folder, "shop.log") },
   });
   processes.push(server);
@@ -87,12 +78,12 @@ test.beforeAll(async () => {
   );
   const site = readFileSync("docs/deploy/nginx.conf", "utf8")
     .replace(/^\s*listen \[::\].*$/gm, "")
-    .replace("listen 80;", `listen 127.0.0.1:${REDIRECT_PORT};`)
+    .replace("listen 80;", `listen 127.0.0.1:${redirectPort};`)
     .replace("listen 443 ssl http2;", `listen 127.0.0.1:${PUBLIC_PORT} ssl http2;`)
     .replaceAll("/etc/letsencrypt/live/shop.example.ly/fullchain.pem", path.join(folder, "cert.pem"))
     .replaceAll("/etc/letsencrypt/live/shop.example.ly/privkey.pem", path.join(folder, "key.pem"))
     .replaceAll("shop.example.ly", "localhost")
-    .replaceAll("127.0.0.1:3000", `127.0.0.1:${UPSTREAM_PORT}`);
+    .replaceAll("127.0.0.1:3000", `127.0.0.1:${upstreamPort}`);
   expect(site).not.toContain("443 ssl http2;\n    listen [");
   writeFileSync(path.join(folder, "site.conf"), site);
   const temp = path.join(folder, "temp");
@@ -122,23 +113,22 @@ http {
   processes.push(nginx);
 
   await expect
-    .poll(async () => (await fetch(`http://127.0.0.1:${UPSTREAM_PORT}/`).catch(() => null))?.status ?? 0, {
+    .poll(async () => (await fetch(`http://127.0.0.1:${upstreamPort}/`).catch(() => null))?.status ?? 0, {
       timeout: 60_000,
       message: `the standalone server (log: ${folder}/shop.log)`,
     })
     .toBe(200);
-  createAdmin(ADMIN.email, ADMIN.password);
+  await createAdmin(ADMIN.email, ADMIN.password);
 });
 
 test.afterAll(async () => {
   await Promise.all(processes.map((started) => started.stop()));
   processes = [];
   rmSync(folder, { recursive: true, force: true });
-  rmSync(DIST, { recursive: true, force: true });
 });
 
 test("plain http is sent to the public https origin", async ({ request }) => {
-  const response = await request.get(`http://127.0.0.1:${REDIRECT_PORT}/cart`, {
+  const response = await request.get(`http://127.0.0.1:${redirectPort}/cart`, {
     maxRedirects: 0,
     headers: { Host: "localhost" },
   });
@@ -163,7 +153,7 @@ test("a purchase through nginx: the server action is accepted, the service is gi
     gateway: "Sadad",
   });
   await submitCheckout(page);
-  await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/pay/sandbox/v1/user/payment/preview/`));
+  await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/pay/sandbox/v1/user/payment/preview/`));
   // Every customer field and a gateway were given: the payment page goes on to the gateway by itself.
   await page.getByRole("button", { name: paymentPage("en").pay, exact: true }).click({ timeout: 15_000 });
 

@@ -1,7 +1,18 @@
 import { mkdirSync } from "node:fs";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { EMULATOR_URL, SHOP_URL, shopEnv } from "../playwright.config";
-import { addToCart, createAdmin, database, emulator, mailbox, shop, signInAsAdmin, type CaughtEmail } from "./support";
+import type { APIRequestContext, Page } from "@playwright/test";
+import {
+  addToCart,
+  type CaughtEmail,
+  createAdmin,
+  database,
+  emulator,
+  expect,
+  mailbox,
+  shop,
+  signInAsAdmin,
+  stack,
+  test,
+} from "./support";
 
 /** Captures every page of the shop (and the payment pages of the emulator) for the README. Not part of npm test. */
 
@@ -9,7 +20,7 @@ const DIR = "docs/screenshots";
 const viewports = { desktop: { width: 1280, height: 900 }, mobile: { width: 390, height: 844 } } as const;
 const ADMIN = { email: "owner@medina.example", password: "a-strong-screenshot-password" };
 test.beforeAll(async () => {
-  createAdmin(ADMIN.email, ADMIN.password);
+  await createAdmin(ADMIN.email, ADMIN.password);
   await seedOrders();
 });
 
@@ -45,7 +56,7 @@ for (const lang of ["en", "ar"] as const) {
       mkdirSync(DIR, { recursive: true });
       await emulator.reset(request);
       await page.setViewportSize(viewport);
-      await page.context().addCookies([{ name: "NEXT_LOCALE", value: lang, url: SHOP_URL }]);
+      await page.context().addCookies([{ name: "NEXT_LOCALE", value: lang, url: stack().shopUrl }]);
       const shot = (name: string) => page.screenshot({ path: `${DIR}/${name}-${lang}-${device}.png`, fullPage: true });
       const visit = async (path: string, name: string) => {
         await page.goto(path);
@@ -70,7 +81,7 @@ for (const lang of ["en", "ar"] as const) {
       await page.getByLabel(shop("checkout.email", lang)).fill("salem@example.ly");
       await page.getByLabel(shop("checkout.phone", lang)).fill("");
       await page.getByRole("button", { name: shop("checkout.submit", lang) }).click();
-      await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+      await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
       await shot("payment-page");
       await page.getByRole("radio", { name: "Sadad" }).check();
       await page.locator("form button[type=submit]").first().click();
@@ -99,17 +110,17 @@ for (const lang of ["en", "ar"] as const) {
  */
 async function shootEmails(page: Page, request: APIRequestContext, orderId: string, lang: "en" | "ar") {
   let emails = await mailbox.waitFor(request, orderId, 2);
-  const isNotice = (email: CaughtEmail) => email.to[0]?.address === shopEnv.MERCHANT_EMAIL;
+  const isNotice = (email: CaughtEmail) => email.to[0]?.address === stack().env.MERCHANT_EMAIL;
   if (lang === "ar") {
     await database((pool) =>
       pool.query(
         `insert into email_outbox (order_id, kind, reason, recipient, locale, message_id)
          values ($1, 'merchant_notice', 'resend', $2, 'ar', $3)`,
-        [orderId, shopEnv.MERCHANT_EMAIL, `<screenshot-${orderId}@medina.example>`],
+        [orderId, stack().env.MERCHANT_EMAIL, `<screenshot-${orderId}@medina.example>`],
       ),
     );
-    await request.get(`${SHOP_URL}/api/cron/expire-orders`, {
-      headers: { Authorization: `Bearer ${shopEnv.CRON_SECRET}` },
+    await request.get(`${stack().shopUrl}/api/cron/expire-orders`, {
+      headers: { Authorization: `Bearer ${stack().env.CRON_SECRET}` },
     });
     emails = await mailbox.waitFor(request, orderId, 3);
   }

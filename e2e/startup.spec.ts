@@ -1,15 +1,17 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
 import { Pool } from "pg";
-import { DATABASE_URL, shopEnv, SHOP_LOG } from "../playwright.config";
 import { createDatabase } from "../scripts/servers";
+import { expect, stack, test } from "./support";
+import { DATABASE_SERVER_URL } from "./stacks";
 
 /** The production server checks its environment when it starts (instrumentation.ts + lib/env.ts). */
 
+const NEXT = "node_modules/next/dist/bin/next";
+
 function startShop(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn("npx", ["next", "start", "--port", "3190"], {
+    const child = spawn(process.execPath, [NEXT, "start", "--port", String(stack().sparePorts[0])], {
       env: {
         PATH: process.env.PATH ?? "",
         HOME: process.env.HOME ?? "",
@@ -52,7 +54,7 @@ test("a loopback SITE_URL in production starts, with a warning that customers el
 }) => {
   // The suite's own server runs with SITE_URL=http://localhost:3100 in production mode.
   expect((await request.get("/")).ok()).toBe(true);
-  expect(readFileSync(SHOP_LOG, "utf8")).toMatch(
+  expect(readFileSync(stack().shopLog, "utf8")).toMatch(
     /SITE_URL is http:\/\/localhost:\d+, a loopback address: customers on other machines cannot come back/,
   );
 });
@@ -60,23 +62,24 @@ test("a loopback SITE_URL in production starts, with a warning that customers el
 test("a production server whose database lacks migrations refuses to start and says which command to run", async () => {
   // A database nobody has migrated: a deploy that skipped `npm run db:migrate`.
   const name = `shop_unmigrated_${Date.now()}`;
-  const empty = await createDatabase(DATABASE_URL, name);
+  const empty = await createDatabase(DATABASE_SERVER_URL, name);
   try {
-    const { code, output } = await startShop({ ...shopEnv, DATABASE_URL: empty });
+    const { code, output } = await startShop({ ...stack().env, DATABASE_URL: empty, DATABASE_URL_UNPOOLED: empty });
     expect(code).toBe(1);
     expect(output).toContain("lacks migrations 0000_orders");
     expect(output).toContain("Run `npm run db:migrate` with this DATABASE_URL");
   } finally {
-    const admin = new Pool({ connectionString: DATABASE_URL, max: 1 });
+    const admin = new Pool({ connectionString: DATABASE_SERVER_URL, max: 1 });
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
 });
 
 test("a production server without SMTP_URL starts, serves pages, and says once that e-mail is off", async () => {
-  const env: Record<string, string> = { ...shopEnv };
+  const env: Record<string, string> = { ...stack().env };
   delete env.SMTP_URL;
-  const child = spawn("npx", ["next", "start", "--port", "3191"], {
+  const port = stack().sparePorts[1];
+  const child = spawn(process.execPath, [NEXT, "start", "--port", String(port)], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "production", ...env },
     detached: true,
   });
@@ -85,7 +88,7 @@ test("a production server without SMTP_URL starts, serves pages, and says once t
   child.stderr.on("data", (chunk) => (output += chunk));
   const exited = new Promise((resolve) => child.on("exit", resolve));
   try {
-    const status = async (path: string) => (await fetch(`http://localhost:3191${path}`).catch(() => null))?.status;
+    const status = async (path: string) => (await fetch(`http://localhost:${port}${path}`).catch(() => null))?.status;
     await expect.poll(() => status("/"), { timeout: 30_000 }).toBe(200);
     // The proxy, the pages and the instrumentation each load lib/env.ts: still one line.
     expect(await status("/cart")).toBe(200);

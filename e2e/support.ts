@@ -1,8 +1,24 @@
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test as base, type APIRequestContext, type Page } from "@playwright/test";
 import { Pool } from "pg";
-import { DATABASE_URL, EMULATOR_URL, MAIL_INBOX_URL } from "../playwright.config";
+import { createAdmin as createAdminAccount } from "../scripts/servers";
+import { flavorOf, stackFor, type Stack } from "./stacks";
+
+/**
+ * Playwright's `test`, with each worker's `baseURL` its own shop (e2e/stacks.ts). Specs import `test` and `expect`
+ * from here.
+ */
+export const test = base.extend({
+  baseURL: async ({}, provide, testInfo) =>
+    provide(stackFor(flavorOf(testInfo.project), testInfo.parallelIndex).shopUrl),
+});
+export { expect };
+
+/** The servers of the running test's worker: its shop, emulator, mail catcher and database. */
+export function stack(): Stack {
+  const info = test.info();
+  return stackFor(flavorOf(info.project), info.parallelIndex);
+}
 
 export type Lang = "en" | "ar";
 
@@ -36,10 +52,13 @@ export function paymentPage(lang: Lang = currentLang()) {
     : { pay: "Pay", decline: "Decline", cancel: "Cancel", continue: /^Continue/ };
 }
 
-/** The emulator's control API (emulator/README.md), for arranging faults and checking what the service holds. */
+/**
+ * The worker's emulator and its control API (emulator/README.md), for arranging faults and checking what the service
+ * holds.
+ */
 export const emulator = {
   async reset(request: APIRequestContext) {
-    expect((await request.post(`${EMULATOR_URL}/__emulator/reset`)).ok()).toBe(true);
+    expect((await request.post(`${stack().emulatorUrl}/__emulator/reset`)).ok()).toBe(true);
   },
   async payments(request: APIRequestContext): Promise<
     {
@@ -53,7 +72,7 @@ export const emulator = {
       cancel_url?: string;
     }[]
   > {
-    const response = await request.get(`${EMULATOR_URL}/__emulator/payments`);
+    const response = await request.get(`${stack().emulatorUrl}/__emulator/payments`);
     expect(response.ok()).toBe(true);
     return (await response.json()).payments;
   },
@@ -68,14 +87,14 @@ export const emulator = {
       count?: number;
     },
   ) {
-    expect((await request.post(`${EMULATOR_URL}/__emulator/faults`, { data: fault })).ok()).toBe(true);
+    expect((await request.post(`${stack().emulatorUrl}/__emulator/faults`, { data: fault })).ok()).toBe(true);
   },
   /** The webhook deliveries the emulator made for a payment token, newest first. */
   async webhooks(
     request: APIRequestContext,
     token: string,
   ): Promise<{ id: number; state: string; body: string; signature: string; attempts: { status: number | null }[] }[]> {
-    const response = await request.get(`${EMULATOR_URL}/__emulator/webhooks?token=${encodeURIComponent(token)}`);
+    const response = await request.get(`${stack().emulatorUrl}/__emulator/webhooks?token=${encodeURIComponent(token)}`);
     expect(response.ok()).toBe(true);
     return (await response.json()).deliveries;
   },
@@ -96,7 +115,7 @@ export interface CaughtEmail {
 export const mailbox = {
   /** Every e-mail about one order (its number is in every subject the shop writes). */
   async about(request: APIRequestContext, orderId: string): Promise<CaughtEmail[]> {
-    const response = await request.get(`${MAIL_INBOX_URL}/api/email`);
+    const response = await request.get(`${stack().mailInboxUrl}/api/email`);
     expect(response.ok()).toBe(true);
     return ((await response.json()) as CaughtEmail[]).filter((email) => email.subject.includes(orderId));
   },
@@ -110,7 +129,7 @@ export const mailbox = {
   },
   /** The HTML of one e-mail as MailDev serves it for display. */
   async html(request: APIRequestContext, id: string): Promise<string> {
-    const response = await request.get(`${MAIL_INBOX_URL}/api/email/${id}/html`);
+    const response = await request.get(`${stack().mailInboxUrl}/api/email/${id}/html`);
     expect(response.ok()).toBe(true);
     return response.text();
   },
@@ -121,7 +140,7 @@ export const mailbox = {
  * issued eleven minutes ago): the one place the browser tests reach past the shop's pages.
  */
 export async function database<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
-  const pool = new Pool({ connectionString: DATABASE_URL, max: 1 });
+  const pool = new Pool({ connectionString: stack().databaseUrl, max: 1 });
   try {
     return await work(pool);
   } finally {
@@ -159,14 +178,11 @@ export async function submitCheckout(page: Page) {
 }
 
 /**
- * Creates (or resets) a back-office admin the way a merchant does: `npm run admin -- create <email> --password-stdin`.
+ * Creates (or resets) a back-office admin in the worker's database the way a merchant does:
+ * `npm run admin -- create <email> --password-stdin`.
  */
-export function createAdmin(email: string, password: string) {
-  execFileSync("npx", ["tsx", "--conditions=react-server", "scripts/admin.ts", "create", email, "--password-stdin"], {
-    input: password,
-    env: { ...process.env, DATABASE_URL },
-    stdio: ["pipe", "ignore", "inherit"],
-  });
+export function createAdmin(email: string, password: string): Promise<void> {
+  return createAdminAccount(stack().databaseUrl, email, password);
 }
 
 /** Signs in on /admin/sign-in in the current language (`lang`), and waits for the orders list. */

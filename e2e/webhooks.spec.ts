@@ -1,7 +1,17 @@
 import { createHmac } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
-import { EMULATOR_URL, shopEnv } from "../playwright.config";
-import { addToCart, createAdmin, database, emulator, paymentPage, shop, signInAsAdmin } from "./support";
+import type { Page } from "@playwright/test";
+import {
+  addToCart,
+  createAdmin,
+  database,
+  emulator,
+  expect,
+  paymentPage,
+  shop,
+  signInAsAdmin,
+  stack,
+  test,
+} from "./support";
 
 /**
  * The payment service confirms payments with signed webhooks, sent by the emulator to the running shop as real
@@ -23,7 +33,7 @@ async function toGatewayPage(page: Page): Promise<string> {
   await page.goto("/checkout");
   await page.getByRole("radio", { name: "Sadad" }).check();
   await page.getByRole("button", { name: shop("checkout.submit", "en") }).click();
-  await expect(page).toHaveURL(new RegExp(`^${EMULATOR_URL}/`));
+  await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
   const token = paymentTokenOf(page);
   await page.getByRole("button", { name: paymentPage("en").continue }).click();
   return token;
@@ -124,10 +134,10 @@ test('a webhook that never comes: the order stays "confirming" and is never expi
       token,
     ]),
   );
-  const cron = `${shopEnv.SITE_URL}/api/cron/expire-orders`;
+  const cron = `${stack().env.SITE_URL}/api/cron/expire-orders`;
   expect((await request.get(cron)).status()).toBe(401);
   expect((await request.get(cron, { headers: { Authorization: "Bearer not-the-secret" } })).status()).toBe(401);
-  const run = () => request.get(cron, { headers: { Authorization: `Bearer ${shopEnv.CRON_SECRET}` } });
+  const run = () => request.get(cron, { headers: { Authorization: `Bearer ${stack().env.CRON_SECRET}` } });
   expect((await run()).status()).toBe(200);
   await page.reload();
   await expect(page.getByRole("heading", { name: heading("awaiting_confirmation") })).toBeVisible();
@@ -143,7 +153,7 @@ test('a webhook that never comes: the order stays "confirming" and is never expi
   expect(await stored(token)).toMatchObject({ status: "awaiting_confirmation", flags: ["unconfirmed_report"] });
 
   // The merchant checks the dashboard and marks it paid with the transaction reference there.
-  createAdmin(ADMIN.email, ADMIN.password);
+  await createAdmin(ADMIN.email, ADMIN.password);
   const admin = await (await browser.newContext({ locale: "en-US" })).newPage();
   await signInAsAdmin(admin, ADMIN.email, ADMIN.password, "en");
   await admin.goto(`/admin/orders/${id}`);
@@ -161,7 +171,7 @@ test('a webhook that never comes: the order stays "confirming" and is never expi
 
   // The service's delivery arrives after all: a repeat, nothing moves.
   const [delivery] = await emulator.webhooks(request, token);
-  const replay = await request.post(`${EMULATOR_URL}/__emulator/webhooks/${delivery!.id}/replay`);
+  const replay = await request.post(`${stack().emulatorUrl}/__emulator/webhooks/${delivery!.id}/replay`);
   expect(replay.ok()).toBe(true);
   expect((await stored(token)).events.at(-1)).toMatchObject({
     type: "webhook_received",
@@ -184,7 +194,7 @@ test("a forged webhook (bad signature) is refused with 401, changes nothing and 
 
   // And one made by hand, with a signature from another secret.
   const body = JSON.stringify({ event: "payment.success", token, amount: 37.5, currency: "LYD" });
-  const forged = await request.post(`${shopEnv.SITE_URL}/api/payments/webhook`, {
+  const forged = await request.post(`${stack().env.SITE_URL}/api/payments/webhook`, {
     data: body,
     headers: {
       "Content-Type": "application/json",

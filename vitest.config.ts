@@ -1,7 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// Unit tests sit beside their module (lib/*.test.ts, emulator/*.test.ts, scripts/*.test.ts, bench/*.test.ts).
+// Unit tests sit beside their module (lib/*.test.ts, emulator/*.test.ts, scripts/*.test.ts, bench/*.test.ts,
+// testing/*.test.ts; not testing/fixtures/, which holds a test that fails on purpose).
 // Browser tests live in e2e/ and run under Playwright, not here.
 export default defineConfig({
   resolve: {
@@ -18,6 +19,7 @@ export default defineConfig({
       "scripts/**/*.test.ts",
       "app/**/*.test.ts",
       "bench/**/*.test.ts",
+      "testing/*.test.ts",
     ],
     environment: "node",
     // One PostgreSQL server per run; each database suite makes a database of its own on it.

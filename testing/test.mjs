@@ -1,29 +1,30 @@
-// `npm test`: every check CI runs, then one closing line `N passed, N failed (M min S s)` for the whole run.
+// `npm test` and `npm run check` (`--check`): every check CI runs, then one closing line `N passed, N failed (M min
+// S s)` for the whole run, and exit code 1 when anything failed (testing/summary.mjs).
 //
 // 1. The static checks (typecheck, ESLint, Prettier, knip, links) and the production build, side by side: they only
-//    read the tree. Each static check counts as one test, the build too.
+//    read the tree. Each counts as one test.
 // 2. The unit and database tests (Vitest), counted per test: on a throwaway embedded PostgreSQL always, and the
 //    database suites again on the PostgreSQL of TEST_DATABASE_URL when it is set (CI: Debian's), so two major versions
 //    are covered.
-// 3. The browser tests (Playwright) against the build, on parallel workers, each with its own servers (e2e/stacks.ts),
-//    counted per test and per project: English and Arabic directly on the embedded PostgreSQL, and the serverless
-//    paths through PgBouncer.
+// 3. The browser tests (Playwright) against the build, on parallel workers each with its own servers (e2e/stacks.ts),
+//    counted per project: English and Arabic on the embedded PostgreSQL, and the serverless paths through PgBouncer.
 //
-// The command exits non-zero when anything failed, whatever the runners themselves answered (testing/exit-code.test.ts
-// proves that each of them does too).
+// `--check` is 1 without the build, then 2: what to run before every commit.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tally, verdict } from "./summary.mjs";
 
 const started = Date.now();
+const quick = process.argv.includes("--check");
 const { TEST_DATABASE_URL, ...inherited } = process.env;
-const env = { ...inherited, NEXT_TELEMETRY_DISABLED: "1", FORCE_COLOR: process.stdout.isTTY ? "1" : "0" };
-const results = [];
+const env = { ...inherited, NEXT_TELEMETRY_DISABLED: "1" };
+const rows = [];
 mkdirSync("test-results", { recursive: true });
 
 /**
- * Runs `command args`; its output is shown as it comes (`live`) or, when several run at once, all of it at the end,
- * so the lines of two checks never interleave.
- * @returns whether it exited 0, and how long it took.
+ * Runs `command args`. Its output is shown as it comes (`live`) or, when several run at once, whole when it ends, so
+ * the lines of two checks never interleave.
+ * @returns whether it exited 0, and how many seconds it took.
  */
 function run(command, args, { extraEnv = {}, live = false } = {}) {
   const title = [command, ...args].join(" ");
@@ -41,33 +42,26 @@ function run(command, args, { extraEnv = {}, live = false } = {}) {
   });
 }
 
-/** A check that passes or fails as a whole. */
+/** A check that passes or fails as a whole. @returns whether it passed. */
 async function check(name, command, args, options) {
   const { ok, seconds } = await run(command, args, options);
-  results.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, seconds });
+  rows.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, seconds });
   return ok;
 }
 
-/**
- * A test runner whose JSON report gives its counts. A runner that failed without reporting a failing test (a crash,
- * a configuration error) still counts as one failure, and so does a report with no test at all.
- */
+/** A test runner, counted from its JSON report (`count(report)` → `[{ name, passed, failed }]`). */
 async function suite(name, command, args, reportFile, count, options) {
   rmSync(reportFile, { force: true });
   const { ok, seconds } = await run(command, args, options);
-  const report = existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, "utf8")) : undefined;
-  const groups = report ? count(report) : [{ name, passed: 0, failed: 0 }];
-  for (const group of groups) {
-    if (group.passed + group.failed === 0) group.failed = 1;
-    results.push({ ...group, seconds });
-  }
-  if (!ok && groups.every((group) => group.failed === 0)) results.push({ name, passed: 0, failed: 1, seconds });
+  const groups = existsSync(reportFile) ? count(JSON.parse(readFileSync(reportFile, "utf8"))) : undefined;
+  for (const row of tally(name, ok, groups)) rows.push({ ...row, seconds });
 }
 
-// 1. Static checks and the build. The build has the browser tests' environment, secrets included, so their secret scan
-// covers the build output.
+// 1. Static checks, and the build. The build has the browser tests' environment, secrets included, so their secret
+// scan covers the build output.
 const shopEnv = JSON.parse(readFileSync("e2e/shop-env.json", "utf8"));
-const [, , , , , , built] = await Promise.all([
+const [built] = await Promise.all([
+  quick ? Promise.resolve(false) : check("build", "npm", ["run", "build"], { extraEnv: shopEnv }),
   check("typecheck", "npx", ["tsc", "--noEmit"]),
   check("emulator typecheck", "npx", ["tsc", "--noEmit", "-p", "emulator"]),
   check("lint (ESLint)", "npx", ["eslint", "."]),
@@ -75,17 +69,16 @@ const [, , , , , , built] = await Promise.all([
   check("unused code (knip)", "npx", ["knip"]),
   // Every Markdown link and cited file or heading exists: a clone has nothing else to follow.
   check("links", "node", ["testing/check-links.mjs"]),
-  check("build", "npm", ["run", "build"], { extraEnv: shopEnv }),
 ]);
 
 // 2. Unit and database tests.
-const vitestCounts = (name) => (r) => [{ name, passed: r.numPassedTests, failed: r.numFailedTests }];
-const vitest = (outputFile, files = []) => [
+const vitestCounts = (name) => (report) => [{ name, passed: report.numPassedTests, failed: report.numFailedTests }];
+const vitest = (report, files = []) => [
   "vitest",
   "run",
   "--reporter=default",
   "--reporter=json",
-  `--outputFile=${outputFile}`,
+  `--outputFile=${report}`,
   ...files,
 ];
 await suite("unit", "npx", vitest("test-results/vitest.json"), "test-results/vitest.json", vitestCounts("unit"), {
@@ -96,30 +89,24 @@ if (TEST_DATABASE_URL) {
   const databaseSuites = ["lib", "app", "scripts"]
     .flatMap((dir) => readdirSync(dir, { recursive: true }).map((file) => `${dir}/${file}`))
     .filter((file) => file.endsWith(".test.ts") && /testing\/db"/.test(readFileSync(file, "utf8")));
+  const name = "unit (TEST_DATABASE_URL)";
   const report = "test-results/vitest-pg.json";
-  await suite(
-    "unit (TEST_DATABASE_URL)",
-    "npx",
-    vitest(report, databaseSuites),
-    report,
-    vitestCounts("unit (TEST_DATABASE_URL)"),
-    {
-      extraEnv: { TEST_DATABASE_URL },
-      live: true,
-    },
-  );
+  await suite(name, "npx", vitest(report, databaseSuites), report, vitestCounts(name), {
+    extraEnv: { TEST_DATABASE_URL },
+    live: true,
+  });
 }
 
 // 3. Browser tests, counted per project.
 if (built) {
-  const names = { en: "browser", ar: "browser (Arabic)", pooler: "browser via PgBouncer" };
+  const projects = { en: "browser", ar: "browser (Arabic)", pooler: "browser via PgBouncer" };
   const playwrightCounts = (report) => {
     const groups = new Map();
     const group = (name) => groups.get(name) ?? groups.set(name, { name, passed: 0, failed: 0 }).get(name);
     const visit = (suite) => {
       for (const spec of suite.specs ?? [])
         for (const test of spec.tests) {
-          const counts = group(names[test.projectName] ?? test.projectName);
+          const counts = group(projects[test.projectName] ?? test.projectName);
           if (test.status === "expected" || test.status === "flaky") counts.passed++;
           else if (test.status === "unexpected") counts.failed++;
         }
@@ -130,21 +117,18 @@ if (built) {
     if (report.errors?.length) group("browser: errors outside tests").failed += report.errors.length;
     return [...groups.values()];
   };
-  await suite("browser", "npx", ["playwright", "test"], "test-results/playwright.json", playwrightCounts, {
-    live: true,
-  });
-} else {
-  results.push({ name: "browser (Playwright): not run, the build failed", passed: 0, failed: 1, seconds: 0 });
+  const report = "test-results/playwright.json";
+  await suite("browser", "npx", ["playwright", "test"], report, playwrightCounts, { live: true });
+} else if (!quick) {
+  rows.push({ name: "browser: not run, the build failed", passed: 0, failed: 1, seconds: 0 });
 }
 
-const elapsed = Math.round((Date.now() - started) / 1000);
-const clock = `${Math.floor(elapsed / 60)} min ${elapsed % 60} s`;
+const { line, exitCode } = verdict(rows, (Date.now() - started) / 1000);
 console.log("\nSummary");
-for (const r of results)
+for (const row of rows)
   console.log(
-    `  ${r.failed ? "✗" : "✓"} ${r.name.padEnd(26)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1)}s`,
+    `  ${row.failed ? "✗" : "✓"} ${row.name.padEnd(26)} ${String(row.passed).padStart(4)} passed ${String(row.failed).padStart(3)} failed  ${row.seconds.toFixed(1)}s`,
   );
-const passed = results.reduce((n, r) => n + r.passed, 0);
-const failed = results.reduce((n, r) => n + r.failed, 0);
-console.log(`${passed} passed, ${failed} failed (${clock})`);
-process.exit(failed === 0 ? 0 : 1);
+if (quick) console.log("  (npm run check: no build and no browser tests; npm test runs everything)");
+console.log(line);
+process.exit(exitCode);

@@ -54,6 +54,12 @@ test("(a) cart → checkout without a gateway → choose on the payment page →
   const payments = await emulator.payments(request);
   expect(payments).toHaveLength(1);
   expect(payments[0]).toMatchObject({ status: "paid", amount: "103.75", lang });
+
+  // Paying again for the same things is deliberate: "Buy these again" fills a new cart with the order's lines.
+  await page.getByRole("button", { name: shop("order.buyAgain") }).click();
+  await expect(page).toHaveURL(/\/cart$/);
+  await expect(page.getByTestId("cart-line")).toHaveCount(2);
+  await expect(page.getByTestId("cart-total")).toHaveText(/103[.,]75/);
 });
 
 test("(b) Cancel on the payment page → cancelled order, cart still there", async ({ page, request }) => {

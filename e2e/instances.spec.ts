@@ -1,69 +1,135 @@
-import { addToCart, getPage, loadCheckoutForm, submitCheckout } from "../testing/no-js-shop";
 import { startShop, type RunningApp } from "../scripts/servers";
-import { emulator, expect, stack, test } from "./support";
+import { addToCart, getPage, isPaymentPage, loadCheckoutForm, submitCheckout } from "../testing/no-js-shop";
+import { database, emulator, expect, shop, stack, test } from "./support";
 
 /**
  * A serverless host runs the shop on many instances with no shared memory. Two `next start` processes on their own
- * ports share the suite's database and emulator: one checkout posted to both at once must make exactly one payment,
- * and the orders must outlive the processes. Started by scripts/servers.ts, as the benchmarks start the shop.
+ * ports share the worker's database and emulator (and, in the `pooler` project, reach the database through PgBouncer):
+ * the guarantees of a checkout — one payment per cart, the budget of new payments per client address — hold across
+ * them, and the orders outlive the processes. Started by scripts/servers.ts, as the benchmarks start the shop; with the
+ * default budget (PAYMENTS_PER_ADDRESS, 10), where the worker's own shop has a large one.
  */
-const ports = () => stack().sparePorts.slice(0, 2);
 const instanceUrl = (port: number) => `http://localhost:${port}`;
-
-const startInstance = (port: number): Promise<RunningApp> =>
-  startShop({ port, env: { ...stack().env, SITE_URL: instanceUrl(port) } });
-const stopInstances = (instances: RunningApp[]) => Promise.all(instances.map((instance) => instance.stop()));
+let instances: RunningApp[] = [];
 
 /** Both instances, or neither: one that started is stopped again when the other does not. */
-async function startInstances(): Promise<RunningApp[]> {
-  const results = await Promise.allSettled(ports().map(startInstance));
-  const started = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+async function startInstances(): Promise<void> {
+  const ports = stack().sparePorts.slice(0, 2);
+  const env = (port: number) => ({ ...stack().env, SITE_URL: instanceUrl(port), PAYMENTS_PER_ADDRESS: "10" });
+  const results = await Promise.allSettled(ports.map((port) => startShop({ port, env: env(port) })));
+  instances = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const failed = results.find((result) => result.status === "rejected");
   if (failed) {
-    await stopInstances(started);
+    await stopInstances();
     throw failed.reason;
   }
-  return started;
+}
+async function stopInstances(): Promise<void> {
+  await Promise.all(instances.map((instance) => instance.stop()));
+  instances = [];
 }
 
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ mode: "serial", timeout: 120_000 });
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  await startInstances();
+});
+test.afterAll(stopInstances);
+test.beforeEach(async ({ request }) => {
+  await emulator.reset(request);
+});
+
+/** Where each answer of the checkout sent the customer: `payment` (the payment page) or the path it named. */
+const destinations = (answers: { location: string | null }[]) =>
+  answers.map(({ location }) => (isPaymentPage(location, stack().emulatorUrl) ? "payment" : location));
 
 test("ten identical checkout posts alternated between two instances make one payment; the order outlives both", async ({
   request,
 }) => {
-  await emulator.reset(request);
-  let instances: RunningApp[] = [];
-  try {
-    instances = await startInstances();
-    const [a, b] = ports().map(instanceUrl) as [string, string];
+  const [a, b] = instances.map((instance) => instance.url) as [string, string];
+  const cookie = await addToCart(a, { slug: "saffron", quantity: 2 });
+  const { hidden } = await loadCheckoutForm(a, cookie);
+  const details = { full_name: "Salem Fathi", email: "salem@example.ly", phone: "", payment_gateway: "" };
+  const answers = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => submitCheckout(i % 2 ? b : a, cookie, hidden, details)),
+  );
 
-    const cookie = await addToCart(a, { slug: "saffron", quantity: 2 });
-    const { hidden } = await loadCheckoutForm(a, cookie);
-    const details = { full_name: "Salem Fathi", email: "salem@example.ly", phone: "", payment_gateway: "" };
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => submitCheckout(i % 2 ? b : a, cookie, hidden, details)),
-    );
+  for (const answer of answers) expect(answer.status).toBe(303);
+  expect(new Set(answers.map((answer) => answer.location)).size).toBe(1);
+  expect(destinations(answers)).toEqual(Array(10).fill("payment"));
+  const payments = await emulator.payments(request);
+  expect(payments).toHaveLength(1);
+  const orderId = payments[0]!.custom!;
+  expect(orderId).toMatch(/^ord_/);
 
-    for (const answer of answers) expect(answer.status).toBe(303);
-    const locations = new Set(answers.map((answer) => answer.location));
-    expect(locations.size).toBe(1);
-    const [location] = [...locations];
-    expect(location).toMatch(new RegExp(`^${stack().emulatorUrl}/pay/sandbox/v1/user/payment/preview/`));
-    const payments = await emulator.payments(request);
-    expect(payments).toHaveLength(1);
-    const orderId = payments[0]!.custom!;
-    expect(orderId).toMatch(/^ord_/);
-
-    // Restart both instances: the order is in the database, not in a process.
-    await stopInstances(instances);
-    instances = await startInstances();
-    const sessionCookie = answers.find((answer) => answer.cookie)?.cookie ?? cookie;
-    for (const base of [a, b]) {
-      const html = await getPage(`${base}/orders/${orderId}`, sessionCookie);
-      expect(html).toContain(orderId);
-      expect(html).toContain("Waiting for your payment");
-    }
-  } finally {
-    await stopInstances(instances);
+  // Restart both instances: the order is in the database, not in a process.
+  await stopInstances();
+  await startInstances();
+  const sessionCookie = answers.find((answer) => answer.cookie)?.cookie ?? cookie;
+  for (const instance of instances) {
+    const html = await getPage(`${instance.url}/orders/${orderId}`, sessionCookie);
+    expect(html).toContain(orderId);
+    expect(html).toContain("Waiting for your payment");
   }
+});
+
+test("a cart paid the moment its page opens is paid once: the tabs that submit after it, or after the customer closed the page, go to the paid order", async ({
+  request,
+}) => {
+  // A service that confirms a payment as soon as its page opens (the emulator's payOnView), so the webhook marks the
+  // order paid before the customer's browser is back to empty the cart.
+  expect((await request.post(`${stack().emulatorUrl}/__emulator/config`, { data: { payOnView: true } })).ok()).toBe(
+    true,
+  );
+  const [a, b] = instances.map((instance) => instance.url) as [string, string];
+  const cookie = await addToCart(a, { slug: "olive-oil", quantity: 1 });
+  const { hidden } = await loadCheckoutForm(b, cookie);
+  const details = { full_name: "Huda Elmagri", email: "", phone: "", payment_gateway: "sadad" };
+  const submit = (count: number) =>
+    Promise.all(Array.from({ length: count }, (_, i) => submitCheckout(i % 2 ? b : a, cookie, hidden, details)));
+
+  // Five tabs submit at once; the first to reach the payment page pays there, and closes it before it redirects.
+  const early = await submit(5);
+  expect(destinations(early)).toEqual(Array(5).fill("payment"));
+  expect((await fetch(early[0]!.location!)).status).toBe(200);
+  const [payment] = await emulator.payments(request);
+  expect(payment).toMatchObject({ status: "paid" });
+  const orderId = payment!.custom!;
+  await expect
+    .poll(() => database(async (pool) => (await pool.query("select status from orders where id = $1", [orderId])).rows))
+    .toEqual([{ status: "paid" }]);
+
+  // Five more tabs, on both instances, and later the same customer pressing the button again: the paid order.
+  const late = [...(await submit(5)), ...(await submit(1))];
+  expect(destinations(late)).toEqual(Array(6).fill(`/orders/${orderId}`));
+  expect(await emulator.payments(request)).toHaveLength(1);
+  // And the cart is emptied, as after coming back from paying.
+  const cart = await getPage(`${a}/cart`, late.at(-1)!.cookie);
+  expect(cart).toContain(shop("cart.emptyTitle", "en"));
+});
+
+test("one address flooding the checkout keeps the payment service's allowance for everyone else", async ({
+  request,
+}) => {
+  // The service allows 60 calls a minute from the shop's address, and each new payment costs two
+  // (docs/payment-service.md, "Rate limit"). One client submits 25 checkouts, each with a fresh session; then twelve
+  // customers at other addresses check out. The client address is the one `next start` took from X-Forwarded-For.
+  expect((await request.post(`${stack().emulatorUrl}/__emulator/config`, { data: { rateLimit: 60 } })).ok()).toBe(true);
+  const [a, b] = instances.map((instance) => instance.url) as [string, string];
+  const checkout = async (base: string, address: string) => {
+    const cookie = await addToCart(base, { slug: "saffron" });
+    const { hidden } = await loadCheckoutForm(base, cookie);
+    return submitCheckout(base, cookie, hidden, {}, { "X-Forwarded-For": address });
+  };
+
+  const flood = [];
+  for (let i = 0; i < 25; i++) flood.push(await checkout(i % 2 ? b : a, "192.0.2.66"));
+  const customers = await Promise.all(Array.from({ length: 12 }, (_, i) => checkout(i % 2 ? b : a, `198.18.0.${i}`)));
+
+  expect(destinations(customers)).toEqual(Array(12).fill("payment"));
+  // The flood got its ten payments, and then a message; the service was not asked for more.
+  expect(destinations(flood).filter((where) => where === "payment")).toHaveLength(10);
+  const refused = flood.find((answer) => answer.status === 200)!;
+  expect(refused.html).toContain("Many payments were started from your network in the last few minutes");
+  expect(await emulator.payments(request)).toHaveLength(22);
 });

@@ -61,6 +61,13 @@ test.describe("without JavaScript", () => {
     await expect(page.getByText(shop("order.notices.not_recorded", "en"))).toBeVisible();
     await expect(page.getByRole("heading", { name: shop("order.unavailable.title", "en") })).toBeVisible();
     await expect(page.getByText(shop("order.unavailable.text", "en"))).toBeVisible();
+    // "Your orders" and the checkout (this session holds an order) say the same, not a blank error page.
+    const orderPage = page.url();
+    for (const path of ["/orders", "/checkout"]) {
+      expect((await page.goto(path))?.status()).toBe(200);
+      await expect(page.getByRole("heading", { name: shop("order.unavailable.title", "en") })).toBeVisible();
+    }
+    await page.goto(orderPage);
 
     // The database is back: the same link shows the order (the service's webhook retries until it is recorded).
     await reopenDatabase();

@@ -11,7 +11,11 @@ import { readFileSync } from "node:fs";
  * project (the flavor) and its `parallelIndex` (the slot), with no message passing between them.
  */
 
-/** The shop's configuration in these tests, and the build's (`npm test` builds with it, so the secret scan covers the build). */
+/**
+ * The shop's configuration in these tests, and the build's (`npm test` builds with it, so the secret scan covers the
+ * build). Every stack's shop sees all its tests' checkouts come from one address, so PAYMENTS_PER_ADDRESS is large
+ * there; e2e/instances.spec.ts tests the budget with the default.
+ */
 export const baseShopEnv: Readonly<
   Record<string, string> & {
     SITE_URL: string;

@@ -16,6 +16,11 @@ interface Settings {
   rateLimit: number;
   /** Fixed delay added to every API call (token and create), in milliseconds. */
   latencyMs: number;
+  /**
+   * A payment is paid (and its webhook sent) as soon as its page is first opened: a customer who pays in an instant,
+   * for tests of what arrives after a payment is confirmed. Off by default.
+   */
+  payOnView: boolean;
 }
 
 export interface EmulatorOptions {
@@ -70,7 +75,7 @@ export function createState(options: EmulatorOptions = {}): EmulatorState {
   const limiter = createRateLimiter();
   const faults = createFaultQueue();
   const webhooks = createWebhooks({ clock, faults, log: options.log, options: options.webhooks });
-  const defaults: Settings = { rateLimit: options.rateLimit ?? 60, latencyMs: options.latencyMs ?? 0 };
+  const defaults: Settings = { rateLimit: options.rateLimit ?? 60, latencyMs: options.latencyMs ?? 0, payOnView: false };
   const settings: Settings = { ...defaults };
   let lastPurge = clock.now();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addToCart, priceCart, MAX_LINES, MAX_QUANTITY, quantitySchema, removeFromCart, setQuantity } from "./cart";
+import { addToCart, newCart, priceCart, MAX_LINES, MAX_QUANTITY, quantitySchema, removeFromCart, setQuantity } from "./cart";
 
 describe("cart", () => {
   it("prices from the catalogue in minor units and skips unknown products", () => {
@@ -15,22 +15,31 @@ describe("cart", () => {
   });
 
   it("merges lines and refuses more than the per-line maximum", () => {
-    const one = addToCart({ lines: [] }, "saffron", 3);
-    expect(one).toEqual({ ok: true, cart: { lines: [{ slug: "saffron", quantity: 3 }] } });
-    const full = addToCart({ lines: [{ slug: "saffron", quantity: MAX_QUANTITY }] }, "saffron", 1);
+    const one = addToCart({ id: "c1", lines: [] }, "saffron", 3);
+    // The cart keeps its id: it is the same cart, with another line.
+    expect(one).toEqual({ ok: true, cart: { id: "c1", lines: [{ slug: "saffron", quantity: 3 }] } });
+    const full = addToCart({ id: "c1", lines: [{ slug: "saffron", quantity: MAX_QUANTITY }] }, "saffron", 1);
     expect(full.ok).toBe(false);
   });
 
   it("refuses more lines than fit the session cookie", () => {
     const lines = Array.from({ length: MAX_LINES }, (_, i) => ({ slug: `p${i}`, quantity: 1 }));
-    expect(addToCart({ lines }, "saffron", 1).ok).toBe(false);
+    expect(addToCart({ id: "c1", lines }, "saffron", 1).ok).toBe(false);
+  });
+
+  it("gives every new cart an id of its own", () => {
+    expect(newCart().id).not.toBe(newCart().id);
+    expect(newCart().lines).toEqual([]);
   });
 
   it("sets and removes lines", () => {
-    const cart = { lines: [{ slug: "saffron", quantity: 1 }] };
-    expect(setQuantity(cart, "saffron", 4)).toEqual({ ok: true, cart: { lines: [{ slug: "saffron", quantity: 4 }] } });
+    const cart = { id: "c1", lines: [{ slug: "saffron", quantity: 1 }] };
+    expect(setQuantity(cart, "saffron", 4)).toEqual({
+      ok: true,
+      cart: { id: "c1", lines: [{ slug: "saffron", quantity: 4 }] },
+    });
     expect(setQuantity(cart, "olive-oil", 4).ok).toBe(false);
-    expect(removeFromCart(cart, "saffron")).toEqual({ lines: [] });
+    expect(removeFromCart(cart, "saffron")).toEqual({ id: "c1", lines: [] });
   });
 
   it.each([

@@ -6,7 +6,14 @@ import { problem, type Problem, type ProblemKey } from "./problems";
 
 export { MAX_LINES, MAX_QUANTITY };
 
-export const EMPTY_CART: Cart = { lines: [] };
+/**
+ * A new, empty cart with an id of its own. A cart gets a new id each time it is bought (emptied by a payment), so
+ * buying the same things again later is a new checkout, while every tab and every resubmission of this cart is the
+ * same one (lib/checkout/place-order.ts, the checkout's fingerprint).
+ */
+export function newCart(): Cart {
+  return { id: crypto.randomUUID(), lines: [] };
+}
 
 /**
  * Schema of a quantity coming from a form: a whole number 1…{@link MAX_QUANTITY}. Issue messages are
@@ -40,6 +47,8 @@ export const CART_LIMITS = { max: MAX_QUANTITY, lines: MAX_LINES } as const;
  * cookies hold at most 4 KB, and a price from the client is never trusted). Anything else read back is dropped.
  */
 export const cartSchema = z.object({
+  // A cookie from before carts had ids reads as "" until the cart is next bought.
+  id: z.string().max(64).default(""),
   lines: z
     .array(z.object({ slug: z.string().max(100), quantity: z.number().int().min(1).max(MAX_QUANTITY) }))
     .max(MAX_LINES),
@@ -61,22 +70,22 @@ export function addToCart(cart: Cart, slug: string, quantity: number): CartChang
     }
     return {
       ok: true,
-      cart: { lines: cart.lines.map((line) => (line.slug === slug ? { slug, quantity: total } : line)) },
+      cart: { ...cart, lines: cart.lines.map((line) => (line.slug === slug ? { slug, quantity: total } : line)) },
     };
   }
   if (cart.lines.length >= MAX_LINES) return { ok: false, error: problem("cartFull", { max: MAX_LINES }) };
-  return { ok: true, cart: { lines: [...cart.lines, { slug, quantity }] } };
+  return { ok: true, cart: { ...cart, lines: [...cart.lines, { slug, quantity }] } };
 }
 
 /** Sets the quantity of a line already in the cart (an unknown line is an error, so stale pages say so). */
 export function setQuantity(cart: Cart, slug: string, quantity: number): CartChange {
   if (!cart.lines.some((line) => line.slug === slug)) return { ok: false, error: problem("lineGone") };
-  return { ok: true, cart: { lines: cart.lines.map((line) => (line.slug === slug ? { slug, quantity } : line)) } };
+  return { ok: true, cart: { ...cart, lines: cart.lines.map((line) => (line.slug === slug ? { slug, quantity } : line)) } };
 }
 
 /** Removes a product's line from the cart; removing what is not there changes nothing. */
 export function removeFromCart(cart: Cart, slug: string): Cart {
-  return { lines: cart.lines.filter((line) => line.slug !== slug) };
+  return { ...cart, lines: cart.lines.filter((line) => line.slug !== slug) };
 }
 
 /** A cart line priced from the catalogue. */
@@ -99,7 +108,7 @@ export interface PricedCart {
  * Prices a cart from the catalogue, in integer minor units. Products that left the catalogue are reported in
  * `unavailable` and not charged.
  */
-export function priceCart(cart: Cart): PricedCart {
+export function priceCart(cart: Pick<Cart, "lines">): PricedCart {
   const lines: PricedLine[] = [];
   const unavailable: string[] = [];
   for (const line of cart.lines) {

@@ -152,6 +152,12 @@ const schema = z.object({
   MERCHANT_LOCALE: z
     .enum(["en", "ar"], { error: "MERCHANT_LOCALE must be en or ar: the language of the merchant's e-mails" })
     .default("en"),
+  PAYMENTS_PER_ADDRESS: z.coerce
+    .number({ error: "PAYMENTS_PER_ADDRESS must be a number: new payments one client address may start in 10 minutes" })
+    .int("PAYMENTS_PER_ADDRESS must be a whole number")
+    .min(1, "PAYMENTS_PER_ADDRESS must be at least 1")
+    .max(10_000, "PAYMENTS_PER_ADDRESS must be at most 10000")
+    .default(10),
   PAYMENT_TIMEOUT_MS: z.coerce
     .number({ error: "PAYMENT_TIMEOUT_MS must be a number of milliseconds" })
     .int("PAYMENT_TIMEOUT_MS must be a whole number of milliseconds")

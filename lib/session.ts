@@ -1,7 +1,7 @@
 import "server-only";
 import { getIronSession, type IronSession, type SessionOptions } from "iron-session";
 import { cookies } from "next/headers";
-import { cartSchema, EMPTY_CART, type Cart } from "./cart";
+import { cartSchema, newCart, type Cart } from "./cart";
 import { getEnv } from "./env";
 import { logger } from "./log";
 import { ORDER_ID } from "./orders/store";
@@ -66,7 +66,7 @@ export async function getSession(): Promise<IronSession<SessionData>> {
   const cart = cartSchema.safeParse(session.cart);
   if (session.cart !== undefined && !cart.success)
     logger.warn({ event: "session_cart_dropped" }, "cart in cookie had an unexpected shape");
-  session.cart = cart.success ? cart.data : { ...EMPTY_CART };
+  session.cart = cart.success ? cart.data : newCart();
   if (typeof session.id !== "string" || !/^[\w-]{8,64}$/.test(session.id)) session.id = crypto.randomUUID();
   if (session.orderId !== undefined && (typeof session.orderId !== "string" || !ORDER_ID.test(session.orderId)))
     session.orderId = undefined;

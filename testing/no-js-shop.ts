@@ -133,25 +133,28 @@ export function checkoutFields(hidden: [string, string][], details: CheckoutDeta
 
 /**
  * Submits the checkout form as a no-JS browser does, following no redirect.
- * @returns the status, the Location (a successful checkout is 303 to the payment page) and the session cookie.
+ * @param headers extra request headers (an `X-Forwarded-For` standing for the client's address, say).
+ * @returns the status, the Location (a successful checkout is 303 to the payment page), the session cookie, and the
+ *   page's HTML when the checkout answered with the form again (a message).
  */
 export async function submitCheckout(
   baseUrl: string,
   cookie: string,
   hidden: [string, string][],
   details: CheckoutDetails,
-): Promise<{ status: number; location: string | null; cookie: string }> {
+  headers: Record<string, string> = {},
+): Promise<{ status: number; location: string | null; cookie: string; html: string }> {
   const response = await fetch(new URL("/checkout", baseUrl), {
     method: "POST",
     body: formData(checkoutFields(hidden, details)),
-    headers: browserHeaders(cookie, { Origin: new URL(baseUrl).origin }),
+    headers: browserHeaders(cookie, { Origin: new URL(baseUrl).origin, ...headers }),
     redirect: "manual",
   });
-  await response.arrayBuffer();
   return {
     status: response.status,
     location: response.headers.get("location"),
     cookie: sessionCookie(response, cookie),
+    html: await response.text(),
   };
 }
 

@@ -224,7 +224,7 @@ describe("control API: config, rate limit and latency", () => {
     const emulator = setup();
     expect(await control(emulator, "POST", "/config", { rateLimit: 2 })).toEqual({
       status: 200,
-      body: { config: { rateLimit: 2, latencyMs: 0 } },
+      body: { config: { rateLimit: 2, latencyMs: 0, payOnView: false } },
     });
     await emulator.post(TOKEN_PATH, DEMO);
     await emulator.post(TOKEN_PATH, DEMO);
@@ -236,7 +236,7 @@ describe("control API: config, rate limit and latency", () => {
   it("adds latencyMs to every API call", async () => {
     const emulator = setup();
     await control(emulator, "POST", "/config", { latencyMs: 100 });
-    expect((await control(emulator, "GET", "/config")).body).toEqual({ config: { rateLimit: 60, latencyMs: 100 } });
+    expect((await control(emulator, "GET", "/config")).body).toEqual({ config: { rateLimit: 60, latencyMs: 100, payOnView: false } });
     const started = performance.now();
     await emulator.post(TOKEN_PATH, DEMO);
     expect(performance.now() - started).toBeGreaterThanOrEqual(90);
@@ -244,12 +244,23 @@ describe("control API: config, rate limit and latency", () => {
 
   it("takes its defaults from the options (environment)", async () => {
     const emulator = setup({ rateLimit: 1, latencyMs: 5 });
-    expect((await control(emulator, "GET", "/config")).body).toEqual({ config: { rateLimit: 1, latencyMs: 5 } });
+    expect((await control(emulator, "GET", "/config")).body).toEqual({ config: { rateLimit: 1, latencyMs: 5, payOnView: false } });
     await emulator.post(TOKEN_PATH, DEMO);
     expect((await emulator.post(TOKEN_PATH, DEMO)).status).toBe(429);
   });
 
-  it.each([{ rateLimit: -1 }, { rateLimit: 1.5 }, { latencyMs: "10" }, { latencyMs: 1e9 }])(
+  it("payOnView: a payment is paid the moment its page first opens, and stays paid", async () => {
+    const emulator = setup();
+    await control(emulator, "POST", "/config", { payOnView: true });
+    const { token, path } = await emulator.payment({ ...ORDER, payment_gateway: "sadad" });
+    const page = await emulator.app.request(path);
+    expect(page.status).toBe(200);
+    expect(await emulator.payments()).toMatchObject([{ token, status: "paid", gatewayUsed: "sadad" }]);
+    expect((await emulator.app.request(path)).status).toBe(200);
+    expect(await emulator.payments()).toHaveLength(1);
+  });
+
+  it.each([{ rateLimit: -1 }, { rateLimit: 1.5 }, { latencyMs: "10" }, { latencyMs: 1e9 }, { payOnView: "yes" }])(
     "rejects %j",
     async (body) => {
       expect((await control(setup(), "POST", "/config", body)).status).toBe(400);
@@ -271,14 +282,14 @@ describe("control API: reset", () => {
     const accessToken = await emulator.token();
     await emulator.create(accessToken, ORDER);
     await control(emulator, "POST", "/faults", { route: "token", kind: "drop" });
-    await control(emulator, "POST", "/config", { rateLimit: 50, latencyMs: 1 });
+    await control(emulator, "POST", "/config", { rateLimit: 50, latencyMs: 1, payOnView: true });
     await control(emulator, "POST", "/clock", { advanceSeconds: 30 });
 
     expect(await control(emulator, "POST", "/reset")).toEqual({ status: 200, body: { ok: true } });
     expect(await emulator.payments()).toEqual([]);
     expect((await control(emulator, "GET", "/faults")).body.faults).toEqual([]);
     expect((await control(emulator, "GET", "/clock")).body.offsetSeconds).toBe(0);
-    expect((await control(emulator, "GET", "/config")).body).toEqual({ config: { rateLimit: 3, latencyMs: 0 } });
+    expect((await control(emulator, "GET", "/config")).body).toEqual({ config: { rateLimit: 3, latencyMs: 0, payOnView: false } });
     expect(emulator.state.limiter.size()).toBe(0);
     // The old access token is unknown now.
     expect((await emulator.create(accessToken, ORDER)).status).toBe(403);

@@ -103,7 +103,7 @@ export function controlRoutes(state: EmulatorState): Hono {
   control.post("/config", async (c) => {
     const body = await jsonBody(c);
     if (body instanceof Response) return body;
-    const { rateLimit, latencyMs } = body;
+    const { rateLimit, latencyMs, payOnView } = body;
     if (rateLimit !== undefined && (!Number.isInteger(rateLimit) || (rateLimit as number) < 0)) {
       return badRequest(c, "rateLimit must be an integer ≥ 0 (requests a minute; 0 disables the limit).");
     }
@@ -113,11 +113,15 @@ export function controlRoutes(state: EmulatorState): Hono {
     ) {
       return badRequest(c, `latencyMs must be a number from 0 to ${MAX_LATENCY_MS}.`);
     }
+    if (payOnView !== undefined && typeof payOnView !== "boolean") {
+      return badRequest(c, "payOnView must be true or false.");
+    }
     if (rateLimit !== undefined) {
       state.settings.rateLimit = rateLimit as number;
       state.limiter.clear();
     }
     if (latencyMs !== undefined) state.settings.latencyMs = latencyMs;
+    if (payOnView !== undefined) state.settings.payOnView = payOnView;
     return c.json({ config: { ...state.settings } });
   });
 

@@ -98,10 +98,21 @@ export function pageRoutes(state: EmulatorState, mode: Mode): Hono {
   const allowedGateway = (merchant: Merchant, alias: unknown): Gateway | undefined =>
     gatewaysFor(merchant).find((gateway) => gateway.alias === alias);
 
-  pages.get("/:token", (c) => {
+  /** Marks a payment paid with `gateway`, and sends its webhook (the wait is bounded) before the customer is back. */
+  const pay = async (payment: Payment, merchant: Merchant, gateway: Gateway) => {
+    payment.status = "paid";
+    payment.completedAt = state.clock.now();
+    payment.gatewayUsed = gateway.alias;
+    await state.webhooks.paymentSucceeded(payment, merchant);
+  };
+
+  pages.get("/:token", async (c) => {
     const loaded = load(c);
     if (!("payment" in loaded)) return loaded;
     const { payment, merchant, href, props } = loaded;
+    if (state.settings.payOnView && !isCompleted(payment)) {
+      await pay(payment, merchant, allowedGateway(merchant, payment.payment_gateway) ?? gatewaysFor(merchant)[0]!);
+    }
     if (isCompleted(payment)) return renderPage(c, <CompletedPage {...props()} backHref={outcomeHref(payment)} />);
 
     const gateway = allowedGateway(merchant, payment.payment_gateway);
@@ -165,11 +176,13 @@ export function pageRoutes(state: EmulatorState, mode: Mode): Hono {
     if (!gateway || !outcome || (payment.payment_gateway !== null && payment.payment_gateway !== alias)) {
       return renderPage(c, <ErrorPage lang={lang} kind="not-found" badge={badgeFor(mode, lang)} />, 404);
     }
-    payment.status = outcome;
-    payment.completedAt = state.clock.now();
-    payment.gatewayUsed = gateway.alias;
     // The shop hears of the payment before the customer is back, unless it is too slow: the wait is bounded.
-    if (outcome === "paid") await state.webhooks.paymentSucceeded(payment, merchant);
+    if (outcome === "paid") await pay(payment, merchant, gateway);
+    else {
+      payment.status = outcome;
+      payment.completedAt = state.clock.now();
+      payment.gatewayUsed = gateway.alias;
+    }
     return c.redirect(outcomeHref(payment), 303);
   });
 

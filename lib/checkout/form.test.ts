@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_GATEWAYS } from "../gateways";
-import { checkoutFormSchema, normaliseLibyanMobile } from "./form";
+import { checkoutFormSchema, looksLikeWebAddress, normaliseLibyanMobile } from "./form";
 
 const schema = checkoutFormSchema(DEFAULT_GATEWAYS);
 const issues = (values: Record<string, string>) => {
@@ -36,6 +36,17 @@ describe("checkout form schema", () => {
 
   it("refuses control characters in names", () => {
     expect(issues({ full_name: "Ali\u0000" })).toEqual({ full_name: "fullNameControl" });
+  });
+
+  it.each(["visit https://evil.example/r?o=1", "www.evil.example", "Ali evil.example", "see //evil.example"])(
+    "refuses a name holding a web address, which the merchant's e-mail would show as a link: %j",
+    (full_name) => {
+      expect(issues({ full_name })).toEqual({ full_name: "fullNameUrl" });
+    },
+  );
+
+  it.each(["J.R. Smith", "Omar O. Zwai", "St. John", "عائشة بن علي", "Mr. Ali Ben-Omar"])("keeps the name %j", (name) => {
+    expect(looksLikeWebAddress(name)).toBe(false);
   });
 
   it("only offers the configured gateways", () => {

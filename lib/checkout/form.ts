@@ -34,6 +34,14 @@ export function normaliseLibyanMobile(input: string): string | null {
 }
 
 /**
+ * Whether a name holds something mail clients turn into a link: a scheme (`https:`), `www.`, `//`, or a host name
+ * (`evil.example`: two letters or more on each side of a dot). Initials such as "J.R. Smith" are names.
+ */
+export function looksLikeWebAddress(name: string): boolean {
+  return /[a-z][a-z0-9+.-]*:\/\/|\bwww\.|\/\/|[\p{L}\p{N}-]{2,}\.\p{L}{2,}/iu.test(name);
+}
+
+/**
  * The checkout form schema (zod). Issue messages are {@link ProblemKey}s, translated by the page. Every field is
  * optional: with none the customer fills them in on the payment page; with `full_name`, `email`, `phone` and
  * `payment_gateway` all given, the payment page goes straight to the gateway (docs/payment-service.md,
@@ -56,6 +64,8 @@ function buildSchema(gateways: readonly Gateway[]) {
         .string()
         // Control characters never belong in a name; any script (Arabic, Latin, …) and punctuation do.
         .refine((name) => !/\p{Cc}/u.test(name), "fullNameControl" satisfies ProblemKey)
+        // The name goes into the merchant's e-mail, where a web address becomes a link someone may follow.
+        .refine((name) => !looksLikeWebAddress(name), "fullNameUrl" satisfies ProblemKey)
         .optional(),
     ),
     email: optionalText(254, "emailTooLong").pipe(z.email("emailInvalid" satisfies ProblemKey).optional()),

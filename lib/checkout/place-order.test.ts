@@ -8,7 +8,15 @@ import { orderEvents, orderLines, orders } from "../db/schema";
 import { ACCESS_TOKEN_LIFETIME_MS, PaymentError } from "../payments";
 import { createTestDatabase, type TestDatabase } from "../../testing/db";
 import { startEmulator, type RunningEmulator } from "../../testing/emulator";
-import { canResume, checkoutFingerprint, OrderStoreError, placeOrder, type PlaceOrderInput } from "./place-order";
+import {
+  canResume,
+  checkoutFingerprint,
+  OrderStoreError,
+  PaymentBudgetError,
+  placeOrder,
+  type PlacedOrder,
+  type PlaceOrderInput,
+} from "./place-order";
 
 /**
  * placeOrder against a real database (the run's embedded PostgreSQL, or the one of TEST_DATABASE_URL) and the emulator
@@ -42,16 +50,25 @@ type EmulatorPayment = {
 const payments = async () => (await emulator.control<{ payments: EmulatorPayment[] }>("/payments")).payments;
 
 let sessions = 0;
-/** A checkout of a fresh browser session: two saffron by default. */
+/** A checkout of a fresh browser session, from an address of its own: two saffron by default. */
 function checkout(overrides: Partial<PlaceOrderInput> = {}): PlaceOrderInput {
+  const session = ++sessions;
   return {
-    sessionId: `session-${++sessions}-${crypto.randomUUID()}`,
+    sessionId: `session-${session}-${crypto.randomUUID()}`,
+    cartId: crypto.randomUUID(),
     cart: priceCart({ lines: [{ slug: "saffron", quantity: 2 }] }),
     details: { full_name: "Aisha Ben Ali", email: "aisha@example.ly" },
     locale: "en",
     siteUrl: "https://shop.example.ly",
+    clientAddress: `198.51.100.${session % 250}`,
     ...overrides,
   };
+}
+
+/** The payment URL of a placement that must have gone to a payment page. */
+function paymentUrlOf(placed: PlacedOrder): string {
+  if (placed.kind !== "pay") throw new Error(`expected a payment page, got the paid order ${placed.id}`);
+  return placed.paymentUrl;
 }
 
 describe("placeOrder", () => {
@@ -69,6 +86,7 @@ describe("placeOrder", () => {
       full_name: "Aisha Ben Ali",
     });
     expect(placed).toEqual({
+      kind: "pay",
       id: placed.id,
       paymentUrl: expect.stringContaining(`/preview/${payment!.token}`),
     });
@@ -111,7 +129,7 @@ describe("placeOrder", () => {
     try {
       const input = checkout();
       const placed = await Promise.all(Array.from({ length: 10 }, (_, i) => placeOrder(i % 2 ? other : t.db, input)));
-      expect(new Set(placed.map((p) => p.paymentUrl)).size).toBe(1);
+      expect(new Set(placed.map(paymentUrlOf)).size).toBe(1);
       expect(await payments()).toHaveLength(1);
       expect(await t.db.select().from(orders).where(eq(orders.sessionId, input.sessionId))).toHaveLength(1);
     } finally {
@@ -135,13 +153,42 @@ describe("placeOrder", () => {
     expect(await payments()).toHaveLength(4);
   });
 
-  it("never hands out a settled order again: the same cart after paying is a new order", async () => {
-    const input = checkout();
-    const paid = await placeOrder(t.db, input);
-    await t.db.update(orders).set({ status: "paid" }).where(eq(orders.id, paid.id));
-    const next = await placeOrder(t.db, input);
-    expect(next.id).not.toBe(paid.id);
-    expect(await payments()).toHaveLength(2);
+  it.each(["paid", "awaiting_confirmation"] as const)(
+    "never pays for a cart twice: the same cart, once %s, goes to its order; a new cart is a new order",
+    async (status) => {
+      const input = checkout();
+      const first = await placeOrder(t.db, input);
+      await t.db.update(orders).set({ status }).where(eq(orders.id, first.id));
+      expect(await placeOrder(t.db, input)).toEqual({ kind: "paid", id: first.id });
+      expect(await payments()).toHaveLength(1);
+
+      // The cart was emptied and filled again (lib/cart.ts gives it a new id): buying the same again is deliberate.
+      const again = await placeOrder(t.db, { ...input, cartId: crypto.randomUUID() });
+      expect(again).toMatchObject({ kind: "pay" });
+      expect(again.id).not.toBe(first.id);
+      expect(await payments()).toHaveLength(2);
+    },
+  );
+
+  it("sends ten submissions of one cart racing on two instances, around a payment confirmed at once, to that one payment", async () => {
+    // A service that confirms a payment as soon as its page opens: the first tab's page opens, and the other tabs'
+    // submissions arrive before the customer's return could empty the cart (or after the customer closed the page).
+    const second = new Pool({ connectionString: t.url, max: 5 });
+    const other = createDb(second);
+    try {
+      const input = checkout();
+      const early = await Promise.all(Array.from({ length: 5 }, (_, i) => placeOrder(i % 2 ? other : t.db, input)));
+      const [order] = await t.db.select().from(orders).where(eq(orders.sessionId, input.sessionId));
+      await t.db.update(orders).set({ status: "paid" }).where(eq(orders.id, order!.id));
+      const late = await Promise.all(Array.from({ length: 5 }, (_, i) => placeOrder(i % 2 ? other : t.db, input)));
+
+      expect(new Set(early.map(paymentUrlOf)).size).toBe(1);
+      for (const placed of late) expect(placed).toEqual({ kind: "paid", id: order!.id });
+      expect(await payments()).toHaveLength(1);
+      expect(await t.db.select().from(orders).where(eq(orders.sessionId, input.sessionId))).toHaveLength(1);
+    } finally {
+      await second.end();
+    }
   });
 
   it("does not resume a payment whose page is about to die", async () => {
@@ -175,7 +222,7 @@ describe("placeOrder", () => {
 
   it("takes over a claim whose server died, after the claim's deadline", async () => {
     const input = checkout();
-    const fingerprint = await checkoutFingerprint(input.cart, input.details);
+    const fingerprint = await checkoutFingerprint(input);
     // What a server that died between claiming and paying leaves behind.
     await t.db.insert(orders).values({
       id: "ord_0000000000000dead",
@@ -194,6 +241,46 @@ describe("placeOrder", () => {
     expect(events.map((e) => e.type)).toEqual(["claim_taken_over", "payment_created"]);
   });
 
+  it("lets a client address start PAYMENTS_PER_ADDRESS new payments in ten minutes; resubmitting is free", async () => {
+    const from = (clientAddress: string) => checkout({ clientAddress });
+    const budget = { paymentsPerAddress: 3 };
+    const [first] = await Promise.all([1, 2, 3].map(async () => placeOrder(t.db, from("203.0.113.7"), budget)));
+    const firstInput = (await t.db.query.orders.findFirst({ where: eq(orders.id, first!.id) }))!;
+
+    const refused = await placeOrder(t.db, from("203.0.113.7"), budget).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(PaymentBudgetError);
+    expect((refused as PaymentBudgetError).retryAfterMinutes).toBe(10);
+    expect(await payments()).toHaveLength(3); // the service was not asked
+
+    // Another address is not held back; the same address going back to its own checkout costs nothing.
+    expect(await placeOrder(t.db, from("203.0.113.8"), budget)).toMatchObject({ kind: "pay" });
+    const resumed = await t.db.query.orders.findFirst({ where: eq(orders.id, firstInput.id) });
+    expect(resumed?.clientAddress).toBe("203.0.113.7");
+
+    // Ten minutes later the address may start payments again.
+    await t.db
+      .update(orders)
+      .set({ createdAt: new Date(Date.now() - 11 * 60_000) })
+      .where(eq(orders.clientAddress, "203.0.113.7"));
+    expect(await placeOrder(t.db, from("203.0.113.7"), budget)).toMatchObject({ kind: "pay" });
+    expect(await payments()).toHaveLength(5);
+  });
+
+  it("keeps the checkout open for everyone while one address floods it: the service's rate limit is not spent", async () => {
+    // The service allows 60 calls a minute from the shop's address, two per new payment (docs/payment-service.md,
+    // "Rate limit"). One script submits 40 checkouts, each from a fresh session; then twelve customers elsewhere pay.
+    await emulator.control("/config", { rateLimit: 60 });
+    const flood = Array.from({ length: 40 }, () => checkout({ clientAddress: "192.0.2.66" }));
+    for (let i = 0; i < flood.length; i += 4)
+      await Promise.allSettled(flood.slice(i, i + 4).map((input) => placeOrder(t.db, input)));
+    const customers = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => placeOrder(t.db, checkout({ clientAddress: `198.18.0.${i + 1}` }))),
+    );
+    expect(customers.map((result) => (result.status === "fulfilled" ? result.value.kind : result.reason))).toEqual(
+      Array(12).fill("pay"),
+    );
+  });
+
   it("creates no payment when the database is down, and says so", async () => {
     const down = createDb(
       new Pool({ connectionString: "postgresql://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 1_000 }),
@@ -205,16 +292,15 @@ describe("placeOrder", () => {
 
 describe("the same checkout", () => {
   const cart = priceCart({ lines: [{ slug: "saffron", quantity: 2 }] });
+  const fingerprint = (changes: Partial<PlaceOrderInput> = {}) =>
+    checkoutFingerprint({ cartId: "cart-1", cart, details: { email: "a@example.ly" }, ...changes });
   it("fingerprints the same checkout identically and any change differently", async () => {
-    const same = await checkoutFingerprint(cart, { email: "a@example.ly" });
-    expect(
-      await checkoutFingerprint(priceCart({ lines: [{ slug: "saffron", quantity: 2 }] }), { email: "a@example.ly" }),
-    ).toBe(same);
-    expect(await checkoutFingerprint(cart, { email: "b@example.ly" })).not.toBe(same);
-    expect(
-      await checkoutFingerprint(priceCart({ lines: [{ slug: "saffron", quantity: 3 }] }), { email: "a@example.ly" }),
-    ).not.toBe(same);
-    expect(await checkoutFingerprint(cart, { email: "a@example.ly", payment_gateway: "sadad" })).not.toBe(same);
+    const same = await fingerprint();
+    expect(await fingerprint({ cart: priceCart({ lines: [{ slug: "saffron", quantity: 2 }] }) })).toBe(same);
+    expect(await fingerprint({ details: { email: "b@example.ly" } })).not.toBe(same);
+    expect(await fingerprint({ cart: priceCart({ lines: [{ slug: "saffron", quantity: 3 }] }) })).not.toBe(same);
+    expect(await fingerprint({ details: { email: "a@example.ly", payment_gateway: "sadad" } })).not.toBe(same);
+    expect(await fingerprint({ cartId: "cart-2" })).not.toBe(same);
   });
 
   it("resumes only a pending order whose payment page has time left", () => {

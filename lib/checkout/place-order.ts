@@ -1,22 +1,24 @@
 import "server-only";
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { PricedCart } from "../cart";
 import type { Db } from "../db/client";
 import { describeDbFailure } from "../db/errors";
-import { orderLines, orders, type OrderRow } from "../db/schema";
-import { paymentServiceConfig } from "../env";
+import { orderLines, orders, type OrderRow, type OrderStatus } from "../db/schema";
+import { getEnv, paymentServiceConfig } from "../env";
 import type { Locale } from "../i18n/config";
 import { logger } from "../log";
 import { CURRENCY } from "../money";
 import { isPaymentPageOpen, recordOrderEvent } from "../orders/settle";
 import { newOrderId } from "../orders/store";
 import {
+  ACCESS_TOKEN_LIFETIME_MS,
   CHECKOUT_DEADLINE_MS,
   createPayment,
   newCallContext,
   PAYMENT_ERROR_KINDS,
   PaymentError,
   requestAccessToken,
+  type AccessToken,
   type CreatedPayment,
   type PaymentErrorKind,
   type PaymentRequest,
@@ -27,15 +29,22 @@ import type { CheckoutDetails } from "./form";
  * One checkout, one payment — on any number of server instances. Everything that decides whether a submission is
  * a new checkout or the same one again lives here:
  *
- * - The **fingerprint** of a checkout is a digest of its lines, prices and customer details. Two submissions of one
- *   browser session with the same fingerprint are the same checkout (a double click, a second tab, back + submit).
- * - The **claim**: before calling the service, the order is inserted as `started`. A unique index allows one
- *   `started` order per session and fingerprint, so of two racing submissions exactly one inserts; the other waits
- *   for that order's payment URL, whichever instance it reached.
- * - **Resume**: a `pending` order of the same checkout whose payment page still has a while to live is handed out
- *   again instead of creating another payment.
- * - **Take-over**: a claim older than the checkout's deadline belongs to an instance that died; the next submission
- *   takes it over and creates the payment itself.
+ * - The **fingerprint** of a checkout is a digest of the cart (its id, lines and prices) and the customer's details.
+ *   Two submissions of one browser session with the same fingerprint are the same checkout (a double click, a second
+ *   tab, back + submit). A cart gets a new id when it is bought (lib/cart.ts), so buying the same things again later
+ *   is a new checkout.
+ * - The **claim**: in one transaction that holds this checkout's lock, the newest order of the checkout is looked up,
+ *   and only when there is none to go to is a new one inserted as `started`, before the service is called. So of
+ *   racing submissions exactly one claims; the others go where that one went, whichever instance they reached.
+ * - Where a submission goes when the checkout has an order: **paid** or reported paid (`awaiting_confirmation`) — to
+ *   that order, never to a second payment; **pending** with a payment page that has a while to live — back to it
+ *   (resume); **started** — it waits for that claim's payment URL; and when the claim outlived its deadline, its server
+ *   died: it takes the claim over and creates the payment itself. A cancelled, expired or failed order is no obstacle
+ *   to paying again.
+ * - The **budget**: a client address may start at most `PAYMENTS_PER_ADDRESS` new payments within
+ *   {@link PAYMENTS_WINDOW_MS}. Each one costs two of the calls a minute the service allows the whole shop
+ *   (docs/payment-service.md, "Rate limit"), so one address flooding the checkout cannot spend them all. It is
+ *   counted in the claim's transaction, under the address's lock; a submission that goes to an existing order is free.
  *
  * The order and its lines are written before the service is called, and the payment token and payment URL before
  * the customer is redirected: if the database is down, no payment is created.
@@ -47,6 +56,8 @@ const CLAIM_MS = CHECKOUT_DEADLINE_MS + 5_000;
 const RESUME_MARGIN_MS = 120_000;
 /** How often a waiting submission looks at the claim it waits for. */
 const POLL_MS = 100;
+/** The window of the budget of new payments per client address: a payment page's life. */
+const PAYMENTS_WINDOW_MS = ACCESS_TOKEN_LIFETIME_MS;
 
 /** The database could not be read or written: nothing was charged, and the customer can try again. */
 export class OrderStoreError extends Error {
@@ -56,15 +67,25 @@ export class OrderStoreError extends Error {
   }
 }
 
-/** Where to send the customer: the order's id and the payment URL. */
-export interface PlacedOrder {
-  id: string;
-  paymentUrl: string;
+/** The client address started its budget of new payments: nothing was asked of the service. */
+export class PaymentBudgetError extends Error {
+  constructor(readonly retryAfterMinutes: number) {
+    super("this client address has started as many new payments as it may for now");
+    this.name = "PaymentBudgetError";
+  }
 }
+
+/**
+ * Where to send the customer: to a payment URL (a new payment, this checkout's pending one, or the one a racing
+ * submission made), or — when this cart is already paid for or reported paid — to its order, emptying the cart.
+ */
+export type PlacedOrder = { kind: "pay"; id: string; paymentUrl: string } | { kind: "paid"; id: string };
 
 export interface PlaceOrderInput {
   /** The browser session placing the order (lib/session.ts). */
   sessionId: string;
+  /** The session cart's id (lib/cart.ts): another id is another checkout. */
+  cartId: string;
   /** The cart priced on the server, in minor units. */
   cart: PricedCart;
   details: CheckoutDetails;
@@ -72,51 +93,65 @@ export interface PlaceOrderInput {
   locale: Locale;
   /** The shop's public origin, for the return URL and cancel URL. */
   siteUrl: string;
+  /** Where the checkout came from (`clientIp()`), for the budget of new payments per address. */
+  clientAddress: string;
 }
 
 /**
- * Places the order for a validated, priced checkout and returns the payment URL to send the customer to: the
- * same checkout's pending payment when there is one, else the one a racing submission is creating, else a new one.
- * A new one is the order stored (`started`, the claim), then a fresh access token and the create call, then the
- * payment token and payment URL stored (`pending`) — or the failure (`failed`).
+ * Places the order for a validated, priced checkout and says where to send the customer: this cart's paid order;
+ * else the same checkout's pending payment; else the one a racing submission is creating; else a new one. A new one
+ * is the order stored (`started`, the claim), then a fresh access token and the create call, then the payment token
+ * and payment URL stored (`pending`) — or the failure (`failed`).
  * @throws PaymentError when the service did not create the payment (docs/payment-service.md, "Errors and what the
- *   shop does"), also when a racing submission of the same checkout failed that way; OrderStoreError when the
- *   database failed; EnvError.
+ *   shop does"), also when a racing submission of the same checkout failed that way; PaymentBudgetError when the
+ *   client address may start no new payment now; OrderStoreError when the database failed; EnvError.
+ * @param options.paymentsPerAddress the budget of new payments per client address (default: PAYMENTS_PER_ADDRESS).
  */
-export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<PlacedOrder> {
+export async function placeOrder(
+  db: Db,
+  input: PlaceOrderInput,
+  { paymentsPerAddress = getEnv().PAYMENTS_PER_ADDRESS }: { paymentsPerAddress?: number } = {},
+): Promise<PlacedOrder> {
   const config = paymentServiceConfig();
-  let ctx = newCallContext({ locale: input.locale });
-  // An access token creates nothing, so it is requested while the order is looked up and stored; only the create
-  // waits for the stored order. A checkout that resumes or follows another submission leaves it unused.
-  let accessToken = requestAccessToken(config, ctx);
-  accessToken.catch(() => {}); // its failure is the create's to report, if a create needs it
-  const fingerprint = await checkoutFingerprint(input.cart, input.details);
+  const fingerprint = await checkoutFingerprint(input);
 
   for (;;) {
-    // 1. This checkout's payment, if it exists or another submission is creating it; else claim the checkout.
-    const open = await storeStep(() => findOpenCheckout(db, input.sessionId, fingerprint));
-    if (open && canResume(open)) {
-      logger.info({ event: "checkout_resumed", orderId: open.id });
-      return { id: open.id, paymentUrl: open.paymentUrl! };
-    }
-    let order: Claim | null;
-    if (open?.status === "started") {
-      const followed = await follow(db, open);
+    // 1. This checkout's order, if it has one to go to; else this submission claims it. An access token creates
+    // nothing, so a claim asks for one at once, while the claim's lines are still being written.
+    let ctx = newCallContext({ locale: input.locale });
+    let accessToken: Promise<AccessToken> | undefined;
+    const startTokenRequest = () => {
+      accessToken = requestAccessToken(config, ctx);
+      accessToken.catch(() => {}); // its failure is the create's to report
+    };
+    const found = await storeStep(() => claim(db, input, fingerprint, paymentsPerAddress, startTokenRequest));
+    if ("refused" in found) throw new PaymentBudgetError(found.refused.retryAfterMinutes);
+    let order: Claim;
+    if ("existing" in found) {
+      const existing = found.existing;
+      if (existing.status === "paid" || existing.status === "awaiting_confirmation") {
+        logger.info({ event: "checkout_already_paid", orderId: existing.id });
+        return { kind: "paid", id: existing.id };
+      }
+      if (existing.status === "pending") {
+        logger.info({ event: "checkout_resumed", orderId: existing.id });
+        return { kind: "pay", id: existing.id, paymentUrl: existing.paymentUrl! };
+      }
+      const followed = await follow(db, existing);
       if (!("takenOver" in followed)) return followed;
       // Its server died and this submission took the claim over: a checkout of its own, with its own access token.
       order = followed.takenOver;
       ctx = newCallContext({ locale: input.locale });
-      accessToken = requestAccessToken(config, ctx);
+      startTokenRequest();
     } else {
-      order = await storeStep(() => claim(db, input, fingerprint));
-      if (!order) continue; // another submission claimed it between our look and our insert: follow it
+      order = found.claimed;
     }
 
     // 2. Create the payment. Every write below holds only while the claim is still ours.
     const ours = and(eq(orders.status, "started"), eq(orders.claimExpiresAt, order.claimExpiresAt));
     let payment: CreatedPayment;
     try {
-      payment = await createPayment(config, await accessToken, paymentRequest(order, input), ctx);
+      payment = await createPayment(config, await accessToken!, paymentRequest(order, input), ctx);
     } catch (error) {
       const failure: PaymentErrorKind | "unexpected" = error instanceof PaymentError ? error.kind : "unexpected";
       const failed = { set: { status: "failed", failure }, where: ours } as const;
@@ -142,7 +177,7 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<Placed
     const event = { type: "payment_created", data: { paymentToken: payment.paymentToken } } as const;
     if (await storeStep(() => recordOrderEvent(db, order.id, event, pending))) {
       logger.info({ event: "checkout_started", orderId: order.id, amountMinor: order.amountMinor });
-      return { id: order.id, paymentUrl: payment.paymentUrl };
+      return { kind: "pay", id: order.id, paymentUrl: payment.paymentUrl };
     }
   }
 }
@@ -160,11 +195,17 @@ function paymentRequest(order: Claim, input: PlaceOrderInput): PaymentRequest {
 }
 
 /**
- * A digest of everything a payment is made of — lines, prices, total and the customer's details — so a double
- * click, a second tab, or the back button and submit again can be recognised as the same checkout.
+ * A digest of everything a payment is made of — the cart's id, its lines, prices and total, and the customer's
+ * details — so a double click, a second tab, or the back button and submit again can be recognised as the same
+ * checkout.
  */
-export async function checkoutFingerprint(cart: PricedCart, details: CheckoutDetails): Promise<string> {
+export async function checkoutFingerprint({
+  cartId,
+  cart,
+  details,
+}: Pick<PlaceOrderInput, "cartId" | "cart" | "details">): Promise<string> {
   const material = JSON.stringify([
+    cartId,
     cart.lines.map((line) => [line.product.slug, line.quantity, line.product.priceMinor]),
     cart.totalMinor,
     details.full_name ?? "",
@@ -181,50 +222,78 @@ export function canResume(order: Pick<OrderRow, "status" | "accessTokenIssuedAt"
   return isPaymentPageOpen(order, now + RESUME_MARGIN_MS);
 }
 
-/** The newest `started` or `pending` order of this session's checkout, if any. */
-async function findOpenCheckout(db: Db, sessionId: string, fingerprint: string): Promise<OrderRow | undefined> {
-  return db.query.orders.findFirst({
-    where: and(
-      eq(orders.sessionId, sessionId),
-      eq(orders.fingerprint, fingerprint),
-      inArray(orders.status, ["started", "pending"]),
-    ),
-    orderBy: desc(orders.createdAt),
-  });
-}
-
 /** What paying for a claimed order needs to know of it. */
 type Claim = Pick<OrderRow, "id" | "amountMinor" | "currency" | "claimExpiresAt">;
 
+/** The statuses of a checkout's order that a submission goes to rather than paying again. */
+const GO_TO: readonly OrderStatus[] = ["started", "pending", "awaiting_confirmation", "paid"];
+
 /**
- * Inserts the order as `started`, its lines as sold and its `created` event, in one transaction: all or nothing.
- * `null` when this checkout is already claimed (the unique index on started orders refused the insert).
+ * Claims this checkout, in one transaction under two advisory locks — the checkout's (session and fingerprint) and
+ * the client address's, always in that order — so that on any number of instances one claim decision is made at a
+ * time for each: finds the checkout's newest order to go to (a pending one only while it can be resumed); if there
+ * is none and the address's budget allows, inserts the order as `started` with its lines as sold and its `created`
+ * event. `onClaimed` runs as soon as the order's row is in (the access token is requested meanwhile).
+ * @returns the order to go to, the new claim, or the minutes until the address may start a payment again.
  */
-async function claim(db: Db, input: PlaceOrderInput, fingerprint: string): Promise<Claim | null> {
-  const { cart, details, locale, sessionId } = input;
-  const order: Claim = {
-    id: newOrderId(),
-    amountMinor: cart.totalMinor,
-    currency: CURRENCY,
-    claimExpiresAt: new Date(Date.now() + CLAIM_MS),
-  };
+async function claim(
+  db: Db,
+  input: PlaceOrderInput,
+  fingerprint: string,
+  budget: number,
+  onClaimed: () => void,
+): Promise<{ existing: OrderRow } | { claimed: Claim } | { refused: { retryAfterMinutes: number } }> {
+  const { cart, details, locale, sessionId, clientAddress } = input;
   return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`checkout:${sessionId}:${fingerprint}`}, 0)),
+      pg_advisory_xact_lock(hashtextextended(${`payments:${clientAddress}`}, 0))`);
+    const existing = await tx.query.orders.findFirst({
+      where: and(eq(orders.sessionId, sessionId), eq(orders.fingerprint, fingerprint), inArray(orders.status, GO_TO)),
+      orderBy: desc(orders.createdAt),
+    });
+    if (existing && (existing.status !== "pending" || canResume(existing))) return { existing };
+
+    const now = new Date();
+    const windowStart = new Date(now.getTime() - PAYMENTS_WINDOW_MS);
+    const recent = await tx
+      .select({ createdAt: orders.createdAt })
+      .from(orders)
+      .where(and(eq(orders.clientAddress, clientAddress), gt(orders.createdAt, windowStart)))
+      .orderBy(desc(orders.createdAt))
+      .limit(budget);
+    if (recent.length >= budget) {
+      // Free again once the oldest of the last `budget` leaves the window.
+      const freeAt = recent.at(-1)!.createdAt.getTime() + PAYMENTS_WINDOW_MS;
+      return { refused: { retryAfterMinutes: Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000)) } };
+    }
+
+    const order: Claim = {
+      id: newOrderId(),
+      amountMinor: cart.totalMinor,
+      currency: CURRENCY,
+      claimExpiresAt: new Date(now.getTime() + CLAIM_MS),
+    };
     const [claimed] = await tx
       .insert(orders)
       .values({
         ...order,
         sessionId,
         fingerprint,
+        clientAddress,
         status: "started",
         locale,
         fullName: details.full_name,
         email: details.email,
         phone: details.phone,
         paymentGateway: details.payment_gateway,
+        createdAt: now,
+        updatedAt: now,
       })
+      // The unique index on started orders is the second line of defence: the lock above is the first.
       .onConflictDoNothing()
       .returning({ id: orders.id });
-    if (!claimed) return null;
+    if (!claimed) throw new Error("a started order of this checkout exists although its lock was held");
+    onClaimed();
     await tx.insert(orderLines).values(
       cart.lines.map((line, position) => ({
         orderId: order.id,
@@ -236,7 +305,7 @@ async function claim(db: Db, input: PlaceOrderInput, fingerprint: string): Promi
       })),
     );
     await recordOrderEvent(tx, order.id, { type: "created", data: { amountMinor: order.amountMinor } });
-    return order;
+    return { claimed: order };
   });
 }
 
@@ -248,7 +317,9 @@ async function claim(db: Db, input: PlaceOrderInput, fingerprint: string): Promi
 async function follow(db: Db, order: Pick<OrderRow, "id">): Promise<PlacedOrder | { takenOver: Claim }> {
   for (;;) {
     const current = await storeStep(() => db.query.orders.findFirst({ where: eq(orders.id, order.id) }));
-    if (current?.status === "pending") return { id: current.id, paymentUrl: current.paymentUrl! };
+    if (current?.status === "pending") return { kind: "pay", id: current.id, paymentUrl: current.paymentUrl! };
+    if (current?.status === "paid" || current?.status === "awaiting_confirmation")
+      return { kind: "paid", id: current.id };
     if (current?.status !== "started") {
       const kind = current?.failure;
       throw isPaymentErrorKind(kind)

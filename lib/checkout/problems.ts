@@ -1,7 +1,7 @@
 import { EnvError } from "../env";
 import { PaymentError } from "../payments";
 import { problem, type Problem } from "../problems";
-import { OrderStoreError } from "./place-order";
+import { OrderStoreError, PaymentBudgetError } from "./place-order";
 
 /**
  * Turns a checkout failure into what the customer is told: what happened and what to do, as a {@link Problem} the
@@ -32,6 +32,7 @@ export function checkoutProblem(error: unknown): Problem {
     }
   }
   if (error instanceof OrderStoreError) return problem("orderNotSaved");
+  if (error instanceof PaymentBudgetError) return problem("tooManyPayments", { minutes: error.retryAfterMinutes });
   if (error instanceof EnvError) return problem("notConfigured");
   return problem("unexpected");
 }

@@ -102,8 +102,13 @@ export const orders = pgTable(
     id: text().primaryKey(),
     /** The browser session that placed the order: only that session may see it or settle it from the browser. */
     sessionId: text().notNull(),
-    /** Digest of lines, prices and customer details: the same checkout submitted again has the same one. */
+    /** Digest of the cart, its prices and the customer's details: the same checkout submitted again has the same one. */
     fingerprint: text().notNull(),
+    /**
+     * The client address the checkout came from (lib/admin/auth.ts, `clientIp`), for the budget of new payments per
+     * address (lib/checkout/place-order.ts); null for orders stored before it was kept.
+     */
+    clientAddress: text(),
     status: text({ enum: ORDER_STATUSES }).notNull(),
     amountMinor: integer().notNull(),
     currency: text().notNull(),
@@ -140,6 +145,8 @@ export const orders = pgTable(
       .on(t.sessionId, t.fingerprint)
       .where(sql`${t.status} = 'started'`),
     index("orders_session_created").on(t.sessionId, t.createdAt),
+    // The budget of new payments per client address counts its recent orders.
+    index("orders_client_address_created").on(t.clientAddress, t.createdAt),
     // The back office lists newest first (these are read backwards), optionally by status or flagged, a page at a
     // time (keyset on created_at, id), and finds orders by e-mail (as typed, any case) or phone (normalised).
     index("orders_created").on(t.createdAt, t.id),

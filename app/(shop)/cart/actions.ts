@@ -3,9 +3,11 @@
 import { revalidatePath } from "next/cache";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
+import { redirect } from "next/navigation";
 import {
   addToCart,
   CART_LIMITS,
+  newCart,
   productSlugSchema,
   quantitySchema,
   removeFromCart,
@@ -13,6 +15,8 @@ import {
   type Cart,
   type CartChange,
 } from "@/lib/cart";
+import { getDb } from "@/lib/db/client";
+import { findCustomerOrder } from "@/lib/orders/store";
 import { translateProblem, type ProblemKey } from "@/lib/problems";
 import { getSession } from "@/lib/session";
 
@@ -59,4 +63,25 @@ export async function removeFromCartAction(form: FormData): Promise<void> {
   session.cart = removeFromCart(session.cart, slug);
   await session.save();
   revalidatePath("/", "layout");
+}
+
+/**
+ * "Buy these again" on a paid order's page: the cart becomes a new cart (lib/cart.ts) holding that order's lines, so
+ * paying for them again is a new checkout, made on purpose. Lines whose product left the catalogue are left out.
+ * Form field: `id`, an order of this session; any other id changes nothing.
+ */
+export async function buyAgainAction(form: FormData): Promise<void> {
+  const session = await getSession();
+  const order = await findCustomerOrder(getDb(), String(form.get("id") ?? ""), session.id);
+  if (order) {
+    let cart = newCart();
+    for (const line of order.lines) {
+      const change = addToCart(cart, line.productSlug, line.quantity);
+      if (change.ok && productSlugSchema.safeParse(line.productSlug).success) cart = change.cart;
+    }
+    session.cart = cart;
+    await session.save();
+    revalidatePath("/", "layout");
+  }
+  redirect("/cart");
 }

@@ -3,7 +3,8 @@
 import { redirect } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
-import { priceCart } from "@/lib/cart";
+import { clientIp } from "@/lib/admin/auth";
+import { newCart, priceCart } from "@/lib/cart";
 import {
   CHECKOUT_FIELDS,
   checkoutFormSchema,
@@ -36,7 +37,8 @@ export interface CheckoutState {
  * The checkout, in five steps (README, "How a checkout works"): parse the form, price the cart on the server, pay and
  * store (placeOrder: the order is stored, then paid for with a fresh access token, or this checkout's pending payment
  * resumed), then redirect to the payment URL. Every failure returns to the form with a message and the customer's
- * input; the cart is never touched here. A stale tab whose cart another tab already paid for is sent to that order.
+ * input, and keeps the cart. A cart that is already paid for (another tab paid it, or the customer paid and closed the
+ * payment page) is not paid again: the customer is sent to its order, and the cart is emptied as after paying.
  */
 export async function startCheckout(_previous: CheckoutState, form: FormData): Promise<CheckoutState> {
   // 1. Parse.
@@ -75,10 +77,12 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
   try {
     order = await placeOrder(getDb(), {
       sessionId: session.id,
+      cartId: session.cart.id,
       cart,
       details: parsed.data,
       locale: await getLocale(),
       siteUrl: SITE_URL,
+      clientAddress: await clientIp(),
     });
   } catch (error) {
     const reason =
@@ -89,8 +93,9 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
     return { values, message: await translateProblem(checkoutProblem(error)) };
   }
   session.orderId = order.id;
+  if (order.kind === "paid") session.cart = newCart();
   await session.save();
 
   // 5. Redirect — outside any try/catch: redirect() works by throwing, and a catch would swallow it.
-  redirect(order.paymentUrl);
+  redirect(order.kind === "pay" ? order.paymentUrl : `/orders/${encodeURIComponent(order.id)}`);
 }

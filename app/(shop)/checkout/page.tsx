@@ -5,7 +5,10 @@ import { EmptyState } from "@/components/empty-state";
 import { OrderSummary } from "@/components/order-summary";
 import { ShopLink } from "@/components/shop-link";
 import { priceCart } from "@/lib/cart";
+import { OrdersUnavailable } from "@/components/orders-unavailable";
 import { getDb } from "@/lib/db/client";
+import { describeDbFailure } from "@/lib/db/errors";
+import { logger } from "@/lib/log";
 import { getEnv } from "@/lib/env";
 import { localiseGateways } from "@/lib/gateways";
 import { findCustomerOrder } from "@/lib/orders/store";
@@ -16,11 +19,12 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function CheckoutPage() {
-  const [{ cart, orderId, id: sessionId }, locale, t, tCart, messages] = await Promise.all([
+  const [{ cart, orderId, id: sessionId }, locale, t, tCart, tOrder, messages] = await Promise.all([
     getSession(),
     getLocale(),
     getTranslations("checkout"),
     getTranslations("cart"),
+    getTranslations("order"),
     getMessages(),
   ]);
   const priced = priceCart(cart);
@@ -28,7 +32,21 @@ export default async function CheckoutPage() {
     return <EmptyState title={tCart("emptyTitle")} text={t("emptyText")} action={tCart("browse")} href="/" />;
   }
   const { PAYMENT_GATEWAYS } = getEnv();
-  const order = orderId ? await findCustomerOrder(getDb(), orderId, sessionId) : undefined;
+  let order: Awaited<ReturnType<typeof findCustomerOrder>>;
+  try {
+    order = orderId ? await findCustomerOrder(getDb(), orderId, sessionId) : undefined;
+  } catch (error) {
+    // The database is down: no checkout can be stored now, and the last one's state cannot be read.
+    logger.error({ event: "checkout_page_unavailable", ...describeDbFailure(error) });
+    return (
+      <OrdersUnavailable
+        title={tOrder("unavailable.title")}
+        text={tOrder("unavailable.text")}
+        reload={tOrder("unavailable.reload")}
+        href="/checkout"
+      />
+    );
+  }
   return (
     <div className="grid gap-8 md:grid-cols-[1fr_20rem]">
       <section>

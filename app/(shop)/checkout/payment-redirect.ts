@@ -1,6 +1,6 @@
 import "server-only";
 import type { NextRequest } from "next/server";
-import { EMPTY_CART } from "@/lib/cart";
+import { newCart } from "@/lib/cart";
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
 import { logger } from "@/lib/log";
@@ -26,7 +26,7 @@ export function paymentRedirectHandler(expected: RedirectType) {
       // The goods are bought once the customer reports paying (or the service already confirmed it); a cancelled
       // order leaves the cart as it was, ready to try again.
       if (expected === "success" && (result.status === "awaiting_confirmation" || result.status === "paid")) {
-        session.cart = { ...EMPTY_CART };
+        session.cart = newCart();
       }
     } catch (error) {
       // The database is down: the order stays as it was, and the order page says so. The error's code only: its

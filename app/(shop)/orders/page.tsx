@@ -2,7 +2,10 @@ import type { Metadata } from "next";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { EmptyState } from "@/components/empty-state";
 import { ShopLink } from "@/components/shop-link";
+import { OrdersUnavailable } from "@/components/orders-unavailable";
 import { getDb } from "@/lib/db/client";
+import { describeDbFailure } from "@/lib/db/errors";
+import { logger } from "@/lib/log";
 import { formatMoney } from "@/lib/money";
 import { listCustomerOrders } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
@@ -13,13 +16,27 @@ export async function generateMetadata(): Promise<Metadata> {
 
 /** "Your orders": the orders this browser session placed, newest first, with their status. */
 export default async function OrdersPage() {
-  const [session, locale, format, t] = await Promise.all([
+  const [session, locale, format, t, tOrder] = await Promise.all([
     getSession(),
     getLocale(),
     getFormatter(),
     getTranslations("orders"),
+    getTranslations("order"),
   ]);
-  const orders = await listCustomerOrders(getDb(), session.id);
+  let orders: Awaited<ReturnType<typeof listCustomerOrders>>;
+  try {
+    orders = await listCustomerOrders(getDb(), session.id);
+  } catch (error) {
+    logger.error({ event: "orders_page_unavailable", ...describeDbFailure(error) });
+    return (
+      <OrdersUnavailable
+        title={tOrder("unavailable.title")}
+        text={tOrder("unavailable.text")}
+        reload={tOrder("unavailable.reload")}
+        href="/orders"
+      />
+    );
+  }
   if (orders.length === 0)
     return <EmptyState title={t("emptyTitle")} text={t("emptyText")} action={t("browse")} href="/" />;
 

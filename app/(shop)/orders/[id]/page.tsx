@@ -5,6 +5,8 @@ import { AutoRefresh } from "@/components/auto-refresh";
 import { EmptyState } from "@/components/empty-state";
 import { LinkButton } from "@/components/link-button";
 import { OrderSummary } from "@/components/order-summary";
+import { OrdersUnavailable } from "@/components/orders-unavailable";
+import { secondaryAction } from "@/components/styles";
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
 import { logger } from "@/lib/log";
@@ -12,6 +14,7 @@ import { multiply } from "@/lib/money";
 import { isPaymentPageOpen } from "@/lib/orders/settle";
 import { awaitingConfirmationUntil, findCustomerOrder, type Order } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
+import { buyAgainAction } from "../../cart/actions";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("meta"))("order"), robots: { index: false } };
@@ -53,14 +56,13 @@ export default async function OrderPage({ params, searchParams }: Props) {
     logger.error({ event: "order_page_unavailable", ...describeDbFailure(error) });
     const again = `/orders/${encodeURIComponent(id)}${notice.success ? `?outcome=${notice.data}` : ""}`;
     return (
-      <section className="mx-auto max-w-lg">
-        {noticeBox}
-        <h1 className="text-2xl font-semibold">{t("unavailable.title")}</h1>
-        <p className="mt-2 text-stone-700">{t("unavailable.text")}</p>
-        <LinkButton href={again} className="mt-4">
-          {t("unavailable.reload")}
-        </LinkButton>
-      </section>
+      <OrdersUnavailable
+        title={t("unavailable.title")}
+        text={t("unavailable.text")}
+        reload={t("unavailable.reload")}
+        href={again}
+        notice={noticeBox}
+      />
     );
   }
 
@@ -98,11 +100,18 @@ export default async function OrderPage({ params, searchParams }: Props) {
         )}
       </div>
       {waitUntil && <AutoRefresh seconds={REFRESH_SECONDS} until={waitUntil} />}
-      {next && (
-        <LinkButton href={next.href} className="mt-4">
-          {next.label}
-        </LinkButton>
-      )}
+      <div className="mt-4 flex flex-wrap gap-3">
+        {next && <LinkButton href={next.href}>{next.label}</LinkButton>}
+        {(status === "paid" || status === "awaiting_confirmation") && (
+          // Paying again for the same things takes this: the same cart submitted again goes to this order.
+          <form action={buyAgainAction}>
+            <input type="hidden" name="id" value={order.id} />
+            <button type="submit" className={secondaryAction}>
+              {t("buyAgain")}
+            </button>
+          </form>
+        )}
+      </div>
       <div className="mt-6 rounded-xl border border-sand-200 bg-white p-4">
         <h2 className="font-semibold">{t("heading", { id: order.id })}</h2>
         <OrderSummary locale={locale} totalLabel={tCheckout("total")} lines={lines} totalMinor={order.amountMinor} />

@@ -3,6 +3,7 @@ import pg from "pg";
 import {
   createDatabase,
   migrate,
+  portIsFree,
   startEmbeddedDatabase,
   startEmulator,
   startMailCatcher,
@@ -10,7 +11,7 @@ import {
   startShop,
   stopAll,
 } from "../scripts/servers";
-import { DATABASE_PORT, DATABASE_SERVER_URL, FLAVORS, POOLER_PORT, stackFor, type Stack } from "./stacks";
+import { databasePort, databaseServerUrl, FLAVORS, poolerPort, PORTS_PER_RUN, stackFor, type Stack } from "./stacks";
 
 /**
  * The browser tests' servers (e2e/stacks.ts), started before the run by scripts/servers.ts as `npm run dev` and the
@@ -27,11 +28,13 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     for (const stop of stops.reverse()) await stop().catch(() => {});
   };
   try {
-    const database = await startEmbeddedDatabase({ port: DATABASE_PORT });
+    // Passed on to the workers, which Playwright starts after this.
+    process.env.E2E_PORT_BASE = String(await freePortBlock());
+    const database = await startEmbeddedDatabase({ port: databasePort() });
     stops.push(() => database.stop());
-    const pooler = await startPgBouncer({ port: POOLER_PORT, upstreamPort: DATABASE_PORT });
+    const pooler = await startPgBouncer({ port: poolerPort(), upstreamPort: databasePort() });
     stops.push(() => pooler.stop());
-    const template = await createDatabase(DATABASE_SERVER_URL, "e2e_template");
+    const template = await createDatabase(databaseServerUrl(), "e2e_template");
     await migrate(template);
 
     const stacks = FLAVORS.flatMap((flavor) =>
@@ -50,9 +53,18 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   return teardown;
 }
 
+/** The first of {@link PORTS_PER_RUN} free ports, from 5100 on: another run on this machine has the block before. */
+async function freePortBlock(): Promise<number> {
+  for (let base = 5100; base < 30_000; base += PORTS_PER_RUN) {
+    const ports = Array.from({ length: PORTS_PER_RUN }, (_, i) => base + i);
+    if ((await Promise.all(ports.map(portIsFree))).every(Boolean)) return base;
+  }
+  throw new Error("no block of free ports for the browser tests' servers between 5100 and 30000");
+}
+
 /** One stack: its database (a copy of the migrated template), emulator, mail catcher and shop. */
 async function startStack(stack: Stack) {
-  const admin = new pg.Client({ connectionString: DATABASE_SERVER_URL });
+  const admin = new pg.Client({ connectionString: databaseServerUrl() });
   await admin.connect();
   try {
     await admin.query(`create database ${admin.escapeIdentifier(stack.database)} template e2e_template`);

@@ -7,8 +7,9 @@ import { readFileSync } from "node:fs";
  * databases live on one embedded PostgreSQL server, and the `pooler` stacks reach theirs through one PgBouncer in
  * transaction mode, as a shop on a serverless host reaches Neon or Supabase.
  *
- * Ports are computed, not discovered: e2e/global-setup.ts starts the stacks and every worker finds its own from its
- * project (the flavor) and its `parallelIndex` (the slot), with no message passing between them.
+ * Ports are computed, not discovered: e2e/global-setup.ts finds a free block of ports for the run (so two runs on one
+ * machine do not collide), passes its first port to the workers in E2E_PORT_BASE, and starts the stacks; every worker
+ * finds its own from that, its project (the flavor) and its `parallelIndex` (the slot).
  */
 
 /**
@@ -19,6 +20,7 @@ import { readFileSync } from "node:fs";
 export const baseShopEnv: Readonly<
   Record<string, string> & {
     SITE_URL: string;
+    MERCHANT_EMAIL: string;
     PAYMENT_CLIENT_SECRET: string;
     SESSION_SECRET: string;
     PAYMENT_WEBHOOK_SECRET: string;
@@ -45,15 +47,24 @@ export const E2E_SECRETS = [
 export const FLAVORS = ["direct", "pooler"] as const;
 export type Flavor = (typeof FLAVORS)[number];
 
-/** The run's embedded PostgreSQL and the PgBouncer in front of it. */
-export const DATABASE_PORT = 4120;
-export const POOLER_PORT = 4121;
-export const DATABASE_SERVER_URL = `postgresql://postgres:postgres@127.0.0.1:${DATABASE_PORT}/postgres`;
-
-/** Each stack has a block of this many ports, from {@link FIRST_STACK_PORT}; slots beyond {@link MAX_SLOTS} are refused. */
+/** Each stack has a block of this many ports; slots beyond {@link MAX_SLOTS} are refused. */
 const PORTS_PER_STACK = 20;
-const FIRST_STACK_PORT = 5100;
 const MAX_SLOTS = 4;
+/** The ports of one run: the database and the pooler, then every stack's block. */
+export const PORTS_PER_RUN = 2 + PORTS_PER_STACK * MAX_SLOTS * FLAVORS.length;
+
+/** The run's first port (E2E_PORT_BASE, set by e2e/global-setup.ts). */
+function portBase(): number {
+  const base = Number(process.env.E2E_PORT_BASE);
+  if (!Number.isInteger(base) || base <= 0)
+    throw new Error("E2E_PORT_BASE is not set: the browser tests' servers are started by e2e/global-setup.ts");
+  return base;
+}
+
+/** The run's embedded PostgreSQL, and the PgBouncer in front of it. */
+export const databasePort = () => portBase();
+export const poolerPort = () => portBase() + 1;
+export const databaseServerUrl = () => `postgresql://postgres:postgres@127.0.0.1:${databasePort()}/postgres`;
 
 export interface Stack {
   /** e.g. `direct-0`: the flavor and the slot (the worker's parallelIndex). */
@@ -88,12 +99,12 @@ export function stackFor(flavor: Flavor, slot: number): Stack {
   if (!Number.isInteger(slot) || slot < 0 || slot >= MAX_SLOTS)
     throw new Error(`The browser tests run at most ${MAX_SLOTS} workers (E2E_WORKERS); slot ${slot} has no stack.`);
   const name = `${flavor}-${slot}`;
-  const base = FIRST_STACK_PORT + PORTS_PER_STACK * (FLAVORS.indexOf(flavor) * MAX_SLOTS + slot);
+  const base = portBase() + 2 + PORTS_PER_STACK * (FLAVORS.indexOf(flavor) * MAX_SLOTS + slot);
   const [shopPort, emulatorPort, smtpPort, inboxPort] = [base, base + 1, base + 2, base + 3];
   const database = `e2e_${flavor}_${slot}`;
-  const directDatabaseUrl = `postgresql://postgres:postgres@127.0.0.1:${DATABASE_PORT}/${database}`;
+  const directDatabaseUrl = `postgresql://postgres:postgres@127.0.0.1:${databasePort()}/${database}`;
   const databaseUrl =
-    flavor === "pooler" ? `postgresql://postgres:postgres@127.0.0.1:${POOLER_PORT}/${database}` : directDatabaseUrl;
+    flavor === "pooler" ? `postgresql://postgres:postgres@127.0.0.1:${poolerPort()}/${database}` : directDatabaseUrl;
   const shopUrl = `http://localhost:${shopPort}`;
   const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
   return {

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { Pool } from "pg";
 import { createDatabase } from "../scripts/servers";
 import { expect, stack, test } from "./support";
-import { DATABASE_SERVER_URL } from "./stacks";
+import { databaseServerUrl } from "./stacks";
 
 /** The production server checks its environment when it starts (instrumentation.ts + lib/env.ts). */
 
@@ -62,14 +62,14 @@ test("a loopback SITE_URL in production starts, with a warning that customers el
 test("a production server whose database lacks migrations refuses to start and says which command to run", async () => {
   // A database nobody has migrated: a deploy that skipped `npm run db:migrate`.
   const name = `shop_unmigrated_${Date.now()}`;
-  const empty = await createDatabase(DATABASE_SERVER_URL, name);
+  const empty = await createDatabase(databaseServerUrl(), name);
   try {
     const { code, output } = await startShop({ ...stack().env, DATABASE_URL: empty, DATABASE_URL_UNPOOLED: empty });
     expect(code).toBe(1);
     expect(output).toContain("lacks migrations 0000_orders");
     expect(output).toContain("Run `npm run db:migrate` with this DATABASE_URL");
   } finally {
-    const admin = new Pool({ connectionString: DATABASE_SERVER_URL, max: 1 });
+    const admin = new Pool({ connectionString: databaseServerUrl(), max: 1 });
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }

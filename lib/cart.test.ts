@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { addToCart, newCart, priceCart, MAX_LINES, MAX_QUANTITY, quantitySchema, removeFromCart, setQuantity } from "./cart";
+import {
+  addToCart,
+  newCart,
+  priceCart,
+  MAX_LINES,
+  MAX_QUANTITY,
+  quantitySchema,
+  removeFromCart,
+  setQuantity,
+} from "./cart";
 
 describe("cart", () => {
   it("prices from the catalogue in minor units and skips unknown products", () => {

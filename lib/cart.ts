@@ -80,7 +80,10 @@ export function addToCart(cart: Cart, slug: string, quantity: number): CartChang
 /** Sets the quantity of a line already in the cart (an unknown line is an error, so stale pages say so). */
 export function setQuantity(cart: Cart, slug: string, quantity: number): CartChange {
   if (!cart.lines.some((line) => line.slug === slug)) return { ok: false, error: problem("lineGone") };
-  return { ok: true, cart: { ...cart, lines: cart.lines.map((line) => (line.slug === slug ? { slug, quantity } : line)) } };
+  return {
+    ok: true,
+    cart: { ...cart, lines: cart.lines.map((line) => (line.slug === slug ? { slug, quantity } : line)) },
+  };
 }
 
 /** Removes a product's line from the cart; removing what is not there changes nothing. */

@@ -18,6 +18,11 @@ export interface TestSmtpServer {
   refuse(answer: { code: number; text: string } | null): void;
   /** Milliseconds to wait before answering each message (to make senders overlap). */
   delayMs: number;
+  /**
+   * Holds every message to `recipient` unanswered until the returned function is called, as a relay that takes its
+   * time to acknowledge: the message is received, the sender waits for the answer.
+   */
+  hold(recipient: string): () => void;
   /** Stops listening (connections are refused until {@link TestSmtpServer.start}). */
   stop(): Promise<void>;
   /** Listens again on the same port. */
@@ -29,12 +34,21 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
   const messages: ParsedMail[] = [];
   let refusal: { code: number; text: string } | null = null;
   let port = 0;
+  const held = new Map<string, Promise<void>>();
   const handle: TestSmtpServer = {
     url: "",
     messages,
     delayMs: 0,
     refuse(answer) {
       refusal = answer;
+    },
+    hold(recipient) {
+      let release!: () => void;
+      held.set(recipient, new Promise<void>((resolve) => (release = resolve)));
+      return () => {
+        held.delete(recipient);
+        release();
+      };
     },
     stop: async () => {},
     start: async () => {},
@@ -46,10 +60,11 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
         authOptional: true,
         disabledCommands: ["STARTTLS"],
         logger: false,
-        onData(stream, _session, callback) {
+        onData(stream, session, callback) {
           simpleParser(stream).then(
             async (mail) => {
               if (handle.delayMs) await new Promise((done) => setTimeout(done, handle.delayMs));
+              for (const { address } of session.envelope.rcptTo) await held.get(address);
               if (refusal) {
                 const error = Object.assign(new Error(refusal.text), { responseCode: refusal.code });
                 return callback(error);

@@ -55,6 +55,7 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
         return t(type, { returnType: data.returnType ?? "?" });
       case "fulfilled":
       case "receipt_resent":
+      case "notice_resent":
         return t(type, { by: data.by ?? "?" });
       case "email_queued":
       case "email_sent":

@@ -45,9 +45,12 @@ describe("checkout form schema", () => {
     },
   );
 
-  it.each(["J.R. Smith", "Omar O. Zwai", "St. John", "عائشة بن علي", "Mr. Ali Ben-Omar"])("keeps the name %j", (name) => {
-    expect(looksLikeWebAddress(name)).toBe(false);
-  });
+  it.each(["J.R. Smith", "Omar O. Zwai", "St. John", "عائشة بن علي", "Mr. Ali Ben-Omar"])(
+    "keeps the name %j",
+    (name) => {
+      expect(looksLikeWebAddress(name)).toBe(false);
+    },
+  );
 
   it("only offers the configured gateways", () => {
     const narrow = checkoutFormSchema([{ alias: "sadad", name: "Sadad" }]);

@@ -69,7 +69,8 @@ export type OrderFlag = (typeof ORDER_FLAGS)[number];
  * - `expired`: the payment page died; `confirmation_overdue`: a reported payment stayed unconfirmed past the grace
  * - `marked_paid`: the merchant marked the order paid by hand; `fulfilled`: the merchant sent the goods
  * - `email_queued`, `email_sent`, `email_failed`: an e-mail of the order written to the outbox, then each attempt to
- *   send it (lib/email/); `receipt_resent`: an admin asked for the receipt again
+ *   send it (lib/email/); `receipt_resent`, `notice_resent`: an admin asked for the receipt, or the merchant's
+ *   notice, again
  */
 export const ORDER_EVENT_TYPES = [
   "created",
@@ -87,6 +88,7 @@ export const ORDER_EVENT_TYPES = [
   "email_sent",
   "email_failed",
   "receipt_resent",
+  "notice_resent",
 ] as const;
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 

@@ -6,7 +6,7 @@ import { settle } from "../orders/settle";
 import { receiveWebhook } from "../orders/webhook";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
-import { queueOrderEmails, resendReceipt } from "./outbox";
+import { queueOrderEmails, resendEmail } from "./outbox";
 import type { EmailSettings } from "./settings";
 
 // E-mail on, as the shop's environment turns it on: settle() and the webhook read these through lib/env.ts.
@@ -165,27 +165,40 @@ describe("send the receipt again", () => {
     siteUrl: "https://shop.example.ly",
   };
 
-  it("queues another receipt for a paid order and records who asked; not while one is still waiting", async () => {
-    const { id } = await storedOrder();
-    await settle(t.db, id, confirmed);
-    expect(await resendReceipt(t.db, id, "owner@medina.example", new Date(), settings)).toBe("receipt_pending");
-    await t.db.update(emailOutbox).set({ status: "sent" }).where(eq(emailOutbox.orderId, id));
-    expect(await resendReceipt(t.db, id, "owner@medina.example", new Date(), settings)).toBe("receipt_queued");
-    const receipts = (await outboxOf(id)).filter((email) => email.kind === "receipt");
-    expect(receipts.map(({ reason, status }) => [reason, status])).toEqual([
-      ["paid", "sent"],
-      ["resend", "pending"],
-    ]);
-    expect((await eventsOf(id)).slice(-2)).toEqual(["receipt_resent", "email_queued"]);
-  });
+  it.each([
+    ["receipt", "receipt_resent"],
+    ["merchant_notice", "notice_resent"],
+  ] as const)(
+    "queues the %s again for a paid order and records who asked; not while one is still waiting",
+    async (kind, event) => {
+      const { id } = await storedOrder();
+      await settle(t.db, id, confirmed);
+      expect(await resendEmail(t.db, id, kind, "owner@medina.example", new Date(), settings)).toBe("pending");
+      await t.db.update(emailOutbox).set({ status: "sent" }).where(eq(emailOutbox.orderId, id));
+      expect(await resendEmail(t.db, id, kind, "owner@medina.example", new Date(), settings)).toBe("queued");
+      const queued = await outboxOf(id);
+      expect(queued.filter((email) => email.kind === kind).map(({ reason, status }) => [reason, status])).toEqual([
+        ["paid", "sent"],
+        ["resend", "pending"],
+      ]);
+      expect(queued.filter((email) => email.kind !== kind).map(({ reason }) => reason)).toEqual(["paid"]);
+      expect((await eventsOf(id)).slice(-2)).toEqual([event, "email_queued"]);
+    },
+  );
 
   it("says why not: not paid, no address, e-mail off, no such order", async () => {
     const pending = await storedOrder();
     const withoutAddress = await storedOrder("pending", null);
     await settle(t.db, withoutAddress.id, confirmed);
-    expect(await resendReceipt(t.db, pending.id, "a@b.ly", new Date(), settings)).toBe("not_paid");
-    expect(await resendReceipt(t.db, withoutAddress.id, "a@b.ly", new Date(), settings)).toBe("no_email");
-    expect(await resendReceipt(t.db, pending.id, "a@b.ly", new Date(), null)).toBe("email_off");
-    expect(await resendReceipt(t.db, "ord_0000000000000000", "a@b.ly", new Date(), settings)).toBe("not_found");
+    const noMerchant = { ...settings, merchantEmail: undefined };
+    expect(await resendEmail(t.db, pending.id, "receipt", "a@b.ly", new Date(), settings)).toBe("not_paid");
+    expect(await resendEmail(t.db, withoutAddress.id, "receipt", "a@b.ly", new Date(), settings)).toBe("no_recipient");
+    expect(await resendEmail(t.db, withoutAddress.id, "merchant_notice", "a@b.ly", new Date(), noMerchant)).toBe(
+      "no_recipient",
+    );
+    expect(await resendEmail(t.db, pending.id, "receipt", "a@b.ly", new Date(), null)).toBe("email_off");
+    expect(await resendEmail(t.db, "ord_0000000000000000", "receipt", "a@b.ly", new Date(), settings)).toBe(
+      "not_found",
+    );
   });
 });

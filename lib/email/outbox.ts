@@ -16,7 +16,7 @@ import { emailSettings, senderDomain, type EmailSettings } from "./settings";
  * |------------------------------------------|-----------------------------------|-------------------------------|
  * | `paid`: the order became paid            | when the order has an e-mail      | when MERCHANT_EMAIL is set    |
  * | `amount_mismatch`: money, another amount | —                                 | when MERCHANT_EMAIL is set    |
- * | `resend`: an admin asked for it          | again, each time                  | —                             |
+ * | `resend`: an admin asked for one         | again, when it was the one asked  | again, when it was the one asked |
  */
 
 /** One e-mail written to the outbox. */
@@ -29,6 +29,7 @@ export interface QueuedEmail {
 /**
  * Writes the e-mails that `reason` calls for into the outbox, with an `email_queued` event each, inside the caller's
  * transaction (`tx`: the one that moves or flags the order). Writes nothing when e-mail is off or the order is gone.
+ * @param resent for `resend`, the one e-mail the admin asked for.
  * @returns the e-mails written; empty when there was nothing to write or they had been written before.
  */
 export async function queueOrderEmails(
@@ -37,6 +38,7 @@ export async function queueOrderEmails(
   reason: EmailReason,
   now = new Date(),
   settings: EmailSettings | null = emailSettings(),
+  resent: EmailKind = "receipt",
 ): Promise<QueuedEmail[]> {
   if (!settings) return [];
   const [order] = await tx
@@ -44,14 +46,21 @@ export async function queueOrderEmails(
     .from(orders)
     .where(eq(orders.id, orderId));
   if (!order) return [];
-  const wanted: { kind: EmailKind; recipient: string | null | undefined; locale: string }[] = [
-    ...(reason !== "amount_mismatch"
-      ? [{ kind: "receipt" as const, recipient: order.email, locale: isLocale(order.locale) ? order.locale : "en" }]
-      : []),
-    ...(reason !== "resend"
-      ? [{ kind: "merchant_notice" as const, recipient: settings.merchantEmail, locale: settings.merchantLocale }]
-      : []),
-  ];
+  const receipt = {
+    kind: "receipt" as const,
+    recipient: order.email,
+    locale: isLocale(order.locale) ? order.locale : "en",
+  };
+  const notice = {
+    kind: "merchant_notice" as const,
+    recipient: settings.merchantEmail,
+    locale: settings.merchantLocale,
+  };
+  const wanted = {
+    paid: [receipt, notice],
+    amount_mismatch: [notice],
+    resend: [resent === "receipt" ? receipt : notice],
+  }[reason];
   const rows = wanted.flatMap(({ kind, recipient, locale }) =>
     recipient
       ? [
@@ -81,18 +90,20 @@ export async function queueOrderEmails(
   return queued;
 }
 
-/** What {@link resendReceipt} did. */
-export type ResendOutcome = "receipt_queued" | "receipt_pending" | "not_paid" | "no_email" | "email_off" | "not_found";
+/** What {@link resendEmail} did. */
+export type ResendOutcome = "queued" | "pending" | "not_paid" | "no_recipient" | "email_off" | "not_found";
 
 /**
- * An admin's "send the receipt again": queues a new receipt for a paid order with an e-mail address, and records who
- * asked (`receipt_resent`), in one transaction with the order row locked.
- * @param by the admin's e-mail. @returns `receipt_queued`, or why not: a receipt is still waiting to go
- *   (`receipt_pending`), the order is not paid, has no e-mail address, e-mail is off, or there is no such order.
+ * An admin's "send it again" for a paid order's receipt (to the customer) or the merchant's notice (to
+ * MERCHANT_EMAIL): queues the e-mail anew and records who asked (`receipt_resent`, `notice_resent`), in one
+ * transaction with the order row locked.
+ * @param by the admin's e-mail. @returns `queued`, or why not: one like it is still waiting to go (`pending`), the
+ *   order is not paid, there is no address to send it to, e-mail is off, or there is no such order.
  */
-export async function resendReceipt(
+export async function resendEmail(
   db: Db,
   orderId: string,
+  kind: EmailKind,
   by: string,
   now = new Date(),
   settings: EmailSettings | null = emailSettings(),
@@ -106,14 +117,15 @@ export async function resendReceipt(
       .for("update");
     if (!order) return "not_found";
     if (order.status !== "paid") return "not_paid";
-    if (!order.email) return "no_email";
+    if (!(kind === "receipt" ? order.email : settings.merchantEmail)) return "no_recipient";
     const [waiting] = await tx
       .select({ id: emailOutbox.id })
       .from(emailOutbox)
-      .where(and(eq(emailOutbox.orderId, orderId), eq(emailOutbox.kind, "receipt"), eq(emailOutbox.status, "pending")));
-    if (waiting) return "receipt_pending";
-    await recordOrderEvent(tx, orderId, { type: "receipt_resent", at: now, data: { by } });
-    await queueOrderEmails(tx, orderId, "resend", now, settings);
-    return "receipt_queued";
+      .where(and(eq(emailOutbox.orderId, orderId), eq(emailOutbox.kind, kind), eq(emailOutbox.status, "pending")));
+    if (waiting) return "pending";
+    const type = kind === "receipt" ? "receipt_resent" : "notice_resent";
+    await recordOrderEvent(tx, orderId, { type, at: now, data: { by } });
+    await queueOrderEmails(tx, orderId, "resend", now, settings, kind);
+    return "queued";
   });
 }

@@ -24,7 +24,9 @@ import { createMailTransport, emailSettings, type EmailSettings } from "./settin
  * | anything else: no connection, timeout, 4xx, login    | `pending`, due again after {@link retryDelayMs} | `email_failed` |
  * | …for the {@link MAX_ATTEMPTS}th time                 | `failed`                                        | `email_failed` |
  *
- * A server that cannot be reached ends the run at once, so an outage costs one attempt of one e-mail, not all of them.
+ * A run sends up to {@link LANES} e-mails at once, each on a connection of its own, so one that the relay is slow to
+ * take, or that fails, never holds another back (a receipt waiting for a slow relay used to hold the merchant's
+ * notice). A server that cannot be reached ends the run, so an outage costs one attempt per lane, not every e-mail.
  * A sender that dies mid-way leaves its e-mail claimed until the lease ends; the next sender then takes it over.
  *
  * The one window left: the SMTP server accepted the message and the sender died (or the database failed) before the
@@ -32,8 +34,14 @@ import { createMailTransport, emailSettings, type EmailSettings } from "./settin
  * uses to recognise the copy; it is never lost, and it is doubled only in that window.
  */
 
-/** How long a claim lasts: longer than one SMTP conversation can take (settings.ts, SMTP_TIMEOUTS). */
-export const LEASE_MS = 2 * 60_000;
+/**
+ * How long a claim lasts: longer than any conversation with a working relay can take (settings.ts, SMTP_TIMEOUTS:
+ * ten minutes for the answer to a message's end, and the steps before it), so no other sender sends the e-mail again
+ * while a slow relay is still answering.
+ */
+export const LEASE_MS = 30 * 60_000;
+/** E-mails one run sends at once. */
+const LANES = 4;
 /** Attempts before an e-mail is given up on: about four hours of retries at {@link retryDelayMs}. */
 export const MAX_ATTEMPTS = 10;
 
@@ -62,8 +70,8 @@ export interface DeliveryOptions {
 }
 
 /**
- * Sends the due e-mails of the outbox, one at a time, until none is due, the SMTP server is unreachable, or the
- * limit or the time budget is reached.
+ * Sends the due e-mails of the outbox, {@link LANES} at a time, until none is due, the SMTP server is unreachable, or
+ * the limit or the time budget is reached (no e-mail is started after it; one under way is waited for).
  * @returns what it did; never throws for an SMTP failure (it is recorded), only for a database that cannot be reached
  *   while claiming.
  */
@@ -73,47 +81,62 @@ export async function deliverPendingEmails(
   { limit = 20, budgetMs = 20_000, now = () => new Date() }: DeliveryOptions = {},
 ): Promise<DeliveryReport> {
   const report: DeliveryReport = { sent: 0, failed: 0, retrying: 0 };
+  let stopped: DeliveryReport["stopped"];
+  let claimed = 0;
   const started = Date.now();
   const transport = createMailTransport(settings);
-  try {
-    for (let done = 0; ; done++) {
-      if (done >= limit) return { ...report, stopped: "limit" };
-      if (Date.now() - started > budgetMs) return { ...report, stopped: "time" };
+
+  /** One lane: claims the next due e-mail, sends it, records the outcome, and again, until there is reason to stop. */
+  const lane = async () => {
+    while (!stopped) {
+      if (claimed >= limit) stopped = "limit";
+      else if (Date.now() - started > budgetMs) stopped = "time";
+      if (stopped) return;
+      claimed++;
       const email = await claimNext(db, now());
-      if (!email) return report;
-
-      let failure: SmtpFailure | undefined;
-      let response = "";
-      try {
-        const message = await renderOrderEmail(email, await loadEmailOrder(db, email.orderId), settings.siteUrl);
-        const info = await transport.sendMail({
-          from: settings.from,
-          to: email.recipient,
-          subject: message.subject,
-          html: message.html,
-          text: message.text,
-          messageId: email.messageId,
-        });
-        response = String(info.response ?? "");
-      } catch (error) {
-        failure = describeSmtpFailure(error);
+      if (!email) {
+        claimed--;
+        return; // nothing else is due; the other lanes finish what they hold
       }
-
-      if (!failure) {
-        if (!(await recordOutcome(db, email, { sent: true, response }, now())))
-          return { ...report, stopped: "database" };
-        report.sent++;
-        continue;
+      const outcome = await attempt(db, transport, settings, email);
+      if (!(await recordOutcome(db, email, outcome, now()))) stopped ??= "database";
+      else if (outcome.sent) report.sent++;
+      else {
+        if (outcome.final) report.failed++;
+        else report.retrying++;
+        if (outcome.failure.serverUnreachable) stopped ??= "server_unreachable";
       }
-      const final = failure.permanent || email.attempts >= MAX_ATTEMPTS;
-      if (!(await recordOutcome(db, email, { sent: false, failure, final }, now())))
-        return { ...report, stopped: "database" };
-      if (final) report.failed++;
-      else report.retrying++;
-      if (failure.serverUnreachable) return { ...report, stopped: "server_unreachable" };
     }
+  };
+  try {
+    await Promise.all(Array.from({ length: LANES }, lane));
   } finally {
     transport.close();
+  }
+  return stopped ? { ...report, stopped } : report;
+}
+
+/** Renders one claimed e-mail and hands it to the SMTP server: what came of it. */
+async function attempt(
+  db: Db,
+  transport: ReturnType<typeof createMailTransport>,
+  settings: EmailSettings,
+  email: EmailOutboxRow,
+): Promise<Outcome> {
+  try {
+    const message = await renderOrderEmail(email, await loadEmailOrder(db, email.orderId), settings.siteUrl);
+    const info = await transport.sendMail({
+      from: settings.from,
+      to: email.recipient,
+      subject: message.subject,
+      html: message.html,
+      text: message.text,
+      messageId: email.messageId,
+    });
+    return { sent: true, response: String(info.response ?? "") };
+  } catch (error) {
+    const failure = describeSmtpFailure(error);
+    return { sent: false, failure, final: failure.permanent || email.attempts >= MAX_ATTEMPTS };
   }
 }
 

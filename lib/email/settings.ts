@@ -37,8 +37,14 @@ export function emailSettings(env: Env = getEnv()): EmailSettings | null {
   };
 }
 
-/** How long one SMTP conversation may take at each step before it counts as a failed attempt. */
-const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
+/**
+ * How long the shop waits at each step of an SMTP conversation before the attempt counts as failed: as long as the
+ * standard lets a server take (RFC 5321, "Timeouts": five minutes for the greeting, ten for the answer to the end of
+ * a message). A relay that answers late has usually taken the message: a sender that gave up after 10 s sent the same
+ * receipt three times to a relay that acknowledged after 25 s. Connecting is not an answer a relay thinks about: a
+ * minute. lib/email/sender.ts holds each e-mail longer than all of this (its lease).
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 60_000, greetingTimeout: 5 * 60_000, socketTimeout: 10 * 60_000 };
 
 /**
  * nodemailer's options for `SMTP_URL`. Over `smtp://` to any host but this machine, TLS is required (STARTTLS), so the

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
-import { resendReceipt } from "@/lib/email/outbox";
+import { resendEmail } from "@/lib/email/outbox";
 import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
 import { logger } from "@/lib/log";
 import { ORDER_ID } from "@/lib/orders/store";
@@ -49,16 +49,25 @@ export async function markPaidAction(form: FormData): Promise<void> {
   redirect(`/admin/orders/${encodeURIComponent(id)}?result=${result}`);
 }
 
+const resendSchema = z.object({ id: z.string().regex(ORDER_ID), kind: z.enum(["receipt", "merchant_notice"]) });
+
 /**
- * "Send the receipt again" (form field `id`): queues another receipt for a paid order that has an e-mail address, as
- * the signed-in admin, and sends it after the redirect. The order page says how it went; the history shows the e-mail.
+ * "Send it again" (form fields `id` and `kind`: `receipt` or `merchant_notice`): queues another receipt to the
+ * customer, or another notice to the merchant, for a paid order, as the signed-in admin, and sends it after the
+ * redirect. The order page says how it went; the history shows the e-mail.
  */
-export async function resendReceiptAction(form: FormData): Promise<void> {
+export async function resendEmailAction(form: FormData): Promise<void> {
   const admin = await requireAdmin();
   const id = String(form.get("id") ?? "").slice(0, 64);
-  const outcome = ORDER_ID.test(id) ? await resendReceipt(getDb(), id, admin.email) : "not_found";
-  logger.info({ event: "admin_resend_receipt", orderId: id, result: outcome });
-  if (outcome === "receipt_queued") sendPendingEmailsAfterResponse();
-  const result = outcome === "not_paid" ? "receipt_not_paid" : outcome;
+  const parsed = resendSchema.safeParse({ id, kind: form.get("kind") });
+  const outcome = parsed.success
+    ? await resendEmail(getDb(), id, parsed.data.kind, admin.email)
+    : ("not_found" as const);
+  logger.info({ event: "admin_resend_email", orderId: id, kind: parsed.data?.kind, result: outcome });
+  if (outcome === "queued") sendPendingEmailsAfterResponse();
+  const result =
+    outcome === "email_off" || outcome === "not_found"
+      ? outcome
+      : `${parsed.data?.kind === "merchant_notice" ? "notice" : "receipt"}_${outcome}`;
   redirect(`/admin/orders/${encodeURIComponent(id)}?result=${result}`);
 }

@@ -8,11 +8,12 @@ import { SubmitButton } from "@/components/submit-button";
 import { requireAdmin } from "@/lib/admin/auth";
 import { findOrderForAdmin } from "@/lib/admin/orders";
 import { getDb } from "@/lib/db/client";
+import { emailSettings } from "@/lib/email/settings";
 import { gatewayName } from "@/lib/gateways";
 import { formatMoney, multiply } from "@/lib/money";
 import { canMarkPaid } from "@/lib/orders/settle";
 import { fulfilAction } from "../../actions";
-import { markPaidAction, resendReceiptAction } from "./actions";
+import { markPaidAction, resendEmailAction } from "./actions";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -32,12 +33,16 @@ const resultSchema = z.enum([
   "receipt_queued",
   "receipt_pending",
   "receipt_not_paid",
-  "no_email",
+  "receipt_no_recipient",
+  "notice_queued",
+  "notice_pending",
+  "notice_not_paid",
+  "notice_no_recipient",
   "email_off",
 ]);
 
 /** Results that say something was done (the others say why not). */
-const DONE = new Set(["fulfilled", "marked_paid", "receipt_queued"]);
+const DONE = new Set(["fulfilled", "marked_paid", "receipt_queued", "notice_queued"]);
 
 /** One order as the merchant needs it: lines as sold, customer, payment, flags, its history, and "fulfil". */
 export default async function AdminOrderPage({ params, searchParams }: Props) {
@@ -51,6 +56,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
     getMessages(),
   ]);
   const order = await findOrderForAdmin(getDb(), id);
+  const merchantEmail = emailSettings()?.merchantEmail;
   const result = resultSchema.safeParse(query.result);
   const tFlag = await getTranslations("admin.flags");
 
@@ -214,18 +220,29 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
         </section>
       )}
 
-      {order.status === "paid" && order.email && (
-        <section aria-labelledby="receipt" className="rounded-xl border border-stone-200 bg-white p-4">
-          <h2 id="receipt" className="font-semibold">
-            {t("receipt")}
+      {order.status === "paid" && (order.email || merchantEmail) && (
+        <section aria-labelledby="emails" className="rounded-xl border border-stone-200 bg-white p-4">
+          <h2 id="emails" className="font-semibold">
+            {t("emails")}
           </h2>
-          <p className="mt-1 text-sm text-stone-600">{t("resendHelp", { email: order.email })}</p>
-          <form action={resendReceiptAction} className="mt-3">
-            <input type="hidden" name="id" value={order.id} />
-            <SubmitButton pendingLabel={t("resendingReceipt")} variant="secondary">
-              {t("resendReceipt")}
-            </SubmitButton>
-          </form>
+          <p className="mt-1 text-sm text-stone-600">{t("resendHelp")}</p>
+          <div className="mt-3 flex flex-wrap gap-3">
+            {[
+              { kind: "receipt", to: order.email, label: t("resendReceipt", { email: order.email ?? "" }) },
+              { kind: "merchant_notice", to: merchantEmail, label: t("resendNotice", { email: merchantEmail ?? "" }) },
+            ].map(
+              ({ kind, to, label }) =>
+                to && (
+                  <form key={kind} action={resendEmailAction}>
+                    <input type="hidden" name="id" value={order.id} />
+                    <input type="hidden" name="kind" value={kind} />
+                    <SubmitButton pendingLabel={t("resending")} variant="secondary">
+                      {label}
+                    </SubmitButton>
+                  </form>
+                ),
+            )}
+          </div>
         </section>
       )}
 

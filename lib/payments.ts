@@ -169,10 +169,18 @@ export interface AccessToken {
 }
 
 /**
+ * The create call's optional details of the customer, in the spec's names ("Creating a payment"): with all four, the
+ * payment page goes straight to the gateway. The one list of them: the body, the checkout form and the checkout's
+ * fingerprint are all made from it.
+ */
+export const CUSTOMER_FIELDS = ["full_name", "email", "phone", "payment_gateway"] as const;
+export type CustomerField = (typeof CUSTOMER_FIELDS)[number];
+
+/**
  * What to charge and where to send the customer back: the create call's fields under the spec's own names
  * ("Creating a payment"), with the amount in integer minor units (1/100 LYD) instead of the wire's `"12.50"`.
  */
-export interface PaymentRequest {
+export interface PaymentRequest extends Partial<Record<CustomerField, string>> {
   amountMinor: MinorUnits;
   /** Three-letter currency code, `LYD`. */
   currency: string;
@@ -182,12 +190,8 @@ export interface PaymentRequest {
   cancel_url: string;
   /** The merchant's own order id. */
   custom?: string;
-  /** Optional customer details; with a gateway, all three make the payment page auto-submit ("Creating a payment"). */
-  full_name?: string;
-  email?: string;
-  phone?: string;
-  /** Payment gateway alias ("Payment gateway aliases"); skips the gateway selection page ("Creating a payment"). */
-  payment_gateway?: string;
+  // And the customer's details (CUSTOMER_FIELDS): `payment_gateway` is an alias ("Payment gateway aliases") and skips
+  // the gateway selection page; with `full_name`, `email` and `phone` too, the page auto-submits.
 }
 
 /** The create body on the wire, every value a string ("Creating a payment"). */
@@ -307,7 +311,7 @@ export function toCreatePaymentBody({
   ...optional
 }: PaymentRequest): CreatePaymentBody {
   const body: CreatePaymentBody = { amount: toWireAmount(amountMinor), currency, return_url, cancel_url };
-  for (const key of ["custom", "full_name", "email", "phone", "payment_gateway"] as const) {
+  for (const key of ["custom", ...CUSTOMER_FIELDS] as const) {
     if (optional[key]) body[key] = optional[key];
   }
   return body;

@@ -1,15 +1,17 @@
 import { parsePhoneNumberFromString } from "libphonenumber-js/mobile";
 import { z } from "zod";
 import type { Gateway } from "../gateways";
+import { CUSTOMER_FIELDS } from "../payments";
 import type { ProblemKey } from "../problems";
 
 /** The checkout form: its fields, its zod schema, and what a valid submission becomes. No React, no network. */
 
 /**
- * Field names of the checkout form: the spec's own (docs/payment-service.md, "Creating a payment"), so a reader can
- * match form, code and wire.
+ * Field names of the checkout form: the customer's details of the create call, under the spec's own names
+ * (docs/payment-service.md, "Creating a payment"), so a reader can match form, code and wire. The checkout's
+ * fingerprint covers every one of them (lib/checkout/place-order.ts).
  */
-export const CHECKOUT_FIELDS = ["full_name", "email", "phone", "payment_gateway"] as const;
+export const CHECKOUT_FIELDS = CUSTOMER_FIELDS;
 export type CheckoutField = (typeof CHECKOUT_FIELDS)[number];
 
 /** Text from a form: trimmed, and `undefined` when blank, so optional fields can simply be left empty. */

@@ -14,6 +14,7 @@ import {
   ACCESS_TOKEN_LIFETIME_MS,
   CHECKOUT_DEADLINE_MS,
   createPayment,
+  CUSTOMER_FIELDS,
   newCallContext,
   PAYMENT_ERROR_KINDS,
   PaymentError,
@@ -23,7 +24,7 @@ import {
   type PaymentErrorKind,
   type PaymentRequest,
 } from "../payments";
-import type { CheckoutDetails } from "./form";
+import { CHECKOUT_FIELDS, type CheckoutDetails } from "./form";
 
 /**
  * One checkout, one payment — on any number of server instances. Everything that decides whether a submission is
@@ -190,14 +191,14 @@ function paymentRequest(order: Claim, input: PlaceOrderInput): PaymentRequest {
     return_url: new URL("/checkout/return", input.siteUrl).href,
     cancel_url: new URL("/checkout/cancel", input.siteUrl).href,
     custom: order.id,
-    ...input.details,
+    ...Object.fromEntries(CUSTOMER_FIELDS.map((field) => [field, input.details[field]])),
   };
 }
 
 /**
- * A digest of everything a payment is made of — the cart's id, its lines, prices and total, and the customer's
- * details — so a double click, a second tab, or the back button and submit again can be recognised as the same
- * checkout.
+ * A digest of everything a payment is made of — the cart's id, its lines, prices and total, and every field of the
+ * checkout form — so a double click, a second tab, or the back button and submit again can be recognised as the same
+ * checkout, and any change is another one.
  */
 export async function checkoutFingerprint({
   cartId,
@@ -208,10 +209,7 @@ export async function checkoutFingerprint({
     cartId,
     cart.lines.map((line) => [line.product.slug, line.quantity, line.product.priceMinor]),
     cart.totalMinor,
-    details.full_name ?? "",
-    details.email ?? "",
-    details.phone ?? "",
-    details.payment_gateway ?? "",
+    CHECKOUT_FIELDS.map((field) => details[field] ?? ""),
   ]);
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(material));
   return Buffer.from(digest).toString("base64url");

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, notInArray } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { orderLines, orders, type OrderLineRow, type OrderRow } from "../db/schema";
+import { orderLines, orders, type OrderLineRow, type OrderRow, type OrderStatus } from "../db/schema";
 import { effectiveStatus } from "./settle";
 
 /**
@@ -9,6 +9,23 @@ import { effectiveStatus } from "./settle";
  * page died reads as `expired`; lib/orders/settle.ts, `effectiveStatus`). Money in integer minor units (1/100 LYD).
  */
 export type Order = OrderRow & { lines: OrderLineRow[] };
+
+/**
+ * The statuses of an order on the customer's pages: one that never got a payment (`started`, `failed`) is not shown
+ * there. Pages index their texts and actions by it, so the compiler lists every place a new status must be handled.
+ */
+export type CustomerStatus = Exclude<OrderStatus, "started" | "failed">;
+const NEVER_SHOWN = ["started", "failed"] as const satisfies readonly OrderStatus[];
+
+/** An order as the customer's pages show it. */
+export type CustomerOrder<T extends OrderRow = Order> = Omit<T, "status"> & { status: CustomerStatus };
+
+/** The status a customer's page shows for an order its query let through (never `started` or `failed`). */
+function shownStatus(order: Pick<OrderRow, "status" | "accessTokenIssuedAt">): CustomerStatus {
+  const status = effectiveStatus(order);
+  if (status === "started" || status === "failed") throw new Error(`an order ${status} reached a customer's page`);
+  return status;
+}
 
 /** Order ids: `ord_` and 16 base-32 characters. Checked before any query, so a guessed id never reaches SQL. */
 export const ORDER_ID = /^ord_[0-9a-hjkmnp-tv-z]{16}$/;
@@ -40,26 +57,22 @@ export function awaitingConfirmationUntil(
  * One order of one browser session, with its lines: what the order page shows. An order of another session, an id
  * that is not an order id, or an order that never got a payment is "not found", never an error. Reads only.
  */
-export async function findCustomerOrder(db: Db, id: string, sessionId: string): Promise<Order | undefined> {
+export async function findCustomerOrder(db: Db, id: string, sessionId: string): Promise<CustomerOrder | undefined> {
   if (!ORDER_ID.test(id)) return undefined;
-  const where = and(
-    eq(orders.id, id),
-    eq(orders.sessionId, sessionId),
-    notInArray(orders.status, ["started", "failed"]),
-  );
+  const where = and(eq(orders.id, id), eq(orders.sessionId, sessionId), notInArray(orders.status, [...NEVER_SHOWN]));
   const order = await db.query.orders.findFirst({ where });
   if (!order) return undefined;
   const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, id)).orderBy(asc(orderLines.position));
-  return { ...order, status: effectiveStatus(order), lines };
+  return { ...order, status: shownStatus(order), lines };
 }
 
 /** The orders one browser session placed that got a payment, newest first ("your orders"), each as it reads now. */
-export async function listCustomerOrders(db: Db, sessionId: string, limit = 50): Promise<OrderRow[]> {
+export async function listCustomerOrders(db: Db, sessionId: string, limit = 50): Promise<CustomerOrder<OrderRow>[]> {
   const rows = await db
     .select()
     .from(orders)
-    .where(and(eq(orders.sessionId, sessionId), notInArray(orders.status, ["started", "failed"])))
+    .where(and(eq(orders.sessionId, sessionId), notInArray(orders.status, [...NEVER_SHOWN])))
     .orderBy(desc(orders.createdAt))
     .limit(limit);
-  return rows.map((order) => ({ ...order, status: effectiveStatus(order) }));
+  return rows.map((order) => ({ ...order, status: shownStatus(order) }));
 }

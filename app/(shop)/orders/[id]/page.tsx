@@ -12,7 +12,7 @@ import { describeDbFailure } from "@/lib/db/errors";
 import { logger } from "@/lib/log";
 import { multiply } from "@/lib/money";
 import { isPaymentPageOpen } from "@/lib/orders/settle";
-import { awaitingConfirmationUntil, findCustomerOrder, type Order } from "@/lib/orders/store";
+import { awaitingConfirmationUntil, findCustomerOrder, type CustomerOrder } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
 import { buyAgainAction } from "../../cart/actions";
 
@@ -47,7 +47,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
       {t(`notices.${notice.data}`)}
     </p>
   );
-  let order: Order | undefined;
+  let order: CustomerOrder | undefined;
   try {
     order = await findCustomerOrder(getDb(), id, session.id);
   } catch (error) {
@@ -68,7 +68,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
 
   if (!order)
     return <EmptyState title={t("notFoundTitle")} text={t("notFoundText")} action={t("toCart")} href="/cart" />;
-  const status = order.status as "pending" | "awaiting_confirmation" | "paid" | "cancelled" | "expired";
+  const { status } = order;
   const waitUntil = awaitingConfirmationUntil(order);
 
   // Where the customer goes from here: shop on, try again, or back to a payment page that still works.

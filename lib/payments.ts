@@ -174,7 +174,7 @@ export interface AccessToken {
  * fingerprint are all made from it.
  */
 export const CUSTOMER_FIELDS = ["full_name", "email", "phone", "payment_gateway"] as const;
-export type CustomerField = (typeof CUSTOMER_FIELDS)[number];
+type CustomerField = (typeof CUSTOMER_FIELDS)[number];
 
 /**
  * What to charge and where to send the customer back: the create call's fields under the spec's own names

@@ -14,7 +14,7 @@ export type Order = OrderRow & { lines: OrderLineRow[] };
  * The statuses of an order on the customer's pages: one that never got a payment (`started`, `failed`) is not shown
  * there. Pages index their texts and actions by it, so the compiler lists every place a new status must be handled.
  */
-export type CustomerStatus = Exclude<OrderStatus, "started" | "failed">;
+type CustomerStatus = Exclude<OrderStatus, "started" | "failed">;
 const NEVER_SHOWN = ["started", "failed"] as const satisfies readonly OrderStatus[];
 
 /** An order as the customer's pages show it. */

@@ -242,12 +242,12 @@ export const signInAttempts = pgTable(
 
 /**
  * E-mails about orders: the customer's receipt (in the order's language) and the merchant's notice (in
- * MERCHANT_LOCALE). Why one is sent: the order became `paid`, a payment arrived with another amount, or an admin asked
- * for the receipt again.
+ * MERCHANT_LOCALE). Why one is sent: the order became `paid`, a payment arrived with another amount, the scheduled job
+ * flagged a reported payment that was never confirmed (`unconfirmed_report`), or an admin asked for the receipt again.
  */
 export const EMAIL_KINDS = ["receipt", "merchant_notice"] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
-export const EMAIL_REASONS = ["paid", "amount_mismatch", "resend"] as const;
+export const EMAIL_REASONS = ["paid", "amount_mismatch", "unconfirmed_report", "resend"] as const;
 export type EmailReason = (typeof EMAIL_REASONS)[number];
 /** `pending` until delivered (`sent`) or given up on (`failed`: refused by the server, or out of attempts). */
 export const EMAIL_STATUSES = ["pending", "sent", "failed"] as const;

@@ -12,11 +12,12 @@ import { emailSettings, senderDomain, type EmailSettings } from "./settings";
  * each is written once: a repeated delivery moves nothing and so queues nothing, and a unique index keeps one e-mail
  * per order, kind and reason whoever asks twice. lib/email/sender.ts delivers them.
  *
- * | why                                      | the customer's receipt            | the merchant's notice         |
- * |------------------------------------------|-----------------------------------|-------------------------------|
- * | `paid`: the order became paid            | when the order has an e-mail      | when MERCHANT_EMAIL is set    |
- * | `amount_mismatch`: money, another amount | —                                 | when MERCHANT_EMAIL is set    |
- * | `resend`: an admin asked for it          | again, each time                  | —                             |
+ * | why                                            | the customer's receipt       | the merchant's notice      |
+ * |------------------------------------------------|------------------------------|----------------------------|
+ * | `paid`: the order became paid                  | when the order has an e-mail | when MERCHANT_EMAIL is set |
+ * | `amount_mismatch`: money, another amount       | —                            | when MERCHANT_EMAIL is set |
+ * | `unconfirmed_report`: the scheduled job's flag | —                            | when MERCHANT_EMAIL is set |
+ * | `resend`: an admin asked for it                | again, each time             | —                          |
  */
 
 /** One e-mail written to the outbox. */
@@ -44,8 +45,10 @@ export async function queueOrderEmails(
     .from(orders)
     .where(eq(orders.id, orderId));
   if (!order) return [];
+  // Only money the customer paid gets them a receipt; a flag is the merchant's business.
+  const forCustomer = reason === "paid" || reason === "resend";
   const wanted: { kind: EmailKind; recipient: string | null | undefined; locale: string }[] = [
-    ...(reason !== "amount_mismatch"
+    ...(forCustomer
       ? [{ kind: "receipt" as const, recipient: order.email, locale: isLocale(order.locale) ? order.locale : "en" }]
       : []),
     ...(reason !== "resend"

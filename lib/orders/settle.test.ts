@@ -9,6 +9,7 @@ import {
   CONFIRMATION_GRACE_MS,
   effectiveStatus,
   expireDueOrders,
+  FLAG_NOTICES,
   nextMove,
   recordOrderEvent,
   parseReturnQuery,
@@ -76,6 +77,27 @@ describe("the state table", () => {
       );
       expect(move?.changed).toBe(expected[index] !== "-");
     }
+  });
+});
+
+describe("flags for the merchant", () => {
+  it("every flag raised without a move to paid has a notice of its own (the paid notice spells out the others)", () => {
+    const inputs: SettlementInput[] = [
+      { kind: "customer_returned", type: "success" },
+      { kind: "customer_returned", type: "cancel" },
+      { kind: "payment_confirmed", paymentToken: "pt", delivery: {} },
+      { kind: "expired" },
+      { kind: "confirmation_overdue" },
+      { kind: "marked_paid", by: "owner@shop.ly", reference: "TXN-1" },
+    ];
+    const silent = ORDER_STATUSES.flatMap((status) =>
+      inputs.flatMap((input) => {
+        const move = nextMove(status, input);
+        return move?.flag && move.to !== "paid" ? [move.flag] : [];
+      }),
+    );
+    expect(silent).toEqual(["unconfirmed_report"]);
+    for (const flag of silent) expect(FLAG_NOTICES).toHaveProperty(flag);
   });
 });
 

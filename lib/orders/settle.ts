@@ -6,6 +6,7 @@ import type { Db, DbOrTx } from "../db/client";
 import {
   orderEvents,
   orders,
+  type EmailReason,
   type OrderEventType,
   type OrderFlag,
   type OrderRow,
@@ -111,9 +112,24 @@ const EVENT_TYPE = {
 } as const satisfies Record<SettlementInput["kind"], OrderEventType>;
 
 /**
+ * The merchant's notice a flag calls for when it is raised without a move to paid (the notice of a paid order spells
+ * its flags out already): every flag the scheduled job raises. `lib/orders/settle.test.ts` checks that every such
+ * flag of {@link nextMove} is here, so a new one cannot be raised in silence.
+ */
+export const FLAG_NOTICES = {
+  unconfirmed_report: "unconfirmed_report",
+} as const satisfies Partial<Record<OrderFlag, EmailReason>>;
+
+function flagNotice(flag: OrderFlag): EmailReason | undefined {
+  return (FLAG_NOTICES as Partial<Record<OrderFlag, EmailReason>>)[flag];
+}
+
+/**
  * Applies one input to an order, once: locks the row, looks the move up in {@link nextMove}, and records what
  * arrived with the move it made ({@link recordOrderEvent}) — also when nothing moved, so every delivery, return
- * and mark is on the record; a second run of the scheduled job, or a flag the order already has, is not news.
+ * and mark is on the record; a second run of the scheduled job, or a flag the order already has, is not news. The
+ * e-mails a move calls for are queued in the same transaction: the receipt and the merchant's notice of a move to
+ * paid, and the merchant's notice of a flag raised on its own ({@link FLAG_NOTICES}).
  * @returns the move, or `undefined` when there is no such order.
  */
 export async function settle(
@@ -163,8 +179,10 @@ export async function settle(
       },
       move ? { set } : undefined,
     );
-    // The move to paid writes its e-mails in the same transaction: never lost, never sent twice.
-    if (to === "paid" && from !== "paid") await queueOrderEmails(tx, orderId, "paid", now); // receipt + notice
+    // A move writes its e-mails in its own transaction: never lost, never sent twice. The move to paid: the receipt
+    // and the merchant's notice; a flag raised on its own: the merchant's notice.
+    const emails = to === "paid" && from !== "paid" ? "paid" : newFlag && flagNotice(newFlag);
+    if (emails) await queueOrderEmails(tx, orderId, emails, now);
     return { from, to, changed: Boolean(move), ...(move?.flag ? { flag: move.flag } : {}) };
   });
 }
@@ -288,8 +306,9 @@ export function effectiveStatusIs(status: OrderStatus, now = new Date()): SQL {
 
 /**
  * The scheduled job: expires every pending order whose payment page has died, flags orders the customer reported
- * paid that stayed unconfirmed past {@link CONFIRMATION_GRACE_MS}, and gives up claims whose server died long ago.
- * Safe to run concurrently and repeatedly: each order is settled once.
+ * paid that stayed unconfirmed past {@link CONFIRMATION_GRACE_MS} (each flag queues the merchant's notice with it,
+ * {@link FLAG_NOTICES}), and gives up claims whose server died long ago. Safe to run concurrently and repeatedly: each
+ * order is settled once, each flag raised and e-mailed once.
  * @returns how many orders it expired.
  */
 export async function expireDueOrders(db: Db, now = new Date()): Promise<number> {

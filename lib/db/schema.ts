@@ -308,8 +308,33 @@ export const emailOutbox = pgTable(
   ],
 );
 
+/**
+ * The merchant dashboard's lists of payments, as an admin gave them to the back office's reconciliation
+ * (lib/admin/reconcile.ts): kept as given, so that what is applied is exactly what was checked, and so that the
+ * merchant can come back to a list. Orders it marks paid name it in their `marked_paid` event.
+ */
+export const paymentLists = pgTable(
+  "payment_lists",
+  {
+    /** `lst_` + 16 base-32 characters. */
+    id: text().primaryKey(),
+    /** The admin who gave it (their e-mail). */
+    createdBy: text().notNull(),
+    /** The uploaded file's name, or null when the list was pasted. */
+    fileName: text(),
+    /** The list as text (CSV), decoded from the file's bytes; at most lib/admin/payment-list.ts's MAX_LIST_BYTES. */
+    content: text().notNull(),
+    /** When and by whom it was first applied; null while it has only been checked. */
+    appliedAt: timestamp({ withTimezone: true, precision: 3 }),
+    appliedBy: text(),
+    createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index("payment_lists_created").on(t.createdAt)],
+);
+
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
 export type OrderEventRow = typeof orderEvents.$inferSelect;
 export type AdminUserRow = typeof adminUsers.$inferSelect;
 export type EmailOutboxRow = typeof emailOutbox.$inferSelect;
+export type PaymentListRow = typeof paymentLists.$inferSelect;

@@ -101,6 +101,23 @@ describe("flags for the merchant", () => {
   });
 });
 
+describe("a mark from a dashboard list", () => {
+  it("moves like any mark and names its list; for an order already paid it writes nothing, unlike the order page's", async () => {
+    const { id } = await storedOrder("expired");
+    const fromList = { kind: "marked_paid", by: "owner@shop.ly", reference: "TXN-8", list: "lst_x" } as const;
+    expect(await settle(t.db, id, fromList)).toMatchObject({ from: "expired", to: "paid", changed: true });
+    expect(await settle(t.db, id, fromList)).toMatchObject({ from: "paid", to: "paid", changed: false });
+    expect((await eventsOf(id)).map((e) => [e.type, e.data])).toEqual([
+      [
+        "marked_paid",
+        { by: "owner@shop.ly", reference: "TXN-8", list: "lst_x", from: "expired", to: "paid", flag: "paid_manually" },
+      ],
+    ]);
+    await settle(t.db, id, { kind: "marked_paid", by: "owner@shop.ly", reference: "TXN-8" });
+    expect(await eventsOf(id)).toHaveLength(2);
+  });
+});
+
 describe("a customer who reported paying, and a webhook that never came", () => {
   it("is never expired; after the grace period the order is flagged once; the merchant marks it paid; the late webhook is a repeat", async () => {
     const issuedAt = new Date(Date.now() - 2 * CONFIRMATION_GRACE_MS);

@@ -46,7 +46,14 @@ export type SettlementInput =
   | { kind: "payment_confirmed"; paymentToken: string; delivery: Record<string, unknown> }
   | { kind: "expired" }
   | { kind: "confirmation_overdue" }
-  | { kind: "marked_paid"; by: string; reference: string; note?: string };
+  | {
+      kind: "marked_paid";
+      by: string;
+      reference: string;
+      note?: string;
+      /** The merchant dashboard's list this mark comes from (lib/admin/reconcile.ts), when it is not the order page. */
+      list?: string;
+    };
 
 /**
  * How long an order the customer reported paid waits for the service's webhook before the merchant is asked to
@@ -125,11 +132,21 @@ function flagNotice(flag: OrderFlag): EmailReason | undefined {
 }
 
 /**
+ * Whether an input that moves nothing is still worth an event. Every delivery, return and mark from the order page
+ * is on the record. A second run of the scheduled job is not news, nor is a mark from a dashboard list for an order
+ * already paid: the list itself is the record, and applying it twice must change nothing.
+ */
+function recordedWhenNothingMoves(input: SettlementInput): boolean {
+  if (input.kind === "expired" || input.kind === "confirmation_overdue") return false;
+  return !(input.kind === "marked_paid" && input.list);
+}
+
+/**
  * Applies one input to an order, once: locks the row, looks the move up in {@link nextMove}, and records what
- * arrived with the move it made ({@link recordOrderEvent}) — also when nothing moved, so every delivery, return
- * and mark is on the record; a second run of the scheduled job, or a flag the order already has, is not news. The
- * e-mails a move calls for are queued in the same transaction: the receipt and the merchant's notice of a move to
- * paid, and the merchant's notice of a flag raised on its own ({@link FLAG_NOTICES}).
+ * arrived with the move it made ({@link recordOrderEvent}) — also when nothing moved, unless that is not news
+ * ({@link recordedWhenNothingMoves}); a flag the order already has is not news either. The e-mails a move calls
+ * for are queued in the same transaction: the receipt and the merchant's notice of a move to paid, and the
+ * merchant's notice of a flag raised on its own ({@link FLAG_NOTICES}).
  * @returns the move, or `undefined` when there is no such order.
  */
 export async function settle(
@@ -149,7 +166,7 @@ export async function settle(
     const move = nextMove(from, input);
     const to = move?.to ?? from;
     const newFlag = move?.flag && !order.flags.includes(move.flag) ? move.flag : undefined;
-    const news = move ? to !== from || newFlag : input.kind !== "expired" && input.kind !== "confirmation_overdue";
+    const news = move ? to !== from || newFlag : recordedWhenNothingMoves(input);
     if (!news) return { from, to, changed: false };
 
     const details =
@@ -158,7 +175,12 @@ export async function settle(
         : input.kind === "payment_confirmed"
           ? { verified: true, ...input.delivery }
           : input.kind === "marked_paid"
-            ? { by: input.by, reference: input.reference, ...(input.note ? { note: input.note } : {}) }
+            ? {
+                by: input.by,
+                reference: input.reference,
+                ...(input.note ? { note: input.note } : {}),
+                ...(input.list ? { list: input.list } : {}),
+              }
             : {};
     const set = {
       status: to,

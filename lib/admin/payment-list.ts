@@ -26,7 +26,7 @@ export const MAX_LIST_BYTES = 512 * 1024;
 export const MAX_LIST_ROWS = 10_000;
 
 /** The columns the shop reads; any other column of the list is ignored. */
-export const LIST_COLUMNS = ["paymentToken", "orderId", "amount", "reference", "date", "status", "currency"] as const;
+const LIST_COLUMNS = ["paymentToken", "orderId", "amount", "reference", "date", "status", "currency"] as const;
 export type ListColumn = (typeof LIST_COLUMNS)[number];
 
 /**

@@ -95,7 +95,7 @@ export type RowOutcome =
   | "not_completed";
 
 /** The order a payment of the list matched, as the page shows it. */
-export interface MatchedOrder {
+interface MatchedOrder {
   id: string;
   /** Its effective status (a pending payment whose page died reads as expired). */
   status: OrderStatus;
@@ -112,7 +112,7 @@ export interface PlanRow {
 }
 
 /** A paid order the list does not hold, though it was paid within the list's days. */
-export interface MissingOrder {
+interface MissingOrder {
   id: string;
   paymentToken: string | null;
   amountMinor: number;
@@ -120,7 +120,7 @@ export interface MissingOrder {
 }
 
 /** The most paid orders the list lacks that a plan names (the page says when there are more). */
-export const MISSING_LIMIT = 500;
+const MISSING_LIMIT = 500;
 
 /** A stored list checked against the orders as they are now: the dry run, and what the page shows. */
 export interface ReconciliationPlan {

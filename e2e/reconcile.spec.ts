@@ -22,7 +22,7 @@ import {
  * expiry job expires the order and their page says "expired" while the service holds the money. The other comes back,
  * and a day later the job flags the unconfirmed report and e-mails the merchant, once. The merchant pastes the
  * dashboard's list of payments into the back office, checks it, applies it: both orders become paid, flagged, audited,
- * and the e-mails of a paid order arrive.
+ * and the e-mails of a paid order arrive. The same list uploaded as a file then has nothing left to apply.
  */
 
 const ADMIN = { email: "reconcile-admin@medina.example", password: "reconcile-admin-password-1" };
@@ -164,4 +164,15 @@ test("a payment whose webhooks were all lost and whose order expired is found by
   expect(noticeA.text).toContain(shop("email.flags.paid_manually", "en"));
   expect(emailsA.map(to)).toContain(`lost-${run}@example.ly`);
   await mailbox.waitFor(request, idB, 3); // the flag's notice, then the receipt and the paid notice
+
+  // The same list again, now as the dashboard's file (a byte order mark, Windows line ends): nothing left to apply.
+  await admin.getByRole("link", { name: shop("admin.nav.reconcile", "en") }).click();
+  const file = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(list.replaceAll("\n", "\r\n"))]);
+  await admin
+    .getByLabel(shop("admin.reconcile.file", "en").replace("{kb}", "512"))
+    .setInputFiles({ name: "payments.csv", mimeType: "text/csv", buffer: file });
+  await admin.getByRole("button", { name: shop("admin.reconcile.check", "en") }).click();
+  await expect(admin.getByText("from the file payments.csv")).toBeVisible();
+  await expect(admin.getByTestId("group-already_paid").getByTestId("list-row")).toHaveCount(2);
+  await expect(admin.getByRole("button", { name: /Mark \d+ orders? paid/ })).toHaveCount(0);
 });

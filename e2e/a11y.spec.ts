@@ -83,6 +83,15 @@ for (const lang of ["en", "ar"] as const) {
     await signInAsAdmin(page, A11Y_ADMIN.email, A11Y_ADMIN.password, lang);
     await expectNoSeriousViolations(page, `admin orders (${lang})`);
     await check(page, `/admin${orderPath}`);
+
+    // Reconciliation: the form, then a checked list with a problem and a payment the shop has no order for.
+    await check(page, "/admin/reconcile");
+    await page
+      .getByLabel(shop("admin.reconcile.paste", lang))
+      .fill("token,amount,reference\npt-a11y-1,12.5.0,TXN-1\npt-a11y-2,5.00,TXN-2");
+    await page.getByRole("button", { name: shop("admin.reconcile.check", lang) }).click();
+    await expect(page.getByTestId("list-problems")).toBeVisible();
+    await expectNoSeriousViolations(page, `admin payment list (${lang})`);
   });
 }
 

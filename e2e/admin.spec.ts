@@ -43,6 +43,8 @@ test("signed out, every admin page, the export and an admin action are refused",
     `/admin/orders/${orderId}`,
     "/admin/orders?status=paid",
     "/admin/orders/export",
+    "/admin/reconcile",
+    "/admin/reconcile/lst_0123456789abcdef",
   ]) {
     await page.goto(path);
     await expect(page, path).toHaveURL(/\/admin\/sign-in$/);

@@ -98,6 +98,22 @@ for (const lang of ["en", "ar"] as const) {
       await signInAsAdmin(page, ADMIN.email, ADMIN.password, lang);
       await shot("admin-orders");
       await visit(`/admin${orderPath}`, "admin-order");
+
+      // Reconciliation: the form, and a dashboard list of seeded payments checked (never applied: shots repeat).
+      await visit("/admin/reconcile", "admin-reconcile");
+      const today = new Intl.DateTimeFormat("en-GB", { timeZone: "Africa/Tripoli" }).format(new Date());
+      const list = [
+        "Payment token;Amount;Transaction reference;Date",
+        `pt-ord_seed000000000006;89,00;TXN-20931;${today}`,
+        `pt-ord_seed000000000004;25,00;TXN-20934;${today}`,
+        `pt-ord_seed000000000005;40,00;TXN-20940;${today}`,
+        `pt-ord_seed000000000000;127,50;TXN-20911;${today}`,
+        `pt-not-this-shop;15,00;TXN-20952;${today}`,
+      ].join("\n");
+      await page.getByLabel(shop("admin.reconcile.paste", lang)).fill(list);
+      await page.getByRole("button", { name: shop("admin.reconcile.check", lang) }).click();
+      await expect(page).toHaveURL(/\/admin\/reconcile\/lst_/);
+      await shot("admin-reconcile-list");
     });
   }
 }

@@ -75,7 +75,11 @@ export function createState(options: EmulatorOptions = {}): EmulatorState {
   const limiter = createRateLimiter();
   const faults = createFaultQueue();
   const webhooks = createWebhooks({ clock, faults, log: options.log, options: options.webhooks });
-  const defaults: Settings = { rateLimit: options.rateLimit ?? 60, latencyMs: options.latencyMs ?? 0, payOnView: false };
+  const defaults: Settings = {
+    rateLimit: options.rateLimit ?? 60,
+    latencyMs: options.latencyMs ?? 0,
+    payOnView: false,
+  };
   const settings: Settings = { ...defaults };
   let lastPurge = clock.now();
 

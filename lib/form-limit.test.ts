@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { proxy } from "../proxy";
 import ar from "./i18n/messages/ar.json";
 import en from "./i18n/messages/en.json";
-import { MAX_FORM_BYTES } from "./form-limit";
+import { MAX_LIST_BYTES } from "./admin/payment-list";
+import { MAX_FORM_BYTES, MAX_LIST_FORM_BYTES } from "./form-limit";
 
 /**
  * Form posts as they reach the proxy. Over Next.js's 1 MB server-action limit the answer used to be a bare
@@ -62,7 +63,25 @@ describe("an oversized form post", () => {
       { "content-type": "application/json" },
     ],
     ["a large JSON post to a page (not a form)", "/checkout", 2_000_000, { "content-type": "application/json" }],
+    ["a payment list of the largest size, with its form", "/admin/reconcile", MAX_LIST_BYTES + 8_000, {}],
   ])("lets through %s", (_name, path, bytes, headers) => {
     expect(post(path, bytes, headers).headers.get("x-middleware-next")).toBe("1");
+  });
+});
+
+describe("the payment list's form (the back office's reconciliation)", () => {
+  it("reads a list the page can refuse with its own message, and stays under Next.js's 1 MB", () => {
+    expect(MAX_LIST_FORM_BYTES).toBeGreaterThan(MAX_LIST_BYTES + 16 * 1024);
+    expect(MAX_LIST_FORM_BYTES).toBeLessThan(1024 * 1024);
+  });
+
+  it("is refused over its limit with a page about lists, and only that page has the larger limit", async () => {
+    const response = post("/admin/reconcile", MAX_LIST_FORM_BYTES + 1);
+    expect(response.status).toBe(413);
+    expect(await response.text()).toContain(
+      en.formTooLarge.textList.replace("{size}", String(MAX_LIST_FORM_BYTES / 1024)),
+    );
+    expect(post("/admin/reconcile/lst_0123456789abcdef", MAX_FORM_BYTES + 1).status).toBe(413);
+    expect(post("/admin/orders", MAX_FORM_BYTES + 1).status).toBe(413);
   });
 });

@@ -12,6 +12,19 @@ import { direction, LOCALE_COOKIE, resolveLocale } from "./i18n/config";
  */
 export const MAX_FORM_BYTES = 64 * 1024;
 
+/**
+ * The one larger form: the back office's payment list (app/admin/reconcile), a list of up to 512 KB
+ * (lib/admin/payment-list.ts, `MAX_LIST_BYTES`, which the page itself refuses with a message) and the form around it;
+ * still under Next.js's 1 MB.
+ */
+export const MAX_LIST_FORM_BYTES = 576 * 1024;
+const LIST_FORM_PATH = "/admin/reconcile";
+
+/** The largest form a page reads: the payment list's, or every other form's. */
+function formLimit(pathname: string): number {
+  return pathname === LIST_FORM_PATH ? MAX_LIST_FORM_BYTES : MAX_FORM_BYTES;
+}
+
 /** A POST that Next.js may read as a server action: a form, or the client's own action call, to a page. */
 function isFormPost(request: NextRequest): boolean {
   // Route handlers (the webhook) read and limit their own bodies; only pages run server actions.
@@ -32,7 +45,8 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
  */
 export function refuseOversizedForm(request: NextRequest, nonce: string): Response | null {
   const length = Number(request.headers.get("content-length") ?? 0);
-  if (!isFormPost(request) || !(length > MAX_FORM_BYTES)) return null;
+  const limit = formLimit(request.nextUrl.pathname);
+  if (!isFormPost(request) || !(length > limit)) return null;
   const locale = resolveLocale(request.cookies.get(LOCALE_COOKIE)?.value, request.headers.get("accept-language"));
   const t = createTranslator({ locale, messages: locale === "ar" ? ar : en, namespace: "formTooLarge" });
   // Back to the page the form was on, as a plain GET: the form is shown again there.
@@ -41,7 +55,7 @@ export function refuseOversizedForm(request: NextRequest, nonce: string): Respon
 <html lang="${locale}" dir="${direction(locale)}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(t("title"))}</title>
 <style nonce="${nonce}">body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1c1917}a{color:#166534}</style></head>
-<body><main><h1>${escapeHtml(t("title"))}</h1><p>${escapeHtml(t("text", { size: MAX_FORM_BYTES / 1024 }))}</p><p><a href="${back}">${escapeHtml(t("back"))}</a></p></main></body>
+<body><main><h1>${escapeHtml(t("title"))}</h1><p>${escapeHtml(t(limit === MAX_FORM_BYTES ? "text" : "textList", { size: limit / 1024 }))}</p><p><a href="${back}">${escapeHtml(t("back"))}</a></p></main></body>
 </html>`;
   return new Response(html, {
     status: 413,

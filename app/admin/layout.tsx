@@ -10,7 +10,10 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: { default: t("admin"), template: `%s · ${t("admin")}` }, robots: { index: false, follow: false } };
 }
 
-/** The back office's frame: its name, the language switch and, when signed in, who and how to sign out. */
+/**
+ * The back office's frame: its name, the language switch and, when signed in, its pages (orders, reconciliation), who
+ * and how to sign out.
+ */
 export default async function AdminLayout({ children }: { children: React.ReactNode }) {
   const [locale, t, tLayout, tMeta, admin] = await Promise.all([
     getLocale(),
@@ -29,6 +32,20 @@ export default async function AdminLayout({ children }: { children: React.ReactN
           <Link href="/admin/orders" className="font-semibold tracking-tight">
             {tMeta("shopName")} · {t("title")}
           </Link>
+          {admin && (
+            <ul className="flex flex-wrap items-center gap-4 text-sm">
+              <li>
+                <Link href="/admin/orders" className="underline-offset-2 hover:underline">
+                  {t("nav.orders")}
+                </Link>
+              </li>
+              <li>
+                <Link href="/admin/reconcile" className="underline-offset-2 hover:underline">
+                  {t("nav.reconcile")}
+                </Link>
+              </li>
+            </ul>
+          )}
           <div className="flex flex-wrap items-center gap-3 text-sm">
             <LanguageSwitch
               to={locale === "ar" ? "en" : "ar"}

@@ -18,6 +18,8 @@ interface EventData {
   transactionId?: string;
   reference?: string;
   note?: string;
+  /** The merchant dashboard's payment list a mark came from (lib/admin/reconcile.ts). */
+  list?: string;
   // E-mails (lib/email/outbox.ts): which, to whom, which attempt, and why one failed.
   kind?: "receipt" | "merchant_notice";
   recipient?: string;
@@ -84,6 +86,7 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
             data.gateway ?? null,
             data.transactionId ?? null,
             data.note ?? null,
+            data.list ? t("fromList") : null,
             data.attempt !== undefined ? t("emailAttempt", { attempt: data.attempt }) : null,
             data.error ?? null,
             data.retryAt ? t("emailRetry", { at: when(new Date(data.retryAt)) }) : data.final ? t("emailGaveUp") : null,

@@ -236,7 +236,9 @@ describe("control API: config, rate limit and latency", () => {
   it("adds latencyMs to every API call", async () => {
     const emulator = setup();
     await control(emulator, "POST", "/config", { latencyMs: 100 });
-    expect((await control(emulator, "GET", "/config")).body).toEqual({ config: { rateLimit: 60, latencyMs: 100, payOnView: false } });
+    expect((await control(emulator, "GET", "/config")).body).toEqual({
+      config: { rateLimit: 60, latencyMs: 100, payOnView: false },
+    });
     const started = performance.now();
     await emulator.post(TOKEN_PATH, DEMO);
     expect(performance.now() - started).toBeGreaterThanOrEqual(90);
@@ -244,7 +246,9 @@ describe("control API: config, rate limit and latency", () => {
 
   it("takes its defaults from the options (environment)", async () => {
     const emulator = setup({ rateLimit: 1, latencyMs: 5 });
-    expect((await control(emulator, "GET", "/config")).body).toEqual({ config: { rateLimit: 1, latencyMs: 5, payOnView: false } });
+    expect((await control(emulator, "GET", "/config")).body).toEqual({
+      config: { rateLimit: 1, latencyMs: 5, payOnView: false },
+    });
     await emulator.post(TOKEN_PATH, DEMO);
     expect((await emulator.post(TOKEN_PATH, DEMO)).status).toBe(429);
   });
@@ -289,7 +293,9 @@ describe("control API: reset", () => {
     expect(await emulator.payments()).toEqual([]);
     expect((await control(emulator, "GET", "/faults")).body.faults).toEqual([]);
     expect((await control(emulator, "GET", "/clock")).body.offsetSeconds).toBe(0);
-    expect((await control(emulator, "GET", "/config")).body).toEqual({ config: { rateLimit: 3, latencyMs: 0, payOnView: false } });
+    expect((await control(emulator, "GET", "/config")).body).toEqual({
+      config: { rateLimit: 3, latencyMs: 0, payOnView: false },
+    });
     expect(emulator.state.limiter.size()).toBe(0);
     // The old access token is unknown now.
     expect((await emulator.create(accessToken, ORDER)).status).toBe(403);

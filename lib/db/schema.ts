@@ -251,12 +251,12 @@ export const signInAttempts = pgTable(
 
 /**
  * E-mails about orders: the customer's receipt (in the order's language) and the merchant's notice (in
- * MERCHANT_LOCALE). Why one is sent: the order became `paid`, a payment arrived with another amount, or an admin asked
- * for the receipt again.
+ * MERCHANT_LOCALE). Why one is sent: the order became `paid`, a payment arrived with another amount, the scheduled job
+ * flagged a reported payment that was never confirmed (`unconfirmed_report`), or an admin asked for the receipt again.
  */
 export const EMAIL_KINDS = ["receipt", "merchant_notice"] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
-export const EMAIL_REASONS = ["paid", "amount_mismatch", "resend"] as const;
+export const EMAIL_REASONS = ["paid", "amount_mismatch", "unconfirmed_report", "resend"] as const;
 export type EmailReason = (typeof EMAIL_REASONS)[number];
 /** `pending` until delivered (`sent`) or given up on (`failed`: refused by the server, or out of attempts). */
 export const EMAIL_STATUSES = ["pending", "sent", "failed"] as const;
@@ -317,8 +317,33 @@ export const emailOutbox = pgTable(
   ],
 );
 
+/**
+ * The merchant dashboard's lists of payments, as an admin gave them to the back office's reconciliation
+ * (lib/admin/reconcile.ts): kept as given, so that what is applied is exactly what was checked, and so that the
+ * merchant can come back to a list. Orders it marks paid name it in their `marked_paid` event.
+ */
+export const paymentLists = pgTable(
+  "payment_lists",
+  {
+    /** `lst_` + 16 base-32 characters. */
+    id: text().primaryKey(),
+    /** The admin who gave it (their e-mail). */
+    createdBy: text().notNull(),
+    /** The uploaded file's name, or null when the list was pasted. */
+    fileName: text(),
+    /** The list as text (CSV), decoded from the file's bytes; at most lib/admin/payment-list.ts's MAX_LIST_BYTES. */
+    content: text().notNull(),
+    /** When and by whom it was first applied; null while it has only been checked. */
+    appliedAt: timestamp({ withTimezone: true, precision: 3 }),
+    appliedBy: text(),
+    createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index("payment_lists_created").on(t.createdAt)],
+);
+
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
 export type OrderEventRow = typeof orderEvents.$inferSelect;
 export type AdminUserRow = typeof adminUsers.$inferSelect;
 export type EmailOutboxRow = typeof emailOutbox.$inferSelect;
+export type PaymentListRow = typeof paymentLists.$inferSelect;

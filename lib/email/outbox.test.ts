@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { emailOutbox, orderEvents, orders, type OrderStatus } from "../db/schema";
-import { settle } from "../orders/settle";
+import { CONFIRMATION_GRACE_MS, expireDueOrders, settle } from "../orders/settle";
 import { receiveWebhook } from "../orders/webhook";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
@@ -152,6 +152,50 @@ describe("a payment with another amount", () => {
     await t.pool.query("drop trigger refuse_outbox on email_outbox");
     await deliver(paymentToken, 1.0);
     expect((await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.flags).toEqual(["amount_mismatch"]);
+    expect(await outboxOf(id)).toHaveLength(1);
+  });
+});
+
+describe("a flag the scheduled job raises", () => {
+  /** An order the customer reported paid a day and a minute ago, its webhook lost. */
+  const reportedLongAgo = () => {
+    const returned = new Date(Date.now() - CONFIRMATION_GRACE_MS - 60_000);
+    return storeOrder(t.db, {
+      status: "awaiting_confirmation",
+      email: "aisha@example.ly",
+      accessTokenIssuedAt: returned,
+      customerReturnedAt: returned,
+      paymentToken: `pt-${crypto.randomUUID()}`,
+    });
+  };
+
+  it("queues the merchant's notice with the flag, once however often and concurrently the job runs; no receipt", async () => {
+    const { id } = await reportedLongAgo();
+    await Promise.all([expireDueOrders(t.db), expireDueOrders(t.db)]);
+    await expireDueOrders(t.db);
+    expect((await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.flags).toEqual(["unconfirmed_report"]);
+    expect((await outboxOf(id)).map(({ kind, reason, recipient }) => ({ kind, reason, recipient }))).toEqual([
+      { kind: "merchant_notice", reason: "unconfirmed_report", recipient: "owner@medina.example" },
+    ]);
+    expect(await eventsOf(id)).toEqual(["confirmation_overdue", "email_queued"]);
+
+    // The merchant then marks it paid: that is news of its own, with the paid order's e-mails.
+    await settle(t.db, id, { kind: "marked_paid", by: "owner@medina.example", reference: "TXN-5" });
+    expect((await outboxOf(id)).map(({ kind, reason }) => `${kind}:${reason}`)).toEqual([
+      "merchant_notice:unconfirmed_report",
+      "receipt:paid",
+      "merchant_notice:paid",
+    ]);
+  });
+
+  it("a failure queueing the notice leaves the flag unraised, so the next run raises both", async () => {
+    const { id } = await reportedLongAgo();
+    await breakTheOutbox();
+    await expect(expireDueOrders(t.db)).rejects.toThrow();
+    expect((await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.flags).toEqual([]);
+    await t.pool.query("drop trigger refuse_outbox on email_outbox");
+    await expireDueOrders(t.db);
+    expect((await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.flags).toEqual(["unconfirmed_report"]);
     expect(await outboxOf(id)).toHaveLength(1);
   });
 });

@@ -12,11 +12,12 @@ import { emailSettings, senderDomain, type EmailSettings } from "./settings";
  * each is written once: a repeated delivery moves nothing and so queues nothing, and a unique index keeps one e-mail
  * per order, kind and reason whoever asks twice. lib/email/sender.ts delivers them.
  *
- * | why                                      | the customer's receipt            | the merchant's notice         |
- * |------------------------------------------|-----------------------------------|-------------------------------|
- * | `paid`: the order became paid            | when the order has an e-mail      | when MERCHANT_EMAIL is set    |
- * | `amount_mismatch`: money, another amount | —                                 | when MERCHANT_EMAIL is set    |
- * | `resend`: an admin asked for one         | again, when it was the one asked  | again, when it was the one asked |
+ * | why                                            | the customer's receipt           | the merchant's notice            |
+ * |------------------------------------------------|----------------------------------|----------------------------------|
+ * | `paid`: the order became paid                  | when the order has an e-mail     | when MERCHANT_EMAIL is set       |
+ * | `amount_mismatch`: money, another amount       | —                                | when MERCHANT_EMAIL is set       |
+ * | `unconfirmed_report`: the scheduled job's flag | —                                | when MERCHANT_EMAIL is set       |
+ * | `resend`: an admin asked for one               | again, when it was the one asked | again, when it was the one asked |
  */
 
 /** One e-mail written to the outbox. */
@@ -46,6 +47,7 @@ export async function queueOrderEmails(
     .from(orders)
     .where(eq(orders.id, orderId));
   if (!order) return [];
+  // Only money the customer paid gets them a receipt; a flag is the merchant's business.
   const receipt = {
     kind: "receipt" as const,
     recipient: order.email,
@@ -59,6 +61,7 @@ export async function queueOrderEmails(
   const wanted = {
     paid: [receipt, notice],
     amount_mismatch: [notice],
+    unconfirmed_report: [notice],
     resend: [resent === "receipt" ? receipt : notice],
   }[reason];
   const rows = wanted.flatMap(({ kind, recipient, locale }) =>

@@ -26,7 +26,7 @@ const order: EmailOrder = {
 const SITE = "https://shop.example.ly";
 const receipt = (locale: string, reason: "paid" | "resend" = "paid") =>
   renderOrderEmail({ kind: "receipt", reason, locale }, order, SITE);
-const notice = (data: EmailOrder, reason: "paid" | "amount_mismatch" = "paid", locale = "en") =>
+const notice = (data: EmailOrder, reason: "paid" | "amount_mismatch" | "unconfirmed_report" = "paid", locale = "en") =>
   renderOrderEmail({ kind: "merchant_notice", reason, locale }, data, SITE);
 
 describe("the receipt", () => {
@@ -111,5 +111,27 @@ describe("the merchant's notice", () => {
       "amount_mismatch",
     );
     expect(otherCurrency.text).toContain("Received: 103.75 USD.");
+  });
+
+  it("for a reported payment never confirmed: says so, and how to find and mark it, in the merchant's language", async () => {
+    const unconfirmed: EmailOrder = { ...order, order: { ...order.order, flags: ["unconfirmed_report"] } };
+    for (const [lang, t] of [
+      ["en", en],
+      ["ar", ar],
+    ] as const) {
+      const { subject, text } = await notice(unconfirmed, "unconfirmed_report", lang);
+      expect(subject).toBe(
+        t.email.notice.subjectUnconfirmed.replace("{id}", order.order.id).replace("{total}", formatMoney(10375, lang)),
+      );
+      for (const said of [
+        t.email.notice.headingUnconfirmed,
+        t.email.notice.introUnconfirmed,
+        t.email.notice.reconcile,
+        t.email.flags.unconfirmed_report,
+        `${SITE}/admin/orders/${order.order.id}`,
+      ])
+        expect(text).toContain(said);
+      expect(text).not.toContain(t.email.notice.introPaid);
+    }
   });
 });

@@ -93,23 +93,43 @@ export async function renderOrderEmail(
     return { subject: t("receipt.subject", { id: order.id, total }), ...(await htmlAndText(element)) };
   }
 
-  const mismatch = email.reason === "amount_mismatch";
-  const flagged = order.flags.length > 0;
   const received = data.received
     ? data.received.currency === CURRENCY && fromDecimalAmount(data.received.amount) !== null
       ? money(fromDecimalAmount(data.received.amount)!)
       : `${data.received.amount} ${data.received.currency}`
     : null;
   const none = t("notice.none");
+  // What the notice says, by why it was queued: money arrived (paid, perhaps flagged), money with another amount, or
+  // a reported payment the service never confirmed (the scheduled job's flag).
+  const texts =
+    email.reason === "amount_mismatch"
+      ? {
+          subject: t("notice.subjectMismatch", { id: order.id }),
+          preview: t("notice.previewMismatch", { id: order.id }),
+          heading: t("notice.headingMismatch"),
+          paragraphs: [t("notice.introMismatch"), ...(received ? [t("notice.received", { received, total })] : [])],
+        }
+      : email.reason === "unconfirmed_report"
+        ? {
+            subject: t("notice.subjectUnconfirmed", { id: order.id, total }),
+            preview: t("notice.previewUnconfirmed", { id: order.id }),
+            heading: t("notice.headingUnconfirmed"),
+            paragraphs: [t("notice.introUnconfirmed"), t("notice.reconcile")],
+          }
+        : {
+            subject:
+              order.flags.length > 0
+                ? t("notice.subjectFlagged", { id: order.id, total })
+                : t("notice.subjectPaid", { id: order.id, total }),
+            preview: t("notice.previewPaid", { total, id: order.id }),
+            heading: order.flags.length > 0 ? t("notice.headingFlagged") : t("notice.headingPaid"),
+            paragraphs: [t("notice.introPaid")],
+          };
   const element = createElement(OrderEmail, {
     ...common,
-    preview: mismatch
-      ? t("notice.previewMismatch", { id: order.id })
-      : t("notice.previewPaid", { total, id: order.id }),
-    heading: mismatch ? t("notice.headingMismatch") : flagged ? t("notice.headingFlagged") : t("notice.headingPaid"),
-    paragraphs: mismatch
-      ? [t("notice.introMismatch"), ...(received ? [t("notice.received", { received, total })] : [])]
-      : [t("notice.introPaid")],
+    preview: texts.preview,
+    heading: texts.heading,
+    paragraphs: texts.paragraphs,
     alert: { title: t("notice.flagsTitle"), items: order.flags.map((flag) => t(`flags.${flag}`)) },
     facts: [
       [t("notice.order"), order.id],
@@ -123,12 +143,7 @@ export async function renderOrderEmail(
     link: { href: `${siteUrl}/admin/orders/${order.id}`, label: t("notice.open") },
     footer: t("notice.footer", { shop: messages.meta.shopName, site }),
   });
-  const subject = mismatch
-    ? t("notice.subjectMismatch", { id: order.id })
-    : flagged
-      ? t("notice.subjectFlagged", { id: order.id, total })
-      : t("notice.subjectPaid", { id: order.id, total });
-  return { subject, ...(await htmlAndText(element)) };
+  return { subject: texts.subject, ...(await htmlAndText(element)) };
 }
 
 /** The HTML of an e-mail and its plain-text twin (React Email's conversion: links spelled out, tables as lines). */

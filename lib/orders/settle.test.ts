@@ -9,6 +9,7 @@ import {
   CONFIRMATION_GRACE_MS,
   effectiveStatus,
   expireDueOrders,
+  FLAG_NOTICES,
   nextMove,
   recordOrderEvent,
   parseReturnQuery,
@@ -76,6 +77,44 @@ describe("the state table", () => {
       );
       expect(move?.changed).toBe(expected[index] !== "-");
     }
+  });
+});
+
+describe("flags for the merchant", () => {
+  it("every flag raised without a move to paid has a notice of its own (the paid notice spells out the others)", () => {
+    const inputs: SettlementInput[] = [
+      { kind: "customer_returned", type: "success" },
+      { kind: "customer_returned", type: "cancel" },
+      { kind: "payment_confirmed", paymentToken: "pt", delivery: {} },
+      { kind: "expired" },
+      { kind: "confirmation_overdue" },
+      { kind: "marked_paid", by: "owner@shop.ly", reference: "TXN-1" },
+    ];
+    const silent = ORDER_STATUSES.flatMap((status) =>
+      inputs.flatMap((input) => {
+        const move = nextMove(status, input);
+        return move?.flag && move.to !== "paid" ? [move.flag] : [];
+      }),
+    );
+    expect(silent).toEqual(["unconfirmed_report"]);
+    for (const flag of silent) expect(FLAG_NOTICES).toHaveProperty(flag);
+  });
+});
+
+describe("a mark from a dashboard list", () => {
+  it("moves like any mark and names its list; for an order already paid it writes nothing, unlike the order page's", async () => {
+    const { id } = await storedOrder("expired");
+    const fromList = { kind: "marked_paid", by: "owner@shop.ly", reference: "TXN-8", list: "lst_x" } as const;
+    expect(await settle(t.db, id, fromList)).toMatchObject({ from: "expired", to: "paid", changed: true });
+    expect(await settle(t.db, id, fromList)).toMatchObject({ from: "paid", to: "paid", changed: false });
+    expect((await eventsOf(id)).map((e) => [e.type, e.data])).toEqual([
+      [
+        "marked_paid",
+        { by: "owner@shop.ly", reference: "TXN-8", list: "lst_x", from: "expired", to: "paid", flag: "paid_manually" },
+      ],
+    ]);
+    await settle(t.db, id, { kind: "marked_paid", by: "owner@shop.ly", reference: "TXN-8" });
+    expect(await eventsOf(id)).toHaveLength(2);
   });
 });
 

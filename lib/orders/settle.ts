@@ -6,6 +6,7 @@ import type { Db, DbOrTx } from "../db/client";
 import {
   orderEvents,
   orders,
+  type EmailReason,
   type OrderEventType,
   type OrderFlag,
   type OrderRow,
@@ -45,7 +46,14 @@ export type SettlementInput =
   | { kind: "payment_confirmed"; paymentToken: string; delivery: Record<string, unknown> }
   | { kind: "expired" }
   | { kind: "confirmation_overdue" }
-  | { kind: "marked_paid"; by: string; reference: string; note?: string };
+  | {
+      kind: "marked_paid";
+      by: string;
+      reference: string;
+      note?: string;
+      /** The merchant dashboard's list this mark comes from (lib/admin/reconcile.ts), when it is not the order page. */
+      list?: string;
+    };
 
 /**
  * How long an order the customer reported paid waits for the service's webhook before the merchant is asked to
@@ -111,9 +119,34 @@ const EVENT_TYPE = {
 } as const satisfies Record<SettlementInput["kind"], OrderEventType>;
 
 /**
+ * The merchant's notice a flag calls for when it is raised without a move to paid (the notice of a paid order spells
+ * its flags out already): every flag the scheduled job raises. `lib/orders/settle.test.ts` checks that every such
+ * flag of {@link nextMove} is here, so a new one cannot be raised in silence.
+ */
+export const FLAG_NOTICES = {
+  unconfirmed_report: "unconfirmed_report",
+} as const satisfies Partial<Record<OrderFlag, EmailReason>>;
+
+function flagNotice(flag: OrderFlag): EmailReason | undefined {
+  return (FLAG_NOTICES as Partial<Record<OrderFlag, EmailReason>>)[flag];
+}
+
+/**
+ * Whether an input that moves nothing is still worth an event. Every delivery, return and mark from the order page
+ * is on the record. A second run of the scheduled job is not news, nor is a mark from a dashboard list for an order
+ * already paid: the list itself is the record, and applying it twice must change nothing.
+ */
+function recordedWhenNothingMoves(input: SettlementInput): boolean {
+  if (input.kind === "expired" || input.kind === "confirmation_overdue") return false;
+  return !(input.kind === "marked_paid" && input.list);
+}
+
+/**
  * Applies one input to an order, once: locks the row, looks the move up in {@link nextMove}, and records what
- * arrived with the move it made ({@link recordOrderEvent}) — also when nothing moved, so every delivery, return
- * and mark is on the record; a second run of the scheduled job, or a flag the order already has, is not news.
+ * arrived with the move it made ({@link recordOrderEvent}) — also when nothing moved, unless that is not news
+ * ({@link recordedWhenNothingMoves}); a flag the order already has is not news either. The e-mails a move calls
+ * for are queued in the same transaction: the receipt and the merchant's notice of a move to paid, and the
+ * merchant's notice of a flag raised on its own ({@link FLAG_NOTICES}).
  * @returns the move, or `undefined` when there is no such order.
  */
 export async function settle(
@@ -133,7 +166,7 @@ export async function settle(
     const move = nextMove(from, input);
     const to = move?.to ?? from;
     const newFlag = move?.flag && !order.flags.includes(move.flag) ? move.flag : undefined;
-    const news = move ? to !== from || newFlag : input.kind !== "expired" && input.kind !== "confirmation_overdue";
+    const news = move ? to !== from || newFlag : recordedWhenNothingMoves(input);
     if (!news) return { from, to, changed: false };
 
     const details =
@@ -142,7 +175,12 @@ export async function settle(
         : input.kind === "payment_confirmed"
           ? { verified: true, ...input.delivery }
           : input.kind === "marked_paid"
-            ? { by: input.by, reference: input.reference, ...(input.note ? { note: input.note } : {}) }
+            ? {
+                by: input.by,
+                reference: input.reference,
+                ...(input.note ? { note: input.note } : {}),
+                ...(input.list ? { list: input.list } : {}),
+              }
             : {};
     const set = {
       status: to,
@@ -163,8 +201,10 @@ export async function settle(
       },
       move ? { set } : undefined,
     );
-    // The move to paid writes its e-mails in the same transaction: never lost, never sent twice.
-    if (to === "paid" && from !== "paid") await queueOrderEmails(tx, orderId, "paid", now); // receipt + notice
+    // A move writes its e-mails in its own transaction: never lost, never sent twice. The move to paid: the receipt
+    // and the merchant's notice; a flag raised on its own: the merchant's notice.
+    const emails = to === "paid" && from !== "paid" ? "paid" : newFlag && flagNotice(newFlag);
+    if (emails) await queueOrderEmails(tx, orderId, emails, now);
     return { from, to, changed: Boolean(move), ...(move?.flag ? { flag: move.flag } : {}) };
   });
 }
@@ -288,8 +328,9 @@ export function effectiveStatusIs(status: OrderStatus, now = new Date()): SQL {
 
 /**
  * The scheduled job: expires every pending order whose payment page has died, flags orders the customer reported
- * paid that stayed unconfirmed past {@link CONFIRMATION_GRACE_MS}, and gives up claims whose server died long ago.
- * Safe to run concurrently and repeatedly: each order is settled once.
+ * paid that stayed unconfirmed past {@link CONFIRMATION_GRACE_MS} (each flag queues the merchant's notice with it,
+ * {@link FLAG_NOTICES}), and gives up claims whose server died long ago. Safe to run concurrently and repeatedly: each
+ * order is settled once, each flag raised and e-mailed once.
  * @returns how many orders it expired.
  */
 export async function expireDueOrders(db: Db, now = new Date()): Promise<number> {

@@ -1,0 +1,96 @@
+import Link from "next/link";
+import { getLocale, getTranslations } from "next-intl/server";
+import type { PlanRow } from "@/lib/admin/reconcile";
+import { formatMoney } from "@/lib/money";
+
+/**
+ * Payments of a dashboard list, as a table under a heading: each with its row in the list, what it names, its amount
+ * and reference, the order it matched, and what applying the list does with it (lib/admin/reconcile.ts).
+ */
+export async function PaymentListRows({
+  id,
+  title,
+  help,
+  rows,
+}: {
+  id: string;
+  title: string;
+  help?: string;
+  rows: PlanRow[];
+}) {
+  const [locale, t, tStatus] = await Promise.all([
+    getLocale(),
+    getTranslations("admin.list"),
+    getTranslations("admin.filters"),
+  ]);
+  const money = (minor: number) => formatMoney(minor, locale);
+  const outcome = ({ outcome, order, payment, firstRow }: PlanRow): string => {
+    switch (outcome) {
+      case "amount_differs":
+        return t("outcomes.amount_differs", { listed: money(payment.amountMinor), order: money(order!.amountMinor) });
+      case "cannot_mark":
+        return t("outcomes.cannot_mark", { status: tStatus(order!.status) });
+      case "listed_twice":
+        return t("outcomes.listed_twice", { row: firstRow ?? 0 });
+      case "not_completed":
+        return t("outcomes.not_completed", { status: payment.notCompleted ?? "" });
+      default:
+        return t(`outcomes.${outcome}`);
+    }
+  };
+  return (
+    <section aria-labelledby={id} className="rounded-xl border border-stone-200 bg-white p-4" data-testid={id}>
+      <h2 id={id} className="font-semibold">
+        {title}
+      </h2>
+      {help && <p className="mt-1 max-w-3xl text-sm text-stone-600">{help}</p>}
+      <div className="mt-2 overflow-x-auto" role="region" aria-labelledby={id} tabIndex={0}>
+        <table className="w-full min-w-[48rem] text-sm">
+          <thead className="text-stone-600">
+            <tr>
+              {(["row", "payment", "amount", "reference", "order", "status", "outcome"] as const).map((column) => (
+                <th
+                  key={column}
+                  scope="col"
+                  className={`px-1 py-1 font-medium ${column === "amount" ? "text-end" : "text-start"}`}
+                >
+                  {t(`columns.${column}`)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-stone-200">
+            {rows.map((row) => (
+              <tr key={row.payment.row} data-testid="list-row">
+                <th scope="row" className="px-1 py-1 text-start font-normal">
+                  {row.payment.row}
+                </th>
+                <td className="px-1 py-1 font-mono break-all" dir="ltr">
+                  {row.payment.paymentToken ?? row.payment.orderId}
+                </td>
+                <td className="px-1 py-1 text-end whitespace-nowrap">{money(row.payment.amountMinor)}</td>
+                <td className="px-1 py-1 font-mono break-words" dir="ltr">
+                  {row.payment.reference}
+                </td>
+                <td className="px-1 py-1">
+                  {row.order ? (
+                    <Link
+                      href={`/admin/orders/${row.order.id}`}
+                      className="font-mono text-brand-800 underline underline-offset-2"
+                    >
+                      {row.order.id}
+                    </Link>
+                  ) : (
+                    "—"
+                  )}
+                </td>
+                <td className="px-1 py-1">{row.order ? tStatus(row.order.status) : "—"}</td>
+                <td className="px-1 py-1">{outcome(row)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -39,7 +39,7 @@ function statements(count: number): string[] {
             i % ${CUSTOMERS} as customer
      from generate_series(1, ${count}) as i`,
     `insert into orders (id, session_id, fingerprint, status, amount_minor, currency, locale, full_name, email, phone, payment_gateway,
-                         payment_token, payment_url, access_token_issued_at, claim_expires_at, failure, customer_returned_at, flags,
+                         payment_token, payment_url, payment_expires_at, claim_expires_at, failure, customer_returned_at, flags,
                          fulfilled_at, created_at, updated_at)
      select id, 'bench-session-' || customer, substr(md5('fingerprint-' || i), 1, 32), status,
             (${prices})[product] * quantity, 'LYD', case when customer % 3 = 0 then 'ar' else 'en' end,
@@ -49,7 +49,7 @@ function statements(count: number): string[] {
             (array['sadad','edfali','mobicash','moamalat'])[1 + i % 4],
             case when status = 'failed' then null else 'bench_' || md5('token-' || i) end,
             case when status = 'failed' then null else 'http://127.0.0.1:4210/pay/sandbox/v1/user/payment/preview/bench_' || md5('token-' || i) end,
-            case when status = 'failed' then null else at + interval '1 second' end,
+            case when status = 'failed' then null else at + interval '601 seconds' end,
             at + interval '25 seconds',
             case when status = 'failed' then 'server_error' end,
             case when status = 'paid' then at + interval '2 minutes' end,

@@ -93,9 +93,9 @@ test("a payment whose webhooks were all lost and whose order expired is found by
 
   // Eleven minutes on, A's payment page is dead; a day on, B's report is overdue. The job runs twice.
   await database(async (pool) => {
-    await pool.query("update orders set access_token_issued_at = now() - interval '11 minutes' where id = $1", [idA]);
+    await pool.query("update orders set payment_expires_at = now() - interval '1 minute' where id = $1", [idA]);
     await pool.query(
-      "update orders set access_token_issued_at = now() - interval '25 hours', customer_returned_at = now() - interval '25 hours' where id = $1",
+      "update orders set payment_expires_at = now() - interval '25 hours', customer_returned_at = now() - interval '25 hours' where id = $1",
       [idB],
     );
   });

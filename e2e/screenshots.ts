@@ -40,9 +40,9 @@ async function seedOrders() {
       const id = `ord_seed${String(index).padStart(12, "0")}`; // a valid order id: base-32, no o
       await pool.query(
         `insert into orders (id, session_id, fingerprint, status, amount_minor, currency, locale, full_name, email, phone,
-           payment_token, payment_url, access_token_issued_at, claim_expires_at, flags, fulfilled_at, created_at)
+           payment_token, payment_url, payment_expires_at, claim_expires_at, flags, fulfilled_at, created_at)
          values ($1, 'demo', $1, $2, $3, 'LYD', 'en', $4, $5, '0912345678', 'pt-' || $1, 'https://pay.example.ly/x',
-           now(), now(), $6, case when $7 then now() end, now() - ($8 || ' hours')::interval)
+           now() + interval '10 minutes', now(), $6, case when $7 then now() end, now() - ($8 || ' hours')::interval)
          on conflict do nothing`,
         [id, status, amount, name, email, flags, fulfilled, 7 - index],
       );

@@ -130,9 +130,7 @@ test('a webhook that never comes: the order stays "confirming" and is never expi
 
   // Eleven minutes later the payment page has died, but the customer said they paid: the expiry job leaves it.
   await database((pool) =>
-    pool.query("update orders set access_token_issued_at = now() - interval '11 minutes' where payment_token = $1", [
-      token,
-    ]),
+    pool.query("update orders set payment_expires_at = now() - interval '1 minute' where payment_token = $1", [token]),
   );
   const cron = `${stack().env.SITE_URL}/api/cron/expire-orders`;
   expect((await request.get(cron)).status()).toBe(401);

@@ -80,7 +80,9 @@ describe("requestAccessToken (docs: Access token)", () => {
     const { config, calls } = scripted(tokenOk("at-xyz"));
     const token = await requestAccessToken(config);
     expect(token.value).toBe("at-xyz");
-    expect(token.expiresInSeconds).toBe(600);
+    // Its life is the service's expire_time (600 s), from when the answer arrived.
+    expect(token.expiresAt - Date.now()).toBeGreaterThan(595_000);
+    expect(token.expiresAt - Date.now()).toBeLessThanOrEqual(600_000);
     expect(calls[0]?.url).toBe(`${BASE}/authentication/token`);
     expect(header(calls[0]!, "accept")).toBe("application/json");
     expect(header(calls[0]!, "authorization")).toBeNull();
@@ -169,12 +171,13 @@ function abortable(signal: AbortSignal | null | undefined): Promise<Response> {
 }
 
 describe("createPayment (docs: Creating a payment)", () => {
-  const token = { value: "at-1", issuedAt: Date.now(), expiresInSeconds: 600 };
+  const token = { value: "at-1", expiresAt: Date.now() + 600_000 };
 
   it("sends the bearer and the amount as a two-decimal string made from minor units", async () => {
     const { config, calls } = scripted(createOk());
     const payment = await createPayment(config, token, { ...request, full_name: "Aisha", payment_gateway: "sadad" });
-    expect(payment).toEqual({ paymentToken: "pt-1", paymentUrl: `${PAGE}/pt-1`, accessTokenIssuedAt: token.issuedAt });
+    // The payment page dies with the access token that created it.
+    expect(payment).toEqual({ paymentToken: "pt-1", paymentUrl: `${PAGE}/pt-1`, paymentExpiresAt: token.expiresAt });
     expect(calls[0]?.url).toBe(`${BASE}/payment/create`);
     expect(header(calls[0]!, "authorization")).toBe("Bearer at-1");
     expect(body(calls[0]!)).toEqual({

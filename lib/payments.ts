@@ -59,8 +59,9 @@ export interface CallLogRecord {
 }
 
 /**
- * Access token lifetime, 600 s ("Access token"). A payment's page dies this long after the access token that created
- * it was issued, not after create ("The payment page and its lifetime"), so create and redirect straight away.
+ * Access token lifetime as documented, 600 s ("Access token"): the longest a payment page lives, for rules that must
+ * know it before any token exists (the budget of new payments, abandoned claims). A token's own lifetime is the
+ * `expire_time` the service answers with ({@link AccessToken.expiresAt}).
  */
 export const ACCESS_TOKEN_LIFETIME_MS = 600_000;
 
@@ -162,10 +163,11 @@ const paymentDataSchema = z.object({
 /** A bearer access token ("Access token"). Opaque: never decode it, never reuse it for a second order. */
 export interface AccessToken {
   value: string;
-  /** When we received it (ms since epoch); the payment page of its payment expires 600 s after this. */
-  issuedAt: number;
-  /** Lifetime in seconds as the service reported it (600). */
-  expiresInSeconds: number;
+  /**
+   * When it dies (ms since epoch): when we received it plus the `expire_time` the service gave it (600 s). The payment
+   * it creates dies with it ("The payment page and its lifetime"), so create and redirect straight away.
+   */
+  expiresAt: number;
 }
 
 /**
@@ -199,12 +201,12 @@ export type CreatePaymentBody = Omit<PaymentRequest, "amountMinor"> & { amount: 
 
 /**
  * A created payment ("Creating a payment"): its payment token, the checked payment URL to redirect the customer to,
- * and when the access token that created it was issued (ms since epoch): the payment page dies 600 s later.
+ * and when its payment page dies (ms since epoch): with the access token that created it.
  */
 export interface CreatedPayment {
   paymentToken: string;
   paymentUrl: string;
-  accessTokenIssuedAt: number;
+  paymentExpiresAt: number;
 }
 
 /** Per-checkout context: our request id, shared by the logs of every attempt, the deadline and the language. */
@@ -247,7 +249,7 @@ export async function requestAccessToken(
       requestId: ctx.requestId,
     });
   }
-  return { value: data.data.access_token, issuedAt: Date.now(), expiresInSeconds: data.data.expire_time };
+  return { value: data.data.access_token, expiresAt: Date.now() + data.data.expire_time * 1000 };
 }
 
 /**
@@ -294,7 +296,7 @@ export async function createPayment(
       requestId: ctx.requestId,
     });
   }
-  return { paymentToken, paymentUrl, accessTokenIssuedAt: token.issuedAt };
+  return { paymentToken, paymentUrl, paymentExpiresAt: token.expiresAt };
 }
 
 /**

@@ -73,7 +73,9 @@ if (env.PAYMENT_API_BASE_URL && env.PAYMENT_CLIENT_ID && env.PAYMENT_CLIENT_SECR
       },
       newCallContext(),
     );
-    ok(`credentials accepted: the service issued an access token valid ${token.expiresInSeconds} s`);
+    ok(
+      `credentials accepted: the service issued an access token valid ${Math.round((token.expiresAt - Date.now()) / 1000)} s`,
+    );
   } catch (error) {
     if (!(error instanceof PaymentError)) throw error;
     explain(error, base!);

@@ -1,10 +1,11 @@
 import type { Db } from "../lib/db/client";
 import { orders } from "../lib/db/schema";
 import { newOrderId } from "../lib/orders/store";
+import { ACCESS_TOKEN_LIFETIME_MS } from "../lib/payments";
 
 /**
- * Stores an order as a checkout leaves it once its payment exists (pending, a payment token and URL, the access
- * token issued now), with any column overridden. A `started` or `failed` order gets no payment token unless given.
+ * Stores an order as a checkout leaves it once its payment exists (pending, a payment token and URL, the payment
+ * page alive for 600 s from now), with any column overridden. A `started` or `failed` order gets no payment token unless given.
  * @returns its id and payment token.
  */
 export async function storeOrder(
@@ -24,7 +25,7 @@ export async function storeOrder(
     locale: "en",
     paymentToken: withoutPayment ? null : paymentToken,
     paymentUrl: withoutPayment ? null : `https://pay.example.ly/pay/sandbox/v1/user/payment/preview/${paymentToken}`,
-    accessTokenIssuedAt: new Date(),
+    paymentExpiresAt: new Date(Date.now() + ACCESS_TOKEN_LIFETIME_MS),
     claimExpiresAt: new Date(),
     ...overrides,
   });

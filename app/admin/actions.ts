@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { clientIp, endAdminSession, requireAdmin, signIn, startAdminSession } from "@/lib/admin/auth";
-import { fulfilOrder } from "@/lib/orders/settle";
+import { fulfilOrder } from "@/lib/orders/fulfilment";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/log";
 

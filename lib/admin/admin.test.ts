@@ -9,7 +9,7 @@ import { newOrderId } from "../orders/store";
 import { setUpTestDatabase } from "../../testing/db";
 import { ensureDevelopmentAdmin, saveAdmin } from "./accounts";
 import { endSessions, Gate, LOCKOUT_WINDOW_MS, SIGN_IN_LIMITS, signIn } from "./auth";
-import { fulfilOrder } from "../orders/settle";
+import { fulfilOrder } from "../orders/fulfilment";
 import { exportOrdersCsv, listOrders, neutraliseFormula, parseOrderListQuery, PAGE_SIZE } from "./orders";
 import { hashPassword, verifyPassword } from "./passwords";
 
@@ -292,7 +292,7 @@ describe("orders in the back office", () => {
         locale: "en",
         paymentToken: `pt-${id}`,
         paymentUrl: "https://pay.example.ly/x",
-        accessTokenIssuedAt: new Date(),
+        paymentExpiresAt: new Date(Date.now() + 600_000),
         claimExpiresAt: new Date(),
         createdAt: new Date(Date.UTC(2026, 0, 1) + sequence * 1_000),
         ...extra,

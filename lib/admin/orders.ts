@@ -7,7 +7,7 @@ import type { Db } from "../db/client";
 import { isStorableText } from "../db/text";
 import { ORDER_STATUSES, orderEvents, orderLines, orders, type OrderEventRow, type OrderRow } from "../db/schema";
 import { toWireAmount } from "../money";
-import { effectiveStatus, effectiveStatusIs } from "../orders/settle";
+import { effectiveStatus, effectiveStatusIs } from "../orders/payment-page";
 import { ORDER_ID, type Order } from "../orders/store";
 
 /**

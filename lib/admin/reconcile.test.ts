@@ -3,7 +3,6 @@ import { Pool } from "pg";
 import { describe, expect, it, vi } from "vitest";
 import { createDb } from "../db/client";
 import { emailOutbox, orderEvents, orders, paymentLists, type OrderStatus } from "../db/schema";
-import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 import { settle } from "../orders/settle";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
@@ -48,7 +47,7 @@ describe("matching a list against the orders", () => {
   it("gives every payment its outcome, and applying it marks paid exactly the matching unpaid orders", async () => {
     const pending = await storedOrder("pending");
     const dead = await storedOrder("pending", {
-      accessTokenIssuedAt: new Date(Date.now() - ACCESS_TOKEN_LIFETIME_MS - 60_000),
+      paymentExpiresAt: new Date(Date.now() - 60_000),
     });
     const expired = await storedOrder("expired");
     const cancelled = await storedOrder("cancelled");

@@ -3,7 +3,8 @@ import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orderEvents, orders, paymentLists, type OrderStatus, type PaymentListRow } from "../db/schema";
 import { isStorableText } from "../db/text";
-import { canMarkPaid, effectiveStatus, settle } from "../orders/settle";
+import { effectiveStatus } from "../orders/payment-page";
+import { canMarkPaid, settle } from "../orders/settle";
 import { decodeListFile, MAX_LIST_BYTES, readPaymentList, type ListedPayment, type ListProblem } from "./payment-list";
 
 /**
@@ -159,7 +160,7 @@ export async function planReconciliation(db: Db, listId: string): Promise<Reconc
             id: orders.id,
             paymentToken: orders.paymentToken,
             status: orders.status,
-            accessTokenIssuedAt: orders.accessTokenIssuedAt,
+            paymentExpiresAt: orders.paymentExpiresAt,
             amountMinor: orders.amountMinor,
           })
           .from(orders)

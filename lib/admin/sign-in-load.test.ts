@@ -79,7 +79,7 @@ async function checkout(): Promise<number> {
       status: "pending",
       paymentToken: `pt-${id}`,
       paymentUrl: "https://pay.example.ly/x",
-      accessTokenIssuedAt: new Date(),
+      paymentExpiresAt: new Date(Date.now() + 600_000),
       updatedAt: new Date(),
     })
     .where(eq(orders.id, id))

@@ -194,8 +194,8 @@ describe("placeOrder", () => {
   it("does not resume a payment whose page is about to die", async () => {
     const input = checkout();
     const old = await placeOrder(t.db, input);
-    const nineMinutesAgo = new Date(Date.now() - ACCESS_TOKEN_LIFETIME_MS + 60_000);
-    await t.db.update(orders).set({ accessTokenIssuedAt: nineMinutesAgo }).where(eq(orders.id, old.id));
+    const inAMinute = new Date(Date.now() + 60_000);
+    await t.db.update(orders).set({ paymentExpiresAt: inAMinute }).where(eq(orders.id, old.id));
     const fresh = await placeOrder(t.db, input);
     expect(fresh.id).not.toBe(old.id);
     expect(await payments()).toHaveLength(2);
@@ -305,10 +305,10 @@ describe("the same checkout", () => {
 
   it("resumes only a pending order whose payment page has time left", () => {
     const now = 1_000_000;
-    const order = { status: "pending" as const, accessTokenIssuedAt: new Date(now) };
+    const order = { status: "pending" as const, paymentExpiresAt: new Date(now + ACCESS_TOKEN_LIFETIME_MS) };
     expect(canResume(order, now + 60_000)).toBe(true);
     expect(canResume({ ...order, status: "paid" }, now)).toBe(false);
-    expect(canResume({ ...order, accessTokenIssuedAt: null }, now)).toBe(false);
+    expect(canResume({ ...order, paymentExpiresAt: null }, now)).toBe(false);
     expect(canResume(order, now + ACCESS_TOKEN_LIFETIME_MS - 60_000)).toBe(false);
   });
 });

@@ -8,7 +8,8 @@ import { getEnv, paymentServiceConfig } from "../env";
 import type { Locale } from "../i18n/config";
 import { logger } from "../log";
 import { CURRENCY } from "../money";
-import { isPaymentPageOpen, recordOrderEvent } from "../orders/settle";
+import { changeOrder, recordOrderEvent } from "../orders/events";
+import { isPaymentPageOpen } from "../orders/payment-page";
 import { newOrderId } from "../orders/store";
 import {
   ACCESS_TOKEN_LIFETIME_MS,
@@ -156,10 +157,9 @@ export async function placeOrder(
     } catch (error) {
       const failure: PaymentErrorKind | "unexpected" = error instanceof PaymentError ? error.kind : "unexpected";
       const failed = { set: { status: "failed", failure }, where: ours } as const;
-      await storeStep(() =>
-        recordOrderEvent(db, order.id, { type: "payment_failed", data: { failure } }, failed),
-      ).catch((storeError: unknown) =>
-        logger.error({ event: "order_not_marked_failed", orderId: order.id, ...describeDbFailure(storeError) }),
+      await storeStep(() => changeOrder(db, order.id, failed, { type: "payment_failed", data: { failure } })).catch(
+        (storeError: unknown) =>
+          logger.error({ event: "order_not_marked_failed", orderId: order.id, ...describeDbFailure(storeError) }),
       );
       throw error;
     }
@@ -171,12 +171,12 @@ export async function placeOrder(
         status: "pending",
         paymentToken: payment.paymentToken,
         paymentUrl: payment.paymentUrl,
-        accessTokenIssuedAt: new Date(payment.accessTokenIssuedAt),
+        paymentExpiresAt: new Date(payment.paymentExpiresAt),
       },
       where: ours,
     } as const;
     const event = { type: "payment_created", data: { paymentToken: payment.paymentToken } } as const;
-    if (await storeStep(() => recordOrderEvent(db, order.id, event, pending))) {
+    if (await storeStep(() => changeOrder(db, order.id, pending, event))) {
       logger.info({ event: "checkout_started", orderId: order.id, amountMinor: order.amountMinor });
       return { kind: "pay", id: order.id, paymentUrl: payment.paymentUrl };
     }
@@ -216,7 +216,7 @@ export async function checkoutFingerprint({
 }
 
 /** Whether a pending order's payment page has long enough left to send the customer back to it. */
-export function canResume(order: Pick<OrderRow, "status" | "accessTokenIssuedAt">, now = Date.now()): boolean {
+export function canResume(order: Pick<OrderRow, "status" | "paymentExpiresAt">, now = Date.now()): boolean {
   return isPaymentPageOpen(order, now + RESUME_MARGIN_MS);
 }
 
@@ -331,7 +331,7 @@ async function follow(db: Db, order: Pick<OrderRow, "id">): Promise<PlacedOrder 
         set: { claimExpiresAt: renewed.claimExpiresAt },
         where: and(eq(orders.status, "started"), eq(orders.claimExpiresAt, current.claimExpiresAt)),
       };
-      if (await storeStep(() => recordOrderEvent(db, id, { type: "claim_taken_over" }, renew)))
+      if (await storeStep(() => changeOrder(db, id, renew, { type: "claim_taken_over" })))
         return { takenOver: renewed };
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

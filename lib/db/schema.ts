@@ -60,7 +60,7 @@ export type OrderFlag = (typeof ORDER_FLAGS)[number];
 
 /**
  * What an order's history records (`order_events.type`), each written with the change it stands for
- * (lib/orders/settle.ts, `recordOrderEvent`):
+ * (lib/orders/events.ts, `changeOrder`):
  * - `created`: the order and its lines were stored (the checkout's claim); `claim_taken_over`: another server took
  *   over a claim whose server died; `claim_abandoned`: a claim nobody took over, given up by the scheduled job
  * - `payment_created` / `payment_failed`: the service created the payment, or did not (with the reason)
@@ -125,8 +125,11 @@ export const orders = pgTable(
     /** The service's payment token and payment URL, once the payment exists. */
     paymentToken: text().unique(),
     paymentUrl: text(),
-    /** When the access token behind the payment was issued: the payment page dies 600 s later. */
-    accessTokenIssuedAt: timestamp({ withTimezone: true, precision: 3 }),
+    /**
+     * When the payment page dies: with the access token that created the payment, at the lifetime the service gave it
+     * (docs/payment-service.md, "The payment page and its lifetime"). Null until the payment exists.
+     */
+    paymentExpiresAt: timestamp({ withTimezone: true, precision: 3 }),
     /** While `started`: the server creating the payment owns it until then; after it, another may take over. */
     claimExpiresAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
     /** Why no payment was created (a PaymentError kind), when `failed`. */
@@ -158,9 +161,9 @@ export const orders = pgTable(
       .where(sql`cardinality(${t.flags}) > 0`),
     index("orders_email").on(sql`lower(${t.email})`),
     index("orders_phone").on(t.phone),
-    // Pending payments by the age of their access token: what the expiry job looks for.
+    // Open payments by when their page dies: what the expiry job looks for.
     index("orders_open_payments")
-      .on(t.accessTokenIssuedAt)
+      .on(t.paymentExpiresAt)
       .where(sql`${t.status} in ('pending', 'awaiting_confirmation')`),
     check("orders_status_known", sql.raw(`status in (${ORDER_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
     check("orders_amount_minor_range", sql`${t.amountMinor} >= 0`),

@@ -2,7 +2,9 @@ import { createHmac } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { emailOutbox, orderEvents, orders, type OrderStatus } from "../db/schema";
-import { CONFIRMATION_GRACE_MS, expireDueOrders, settle } from "../orders/settle";
+import { expireDueOrders } from "../orders/expiry";
+import { CONFIRMATION_GRACE_MS, settle } from "../orders/settle";
+import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 import { receiveWebhook } from "../orders/webhook";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
@@ -163,7 +165,7 @@ describe("a flag the scheduled job raises", () => {
     return storeOrder(t.db, {
       status: "awaiting_confirmation",
       email: "aisha@example.ly",
-      accessTokenIssuedAt: returned,
+      paymentExpiresAt: new Date(returned.getTime() + ACCESS_TOKEN_LIFETIME_MS),
       customerReturnedAt: returned,
       paymentToken: `pt-${crypto.randomUUID()}`,
     });

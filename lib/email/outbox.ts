@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { emailOutbox, orders, type EmailKind, type EmailReason } from "../db/schema";
-import { recordOrderEvent } from "../orders/settle";
+import { recordOrderEvent } from "../orders/events";
 import { isLocale } from "../i18n/config";
 import { emailSettings, senderDomain, type EmailSettings } from "./settings";
 

@@ -7,7 +7,7 @@ import { describeDbFailure } from "../db/errors";
 import { emailOutbox, orderEvents, orderLines, orders, type EmailOutboxRow } from "../db/schema";
 import { storableJson } from "../db/text";
 import { logger } from "../log";
-import { recordOrderEvent } from "../orders/settle";
+import { recordOrderEvent } from "../orders/events";
 import { renderOrderEmail, type EmailOrder } from "./render";
 import { createMailTransport, emailSettings, type EmailSettings } from "./settings";
 

@@ -5,37 +5,36 @@ import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
 import { findOrderForAdmin, listOrders } from "../admin/orders";
-import {
-  CONFIRMATION_GRACE_MS,
-  effectiveStatus,
-  expireDueOrders,
-  FLAG_NOTICES,
-  nextMove,
-  recordOrderEvent,
-  parseReturnQuery,
-  returnFromPaymentPage,
-  settle,
-  type SettlementInput,
-} from "./settle";
+import { parseReturnQuery, returnFromPaymentPage } from "./customer-return";
+import { changeOrder } from "./events";
+import { expireDueOrders } from "./expiry";
+import { effectiveStatus } from "./payment-page";
+import { CONFIRMATION_GRACE_MS, FLAG_NOTICES, nextMove, settle, type SettlementInput } from "./settle";
 import { findCustomerOrder, listCustomerOrders, newOrderId } from "./store";
 
 const t = setUpTestDatabase();
 
 /**
- * A stored order with a payment, of session `session`, in `status`, its access token issued `issuedAt`. Started and
- * failed orders get a token too: a verified payment for one arrives with it (settle() stores it with the move).
+ * A stored order with a payment, of session `session`, in `status`, its payment page dying at `expiresAt` (default: in
+ * 600 s). Started and failed orders get a token too: a verified payment for one arrives with it (settle() stores it
+ * with the move).
  */
-const storedOrder = (status: OrderStatus = "pending", session = "session-a", issuedAt = new Date()) =>
+const storedOrder = (
+  status: OrderStatus = "pending",
+  session = "session-a",
+  expiresAt = new Date(Date.now() + ACCESS_TOKEN_LIFETIME_MS),
+) =>
   storeOrder(t.db, {
     status,
     sessionId: session,
-    accessTokenIssuedAt: issuedAt,
+    paymentExpiresAt: expiresAt,
     paymentToken: `pt-${crypto.randomUUID()}`,
   });
 const statusOf = async (id: string) => (await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.status;
 const eventsOf = async (id: string) =>
   t.db.select().from(orderEvents).where(eq(orderEvents.orderId, id)).orderBy(orderEvents.id);
-const elevenMinutesAgo = () => new Date(Date.now() - ACCESS_TOKEN_LIFETIME_MS - 60_000);
+/** A payment page that died a minute ago (its access token was issued eleven minutes ago). */
+const diedAMinuteAgo = () => new Date(Date.now() - 60_000);
 
 describe("the state table", () => {
   const success: SettlementInput = { kind: "customer_returned", type: "success" };
@@ -123,7 +122,7 @@ describe("a customer who reported paying, and a webhook that never came", () => 
     const issuedAt = new Date(Date.now() - 2 * CONFIRMATION_GRACE_MS);
     const { id } = await storeOrder(t.db, {
       status: "awaiting_confirmation",
-      accessTokenIssuedAt: issuedAt,
+      paymentExpiresAt: new Date(issuedAt.getTime() + ACCESS_TOKEN_LIFETIME_MS),
       customerReturnedAt: new Date(issuedAt.getTime() + 60_000),
     });
     // The expiry job and a read of the order both leave it awaiting confirmation, however late.
@@ -174,7 +173,7 @@ describe("a customer who reported paying, and a webhook that never came", () => 
     const issuedAt = new Date(Date.now() - 2 * ACCESS_TOKEN_LIFETIME_MS);
     const { id } = await storeOrder(t.db, {
       status: "awaiting_confirmation",
-      accessTokenIssuedAt: issuedAt,
+      paymentExpiresAt: new Date(issuedAt.getTime() + ACCESS_TOKEN_LIFETIME_MS),
       customerReturnedAt: issuedAt,
     });
     await expireDueOrders(t.db);
@@ -292,10 +291,10 @@ describe("settle", () => {
 
 describe("expiry", () => {
   it("expires pending orders whose payment page died, once, however often and concurrently it runs", async () => {
-    const dead = await storedOrder("pending", "session-x", elevenMinutesAgo());
-    const reported = await storedOrder("awaiting_confirmation", "session-x", elevenMinutesAgo());
-    const alive = await storedOrder("pending", "session-x", new Date());
-    const paid = await storedOrder("paid", "session-x", elevenMinutesAgo());
+    const dead = await storedOrder("pending", "session-x", diedAMinuteAgo());
+    const reported = await storedOrder("awaiting_confirmation", "session-x", diedAMinuteAgo());
+    const alive = await storedOrder("pending", "session-x");
+    const paid = await storedOrder("paid", "session-x", diedAMinuteAgo());
     const runs = await Promise.all([expireDueOrders(t.db), expireDueOrders(t.db), expireDueOrders(t.db)]);
     expect(runs.reduce((a, b) => a + b, 0)).toBe(1);
     expect(await statusOf(dead.id)).toBe("expired");
@@ -308,8 +307,8 @@ describe("expiry", () => {
   });
 
   it("reads a dead payment as expired on every page, without writing: only the job writes the move", async () => {
-    const dead = await storedOrder("pending", "session-y", elevenMinutesAgo());
-    const alive = await storedOrder("pending", "session-y", new Date());
+    const dead = await storedOrder("pending", "session-y", diedAMinuteAgo());
+    const alive = await storedOrder("pending", "session-y");
     expect((await findCustomerOrder(t.db, dead.id, "session-y"))?.status).toBe("expired");
     expect((await listCustomerOrders(t.db, "session-y")).map((order) => order.status).sort()).toEqual([
       "expired",
@@ -323,9 +322,9 @@ describe("expiry", () => {
     // Nothing was written by reading.
     expect(await statusOf(dead.id)).toBe("pending");
     expect(await eventsOf(dead.id)).toEqual([]);
-    expect(effectiveStatus({ status: "pending", accessTokenIssuedAt: elevenMinutesAgo() })).toBe("expired");
-    expect(effectiveStatus({ status: "pending", accessTokenIssuedAt: null })).toBe("expired");
-    expect(effectiveStatus({ status: "awaiting_confirmation", accessTokenIssuedAt: elevenMinutesAgo() })).toBe(
+    expect(effectiveStatus({ status: "pending", paymentExpiresAt: diedAMinuteAgo() })).toBe("expired");
+    expect(effectiveStatus({ status: "pending", paymentExpiresAt: null })).toBe("expired");
+    expect(effectiveStatus({ status: "awaiting_confirmation", paymentExpiresAt: diedAMinuteAgo() })).toBe(
       "awaiting_confirmation",
     );
   });
@@ -340,7 +339,8 @@ describe("expiry", () => {
       amountMinor: 1,
       currency: "LYD",
       locale: "en",
-      claimExpiresAt: elevenMinutesAgo(),
+      // Its deadline passed longer ago than a payment page lives: nobody took it over.
+      claimExpiresAt: new Date(Date.now() - ACCESS_TOKEN_LIFETIME_MS - 60_000),
     });
     await expireDueOrders(t.db);
     expect(await t.db.query.orders.findFirst({ where: eq(orders.id, id) })).toMatchObject({
@@ -350,16 +350,16 @@ describe("expiry", () => {
   });
 });
 
-describe("recordOrderEvent: a change and its event, together or not at all", () => {
+describe("changeOrder: a change and its event, together or not at all", () => {
   it("writes both, or neither when the event cannot be stored", async () => {
     const { id } = await storedOrder("paid");
     const fulfil = { set: { fulfilledAt: new Date() } };
     // PostgreSQL cannot store U+0000 in jsonb: the event fails, so the change must not stay either.
-    await expect(recordOrderEvent(t.db, id, { type: "fulfilled", data: { by: "a\u0000b" } }, fulfil)).rejects.toThrow();
+    await expect(changeOrder(t.db, id, fulfil, { type: "fulfilled", data: { by: "a\u0000b" } })).rejects.toThrow();
     expect((await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.fulfilledAt).toBeNull();
     expect(await eventsOf(id)).toEqual([]);
 
-    expect(await recordOrderEvent(t.db, id, { type: "fulfilled", data: { by: "owner@shop.ly" } }, fulfil)).toBe(true);
+    expect(await changeOrder(t.db, id, fulfil, { type: "fulfilled", data: { by: "owner@shop.ly" } })).toBe(true);
     expect((await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.fulfilledAt).toBeInstanceOf(Date);
     expect((await eventsOf(id)).map((e) => [e.type, e.data])).toEqual([["fulfilled", { by: "owner@shop.ly" }]]);
   });
@@ -367,7 +367,7 @@ describe("recordOrderEvent: a change and its event, together or not at all", () 
   it("writes nothing when the change's condition no longer holds", async () => {
     const { id } = await storedOrder("cancelled");
     const onlyIfPaid = { set: { fulfilledAt: new Date() }, where: eq(orders.status, "paid") };
-    expect(await recordOrderEvent(t.db, id, { type: "fulfilled" }, onlyIfPaid)).toBe(false);
+    expect(await changeOrder(t.db, id, onlyIfPaid, { type: "fulfilled" })).toBe(false);
     expect(await eventsOf(id)).toEqual([]);
   });
 });

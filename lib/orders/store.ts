@@ -2,11 +2,11 @@ import "server-only";
 import { and, asc, desc, eq, notInArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orderLines, orders, type OrderLineRow, type OrderRow, type OrderStatus } from "../db/schema";
-import { effectiveStatus } from "./settle";
+import { effectiveStatus } from "./payment-page";
 
 /**
  * An order with its lines as sold, as a page shows it: `status` is its effective status (a pending payment whose
- * page died reads as `expired`; lib/orders/settle.ts, `effectiveStatus`). Money in integer minor units (1/100 LYD).
+ * page died reads as `expired`; lib/orders/payment-page.ts, `effectiveStatus`). Money in integer minor units (1/100 LYD).
  */
 export type Order = OrderRow & { lines: OrderLineRow[] };
 
@@ -21,7 +21,7 @@ const NEVER_SHOWN = ["started", "failed"] as const satisfies readonly OrderStatu
 export type CustomerOrder<T extends OrderRow = Order> = Omit<T, "status"> & { status: CustomerStatus };
 
 /** The status a customer's page shows for an order its query let through (never `started` or `failed`). */
-function shownStatus(order: Pick<OrderRow, "status" | "accessTokenIssuedAt">): CustomerStatus {
+function shownStatus(order: Pick<OrderRow, "status" | "paymentExpiresAt">): CustomerStatus {
   const status = effectiveStatus(order);
   if (status === "started" || status === "failed") throw new Error(`an order ${status} reached a customer's page`);
   return status;

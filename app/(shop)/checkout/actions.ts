@@ -17,7 +17,7 @@ import { checkoutProblem } from "@/lib/checkout/problems";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
-import { isPaymentPageOpen } from "@/lib/orders/settle";
+import { isPaymentPageOpen } from "@/lib/orders/payment-page";
 import { findCustomerOrder } from "@/lib/orders/store";
 import { PaymentError } from "@/lib/payments";
 import { translateProblem, type ProblemKey } from "@/lib/problems";
@@ -34,11 +34,12 @@ export interface CheckoutState {
 }
 
 /**
- * The checkout, in five steps (README, "How a checkout works"): parse the form, price the cart on the server, pay and
- * store (placeOrder: the order is stored, then paid for with a fresh access token, or this checkout's pending payment
- * resumed), then redirect to the payment URL. Every failure returns to the form with a message and the customer's
- * input, and keeps the cart. A cart that is already paid for (another tab paid it, or the customer paid and closed the
- * payment page) is not paid again: the customer is sent to its order, and the cart is emptied as after paying.
+ * The checkout, in four steps (README, "How a checkout works"): 1. parse the form, 2. price the cart on the server,
+ * 3. pay and store (placeOrder: the order is stored, then paid for with a fresh access token, or this checkout's
+ * pending payment resumed), 4. keep the order in the session and redirect to the payment URL. Every failure returns
+ * to the form with a message and the customer's input, and keeps the cart. A cart that is already paid for (another
+ * tab paid it, or the customer paid and closed the payment page) is not paid again: the customer is sent to its
+ * order, and the cart is emptied as after paying.
  */
 export async function startCheckout(_previous: CheckoutState, form: FormData): Promise<CheckoutState> {
   // 1. Parse.
@@ -72,7 +73,7 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
     return { values, message: await translateProblem({ key: "cartEmpty" }) };
   }
 
-  // 3 and 4. Pay and store.
+  // 3. Pay and store.
   let order: PlacedOrder;
   try {
     order = await placeOrder(getDb(), {
@@ -92,10 +93,11 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
     logger.warn({ event: "checkout_failed", ...reason });
     return { values, message: await translateProblem(checkoutProblem(error)) };
   }
+
+  // 4. Keep the order in the session (emptying a cart already paid for), and redirect — outside any try/catch:
+  // redirect() works by throwing, and a catch would swallow it.
   session.orderId = order.id;
   if (order.kind === "paid") session.cart = newCart();
   await session.save();
-
-  // 5. Redirect — outside any try/catch: redirect() works by throwing, and a catch would swallow it.
   redirect(order.kind === "pay" ? order.paymentUrl : `/orders/${encodeURIComponent(order.id)}`);
 }

@@ -4,7 +4,8 @@ import { newCart } from "@/lib/cart";
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
 import { logger } from "@/lib/log";
-import { returnFromPaymentPage, type RedirectType, type ReturnOutcome } from "@/lib/orders/settle";
+import { returnFromPaymentPage, type ReturnOutcome } from "@/lib/orders/customer-return";
+import type { RedirectType } from "@/lib/orders/settle";
 import { getSession } from "@/lib/session";
 
 /**

@@ -11,7 +11,7 @@ import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
 import { logger } from "@/lib/log";
 import { multiply } from "@/lib/money";
-import { isPaymentPageOpen } from "@/lib/orders/settle";
+import { isPaymentPageOpen } from "@/lib/orders/payment-page";
 import { awaitingConfirmationUntil, findCustomerOrder, type CustomerOrder } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
 import { buyAgainAction } from "../../cart/actions";

@@ -4,7 +4,7 @@ import { describeDbFailure } from "@/lib/db/errors";
 import { sendPendingEmails } from "@/lib/email/sender";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
-import { expireDueOrders } from "@/lib/orders/settle";
+import { expireDueOrders } from "@/lib/orders/expiry";
 
 /**
  * `GET /api/cron/expire-orders`, called on a schedule (vercel.json; any scheduler elsewhere) with

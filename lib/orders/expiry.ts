@@ -1,0 +1,49 @@
+import "server-only";
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { orders } from "../db/schema";
+import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
+import { changeOrder } from "./events";
+import { paymentPageDead } from "./payment-page";
+import { CONFIRMATION_GRACE_MS, settle } from "./settle";
+
+/**
+ * The scheduled job: expires every pending order whose payment page has died, flags orders the customer reported
+ * paid that stayed unconfirmed past {@link CONFIRMATION_GRACE_MS} (each flag queues the merchant's notice with it:
+ * lib/orders/settle.ts, `FLAG_NOTICES`), and gives up claims whose server died long ago. Safe to run concurrently and repeatedly: each
+ * order is settled once, each flag raised and e-mailed once.
+ * @returns how many orders it expired.
+ */
+export async function expireDueOrders(db: Db, now = new Date()): Promise<number> {
+  const due = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.status, "pending"), paymentPageDead(now)))
+    .limit(1_000);
+  let expired = 0;
+  for (const { id } of due) if ((await settle(db, id, { kind: "expired" }, now))?.changed) expired++;
+
+  // Reported paid, never confirmed: flag for the merchant once the grace period is over (never expire silently).
+  const overdue = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.status, "awaiting_confirmation"),
+        lt(orders.customerReturnedAt, new Date(now.getTime() - CONFIRMATION_GRACE_MS)),
+        sql`not ('unconfirmed_report' = any(${orders.flags}))`,
+      ),
+    )
+    .limit(1_000);
+  for (const { id } of overdue) await settle(db, id, { kind: "confirmation_overdue" }, now);
+
+  // A claim nobody took over within the payment page's lifetime never became a payment.
+  const dead = new Date(now.getTime() - ACCESS_TOKEN_LIFETIME_MS);
+  const stillDead = and(eq(orders.status, "started"), lt(orders.claimExpiresAt, dead));
+  const abandoned = await db.select({ id: orders.id }).from(orders).where(stillDead).limit(1_000);
+  for (const { id } of abandoned) {
+    const set = { status: "failed", failure: "abandoned" } as const;
+    await changeOrder(db, id, { set, where: stillDead }, { type: "claim_abandoned", at: now });
+  }
+  return expired;
+}

@@ -179,7 +179,7 @@ describe("parseEnv", () => {
       }
     })();
     expect(error?.problems).toEqual([
-      "PAYMENT_CLIENT_ID is missing: set it in .env.local (see .env.example)",
+      "PAYMENT_CLIENT_ID is missing: set it in the shop's environment (see .env.example)",
       "SESSION_SECRET is the development default: generate a new one with `openssl rand -base64 32`",
     ]);
     expect(error?.warnings).toEqual([expect.stringMatching(/^CRON_SECRET is not set/)]);

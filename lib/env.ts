@@ -53,8 +53,8 @@ export function singleMailbox(value: string): { name: string; address: string } 
 /** A required text setting: present, not padded with spaces, not a placeholder copied from an example. */
 const text = (name: string) =>
   z
-    .string({ error: `${name} is missing: set it in .env.local (see .env.example)` })
-    .min(1, `${name} is empty: set it in .env.local (see .env.example)`)
+    .string({ error: `${name} is missing: set it in the shop's environment (see .env.example)` })
+    .min(1, `${name} is empty: set it in the shop's environment (see .env.example)`)
     .refine((value) => value === value.trim(), `${name} has leading or trailing spaces: remove them`)
     .refine(
       (value) => !PLACEHOLDER.test(value),

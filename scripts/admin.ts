@@ -1,8 +1,8 @@
 // `npm run admin -- create <email>`: creates a back-office admin, or sets a new password for an existing one (which
 // signs them out everywhere). The password is asked for without echo, or read from standard input with
 // `--password-stdin` (for scripts: `printf '%s' "$PASSWORD" | npm run admin -- create me@shop.ly --password-stdin`).
-// Uses DATABASE_URL from the environment or .env.local (the embedded development database when unset).
-import { existsSync } from "node:fs";
+// Uses DATABASE_URL from the environment, in development also from .env.development.local (the embedded development
+// database when unset).
 import { parseArgs } from "node:util";
 import { Pool } from "pg";
 import { read } from "read";
@@ -11,6 +11,7 @@ import { saveAdmin } from "../lib/admin/accounts";
 import { MIN_PASSWORD_LENGTH } from "../lib/admin/passwords";
 import { createDb } from "../lib/db/client";
 import { EMBEDDED_DATABASE_URL, withoutPassword } from "../lib/env";
+import { loadDevelopmentEnvFiles } from "./env-files";
 
 const USAGE = "Usage: npm run admin -- create <email> [--password-stdin]";
 const { values, positionals } = parseArgs({
@@ -21,8 +22,8 @@ const [command, email] = positionals;
 if (command !== "create" || !email) fail(USAGE);
 if (!z.email().safeParse(email).success) fail(`"${email}" is not an e-mail address.`);
 
-if (existsSync(".env.local")) process.loadEnvFile(".env.local");
 const production = process.env.NODE_ENV === "production" || Boolean(process.env.VERCEL);
+loadDevelopmentEnvFiles(production);
 const url = process.env.DATABASE_URL || (production ? undefined : EMBEDDED_DATABASE_URL);
 if (!url) fail("DATABASE_URL is not set: point it at the shop's database (see .env.example).");
 

@@ -2,13 +2,13 @@
 // lock (two deploys at once take turns). Run it before starting a new version of the shop (vercel.json's build
 // command does). Safe to run again: it then does nothing. It connects to DATABASE_URL_UNPOOLED when set (the lock
 // needs a session of its own, which a transaction pooler does not give), else to DATABASE_URL.
-import { existsSync } from "node:fs";
 import { Pool } from "pg";
 import { applyMigrations, migrationDatabaseUrl } from "../lib/db/migrate";
 import { EMBEDDED_DATABASE_URL, withoutPassword } from "../lib/env";
+import { loadDevelopmentEnvFiles } from "./env-files";
 
-if (existsSync(".env.local")) process.loadEnvFile(".env.local");
 const production = process.env.NODE_ENV === "production" || Boolean(process.env.VERCEL);
+loadDevelopmentEnvFiles(production);
 const url = migrationDatabaseUrl() || (production ? undefined : EMBEDDED_DATABASE_URL);
 if (!url) {
   console.error("[db] DATABASE_URL is not set: point it at the shop's PostgreSQL (see .env.example).");

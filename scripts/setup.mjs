@@ -1,9 +1,10 @@
-// `npm run setup`: writes .env.local from .env.example with a freshly generated SESSION_SECRET and the emulator's
-// sandbox defaults. Never overwrites an existing .env.local.
+// `npm run setup`: writes .env.development.local (development's settings, which Next.js reads in `next dev` only,
+// never in a production build) from .env.example with a freshly generated SESSION_SECRET and the emulator's sandbox
+// defaults. Never overwrites an existing file.
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
-const target = process.argv[2] ?? ".env.local";
+const target = process.argv[2] ?? ".env.development.local";
 if (existsSync(target)) {
   console.log(`${target} already exists: left untouched. Delete it first to generate a new one.`);
   process.exit(0);

@@ -1,11 +1,11 @@
-// `npm run test:contract`: runs lib/payments.contract.ts against PAYMENT_API_BASE_URL (from .env.local or the
-// environment). With nothing set it targets the emulator on 127.0.0.1:4010, starting it for the run
+// `npm run test:contract`: runs lib/payments.contract.ts against PAYMENT_API_BASE_URL (from the environment, or
+// .env.development.local). With nothing set it targets the emulator on 127.0.0.1:4010, starting it for the run
 // (scripts/servers.ts) if it is not already up.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { loadDevelopmentEnvFiles } from "../scripts/env-files";
 import { startEmulator, stopAll } from "../scripts/servers";
 
-if (existsSync(".env.local")) process.loadEnvFile(".env.local");
+loadDevelopmentEnvFiles(process.env.NODE_ENV === "production");
 const base = process.env.PAYMENT_API_BASE_URL ?? "http://127.0.0.1:4010/pay/sandbox/api/v1";
 const up = () =>
   fetch(`${new URL(base).origin}/__emulator/health`).then(

@@ -3,13 +3,13 @@ import createNextIntlPlugin from "next-intl/plugin";
 // Languages without URL prefixes: see lib/i18n/request.ts.
 const withNextIntl = createNextIntlPlugin("./lib/i18n/request.ts");
 
-// Next.js refuses a server action whose Origin differs from the host the server sees, which is what happens behind
-// a reverse proxy that rewrites Host (nginx's default). The shop's public origin is SITE_URL (on Vercel, the
-// production URL it defaults to), so that host is allowed by name: merchants set one variable, not two. This file is
-// read by `next build`, and a standalone build keeps what it read, so SITE_URL must be set when building too.
-const siteUrl =
-  process.env.SITE_URL ||
-  (process.env.VERCEL_PROJECT_PRODUCTION_URL ? `https://${process.env.VERCEL_PROJECT_PRODUCTION_URL}` : undefined);
+// Next.js refuses a server action whose Origin differs from the host the server sees (X-Forwarded-Host, else Host),
+// which is what happens behind a reverse proxy that rewrites Host (nginx's default). The shop's public origin is
+// SITE_URL, so that host is allowed by name: merchants set one variable, not two. This file is read by `next build`,
+// and a standalone build keeps what it read, so SITE_URL must be set when building too. On Vercel without SITE_URL
+// nothing is added: every deployment, production or preview, is reached at the host its requests carry, which Next.js
+// accepts as it is (allowing production's host in a preview would only let another origin post to it).
+const siteUrl = process.env.SITE_URL;
 const publicHost = siteUrl && URL.canParse(siteUrl) ? new URL(siteUrl).host : undefined;
 
 /** @type {import('next').NextConfig} */

@@ -202,6 +202,39 @@ describe("parseEnv", () => {
     expect(env.warnings.join()).toMatch(/loopback/);
   });
 
+  describe("on Vercel, without SITE_URL", () => {
+    // What Vercel sets on each deployment (docs: "System environment variables").
+    const vercel = {
+      VERCEL: "1",
+      VERCEL_PROJECT_PRODUCTION_URL: "shop.example.ly",
+      VERCEL_BRANCH_URL: "medina-git-new-checkout-acme.vercel.app",
+      VERCEL_URL: "medina-4f2k9x1ab-acme.vercel.app",
+    };
+    const siteUrl = (extra: Record<string, string | undefined>) =>
+      parseEnv({ ...production, SITE_URL: undefined, ...extra }, "production").SITE_URL;
+
+    it("gives a preview its own URL: the branch's, else the deployment's", () => {
+      expect(siteUrl({ ...vercel, VERCEL_ENV: "preview" })).toBe("https://medina-git-new-checkout-acme.vercel.app");
+      expect(siteUrl({ ...vercel, VERCEL_ENV: "preview", VERCEL_BRANCH_URL: undefined })).toBe(
+        "https://medina-4f2k9x1ab-acme.vercel.app",
+      );
+    });
+
+    it("gives production its domain, and `vercel dev` development's default", () => {
+      expect(siteUrl({ ...vercel, VERCEL_ENV: "production" })).toBe("https://shop.example.ly");
+      expect(parseEnv({ ...vercel, VERCEL_ENV: "development" }, "development").SITE_URL).toBe("http://localhost:3000");
+    });
+
+    it("keeps an explicit SITE_URL, and warns when a preview's is production's domain", () => {
+      const preview = parseEnv({ ...production, ...vercel, VERCEL_ENV: "preview" }, "production");
+      expect(preview.SITE_URL).toBe("https://shop.example.ly");
+      expect(preview.warnings).toEqual([
+        expect.stringMatching(/^SITE_URL is set to the production domain on a preview/),
+      ]);
+      expect(parseEnv({ ...production, ...vercel, VERCEL_ENV: "production" }, "production").warnings).toEqual([]);
+    });
+  });
+
   it("parses PAYMENT_GATEWAYS with display names", () => {
     const env = parseEnv({ ...production, PAYMENT_GATEWAYS: "sadad, prepaid-card, my-bank=My Bank" }, "production");
     expect(env.PAYMENT_GATEWAYS).toEqual([

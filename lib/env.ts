@@ -257,6 +257,12 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
       "PAYMENT_WEBHOOK_SECRET is the development default: copy the webhook secret from the merchant dashboard",
     );
   }
+  const productionHost = source.VERCEL_PROJECT_PRODUCTION_URL;
+  if (source.VERCEL_ENV === "preview" && productionHost && env.SITE_URL === `https://${productionHost}`) {
+    warnings.push(
+      `SITE_URL is set to the production domain on a preview deployment: this preview's customers are sent back to production, and its webhook goes there too. Scope SITE_URL to Production in Vercel's settings; a preview then uses its own URL.`,
+    );
+  }
   if (production && env.SITE_URL && isLoopbackHost(new URL(env.SITE_URL).hostname)) {
     warnings.push(
       `SITE_URL is ${env.SITE_URL}, a loopback address: customers on other machines cannot come back to it from the payment page. Set it to the shop's public https:// origin.`,
@@ -290,9 +296,18 @@ export function withoutPassword(connectionString: string): string {
   return url.href;
 }
 
-/** On Vercel, fall back to the production domain it provides when SITE_URL is not set. */
+/**
+ * On Vercel, when SITE_URL is not set, the deployment's own public URL (Vercel sets these variables): a preview's is
+ * its branch's URL, else the deployment's own, so that its customers come back to the preview and the webhook can
+ * reach it; production's is the production domain. `vercel dev` (VERCEL_ENV=development) keeps development's default.
+ */
 function vercelSiteUrl(source: Source): string | undefined {
-  const host = source.VERCEL_PROJECT_PRODUCTION_URL;
+  const host =
+    source.VERCEL_ENV === "preview"
+      ? source.VERCEL_BRANCH_URL || source.VERCEL_URL
+      : source.VERCEL_ENV === "development"
+        ? undefined
+        : source.VERCEL_PROJECT_PRODUCTION_URL;
   return host ? `https://${host}` : undefined;
 }
 

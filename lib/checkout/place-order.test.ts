@@ -5,6 +5,7 @@ import { priceCart } from "../cart";
 import { findProduct } from "../catalog";
 import { createDb } from "../db/client";
 import { orderEvents, orderLines, orders } from "../db/schema";
+import { parseEnv } from "../env";
 import { ACCESS_TOKEN_LIFETIME_MS, PaymentError } from "../payments";
 import { createTestDatabase, type TestDatabase } from "../../testing/db";
 import { startEmulator, type RunningEmulator } from "../../testing/emulator";
@@ -287,6 +288,35 @@ describe("placeOrder", () => {
     );
     await expect(placeOrder(down, checkout())).rejects.toBeInstanceOf(OrderStoreError);
     expect(await payments()).toHaveLength(0);
+  });
+});
+
+describe("a Vercel preview without SITE_URL", () => {
+  it("sends the service the preview's own return and cancel URLs, never production's", async () => {
+    // The configuration a preview deployment's server reads: Vercel's own variables and no SITE_URL.
+    const env = parseEnv(
+      {
+        PAYMENT_API_BASE_URL: emulator.apiBase,
+        PAYMENT_CLIENT_ID: "sandbox-demo-client-id",
+        PAYMENT_CLIENT_SECRET: "sandbox-demo-client-secret",
+        SESSION_SECRET: "a-preview-session-secret-of-32-characters",
+        PAYMENT_WEBHOOK_SECRET: "whsec-preview-0123456789",
+        DATABASE_URL: t.url,
+        VERCEL: "1",
+        VERCEL_ENV: "preview",
+        VERCEL_BRANCH_URL: "medina-git-new-checkout-acme.vercel.app",
+        VERCEL_URL: "medina-4f2k9x1ab-acme.vercel.app",
+        VERCEL_PROJECT_PRODUCTION_URL: "shop.example.ly",
+      },
+      "production",
+    );
+    await placeOrder(t.db, checkout({ siteUrl: env.SITE_URL }));
+
+    const [payment] = await payments();
+    expect(payment).toMatchObject({
+      return_url: "https://medina-git-new-checkout-acme.vercel.app/checkout/return",
+      cancel_url: "https://medina-git-new-checkout-acme.vercel.app/checkout/cancel",
+    });
   });
 });
 

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -5,7 +6,14 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import nodemailer from "nodemailer";
-import { EMBEDDED_POSTGRES_MAJOR, freePort, portIsFree, startEmbeddedDatabase, startMailCatcher } from "./servers";
+import {
+  EMBEDDED_POSTGRES_MAJOR,
+  freePort,
+  portIsFree,
+  ROOT,
+  startEmbeddedDatabase,
+  startMailCatcher,
+} from "./servers";
 
 /** The embedded PostgreSQL of `npm run dev` (a persistent cluster) and of the tests (throwaway clusters). */
 const folders: string[] = [];
@@ -83,6 +91,31 @@ describe("the development database", () => {
       /holds a PostgreSQL 16 cluster.*Delete the folder to start afresh/,
     );
   });
+});
+
+describe("the development database and a terminal's Ctrl-C", () => {
+  it("hears only its starter, which stops it last: the shop's idle connections end without an error", async () => {
+    // A job of its own, as in a terminal: Ctrl-C signals every process of the job's process group at once.
+    const job = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(ROOT, "testing/fixtures/interrupted-dev-database.ts"), devDataDir()],
+      { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let out = "";
+    const exited = new Promise((resolve) => job.once("exit", resolve));
+    await new Promise<void>((resolve) =>
+      job.stdout!.on("data", (chunk: Buffer) => {
+        out += chunk.toString("utf8");
+        if (out.includes("ready")) resolve();
+      }),
+    );
+    process.kill(-job.pid!, "SIGINT");
+    await exited;
+    expect(JSON.parse(out.split("\n").find((line) => line.startsWith("{")) ?? "{}")).toEqual({
+      answered: true,
+      errors: [],
+    });
+  }, 60_000);
 });
 
 describe("as root", () => {

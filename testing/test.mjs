@@ -58,7 +58,7 @@ async function suite(name, command, args, reportFile, count, options) {
 }
 
 // 1. Static checks, and the build. The build has the browser tests' environment, secrets included, so their secret
-// scan covers the build output.
+// scan (e2e/security.spec.ts) covers the whole build output, the standalone server's folder included.
 const shopEnv = JSON.parse(readFileSync("e2e/shop-env.json", "utf8"));
 const [built] = await Promise.all([
   quick ? Promise.resolve(false) : check("build", "npm", ["run", "build"], { extraEnv: shopEnv }),

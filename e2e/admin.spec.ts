@@ -144,7 +144,8 @@ test("signing out ends the session on the server: a copy of its cookie opens nei
   await expect(other).toHaveURL(/\/admin\/orders$/);
 
   await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/admin\/sign-in\?signed-out=1$/);
+  await expect(page).toHaveURL(/\/admin\/sign-in\?signed-out=everywhere$/);
+  await expect(page.getByTestId("signed-out")).toHaveText(shop("admin.signIn.signedOut", "en"));
 
   await other.goto("/admin/orders");
   await expect(other).toHaveURL(/\/admin\/sign-in$/);
@@ -232,7 +233,7 @@ test("the shop's session gives no admin access, and the admin cookie stays on th
 
   // Signing out ends it.
   await adminPage.getByRole("button", { name: "Sign out" }).click();
-  await expect(adminPage).toHaveURL(/\/admin\/sign-in\?signed-out=1$/);
+  await expect(adminPage).toHaveURL(/\/admin\/sign-in\?signed-out=everywhere$/);
   await adminPage.goto("/admin/orders");
   await expect(adminPage).toHaveURL(/\/admin\/sign-in$/);
   await admin.close();

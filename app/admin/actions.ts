@@ -32,10 +32,13 @@ export async function signInAction(form: FormData): Promise<void> {
   redirect("/admin/orders");
 }
 
-/** Signs the admin out: this browser's cookie, and on the server every copy of it (lib/admin/auth.ts). */
+/**
+ * Signs the admin out: this browser's cookie always, and on the server every copy of it (lib/admin/auth.ts). The page
+ * says which: with the database down, only this browser.
+ */
 export async function signOutAction(): Promise<void> {
-  await endAdminSession();
-  redirect("/admin/sign-in?signed-out=1");
+  const { everywhere } = await endAdminSession();
+  redirect(`/admin/sign-in?signed-out=${everywhere ? "everywhere" : "this-browser"}`);
 }
 
 /** Marks the order of form field `id` as fulfilled, as the signed-in admin; says on the order page how it went. */

@@ -8,7 +8,9 @@ import { redirect } from "next/navigation";
 import type { Db, DbOrTx } from "../db/client";
 import { getDb } from "../db/client";
 import { adminUsers, signInAttempts, type AdminUserRow } from "../db/schema";
+import { describeDbFailure } from "../db/errors";
 import { getEnv } from "../env";
+import { logger } from "../log";
 import { decoyHash, verifyPassword } from "./passwords";
 
 /**
@@ -325,16 +327,26 @@ export async function startAdminSession(admin: Admin, sessionVersion: number): P
 
 /**
  * Signs the admin of this request out: on the server first, by bumping the account's session version, so that every
- * copy of the cookie, and the admin's sessions in other browsers, are refused from now on; then the cookie itself.
- * A cookie that is no longer good bumps nothing (whoever holds an old copy cannot sign the admin out at will).
- * @throws whatever the database throws; the cookie is then left as it was, and the sign-out can be tried again.
+ * copy of the cookie, and the admin's sessions in other browsers, are refused from now on; then, whatever happened
+ * there, the cookie itself. A cookie that is no longer good bumps nothing (whoever holds an old copy cannot sign the
+ * admin out at will), and there is nothing left of it elsewhere to end.
+ * @returns `everywhere`: whether no other copy of this session is left (`false` when the database could not be
+ *   reached: this browser is signed out, the other devices are not, and the failure is logged). Never throws for the
+ *   database.
  */
-export async function endAdminSession(db: Db = getDb()): Promise<void> {
+export async function endAdminSession(db: Db = getDb()): Promise<{ everywhere: boolean }> {
   const session = await adminSession();
+  let everywhere = true;
   if (typeof session.adminId === "number" && typeof session.sessionVersion === "number") {
-    await endSessions(db, session.adminId, session.sessionVersion);
+    try {
+      await endSessions(db, session.adminId, session.sessionVersion);
+    } catch (error) {
+      logger.error({ event: "admin_sign_out_not_recorded", ...describeDbFailure(error) });
+      everywhere = false;
+    }
   }
   session.destroy();
+  return { everywhere };
 }
 
 /**

@@ -13,6 +13,7 @@ export async function generateMetadata(): Promise<Metadata> {
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const errorSchema = z.enum(["invalid", "locked", "busy", "missing"]);
+const signedOutSchema = z.enum(["everywhere", "this-browser"]);
 const minutesSchema = z.coerce.number().int().min(1).max(15).catch(15);
 
 /** The back office's sign-in: a plain form posted to a server action, no JavaScript needed. */
@@ -25,6 +26,7 @@ export default async function SignInPage({ searchParams }: Props) {
       ? t("locked", { minutes: minutesSchema.parse(query.minutes) })
       : t(error.data)
     : undefined;
+  const signedOut = signedOutSchema.safeParse(query["signed-out"]);
   return (
     <section className="mx-auto max-w-sm py-8">
       <h1 className="text-2xl font-semibold">{t("title")}</h1>
@@ -37,9 +39,13 @@ export default async function SignInPage({ searchParams }: Props) {
           {message}
         </p>
       )}
-      {query["signed-out"] && !message && (
-        <p role="status" className="mt-4 rounded-lg border border-stone-300 bg-white p-3">
-          {t("signedOut")}
+      {signedOut.success && !message && (
+        <p
+          role="status"
+          className={`mt-4 rounded-lg border p-3 ${signedOut.data === "everywhere" ? "border-stone-300 bg-white" : "border-amber-300 bg-amber-50 text-amber-950"}`}
+          data-testid="signed-out"
+        >
+          {signedOut.data === "everywhere" ? t("signedOut") : t("signedOutHereOnly")}
         </p>
       )}
       <form action={signInAction} className="mt-6 space-y-4">

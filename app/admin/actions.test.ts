@@ -8,7 +8,7 @@ import { adminUsers } from "@/lib/db/schema";
 import { logger } from "@/lib/log";
 import { quickAdmin } from "@/testing/admins";
 import { setUpTestDatabase } from "@/testing/db";
-import { signOutAction } from "./actions";
+import { signInAction, signOutAction } from "./actions";
 
 /**
  * The back office's sign-in and sign-out actions as a browser meets them: a form in, a redirect and a cookie out, on
@@ -53,6 +53,12 @@ async function redirectOf(action: Promise<void>): Promise<string> {
   throw new Error("the action did not redirect");
 }
 
+const form = (fields: Record<string, string>) => {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  return data;
+};
+
 describe("signing out", () => {
   it("with the database down, clears this browser's cookie and says the other devices are still signed in", async () => {
     vi.mocked(getDb).mockReturnValue(t.db);
@@ -82,5 +88,18 @@ describe("signing out", () => {
     expect(jar.has("admin_session")).toBe(false);
     const [row] = await t.db.select().from(adminUsers).where(eq(adminUsers.id, id));
     expect(row!.sessionVersion).toBe(1);
+  });
+});
+
+describe("signing in", () => {
+  it.each([
+    ["a NUL", "owner\u0000@shop.ly"],
+    ["another control character", "owner@shop\u0007.ly"],
+    ["no address at all", "owner"],
+  ])("with %s in the e-mail, says it is not an e-mail address, before asking the database", async (_name, email) => {
+    vi.mocked(getDb).mockReturnValue(createDb(down));
+    expect(await redirectOf(signInAction(form({ email, password: "whatever-was-typed" })))).toBe(
+      "/admin/sign-in?error=notAnEmail",
+    );
   });
 });

@@ -1,26 +1,22 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { z } from "zod";
 import { clientIp, endAdminSession, requireAdmin, signIn, startAdminSession } from "@/lib/admin/auth";
+import { parseCredentials } from "@/lib/admin/sign-in-form";
 import { fulfilOrder } from "@/lib/orders/fulfilment";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/log";
 
-const credentialsSchema = z.object({
-  email: z.string().trim().min(1).max(254),
-  password: z.string().min(1).max(1_000),
-});
-
 /**
  * Signs an admin in (form fields `email`, `password`) and opens the orders; a wrong e-mail or password, too many
  * failures, or too many sign-ins being checked at once come back to the sign-in page with a message that never says
- * which of the two was wrong.
+ * which of the two was wrong. A form without both fields, or with an e-mail that is not an address, is answered
+ * before anything else.
  */
 export async function signInAction(form: FormData): Promise<void> {
-  const parsed = credentialsSchema.safeParse({ email: form.get("email"), password: form.get("password") });
-  if (!parsed.success) redirect("/admin/sign-in?error=missing");
-  const result = await signIn(getDb(), { ...parsed.data, ip: await clientIp() });
+  const parsed = parseCredentials(form);
+  if (!parsed.ok) redirect(`/admin/sign-in?error=${parsed.error}`);
+  const result = await signIn(getDb(), { email: parsed.email, password: parsed.password, ip: await clientIp() });
   logger.info({ event: "admin_sign_in", ok: result.ok, reason: result.ok ? undefined : result.reason });
   if (result.ok) await startAdminSession(result.admin, result.sessionVersion);
   if (!result.ok)

@@ -12,7 +12,7 @@ export async function generateMetadata(): Promise<Metadata> {
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const errorSchema = z.enum(["invalid", "locked", "busy", "missing"]);
+const errorSchema = z.enum(["invalid", "locked", "busy", "missing", "notAnEmail"]);
 const signedOutSchema = z.enum(["everywhere", "this-browser"]);
 const minutesSchema = z.coerce.number().int().min(1).max(15).catch(15);
 

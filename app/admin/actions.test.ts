@@ -1,31 +1,48 @@
 import { eq } from "drizzle-orm";
+import { after } from "next/server";
 import { cookies, headers } from "next/headers";
 import { Pool } from "pg";
-import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startAdminSession } from "@/lib/admin/auth";
 import { createDb, getDb } from "@/lib/db/client";
 import { adminUsers } from "@/lib/db/schema";
+import ar from "@/lib/i18n/messages/ar.json";
+import { emailSettings } from "@/lib/email/settings";
 import { logger } from "@/lib/log";
 import { quickAdmin } from "@/testing/admins";
 import { setUpTestDatabase } from "@/testing/db";
-import { signInAction, signOutAction } from "./actions";
+import { startTestSmtpServer, type TestSmtpServer } from "@/testing/smtp";
+import { requestSignInLinkAction, signInAction, signOutAction } from "./actions";
 
 /**
  * The back office's sign-in and sign-out actions as a browser meets them: a form in, a redirect and a cookie out, on
- * a real database (or one that is down). Only what Next.js gives an action (its cookies, its headers) is supplied by
- * the test.
+ * a real database (or one that is down) and a real SMTP server. Only what Next.js gives an action (its cookies, its
+ * headers, `after()`, the request's language) is supplied by the test.
  */
 
 vi.mock("next/headers", () => ({ cookies: vi.fn(), headers: vi.fn() }));
+vi.mock("next/server", async (original) => ({ ...(await original<typeof import("next/server")>()), after: vi.fn() }));
+vi.mock("next-intl/server", () => ({ getLocale: vi.fn(async () => "ar") }));
 vi.mock("@/lib/db/client", async (original) => ({
   ...(await original<typeof import("@/lib/db/client")>()),
   getDb: vi.fn(),
+}));
+vi.mock("@/lib/email/settings", async (original) => ({
+  ...(await original<typeof import("@/lib/email/settings")>()),
+  emailSettings: vi.fn(),
 }));
 
 const t = setUpTestDatabase();
 /** A database that is down: nothing listens on port 1. */
 const down = new Pool({ connectionString: "postgresql://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 500 });
-afterAll(() => down.end());
+let smtp: TestSmtpServer;
+beforeAll(async () => {
+  smtp = await startTestSmtpServer();
+});
+afterAll(async () => {
+  await down.end();
+  await smtp?.stop();
+});
 
 /** The browser's cookies, as the action reads and sets them. */
 let jar: Map<string, string>;
@@ -39,6 +56,14 @@ beforeEach(() => {
     },
   } as never);
   vi.mocked(headers).mockResolvedValue(new Headers({ "x-forwarded-for": "203.0.113.50" }) as never);
+  vi.mocked(after).mockReset();
+  vi.mocked(emailSettings).mockReturnValue({
+    smtpUrl: smtp.url,
+    from: "Medina Market <shop@shop.ly>",
+    merchantEmail: undefined,
+    merchantLocale: "en",
+    siteUrl: "https://shop.example.ly",
+  });
 });
 
 /** Where an action sent the browser (its `redirect()`). */
@@ -100,6 +125,36 @@ describe("signing in", () => {
     vi.mocked(getDb).mockReturnValue(createDb(down));
     expect(await redirectOf(signInAction(form({ email, password: "whatever-was-typed" })))).toBe(
       "/admin/sign-in?error=notAnEmail",
+    );
+  });
+});
+
+describe("asking for a sign-in link", () => {
+  it("answers an e-mail without an account as one with, and e-mails the account its link after the response, in the page's language", async () => {
+    vi.mocked(getDb).mockReturnValue(t.db);
+    await quickAdmin(t.db, "asks-for-a-link@shop.ly", "a-password-for-links");
+    expect(await redirectOf(requestSignInLinkAction(form({ email: "no-account@shop.ly" })))).toBe(
+      "/admin/sign-in/link?sent=1",
+    );
+    expect(after).not.toHaveBeenCalled();
+    expect(await redirectOf(requestSignInLinkAction(form({ email: "asks-for-a-link@shop.ly" })))).toBe(
+      "/admin/sign-in/link?sent=1",
+    );
+    // Nothing was sent while the request was being answered; it goes once the response has left.
+    expect(smtp.messages).toHaveLength(0);
+    expect(after).toHaveBeenCalledTimes(1);
+    await (vi.mocked(after).mock.calls[0]![0] as () => Promise<void>)();
+    const [mail] = smtp.messages;
+    expect(JSON.stringify(mail!.to)).toContain("asks-for-a-link@shop.ly");
+    expect(mail!.subject).toBe(ar.email.signInLink.subject.replace("{shop}", ar.meta.shopName));
+    expect(mail!.text).toMatch(/https:\/\/shop\.example\.ly\/admin\/sign-in\/link\?token=[\w-]{43}/);
+    expect(mail!.text).toContain("203.0.113.50");
+  });
+
+  it("with a NUL in the e-mail, says it is not an e-mail address", async () => {
+    vi.mocked(getDb).mockReturnValue(createDb(down));
+    expect(await redirectOf(requestSignInLinkAction(form({ email: "a\u0000@shop.ly" })))).toBe(
+      "/admin/sign-in/link?error=notAnEmail",
     );
   });
 });

@@ -1,8 +1,12 @@
 "use server";
 
 import { redirect } from "next/navigation";
+import { getLocale } from "next-intl/server";
 import { clientIp, endAdminSession, requireAdmin, signIn, startAdminSession } from "@/lib/admin/auth";
-import { parseCredentials } from "@/lib/admin/sign-in-form";
+import { linkTokenSchema, parseCredentials, parseLinkRequest } from "@/lib/admin/sign-in-form";
+import { requestSignInLink, signInWithLink } from "@/lib/admin/sign-in-links";
+import { sendSignInLinkAfterResponse } from "@/lib/email/sign-in-link";
+import { isLocale } from "@/lib/i18n/config";
 import { fulfilOrder } from "@/lib/orders/fulfilment";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/log";
@@ -35,6 +39,35 @@ export async function signInAction(form: FormData): Promise<void> {
 export async function signOutAction(): Promise<void> {
   const { everywhere } = await endAdminSession();
   redirect(`/admin/sign-in?signed-out=${everywhere ? "everywhere" : "this-browser"}`);
+}
+
+/**
+ * Asks for a one-time sign-in link (form field `email`) and says it is on its way, whether or not the e-mail has an
+ * account; the e-mail goes out after the response (lib/admin/sign-in-links.ts).
+ */
+export async function requestSignInLinkAction(form: FormData): Promise<void> {
+  const parsed = parseLinkRequest(form);
+  if (!parsed.ok) redirect(`/admin/sign-in/link?error=${parsed.error}`);
+  const result = await requestSignInLink(getDb(), { email: parsed.email, ip: await clientIp() });
+  logger.info({ event: "admin_sign_in_link_requested", ok: result.ok });
+  if (!result.ok) redirect(`/admin/sign-in/link?error=limited&minutes=${result.retryAfterMinutes}`);
+  if (result.link) {
+    const locale = await getLocale();
+    sendSignInLinkAfterResponse(result.link, isLocale(locale) ? locale : "en");
+  }
+  redirect("/admin/sign-in/link?sent=1");
+}
+
+/** Signs an admin in with the one-time link of form field `token` (the link's page posts it), and opens the orders. */
+export async function signInWithLinkAction(form: FormData): Promise<void> {
+  const token = linkTokenSchema.safeParse(form.get("token"));
+  const result = token.success
+    ? await signInWithLink(getDb(), { token: token.data, ip: await clientIp() })
+    : ({ ok: false, reason: "used_or_expired" } as const);
+  logger.info({ event: "admin_sign_in_link_used", ok: result.ok });
+  if (!result.ok) redirect("/admin/sign-in/link?error=usedOrExpired");
+  await startAdminSession(result.admin, result.sessionVersion);
+  redirect("/admin/orders");
 }
 
 /** Marks the order of form field `id` as fulfilled, as the signed-in admin; says on the order page how it went. */

@@ -197,7 +197,7 @@ export async function signIn(
  * Whether `email` signed in from `ip` within {@link FAMILIAR_FOR_MS}: one lookup on the index of successes. Never for
  * the address "unknown" (see {@link clientAddress}): when the shop cannot tell addresses apart, nobody's is known.
  */
-async function isFamiliar(db: DbOrTx, email: string, ip: string, now: Date): Promise<boolean> {
+export async function isFamiliar(db: DbOrTx, email: string, ip: string, now: Date): Promise<boolean> {
   if (ip === "unknown") return false;
   const [row] = await db
     .select({ id: signInAttempts.id })

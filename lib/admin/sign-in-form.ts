@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The back office's sign-in form as the server reads it (app/admin/actions.ts). Each bad field has its own answer
+ * The back office's sign-in forms as the server reads them (app/admin/actions.ts). Each bad field has its own answer
  * on the page (`?error=…`), none of which says whether an account exists. An e-mail reaches the database (the
  * sign-in limits are keyed by it), so anything that is not an address is refused here, before it can: a NUL, which
  * PostgreSQL cannot store (the sign-in answered a bare 500), or any other control character, a lone surrogate, a
@@ -37,3 +37,15 @@ export function parseCredentials(
   const parsed = credentialsSchema.safeParse({ email: form.get("email"), password: form.get("password") });
   return parsed.success ? { ok: true, ...parsed.data } : { ok: false, error: reason(parsed.error) };
 }
+
+/**
+ * The form that asks for a sign-in link: field `email`.
+ * @returns the e-mail (trimmed), or why the form was refused.
+ */
+export function parseLinkRequest(form: FormData): { ok: true; email: string } | { ok: false; error: SignInFormError } {
+  const parsed = z.object({ email: emailField }).safeParse({ email: form.get("email") });
+  return parsed.success ? { ok: true, ...parsed.data } : { ok: false, error: reason(parsed.error) };
+}
+
+/** A sign-in link's token as e-mailed: 32 random bytes in base64url (lib/admin/sign-in-links.ts). */
+export const linkTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);

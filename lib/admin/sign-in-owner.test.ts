@@ -1,27 +1,35 @@
 import { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client";
+import { sendSignInLinkEmail } from "../email/sign-in-link";
 import { quickAdmin } from "../../testing/admins";
 import { setUpTestDatabase } from "../../testing/db";
+import { startTestSmtpServer, type TestSmtpServer } from "../../testing/smtp";
 import { SIGN_IN_LIMITS, signIn, signInGates, type SignInGates } from "./auth";
+import { requestSignInLink, signInWithLink } from "./sign-in-links";
 
 /**
  * The owner of the back office always gets in, whatever strangers do: two server instances (pools and gates of their
- * own) on one database, as the shop runs on serverless hosts, and strangers' password checks at full cost (scrypt,
- * 128 MB, most of a second of CPU each).
+ * own) on one database, as the shop runs on serverless hosts, a real SMTP server, and strangers' password checks at
+ * full cost (scrypt, 128 MB, most of a second of CPU each).
  */
 
 const t = setUpTestDatabase();
 let second: Pool;
+let smtp: TestSmtpServer;
 let instances: { db: Db; gates: SignInGates }[];
-beforeAll(() => {
+beforeAll(async () => {
   second = new Pool({ connectionString: t.url, max: 5 });
   instances = [
     { db: t.db, gates: signInGates() },
     { db: createDb(second), gates: signInGates() },
   ];
+  smtp = await startTestSmtpServer();
 });
-afterAll(() => second?.end());
+afterAll(async () => {
+  await second?.end();
+  await smtp?.stop();
+});
 
 const OWNER = { email: "owner@shop.ly", password: "the-owner-password" };
 /** The address the owner signs in from, day after day. */
@@ -115,4 +123,45 @@ describe("the owner of the back office", () => {
       reason: "locked",
     });
   }, 120_000);
+
+  it("locked out everywhere without a trusted proxy, gets in once with the link e-mailed to them, never twice", async () => {
+    const owner = { email: "locked-owner@shop.ly", password: "the-locked-owner-password" };
+    await quickAdmin(t.db, owner.email, owner.password);
+    expect((await signIn(t.db, { ...owner, ip: USUAL }, { gates: signInGates() })).ok).toBe(true);
+    // With no trusted proxy a client may claim any address: five failures claiming the owner's usual one, twenty from
+    // others. Now the right password is refused everywhere.
+    for (let i = 0; i < SIGN_IN_LIMITS.emailAtAddress; i++)
+      await signIn(t.db, { ...owner, password: `guess-${i}`, ip: USUAL }, { gates: signInGates() });
+    for (let i = 0; i < SIGN_IN_LIMITS.email; i++)
+      await signIn(t.db, { ...owner, password: `guess-${i}`, ip: `192.0.2.${100 + i}` }, { gates: signInGates() });
+    for (const ip of [USUAL, "198.51.100.30"])
+      expect(await signIn(t.db, { ...owner, ip }, { gates: signInGates() })).toMatchObject({
+        ok: false,
+        reason: "locked",
+      });
+
+    // The owner asks for a link, from wherever they are; it arrives in their mailbox.
+    const asked = await requestSignInLink(t.db, { email: "Locked-Owner@shop.ly", ip: "198.51.100.30" });
+    if (!asked.ok || !asked.link) throw new Error(`no link: ${JSON.stringify(asked)}`);
+    await sendSignInLinkEmail(
+      { smtpUrl: smtp.url, from: "Medina Market <shop@shop.ly>", siteUrl: "https://shop.example.ly" },
+      asked.link,
+      "en",
+    );
+    const [mail] = smtp.messages.filter((m) => m.to && JSON.stringify(m.to).includes(owner.email));
+    const url = new URL(/https:\/\/shop\.example\.ly\/admin\/sign-in\/link\?token=[\w-]+/.exec(mail!.text ?? "")![0]);
+    const token = url.searchParams.get("token")!;
+
+    // Opened on both instances at once, ten times over: one sign-in.
+    const uses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => signInWithLink(instances[i % 2]!.db, { token, ip: "198.51.100.30" })),
+    );
+    expect(uses.filter((use) => use.ok)).toHaveLength(1);
+    expect(uses.filter((use) => use.ok)[0]).toMatchObject({ admin: { email: owner.email } });
+    // And never again.
+    expect(await signInWithLink(t.db, { token, ip: "198.51.100.30" })).toEqual({
+      ok: false,
+      reason: "used_or_expired",
+    });
+  });
 });

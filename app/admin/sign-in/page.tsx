@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
@@ -16,7 +17,10 @@ const errorSchema = z.enum(["invalid", "locked", "busy", "missing", "notAnEmail"
 const signedOutSchema = z.enum(["everywhere", "this-browser"]);
 const minutesSchema = z.coerce.number().int().min(1).max(15).catch(15);
 
-/** The back office's sign-in: a plain form posted to a server action, no JavaScript needed. */
+/**
+ * The back office's sign-in: a plain form posted to a server action, no JavaScript needed, and the way to a one-time
+ * link by e-mail for an admin the password sign-in keeps waiting or locked out.
+ */
 export default async function SignInPage({ searchParams }: Props) {
   const [query, t, admin] = await Promise.all([searchParams, getTranslations("admin.signIn"), currentAdmin()]);
   if (admin) redirect("/admin/orders");
@@ -81,6 +85,12 @@ export default async function SignInPage({ searchParams }: Props) {
           {t("submit")}
         </button>
       </form>
+      <p className="mt-6 text-sm">
+        {t("linkPrompt")}{" "}
+        <Link href="/admin/sign-in/link" className="font-medium underline">
+          {t("linkAction")}
+        </Link>
+      </p>
     </section>
   );
 }

@@ -74,6 +74,14 @@ test("signed out, every admin page, the export and an admin action are refused",
   expect([303, 307, 401, 403]).toContain(forged.status());
   if (forged.status() === 303 || forged.status() === 307)
     expect(forged.headers()["location"] ?? forged.headers()["x-action-redirect"]).toMatch(/\/admin\/sign-in/);
+  // The same post from another site (a forged form): refused with a page that says so, not Next.js's bare 500.
+  const crossSite = await page.request.post(`/admin/orders/${orderId}`, {
+    multipart,
+    headers: { Origin: "https://evil.example" },
+    maxRedirects: 0,
+  });
+  expect(crossSite.status()).toBe(403);
+  expect(await crossSite.text()).toContain(shop("formFromElsewhere.title", "en"));
   const [row] = await database(
     async (pool) => (await pool.query("select fulfilled_at from orders where id = $1", [orderId])).rows,
   );

@@ -1,18 +1,20 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getEnv } from "@/lib/env";
-import { refuseOversizedForm } from "@/lib/form-limit";
+import { refuseCrossSiteForm, refuseOversizedForm } from "@/lib/form-limit";
 import { contentSecurityPolicy, STATIC_SECURITY_HEADERS } from "@/lib/security-headers";
 
 /**
  * Gives every page the security headers and a Content-Security-Policy with a fresh nonce, which Next.js applies to
  * its own scripts. Admin pages are also marked noindex and no-store; who may see them is checked by each page on the
- * server (lib/admin/auth.ts), not here. A form post too large to be one of the shop's is answered here, with a page
- * that says so (lib/form-limit.ts).
+ * server (lib/admin/auth.ts), not here. A form post too large to be one of the shop's, or sent from another site, is
+ * answered here, with a page that says so (lib/form-limit.ts).
  */
 export function proxy(request: NextRequest) {
   const nonce = btoa(crypto.randomUUID());
   let paymentOrigin: string | null = null;
+  let siteUrl: string | undefined;
   try {
+    siteUrl = getEnv().SITE_URL;
     paymentOrigin = new URL(getEnv().PAYMENT_API_BASE_URL).origin;
   } catch {
     // A broken environment is reported by the pages that need it; the policy just stays at 'self'.
@@ -21,8 +23,11 @@ export function proxy(request: NextRequest) {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", csp);
-  // A form over the shop's limit never reaches Next.js, whose own limit (1 MB) answers a bare 500.
-  const response = refuseOversizedForm(request, nonce) ?? NextResponse.next({ request: { headers: requestHeaders } });
+  // A form over the shop's limit, or sent from another site, never reaches Next.js, which answers both with a bare 500.
+  const response =
+    refuseOversizedForm(request, nonce) ??
+    refuseCrossSiteForm(request, nonce, siteUrl) ??
+    NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", csp);
   for (const { key, value } of STATIC_SECURITY_HEADERS) response.headers.set(key, value);
   // The back office is for the merchant's eyes only: never indexed, never kept by a browser or a CDN.

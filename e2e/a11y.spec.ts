@@ -78,8 +78,9 @@ for (const lang of ["en", "ar"] as const) {
     const orderPath = new URL(page.url()).pathname;
     await check(page, "/orders");
 
-    // The back office: sign-in (with an error shown), the orders list, one order.
+    // The back office: sign-in (with an error shown), asking for a sign-in link, the orders list, one order.
     await check(page, "/admin/sign-in?error=invalid");
+    await check(page, "/admin/sign-in/link?error=limited&minutes=7");
     await signInAsAdmin(page, A11Y_ADMIN.email, A11Y_ADMIN.password, lang);
     await expectNoSeriousViolations(page, `admin orders (${lang})`);
     await check(page, `/admin${orderPath}`);

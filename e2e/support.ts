@@ -127,6 +127,24 @@ export const mailbox = {
       .toBe(count);
     return emails;
   },
+  /** Waits until an e-mail to `address` has arrived, and returns the newest. */
+  async latestTo(request: APIRequestContext, address: string): Promise<CaughtEmail> {
+    let emails: CaughtEmail[] = [];
+    await expect
+      .poll(
+        async () => {
+          const response = await request.get(`${stack().mailInboxUrl}/api/email`);
+          expect(response.ok()).toBe(true);
+          emails = ((await response.json()) as CaughtEmail[]).filter((email) =>
+            email.to.some((to) => to.address === address),
+          );
+          return emails.length;
+        },
+        { timeout: 15_000, intervals: [100] },
+      )
+      .toBeGreaterThan(0);
+    return emails[emails.length - 1]!;
+  },
   /** The HTML of one e-mail as MailDev serves it for display. */
   async html(request: APIRequestContext, id: string): Promise<string> {
     const response = await request.get(`${stack().mailInboxUrl}/api/email/${id}/html`);

@@ -85,3 +85,60 @@ describe("the payment list's form (the back office's reconciliation)", () => {
     expect(post("/admin/orders", MAX_FORM_BYTES + 1).status).toBe(413);
   });
 });
+
+describe("a form post from another site", () => {
+  const send = (path: string, headers: Record<string, string>) =>
+    proxy(
+      new NextRequest(`http://localhost:3000${path}`, {
+        method: "POST",
+        headers: { "content-type": "multipart/form-data; boundary=x", "content-length": "300", ...headers },
+      }),
+    );
+
+  it.each([
+    ["another site's page", { origin: "https://evil.example" }],
+    ["another port of the same host", { origin: "http://localhost:4010" }],
+    ["a sandboxed frame (Origin: null)", { origin: "null" }],
+    ["an Origin that is not a URL", { origin: "garbage" }],
+    ["the client's own action call from another site", { origin: "https://evil.example", "next-action": "7f3a" }],
+  ])("is refused with 403 and a page that says nothing was done: %s", async (_name, headers) => {
+    const response = send("/admin/orders/ord_0123456789abcdef", { host: "localhost:3000", ...headers });
+    expect(response.status).toBe(403);
+    expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const html = await response.text();
+    expect(html).toContain(en.formFromElsewhere.title);
+    expect(html).toContain(`<a href="/admin/orders/ord_0123456789abcdef">${en.formFromElsewhere.back}</a>`);
+  });
+
+  it("speaks the visitor's language", async () => {
+    const html = await send("/admin/sign-in", {
+      host: "localhost:3000",
+      origin: "https://evil.example",
+      cookie: "NEXT_LOCALE=ar",
+    }).text();
+    expect(html).toContain(`<html lang="ar" dir="rtl">`);
+    expect(html).toContain(ar.formFromElsewhere.title);
+  });
+
+  it.each([
+    ["the shop's own page", { host: "localhost:3000", origin: "http://localhost:3000" }],
+    [
+      "the public origin behind a proxy that rewrites Host (SITE_URL, or X-Forwarded-Host)",
+      { host: "127.0.0.1:3000", "x-forwarded-host": "shop.example.ly", origin: "https://shop.example.ly" },
+    ],
+    ["a post without Origin (not a browser's)", { host: "localhost:3000" }],
+  ])("lets through %s", (_name, headers) => {
+    expect(send("/admin/sign-in", headers).headers.get("x-middleware-next")).toBe("1");
+  });
+
+  it("leaves the payment service's webhook alone, wherever it comes from", () => {
+    const response = proxy(
+      new NextRequest("http://localhost:3000/api/payments/webhook", {
+        method: "POST",
+        headers: { "content-type": "application/json", host: "localhost:3000", origin: "https://pay.example.ly" },
+      }),
+    );
+    expect(response.headers.get("x-middleware-next")).toBe("1");
+  });
+});

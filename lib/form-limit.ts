@@ -2,7 +2,7 @@ import { createTranslator } from "next-intl";
 import type { NextRequest } from "next/server";
 import ar from "./i18n/messages/ar.json";
 import en from "./i18n/messages/en.json";
-import { direction, LOCALE_COOKIE, resolveLocale } from "./i18n/config";
+import { direction, LOCALE_COOKIE, resolveLocale, type Locale } from "./i18n/config";
 
 /**
  * The largest form the shop reads. Next.js refuses a server action body over 1 MB (`serverActions.bodySizeLimit`)
@@ -37,6 +37,33 @@ function isFormPost(request: NextRequest): boolean {
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+const messagesOf = (locale: Locale) => (locale === "ar" ? ar : en);
+
+/**
+ * A short page in the visitor's language (the language cookie, else the browser's), with a way back to the page the
+ * form was on, as a plain GET.
+ * @param texts its title, sentence and link text in the visitor's language.
+ */
+function refusalPage(
+  request: NextRequest,
+  nonce: string,
+  status: number,
+  texts: (locale: Locale) => { title: string; text: string; back: string },
+): Response {
+  const locale = resolveLocale(request.cookies.get(LOCALE_COOKIE)?.value, request.headers.get("accept-language"));
+  const { title, text, back } = texts(locale);
+  const html = `<!doctype html>
+<html lang="${locale}" dir="${direction(locale)}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
+<style nonce="${nonce}">body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1c1917}a{color:#166534}</style></head>
+<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p><p><a href="${escapeHtml(request.nextUrl.pathname)}">${escapeHtml(back)}</a></p></main></body>
+</html>`;
+  return new Response(html, {
+    status,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+  });
+}
+
 /**
  * The answer to a form post too large to read (413, a short page in the shopper's language with a way back), or
  * `null` to let the request through. Decided by `Content-Length`, which browsers always send with a form; a body
@@ -47,18 +74,37 @@ export function refuseOversizedForm(request: NextRequest, nonce: string): Respon
   const length = Number(request.headers.get("content-length") ?? 0);
   const limit = formLimit(request.nextUrl.pathname);
   if (!isFormPost(request) || !(length > limit)) return null;
-  const locale = resolveLocale(request.cookies.get(LOCALE_COOKIE)?.value, request.headers.get("accept-language"));
-  const t = createTranslator({ locale, messages: locale === "ar" ? ar : en, namespace: "formTooLarge" });
-  // Back to the page the form was on, as a plain GET: the form is shown again there.
-  const back = escapeHtml(request.nextUrl.pathname);
-  const html = `<!doctype html>
-<html lang="${locale}" dir="${direction(locale)}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(t("title"))}</title>
-<style nonce="${nonce}">body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1c1917}a{color:#166534}</style></head>
-<body><main><h1>${escapeHtml(t("title"))}</h1><p>${escapeHtml(t(limit === MAX_FORM_BYTES ? "text" : "textList", { size: limit / 1024 }))}</p><p><a href="${back}">${escapeHtml(t("back"))}</a></p></main></body>
-</html>`;
-  return new Response(html, {
-    status: 413,
-    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+  return refusalPage(request, nonce, 413, (locale) => {
+    const t = createTranslator({ locale, messages: messagesOf(locale), namespace: "formTooLarge" });
+    return {
+      title: t("title"),
+      text: t(limit === MAX_FORM_BYTES ? "text" : "textList", { size: limit / 1024 }),
+      back: t("back"),
+    };
+  });
+}
+
+/**
+ * The answer to a form post or action call sent from another site (403, a short page that says nothing was done), or
+ * `null` to let the request through. Next.js refuses a server action whose `Origin` is neither the host it was sent
+ * to (`X-Forwarded-Host`, else `Host`) nor an allowed origin (next.config.mjs allows SITE_URL's), which stops
+ * cross-site request forgery, but it answers with a bare 500; this refuses the same posts first, by the same rule,
+ * with a page. A post without `Origin` (not from a browser, so carrying no one's cookies) is left to Next.js, which
+ * lets it through as well.
+ * @param siteUrl the shop's public origin (SITE_URL), when the environment could be read.
+ */
+export function refuseCrossSiteForm(request: NextRequest, nonce: string, siteUrl: string | undefined): Response | null {
+  const origin = request.headers.get("origin");
+  if (!isFormPost(request) || origin === null) return null;
+  const ownHosts = [
+    request.headers.get("x-forwarded-host")?.split(",")[0]?.trim(),
+    request.headers.get("host"),
+    siteUrl && URL.canParse(siteUrl) ? new URL(siteUrl).host : undefined,
+  ];
+  const host = URL.canParse(origin) ? new URL(origin).host.toLowerCase() : null;
+  if (host && ownHosts.some((own) => own?.toLowerCase() === host)) return null;
+  return refusalPage(request, nonce, 403, (locale) => {
+    const t = createTranslator({ locale, messages: messagesOf(locale), namespace: "formFromElsewhere" });
+    return { title: t("title"), text: t("text"), back: t("back") };
   });
 }

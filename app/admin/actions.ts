@@ -1,26 +1,26 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { z } from "zod";
+import { getLocale } from "next-intl/server";
 import { clientIp, endAdminSession, requireAdmin, signIn, startAdminSession } from "@/lib/admin/auth";
+import { linkTokenSchema, parseCredentials, parseLinkRequest } from "@/lib/admin/sign-in-form";
+import { requestSignInLink, signInWithLink } from "@/lib/admin/sign-in-links";
+import { sendSignInLinkAfterResponse } from "@/lib/email/sign-in-link";
+import { isLocale } from "@/lib/i18n/config";
 import { fulfilOrder } from "@/lib/orders/fulfilment";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/log";
 
-const credentialsSchema = z.object({
-  email: z.string().trim().min(1).max(254),
-  password: z.string().min(1).max(1_000),
-});
-
 /**
  * Signs an admin in (form fields `email`, `password`) and opens the orders; a wrong e-mail or password, too many
  * failures, or too many sign-ins being checked at once come back to the sign-in page with a message that never says
- * which of the two was wrong.
+ * which of the two was wrong. A form without both fields, or with an e-mail that is not an address, is answered
+ * before anything else.
  */
 export async function signInAction(form: FormData): Promise<void> {
-  const parsed = credentialsSchema.safeParse({ email: form.get("email"), password: form.get("password") });
-  if (!parsed.success) redirect("/admin/sign-in?error=missing");
-  const result = await signIn(getDb(), { ...parsed.data, ip: await clientIp() });
+  const parsed = parseCredentials(form);
+  if (!parsed.ok) redirect(`/admin/sign-in?error=${parsed.error}`);
+  const result = await signIn(getDb(), { email: parsed.email, password: parsed.password, ip: await clientIp() });
   logger.info({ event: "admin_sign_in", ok: result.ok, reason: result.ok ? undefined : result.reason });
   if (result.ok) await startAdminSession(result.admin, result.sessionVersion);
   if (!result.ok)
@@ -32,10 +32,42 @@ export async function signInAction(form: FormData): Promise<void> {
   redirect("/admin/orders");
 }
 
-/** Signs the admin out: this browser's cookie, and on the server every copy of it (lib/admin/auth.ts). */
+/**
+ * Signs the admin out: this browser's cookie always, and on the server every copy of it (lib/admin/auth.ts). The page
+ * says which: with the database down, only this browser.
+ */
 export async function signOutAction(): Promise<void> {
-  await endAdminSession();
-  redirect("/admin/sign-in?signed-out=1");
+  const { everywhere } = await endAdminSession();
+  redirect(`/admin/sign-in?signed-out=${everywhere ? "everywhere" : "this-browser"}`);
+}
+
+/**
+ * Asks for a one-time sign-in link (form field `email`) and says it is on its way, whether or not the e-mail has an
+ * account; the e-mail goes out after the response (lib/admin/sign-in-links.ts).
+ */
+export async function requestSignInLinkAction(form: FormData): Promise<void> {
+  const parsed = parseLinkRequest(form);
+  if (!parsed.ok) redirect(`/admin/sign-in/link?error=${parsed.error}`);
+  const result = await requestSignInLink(getDb(), { email: parsed.email, ip: await clientIp() });
+  logger.info({ event: "admin_sign_in_link_requested", ok: result.ok });
+  if (!result.ok) redirect(`/admin/sign-in/link?error=limited&minutes=${result.retryAfterMinutes}`);
+  if (result.link) {
+    const locale = await getLocale();
+    sendSignInLinkAfterResponse(result.link, isLocale(locale) ? locale : "en");
+  }
+  redirect("/admin/sign-in/link?sent=1");
+}
+
+/** Signs an admin in with the one-time link of form field `token` (the link's page posts it), and opens the orders. */
+export async function signInWithLinkAction(form: FormData): Promise<void> {
+  const token = linkTokenSchema.safeParse(form.get("token"));
+  const result = token.success
+    ? await signInWithLink(getDb(), { token: token.data, ip: await clientIp() })
+    : ({ ok: false, reason: "used_or_expired" } as const);
+  logger.info({ event: "admin_sign_in_link_used", ok: result.ok });
+  if (!result.ok) redirect("/admin/sign-in/link?error=usedOrExpired");
+  await startAdminSession(result.admin, result.sessionVersion);
+  redirect("/admin/orders");
 }
 
 /** Marks the order of form field `id` as fulfilled, as the signed-in admin; says on the order page how it went. */

@@ -1,4 +1,3 @@
-import { randomBytes, scryptSync } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { eq } from "drizzle-orm";
 import { Pool } from "pg";
@@ -6,9 +5,10 @@ import { describe, expect, it } from "vitest";
 import { createDb } from "../db/client";
 import { adminUsers, orderEvents, orderLines, orders, signInAttempts, type OrderStatus } from "../db/schema";
 import { newOrderId } from "../orders/store";
+import { quickAdmin as storeQuickAdmin } from "../../testing/admins";
 import { setUpTestDatabase } from "../../testing/db";
 import { ensureDevelopmentAdmin, saveAdmin } from "./accounts";
-import { endSessions, Gate, LOCKOUT_WINDOW_MS, SIGN_IN_LIMITS, signIn } from "./auth";
+import { endSessions, Gate, LOCKOUT_WINDOW_MS, SIGN_IN_LIMITS, signIn, signInGates } from "./auth";
 import { fulfilOrder } from "../orders/fulfilment";
 import { exportOrdersCsv, listOrders, neutraliseFormula, parseOrderListQuery, PAGE_SIZE } from "./orders";
 import { hashPassword, verifyPassword } from "./passwords";
@@ -17,18 +17,8 @@ import { hashPassword, verifyPassword } from "./passwords";
 
 const t = setUpTestDatabase();
 
-/**
- * An admin whose stored hash is scrypt at N = 2^10: checked by the same code as any other, in a millisecond instead
- * of a second, so the limits' tests can make their dozens of attempts.
- */
-async function quickAdmin(email: string, password: string) {
-  const salt = randomBytes(16);
-  const key = scryptSync(password.normalize("NFKC"), salt, 32, { N: 2 ** 10, r: 8, p: 1 });
-  await t.db.insert(adminUsers).values({
-    email,
-    passwordHash: ["scrypt", 2 ** 10, 8, 1, salt.toString("base64"), key.toString("base64")].join("$"),
-  });
-}
+/** An admin with a quick hash (testing/admins.ts). */
+const quickAdmin = (email: string, password: string) => storeQuickAdmin(t.db, email, password);
 
 /**
  * `count` sign-ins at once, alternating between two pools (two server instances), each with a gate wide enough for all.
@@ -37,12 +27,12 @@ async function racing(count: number, attempt: (i: number) => { email: string; pa
   const second = new Pool({ connectionString: t.url, max: 5 });
   try {
     const instances = [
-      { db: t.db, gate: new Gate(count, 0) },
-      { db: createDb(second), gate: new Gate(count, 0) },
+      { db: t.db, gates: { ...signInGates(), strangers: new Gate(count, 0) } },
+      { db: createDb(second), gates: { ...signInGates(), strangers: new Gate(count, 0) } },
     ];
     return await Promise.all(
       Array.from({ length: count }, (_, i) =>
-        signIn(instances[i % 2]!.db, attempt(i), { gate: instances[i % 2]!.gate }),
+        signIn(instances[i % 2]!.db, attempt(i), { gates: instances[i % 2]!.gates }),
       ),
     );
   } finally {
@@ -247,14 +237,14 @@ describe("accounts and sign-in", () => {
   });
 
   it("keeps a password check's turn taken as long again after it, without delaying the answer: half a core at most", async () => {
-    const gate = new Gate(1, 0);
+    const gates = { ...signInGates(), strangers: new Gate(1, 0) };
     const attempt = { email: "nobody-pause@shop.ly", password: "not-a-password", ip: "10.11.0.1" };
     const started = performance.now();
-    expect(await signIn(t.db, attempt, { gate })).toEqual({ ok: false, reason: "invalid" });
+    expect(await signIn(t.db, attempt, { gates })).toEqual({ ok: false, reason: "invalid" });
     const took = performance.now() - started;
-    expect(await signIn(t.db, attempt, { gate })).toEqual({ ok: false, reason: "busy" });
+    expect(await signIn(t.db, attempt, { gates })).toEqual({ ok: false, reason: "busy" });
     await new Promise((resolve) => setTimeout(resolve, took + 50));
-    expect(await signIn(t.db, attempt, { gate })).toEqual({ ok: false, reason: "invalid" });
+    expect(await signIn(t.db, attempt, { gates })).toEqual({ ok: false, reason: "invalid" });
   });
 
   it("moves the session version at sign-out and at a password reset; a cookie of an old version bumps nothing", async () => {

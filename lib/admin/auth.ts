@@ -1,14 +1,16 @@
 import "server-only";
 import { createHmac } from "node:crypto";
 import { isIP } from "node:net";
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, sql, type SQL } from "drizzle-orm";
 import { getIronSession, type SessionOptions } from "iron-session";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
-import type { Db } from "../db/client";
+import type { Db, DbOrTx } from "../db/client";
 import { getDb } from "../db/client";
 import { adminUsers, signInAttempts, type AdminUserRow } from "../db/schema";
+import { describeDbFailure } from "../db/errors";
 import { getEnv } from "../env";
+import { logger } from "../log";
 import { decoyHash, verifyPassword } from "./passwords";
 
 /**
@@ -38,21 +40,27 @@ const FAMILIAR_FOR_MS = 30 * 24 * 60 * 60_000;
 const SESSION_TTL_SECONDS = 8 * 60 * 60;
 
 /**
- * Password checks one server instance runs at once. Each is scrypt: 128 MB and most of a second of a core, on one of
- * Node's four pool threads (shared with file reads and DNS lookups). One at a time leaves the shop the other cores
- * and threads, whatever the instance's size, and each check's turn stays taken for as long again after it ends (the
- * answer is not delayed), so that sign-ins take at most half a core: within a container's CPU quota, or beside
- * other work on a shared machine, a hash running back to back slows everything else. Measured on 2 busy cores
- * (lib/admin/sign-in-load.test.ts), checkouts' p95 beside 20 attackers was up to 1.5–3× the idle one with two
- * checks at once, 1–2× with one, 1–1.6× with one and the pause. A back office's real sign-ins are a few a day.
+ * Password checks of strangers (an e-mail at an address it has not signed in from lately) one server instance runs at
+ * once. Each is scrypt: 128 MB and most of a second of a core, on one of Node's four pool threads (shared with file
+ * reads and DNS lookups). One at a time leaves the shop the other cores and threads, whatever the instance's size, and
+ * each check's turn stays taken for as long again after it ends (the answer is not delayed), so that strangers'
+ * sign-ins take at most half a core: within a container's CPU quota, or beside other work on a shared machine, a hash
+ * running back to back slows everything else. Measured on 2 busy cores (lib/admin/sign-in-load.test.ts), checkouts'
+ * p95 beside 20 attackers was up to 1.5–3× the idle one with two checks at once, 1–2× with one, 1–1.6× with one and
+ * the pause. A back office's real sign-ins are a few a day.
  */
-export const HASHES_AT_ONCE = 1;
-/** Sign-ins that may wait for a turn at a password check; anyone beyond is told to try again in a moment. */
+const HASHES_AT_ONCE = 1;
+/** Strangers' sign-ins that may wait for a turn at a password check; anyone beyond is told to try again in a moment. */
 const SIGN_INS_WAITING = 2;
+/**
+ * Database statements of sign-ins one server instance runs at once: sign-ins never hold more than this many of the
+ * pool's connections, however many arrive, so checkouts keep the rest.
+ */
+export const SIGN_IN_CONNECTIONS = 1;
 
 /**
- * A counting semaphore that says no rather than letting a queue grow: at most `size` holders at once and `queue`
- * more waiting for a turn, in order of arrival.
+ * A counting semaphore that says no rather than letting a queue grow past `queue`: at most `size` holders at once and
+ * `queue` more waiting for a turn, in order of arrival (`Infinity`: every caller waits its turn, none is turned away).
  */
 export class Gate {
   #active = 0;
@@ -82,10 +90,47 @@ export class Gate {
       else this.#active--;
     };
   }
+
+  /**
+   * Runs `work` in a turn, waiting for one.
+   * @throws RangeError when the queue is full (never for a gate whose queue is `Infinity`).
+   */
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    const release = await this.enter();
+    if (!release) throw new RangeError("The gate and its queue are full.");
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
 }
 
-/** This process's gate in front of the password check. */
-const passwordChecks = new Gate(HASHES_AT_ONCE, SIGN_INS_WAITING);
+/**
+ * The turns one server instance gives sign-ins. Strangers (an e-mail at an address it has not signed in from within
+ * {@link FAMILIAR_FOR_MS}) queue at `strangers`, which turns away whoever finds it full; an e-mail at a familiar
+ * address has a lane of its own, `familiar`, which turns nobody away: its attempts are admitted by the database's
+ * limits before they wait (at most {@link SIGN_IN_LIMITS}.emailAtAddress failures per e-mail and address in
+ * {@link LOCKOUT_WINDOW_MS}), so only the owner of the account, or a few guesses claiming the owner's address, ever
+ * queue there. Every sign-in statement takes a turn at `database`.
+ */
+export interface SignInGates {
+  strangers: Gate;
+  familiar: Gate;
+  database: Gate;
+}
+
+/** A server instance's {@link SignInGates} (tests make one per simulated instance). */
+export function signInGates(): SignInGates {
+  return {
+    strangers: new Gate(HASHES_AT_ONCE, SIGN_INS_WAITING),
+    familiar: new Gate(1, Infinity),
+    database: new Gate(SIGN_IN_CONNECTIONS, Infinity),
+  };
+}
+
+/** This process's gates. */
+const processGates = signInGates();
 
 /** A signed-in admin. */
 export interface Admin {
@@ -103,41 +148,87 @@ export type SignInResult =
  * Checks an e-mail and password within the {@link SIGN_IN_LIMITS}, counted in the database so they hold across server
  * instances. An unknown e-mail and a wrong password give the same answer, after the same work.
  *
- * The attempt is recorded first, as a failure, in a short transaction that holds advisory locks on the e-mail and
- * the address, so racing attempts are counted one after the other and a process that dies mid-check has still
- * spent one. The password is checked after that transaction, holding no connection: a sign-in takes one of the
- * pool's connections only for a few milliseconds, never for the hash. At most {@link HASHES_AT_ONCE} checks run at
- * once per process, at most half the time (more wait, up to {@link SIGN_INS_WAITING}; beyond that the answer is
- * `busy`, without a query).
- * @param options.now the time of the attempt (tests move it); options.gate the process's gate unless given (tests
- *   give each simulated server instance its own).
+ * First, one indexed lookup: has this e-mail signed in from this address within {@link FAMILIAR_FOR_MS}? A familiar
+ * sign-in never waits behind strangers: its attempt is recorded (or refused by the limits) at once and its password
+ * checked in the familiar lane ({@link SignInGates}). A stranger's sign-in takes a turn at the strangers' gate first
+ * ({@link HASHES_AT_ONCE} checks at once, at most half the time; up to {@link SIGN_INS_WAITING} more wait; beyond
+ * that the answer is `busy`, without recording anything), then is recorded.
+ *
+ * An attempt is recorded as a failure before its password is checked, in a short transaction that holds advisory
+ * locks on the e-mail and the address, so racing attempts are counted one after the other and a process that dies
+ * mid-check has still spent one. The password is checked after that transaction, holding no connection: a sign-in
+ * holds one of the pool's connections only for a few milliseconds at a time, never for the hash, and an instance's
+ * sign-ins hold at most {@link SIGN_IN_CONNECTIONS} at once.
+ * @param options.now the time of the attempt (tests move it); options.gates the process's unless given (tests give
+ *   each simulated server instance its own).
  * @throws whatever the database throws; the attempt then counts if it was recorded.
  */
 export async function signIn(
   db: Db,
   input: { email: string; password: string; ip: string },
-  { now = new Date(), gate = passwordChecks }: { now?: Date; gate?: Gate } = {},
+  { now = new Date(), gates = processGates }: { now?: Date; gates?: SignInGates } = {},
 ): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
   const { ip } = input;
-  const release = await gate.enter();
+  if (await gates.database.run(() => isFamiliar(db, email, ip, now))) {
+    const attempt = await gates.database.run(() => recordAttempt(db, email, ip, now));
+    if ("locked" in attempt) return { ok: false, reason: "locked", retryAfterMinutes: attempt.locked };
+    return gates.familiar.run(() => checkPassword(db, gates, attempt, input.password));
+  }
+  const release = await gates.strangers.enter();
   if (!release) return { ok: false, reason: "busy" };
   let hashMs = 0; // how long the password check took: its turn stays taken as long again
   try {
-    const attempt = await recordAttempt(db, email, ip, now);
+    const attempt = await gates.database.run(() => recordAttempt(db, email, ip, now));
     if ("locked" in attempt) return { ok: false, reason: "locked", retryAfterMinutes: attempt.locked };
-    const { user } = attempt;
     const hashStarted = performance.now();
-    const matches = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
-    hashMs = performance.now() - hashStarted;
-    if (!user || !matches) return { ok: false, reason: "invalid" };
-    await db.update(signInAttempts).set({ succeeded: true }).where(eq(signInAttempts.id, attempt.id));
-    // The version read with the hash that was checked: a reset or a sign-out meanwhile leaves this session stale.
-    return { ok: true, admin: { id: user.id, email: user.email }, sessionVersion: user.sessionVersion };
+    try {
+      return await checkPassword(db, gates, attempt, input.password);
+    } finally {
+      hashMs = performance.now() - hashStarted;
+    }
   } finally {
     if (hashMs > 0) setTimeout(release, hashMs).unref();
     else release();
   }
+}
+
+/**
+ * Whether `email` signed in from `ip` within {@link FAMILIAR_FOR_MS}: one lookup on the index of successes. Never for
+ * the address "unknown" (see {@link clientAddress}): when the shop cannot tell addresses apart, nobody's is known.
+ */
+export async function isFamiliar(db: DbOrTx, email: string, ip: string, now: Date): Promise<boolean> {
+  if (ip === "unknown") return false;
+  const [row] = await db
+    .select({ id: signInAttempts.id })
+    .from(signInAttempts)
+    .where(
+      and(
+        eq(signInAttempts.email, email),
+        eq(signInAttempts.ip, ip),
+        eq(signInAttempts.succeeded, true),
+        gt(signInAttempts.at, new Date(now.getTime() - FAMILIAR_FOR_MS)),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Checks the password of a recorded attempt (against a decoy for an unknown e-mail) and marks it if it matched. */
+async function checkPassword(
+  db: Db,
+  gates: SignInGates,
+  attempt: { id: number; user: AdminUserRow | undefined },
+  password: string,
+): Promise<SignInResult> {
+  const { user } = attempt;
+  const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
+  if (!user || !matches) return { ok: false, reason: "invalid" };
+  await gates.database.run(() =>
+    db.update(signInAttempts).set({ succeeded: true }).where(eq(signInAttempts.id, attempt.id)),
+  );
+  // The version read with the hash that was checked: a reset or a sign-out meanwhile leaves this session stale.
+  return { ok: true, admin: { id: user.id, email: user.email }, sessionVersion: user.sessionVersion };
 }
 
 /**
@@ -236,16 +327,26 @@ export async function startAdminSession(admin: Admin, sessionVersion: number): P
 
 /**
  * Signs the admin of this request out: on the server first, by bumping the account's session version, so that every
- * copy of the cookie, and the admin's sessions in other browsers, are refused from now on; then the cookie itself.
- * A cookie that is no longer good bumps nothing (whoever holds an old copy cannot sign the admin out at will).
- * @throws whatever the database throws; the cookie is then left as it was, and the sign-out can be tried again.
+ * copy of the cookie, and the admin's sessions in other browsers, are refused from now on; then, whatever happened
+ * there, the cookie itself. A cookie that is no longer good bumps nothing (whoever holds an old copy cannot sign the
+ * admin out at will), and there is nothing left of it elsewhere to end.
+ * @returns `everywhere`: whether no other copy of this session is left (`false` when the database could not be
+ *   reached: this browser is signed out, the other devices are not, and the failure is logged). Never throws for the
+ *   database.
  */
-export async function endAdminSession(db: Db = getDb()): Promise<void> {
+export async function endAdminSession(db: Db = getDb()): Promise<{ everywhere: boolean }> {
   const session = await adminSession();
+  let everywhere = true;
   if (typeof session.adminId === "number" && typeof session.sessionVersion === "number") {
-    await endSessions(db, session.adminId, session.sessionVersion);
+    try {
+      await endSessions(db, session.adminId, session.sessionVersion);
+    } catch (error) {
+      logger.error({ event: "admin_sign_out_not_recorded", ...describeDbFailure(error) });
+      everywhere = false;
+    }
   }
   session.destroy();
+  return { everywhere };
 }
 
 /**

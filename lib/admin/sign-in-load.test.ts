@@ -5,7 +5,7 @@ import { createDb, type Db } from "../db/client";
 import { orderEvents, orders } from "../db/schema";
 import { newOrderId } from "../orders/store";
 import { setUpTestDatabase } from "../../testing/db";
-import { HASHES_AT_ONCE, signIn } from "./auth";
+import { SIGN_IN_CONNECTIONS, signIn } from "./auth";
 
 /**
  * Sign-ins beside checkouts on one server instance's pool. A password check is scrypt: 128 MB and most of a second of
@@ -141,7 +141,7 @@ function attack(attackers = 20) {
 }
 
 describe("sign-ins beside checkouts on one instance's pool of five", () => {
-  it(`20 concurrent sign-ins hold at most ${HASHES_AT_ONCE} of its connections and never queue for one`, async () => {
+  it(`20 concurrent sign-ins hold at most ${SIGN_IN_CONNECTIONS} of its connections and never queue for one`, async () => {
     await randomSignIn(); // the decoy hash for unknown e-mails, made once per process
     const watch = watchPool();
     try {
@@ -149,7 +149,7 @@ describe("sign-ins beside checkouts on one instance's pool of five", () => {
     } finally {
       watch.stop();
     }
-    expect(watch.seen.maxInUse).toBeLessThanOrEqual(HASHES_AT_ONCE);
+    expect(watch.seen.maxInUse).toBeLessThanOrEqual(SIGN_IN_CONNECTIONS);
     expect(watch.seen.maxWaiting).toBe(0);
   }, 120_000);
 
@@ -160,7 +160,7 @@ describe("sign-ins beside checkouts on one instance's pool of five", () => {
     try {
       // The first sign-ins are hashing by now.
       await new Promise((resolve) => setTimeout(resolve, 200));
-      await checkouts(40, POOL_SIZE - HASHES_AT_ONCE);
+      await checkouts(40, POOL_SIZE - SIGN_IN_CONNECTIONS);
       // Done while sign-ins were still being checked, not after them, and the shoppers' connections and the
       // sign-ins' fit in the pool together.
       expect(answered).toBeLessThan(20);

@@ -253,6 +253,37 @@ export const signInAttempts = pgTable(
 );
 
 /**
+ * One-time sign-in links for the back office (lib/admin/sign-in-links.ts). Every request for one is a row, so that
+ * asking is limited per e-mail and per address in the database; a request for an existing account carries the SHA-256
+ * of the token that was e-mailed (never the token itself), which signs in at most once (`used_at`, set by one
+ * conditional update) before it expires.
+ */
+export const signInLinks = pgTable(
+  "sign_in_links",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    /** As asked for, lower-cased, whether or not an account has it. */
+    email: text().notNull(),
+    /** The address that asked (lib/admin/auth.ts, `clientIp`). */
+    ip: text().notNull(),
+    /** The account the link signs in to; null when the e-mail has none (nothing was sent). */
+    adminId: bigint({ mode: "number" }).references(() => adminUsers.id, { onDelete: "cascade" }),
+    /** Hex SHA-256 of the e-mailed token; null when nothing was sent. */
+    tokenHash: text().unique(),
+    requestedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    /** When, and from which address, the link signed someone in; null while unused. */
+    usedAt: timestamp({ withTimezone: true, precision: 3 }),
+    usedIp: text(),
+  },
+  (t) => [
+    index("sign_in_links_email_requested").on(t.email, t.requestedAt),
+    index("sign_in_links_ip_requested").on(t.ip, t.requestedAt),
+    check("sign_in_links_token_with_account", sql`(${t.adminId} is null) = (${t.tokenHash} is null)`),
+  ],
+);
+
+/**
  * E-mails about orders: the customer's receipt (in the order's language) and the merchant's notice (in
  * MERCHANT_LOCALE). Why one is sent: the order became `paid`, a payment arrived with another amount, the scheduled job
  * flagged a reported payment that was never confirmed (`unconfirmed_report`), or an admin asked for the receipt again.

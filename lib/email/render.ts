@@ -147,7 +147,7 @@ export async function renderOrderEmail(
 }
 
 /** The HTML of an e-mail and its plain-text twin (React Email's conversion: links spelled out, tables as lines). */
-async function htmlAndText(element: ReactElement): Promise<{ html: string; text: string }> {
+export async function htmlAndText(element: ReactElement): Promise<{ html: string; text: string }> {
   const [html, text] = await Promise.all([
     render(element),
     // Headings as written: html-to-text's capitals shout, and mean nothing in Arabic.

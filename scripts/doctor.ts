@@ -98,7 +98,7 @@ else
   note(
     production
       ? "e-mail is off: SMTP_URL is not set, so customers get no receipt and nobody hears of paid orders (see .env.example)"
-      : "e-mail: SMTP_URL is not set; `npm run dev` points it at its mail catcher (MailDev), elsewhere e-mail is off",
+      : "e-mail: SMTP_URL is not set; `npm run dev` points it at its mail catcher, elsewhere e-mail is off",
   );
 
 /** Connects to the SMTP server and logs in, as the shop's sender will (no e-mail is sent). */

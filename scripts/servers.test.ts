@@ -5,15 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import nodemailer from "nodemailer";
-import {
-  EMBEDDED_POSTGRES_MAJOR,
-  freePort,
-  portIsFree,
-  ROOT,
-  startEmbeddedDatabase,
-  startMailCatcher,
-} from "./servers";
+import { EMBEDDED_POSTGRES_MAJOR, freePort, ROOT, startEmbeddedDatabase } from "./servers";
 
 /** The embedded PostgreSQL of `npm run dev` (a persistent cluster) and of the tests (throwaway clusters). */
 const folders: string[] = [];
@@ -137,45 +129,5 @@ describe("a throwaway cluster", () => {
     expect(existsSync(server.dataDir)).toBe(true);
     await server.stop();
     expect(existsSync(server.dataDir)).toBe(false);
-  });
-});
-
-describe("the mail catcher (MailDev) of `npm run dev` and the browser tests", () => {
-  it("keeps what the shop sends, shows it in its inbox and REST API, and frees its ports when stopped", async () => {
-    const [smtpPort, webPort] = [await freePort(), await freePort()];
-    const catcher = await startMailCatcher({ smtpPort, webPort });
-    try {
-      expect(catcher).toMatchObject({
-        smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
-        inboxUrl: `http://127.0.0.1:${webPort}`,
-      });
-      await nodemailer.createTransport(catcher.smtpUrl).sendMail({
-        from: "shop@example.com",
-        to: "merchant@example.com",
-        subject: "طلب مدفوع جديد",
-        text: "hello",
-      });
-      const emails = (await (await fetch(`${catcher.inboxUrl}/api/email`)).json()) as { subject: string }[];
-      expect(emails.map((email) => email.subject)).toEqual(["طلب مدفوع جديد"]);
-      const inbox = await fetch(catcher.inboxUrl, { headers: { Accept: "text/html" } });
-      expect(inbox.status).toBe(200);
-      expect(await inbox.text()).toContain("<html");
-    } finally {
-      await catcher.stop();
-    }
-    expect([await portIsFree(smtpPort), await portIsFree(webPort)]).toEqual([true, true]);
-  });
-
-  it("says which port is taken", async () => {
-    const blocker = createServer().listen(0, "127.0.0.1");
-    await new Promise((resolve) => blocker.once("listening", resolve));
-    const taken = (blocker.address() as { port: number }).port;
-    try {
-      await expect(startMailCatcher({ smtpPort: taken })).rejects.toThrow(
-        `port ${taken} (for the mail catcher's SMTP server) is in use`,
-      );
-    } finally {
-      blocker.close();
-    }
   });
 });

@@ -1,7 +1,7 @@
 // The project's processes, started the same way by `npm run dev` (scripts/dev.ts), the tests (testing/,
 // e2e/global-setup.ts, e2e/instances.spec.ts) and the benchmarks (bench/run.ts): the payment service emulator, the
-// embedded PostgreSQL, PgBouncer, the migrations, an admin account, a mail catcher (MailDev) for the shop's
-// e-mails, and `next start` of the shop (or of another Next.js app, such as the bench's baseline).
+// embedded PostgreSQL, PgBouncer, the migrations, an admin account, a mail catcher (./mail-catcher.ts) for the
+// shop's e-mails, and `next start` of the shop (or of another Next.js app, such as the bench's baseline).
 //
 // Every child runs in its own process group and is stopped with its whole group: SIGTERM, then SIGKILL after a
 // grace period. `stopAll()` stops everything this process started; `killAllNow()` is the synchronous last resort
@@ -28,8 +28,11 @@ import pg from "pg";
 /** The repository's root folder (commands run there, whatever the caller's working directory). */
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-/** Where a child's stdout and stderr go: nowhere, the parent's, only stderr to the parent's, or a log file. */
-export type Output = "ignore" | "inherit" | "stderr" | { file: string };
+/**
+ * Where a child's stdout and stderr go: nowhere, the parent's, only stderr to the parent's, stdout to a pipe the
+ * caller reads (`child.stdout`) with stderr to the parent's, or a log file.
+ */
+export type Output = "ignore" | "inherit" | "stderr" | "pipe" | { file: string };
 
 /** A started process: its group is stopped by {@link Started.stop} or {@link stopAll}. */
 export interface Started {
@@ -65,11 +68,12 @@ export function startProcess(
     stdin = "ignore",
   }: { env?: Record<string, string | undefined>; output?: Output; cwd?: string; stdin?: "ignore" | "pipe" } = {},
 ): Started {
-  let stdout: "ignore" | "inherit" | number = "ignore";
+  let stdout: "ignore" | "inherit" | "pipe" | number = "ignore";
   let stderr: "ignore" | "inherit" | number = "ignore";
   let logFd: number | undefined;
   if (output === "inherit") stdout = stderr = "inherit";
   else if (output === "stderr") stderr = "inherit";
+  else if (output === "pipe") [stdout, stderr] = ["pipe", "inherit"];
   else if (typeof output === "object") stdout = stderr = logFd = openSync(output.file, "w");
   const child = spawn(command, args, {
     cwd,
@@ -243,44 +247,51 @@ export async function startEmulator({
 
 // ─────────────────────────────────────────────── the mail catcher ───────────────────────────────────────────────
 
-/** MailDev, holding every e-mail sent to it: an SMTP server and a web inbox with a REST API. */
+/** The mail catcher (scripts/mail-catcher.ts), holding every e-mail sent to it: an SMTP server and a web inbox. */
 export interface RunningMailCatcher {
   /** `smtp://127.0.0.1:<port>`, the shop's SMTP_URL. */
   smtpUrl: string;
   /** The web inbox, e.g. `http://127.0.0.1:4026`; its REST API is under `/api` (`GET /api/email`, …). */
   inboxUrl: string;
-  /** Stops both servers and removes the e-mails it kept. */
+  /** Where the e-mails are kept, one `.eml` file each. */
+  folder: string;
+  /** Stops both servers; a throwaway inbox's e-mails are removed, a kept folder's stay. */
   stop(): Promise<void>;
 }
 
 /**
- * Starts MailDev (the `maildev` package) in this process on 127.0.0.1: an SMTP server on `smtpPort` that accepts any
- * message to anyone and delivers none, and its web inbox on `webPort` (default: free ports). The e-mails are kept in
- * a fresh temporary folder, removed by `stop()`.
+ * Starts the mail catcher in this process on 127.0.0.1: an SMTP server on `smtpPort` that accepts any message to
+ * anyone and delivers none, and its web inbox on `webPort` (default: free ports), with MailDev's REST API.
+ *
+ * - `folder` given: the e-mails are kept there and shown again on the next start (`npm run dev`'s `.data/mail`).
+ * - `folder` omitted: a fresh temporary folder, removed by `stop()` (the tests).
+ *
  * @throws Error naming the port when one is taken.
  */
 export async function startMailCatcher({
   smtpPort,
   webPort,
-}: { smtpPort?: number; webPort?: number } = {}): Promise<RunningMailCatcher> {
+  folder,
+}: { smtpPort?: number; webPort?: number; folder?: string } = {}): Promise<RunningMailCatcher> {
   const smtp = await claimPort(smtpPort, "the mail catcher's SMTP server");
   const web = await claimPort(webPort, "the mail catcher's inbox");
-  const mailDirectory = mkdtempSync(path.join(tmpdir(), "shop-maildev-"));
+  const directory = folder ? path.resolve(folder) : mkdtempSync(path.join(tmpdir(), "shop-mail-"));
   // Loaded on first use: the benchmarks and most tests never start it.
-  const { MailDev } = await import("maildev");
-  const maildev = new MailDev({ smtp, web, ip: "127.0.0.1", webIp: "127.0.0.1", silent: true, mailDirectory });
+  const { openMailCatcher } = await import("./mail-catcher");
+  let catcher;
   try {
-    await maildev.start();
+    catcher = await openMailCatcher({ smtpPort: smtp, webPort: web, folder: directory });
   } catch (error) {
-    rmSync(mailDirectory, { recursive: true, force: true });
-    throw new Error(`MailDev did not start (SMTP ${smtp}, inbox ${web}): ${(error as Error).message}`);
+    if (!folder) rmSync(directory, { recursive: true, force: true });
+    throw new Error(`The mail catcher did not start (SMTP ${smtp}, inbox ${web}): ${(error as Error).message}`);
   }
   return {
     smtpUrl: `smtp://127.0.0.1:${smtp}`,
     inboxUrl: `http://127.0.0.1:${web}`,
+    folder: directory,
     async stop() {
-      await maildev.stop();
-      rmSync(mailDirectory, { recursive: true, force: true });
+      await catcher.close();
+      if (!folder) rmSync(directory, { recursive: true, force: true });
     },
   };
 }
@@ -697,6 +708,11 @@ export interface NextAppOptions {
   output?: Output;
   /** Milliseconds to wait for the first answer; default 60 s. */
   timeoutMs?: number;
+  /**
+   * How long the server keeps an idle keep-alive connection open (`next start --keepAliveTimeout`); default Node's
+   * 5 s. A client that may reuse a connection later than that, as a load generator starved of CPU does, needs more.
+   */
+  keepAliveTimeoutMs?: number;
 }
 
 /**
@@ -706,12 +722,13 @@ export interface NextAppOptions {
 export async function startNextApp(
   name: string,
   cwd: string,
-  { port, env = {}, distDir, output = "ignore", timeoutMs = 60_000 }: NextAppOptions = {},
+  { port, env = {}, distDir, output = "ignore", timeoutMs = 60_000, keepAliveTimeoutMs }: NextAppOptions = {},
 ): Promise<RunningApp> {
   const chosen = await claimPort(port, name);
   const local = path.join(cwd, "node_modules/next/dist/bin/next");
   const bin = existsSync(local) ? local : path.join(ROOT, "node_modules/next/dist/bin/next");
-  const started = startProcess(name, process.execPath, [bin, "start", "--port", String(chosen)], {
+  const keepAlive = keepAliveTimeoutMs ? ["--keepAliveTimeout", String(keepAliveTimeoutMs)] : [];
+  const started = startProcess(name, process.execPath, [bin, "start", "--port", String(chosen), ...keepAlive], {
     cwd,
     env: {
       NEXT_TELEMETRY_DISABLED: "1",

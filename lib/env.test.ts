@@ -49,6 +49,13 @@ describe("parseEnv", () => {
     expect(problems({ ...production, TRUSTED_PROXY_HOPS: "9" })).toEqual(["TRUSTED_PROXY_HOPS must be at most 5"]);
   });
 
+  it("reads PAYMENTS_PER_ADDRESS from the environment: 10 when unset, a clear message when it is not a count", () => {
+    expect(parseEnv(production, "production").PAYMENTS_PER_ADDRESS).toBe(10);
+    expect(parseEnv({ ...production, PAYMENTS_PER_ADDRESS: "250" }, "production").PAYMENTS_PER_ADDRESS).toBe(250);
+    expect(parseEnv({ PAYMENTS_PER_ADDRESS: "40" }, "development").PAYMENTS_PER_ADDRESS).toBe(40);
+    expect(problems({ ...production, PAYMENTS_PER_ADDRESS: "0" })).toEqual(["PAYMENTS_PER_ADDRESS must be at least 1"]);
+  });
+
   it("uses the embedded database in development when DATABASE_URL is unset, never in production", () => {
     const env = parseEnv({}, "development");
     expect(env.usingEmbeddedDatabase).toBe(true);

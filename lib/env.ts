@@ -206,22 +206,16 @@ type Source = Record<string, string | undefined>;
  */
 export function parseEnv(source: Source = process.env, mode: string = process.env.NODE_ENV ?? "development"): Env {
   const production = mode === "production";
+  // Every variable the schema names, read from one list so none can be left out (an empty value counts as unset),
+  // except that the service's credentials and the session secret are read as given: an empty one is an error, not
+  // a default.
   const input: Source = {
+    ...Object.fromEntries(Object.keys(schema.shape).map((key) => [key, source[key] || undefined])),
     PAYMENT_API_BASE_URL: source.PAYMENT_API_BASE_URL,
     PAYMENT_CLIENT_ID: source.PAYMENT_CLIENT_ID,
     PAYMENT_CLIENT_SECRET: source.PAYMENT_CLIENT_SECRET,
     SESSION_SECRET: source.SESSION_SECRET,
     SITE_URL: source.SITE_URL ?? vercelSiteUrl(source),
-    PAYMENT_GATEWAYS: source.PAYMENT_GATEWAYS || undefined,
-    PAYMENT_TIMEOUT_MS: source.PAYMENT_TIMEOUT_MS || undefined,
-    TRUSTED_PROXY_HOPS: source.TRUSTED_PROXY_HOPS || undefined,
-    DATABASE_URL: source.DATABASE_URL || undefined,
-    PAYMENT_WEBHOOK_SECRET: source.PAYMENT_WEBHOOK_SECRET || undefined,
-    CRON_SECRET: source.CRON_SECRET || undefined,
-    SMTP_URL: source.SMTP_URL || undefined,
-    MAIL_FROM: source.MAIL_FROM || undefined,
-    MERCHANT_EMAIL: source.MERCHANT_EMAIL || undefined,
-    MERCHANT_LOCALE: source.MERCHANT_LOCALE || undefined,
   };
   const warnings: string[] = [];
 

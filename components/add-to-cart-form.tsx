@@ -8,16 +8,16 @@ import { SubmitButton } from "./submit-button";
 
 /** Quantity input and "Add to cart" button for one product; reports the result in a live region. */
 export function AddToCartForm({
-  slug,
+  productId,
   labels,
 }: {
-  slug: string;
+  productId: number;
   labels: { quantity: string; add: string; adding: string; viewCart: string };
 }) {
   const [state, action] = useActionState(addToCartAction, null);
   return (
     <form action={action} className="mt-6 flex flex-wrap items-end gap-3">
-      <input type="hidden" name="slug" value={slug} />
+      <input type="hidden" name="productId" value={productId} />
       <div>
         <label htmlFor="quantity" className="block text-sm font-medium">
           {labels.quantity}

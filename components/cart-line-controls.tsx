@@ -16,22 +16,22 @@ export interface CartLineLabels {
 
 /** Change-quantity and remove controls of one cart line. */
 export function CartLineControls({
-  slug,
+  productId,
   name,
   quantity,
   labels,
 }: {
-  slug: string;
+  productId: number;
   name: string;
   quantity: number;
   labels: CartLineLabels;
 }) {
   const [state, update] = useActionState(updateQuantityAction, null);
-  const inputId = `quantity-${slug}`;
+  const inputId = `quantity-${productId}`;
   return (
     <div className="flex flex-wrap items-center gap-2">
       <form action={update} className="flex items-center gap-2">
-        <input type="hidden" name="slug" value={slug} />
+        <input type="hidden" name="productId" value={productId} />
         <label htmlFor={inputId} className="sr-only">
           {labels.quantityOf}
         </label>
@@ -46,16 +46,33 @@ export function CartLineControls({
           <span className="sr-only"> {labels.updateOf}</span>
         </SubmitButton>
       </form>
-      <form action={removeFromCartAction}>
-        <input type="hidden" name="slug" value={slug} />
-        <SubmitButton variant="link" pendingLabel={labels.removing}>
-          {labels.remove}
-          <span className="sr-only"> {name}</span>
-        </SubmitButton>
-      </form>
+      <CartLineRemove productId={productId} label={labels.remove} pendingLabel={labels.removing} name={name} />
       <p aria-live="polite" className="w-full text-sm text-red-700">
         {state && !state.ok ? state.message : null}
       </p>
     </div>
+  );
+}
+
+/** "Remove" for one cart line (also for a line whose product left the shop). */
+export function CartLineRemove({
+  productId,
+  label,
+  pendingLabel,
+  name,
+}: {
+  productId: number;
+  label: string;
+  pendingLabel: string;
+  name?: string;
+}) {
+  return (
+    <form action={removeFromCartAction}>
+      <input type="hidden" name="productId" value={productId} />
+      <SubmitButton variant="link" pendingLabel={pendingLabel}>
+        {label}
+        {name && <span className="sr-only"> {name}</span>}
+      </SubmitButton>
+    </form>
   );
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_LINES, MAX_QUANTITY } from "./cart-limits";
-import { findProduct, type Product } from "./catalog";
+import { productsForCheckout, type Product } from "./catalog/products";
+import type { DbOrTx } from "./db/client";
 import { multiply, sum, type MinorUnits } from "./money";
 import { problem, type Problem, type ProblemKey } from "./problems";
 
@@ -33,24 +34,32 @@ export const quantitySchema = z
       .int("quantityWhole" satisfies ProblemKey),
   );
 
-/** Schema of a product slug from a form: must name a product in the catalogue. */
-export const productSlugSchema = z
-  .string({ error: "productUnknown" satisfies ProblemKey })
-  .max(100, "productUnknown" satisfies ProblemKey)
-  .refine((slug) => findProduct(slug) !== undefined, "productUnknown" satisfies ProblemKey);
+/** Schema of a product id from a form: a positive whole number (whether it names a product is the database's to say). */
+export const productIdSchema = z.coerce
+  .number({ error: "productUnknown" satisfies ProblemKey })
+  .int("productUnknown" satisfies ProblemKey)
+  .positive("productUnknown" satisfies ProblemKey)
+  .max(Number.MAX_SAFE_INTEGER, "productUnknown" satisfies ProblemKey);
 
 /** Values the cart's problem messages refer to. */
 export const CART_LIMITS = { max: MAX_QUANTITY, lines: MAX_LINES } as const;
 
 /**
- * The cart as the session cookie stores it: product slugs and quantities only, never names or prices (iron-session
- * cookies hold at most 4 KB, and a price from the client is never trusted). Anything else read back is dropped.
+ * The cart as the session cookie stores it: product ids, quantities, and the price each line was added at — only to
+ * tell the customer when it changed: the checkout charges the catalogue's price, never one from a cookie (iron-session
+ * cookies hold at most 4 KB: no names, no pictures). Anything else read back is dropped.
  */
 export const cartSchema = z.object({
-  // A cookie from before carts had ids reads as "" until the cart is next bought.
-  id: z.string().max(64).default(""),
+  id: z.string().max(64),
   lines: z
-    .array(z.object({ slug: z.string().max(100), quantity: z.number().int().min(1).max(MAX_QUANTITY) }))
+    .array(
+      z.object({
+        productId: z.number().int().positive(),
+        quantity: z.number().int().min(1).max(MAX_QUANTITY),
+        /** The unit price when it was added, in minor units. */
+        seenMinor: z.number().int().min(0),
+      }),
+    )
     .max(MAX_LINES),
 });
 export type Cart = z.infer<typeof cartSchema>;
@@ -58,69 +67,101 @@ export type Cart = z.infer<typeof cartSchema>;
 export type CartChange = { ok: true; cart: Cart } | { ok: false; error: Problem };
 
 /**
- * Adds `quantity` of a product to the cart (merging with an existing line).
- * @returns the new cart, or an error when the line would pass {@link MAX_QUANTITY} or the cart {@link MAX_LINES}.
+ * Adds `quantity` of a product to the cart at its current price (merging with an existing line).
+ * @param product the product as the catalogue has it now (id, price, what is available).
+ * @returns the new cart, or an error when the line would pass {@link MAX_QUANTITY}, the cart {@link MAX_LINES}, or
+ *   the stock.
  */
-export function addToCart(cart: Cart, slug: string, quantity: number): CartChange {
-  const existing = cart.lines.find((line) => line.slug === slug);
-  if (existing) {
-    const total = existing.quantity + quantity;
-    if (total > MAX_QUANTITY) {
-      return { ok: false, error: problem("lineFull", { have: existing.quantity, max: MAX_QUANTITY }) };
-    }
-    return {
-      ok: true,
-      cart: { ...cart, lines: cart.lines.map((line) => (line.slug === slug ? { slug, quantity: total } : line)) },
-    };
+export function addToCart(cart: Cart, product: CartProduct, quantity: number): CartChange {
+  const existing = cart.lines.find((line) => line.productId === product.id);
+  const total = (existing?.quantity ?? 0) + quantity;
+  if (existing && total > MAX_QUANTITY) {
+    return { ok: false, error: problem("lineFull", { have: existing.quantity, max: MAX_QUANTITY }) };
   }
-  if (cart.lines.length >= MAX_LINES) return { ok: false, error: problem("cartFull", { max: MAX_LINES }) };
-  return { ok: true, cart: { ...cart, lines: [...cart.lines, { slug, quantity }] } };
+  if (!existing && cart.lines.length >= MAX_LINES) return { ok: false, error: problem("cartFull", { max: MAX_LINES }) };
+  const short = stockProblem(product, total);
+  if (short) return { ok: false, error: short };
+  const line = { productId: product.id, quantity: total, seenMinor: product.priceMinor };
+  return {
+    ok: true,
+    cart: existing
+      ? { ...cart, lines: cart.lines.map((other) => (other.productId === product.id ? line : other)) }
+      : { ...cart, lines: [...cart.lines, line] },
+  };
 }
 
 /** Sets the quantity of a line already in the cart (an unknown line is an error, so stale pages say so). */
-export function setQuantity(cart: Cart, slug: string, quantity: number): CartChange {
-  if (!cart.lines.some((line) => line.slug === slug)) return { ok: false, error: problem("lineGone") };
+export function setQuantity(cart: Cart, product: CartProduct, quantity: number): CartChange {
+  if (!cart.lines.some((line) => line.productId === product.id)) return { ok: false, error: problem("lineGone") };
+  const short = stockProblem(product, quantity);
+  if (short) return { ok: false, error: short };
+  const line = { productId: product.id, quantity, seenMinor: product.priceMinor };
   return {
     ok: true,
-    cart: { ...cart, lines: cart.lines.map((line) => (line.slug === slug ? { slug, quantity } : line)) },
+    cart: { ...cart, lines: cart.lines.map((other) => (other.productId === product.id ? line : other)) },
   };
 }
 
 /** Removes a product's line from the cart; removing what is not there changes nothing. */
-export function removeFromCart(cart: Cart, slug: string): Cart {
-  return { ...cart, lines: cart.lines.filter((line) => line.slug !== slug) };
+export function removeFromCart(cart: Cart, productId: number): Cart {
+  return { ...cart, lines: cart.lines.filter((line) => line.productId !== productId) };
 }
 
-/** A cart line priced from the catalogue. */
+/** What a cart change needs to know of a product: its id, its price now, and what is available. */
+type CartProduct = Pick<Product, "id" | "priceMinor" | "available">;
+
+/** What to tell a customer who wants `quantity` of a product its stock cannot cover; nothing when it can. */
+function stockProblem(product: CartProduct, quantity: number): Problem | undefined {
+  if (product.available === null || quantity <= product.available) return undefined;
+  return product.available === 0 ? problem("soldOut") : problem("onlyLeft", { left: product.available });
+}
+
+/** A cart line priced from the catalogue as it is now. */
 interface PricedLine {
   product: Product;
   quantity: number;
   /** Unit price × quantity, in minor units. */
   totalMinor: MinorUnits;
+  /** The unit price the line was added at, when the catalogue's price has changed since (minor units). */
+  seenMinor?: MinorUnits;
+  /** How many can be bought now, when that is fewer than the line's quantity (0: sold out). */
+  available?: number;
 }
 export interface PricedCart {
+  /** The lines that can be bought: their products are in the shop. */
   lines: PricedLine[];
   totalMinor: MinorUnits;
   /** Total number of units. */
   itemCount: number;
-  /** Slugs in the cookie that are no longer in the catalogue; left out of the price. */
-  unavailable: string[];
+  /** Lines whose product was hidden or left the catalogue: shown as such, never charged. */
+  unavailable: { productId: number; name?: Product["name"] }[];
 }
 
 /**
- * Prices a cart from the catalogue, in integer minor units. Products that left the catalogue are reported in
- * `unavailable` and not charged.
+ * Prices a cart from the catalogue as the database has it now, in integer minor units — never from a cache, never
+ * from the cookie. Lines whose product was hidden or is gone are reported in `unavailable` and not charged; a line
+ * whose price changed since it was added, or that the stock cannot cover, says so.
  */
-export function priceCart(cart: Pick<Cart, "lines">): PricedCart {
+export async function priceCart(db: DbOrTx, cart: Pick<Cart, "lines">): Promise<PricedCart> {
+  const found = await productsForCheckout(
+    db,
+    cart.lines.map((line) => line.productId),
+  );
   const lines: PricedLine[] = [];
-  const unavailable: string[] = [];
+  const unavailable: PricedCart["unavailable"] = [];
   for (const line of cart.lines) {
-    const product = findProduct(line.slug);
-    if (!product) {
-      unavailable.push(line.slug);
+    const product = found.get(line.productId);
+    if (!product?.visible) {
+      unavailable.push({ productId: line.productId, ...(product ? { name: product.name } : {}) });
       continue;
     }
-    lines.push({ product, quantity: line.quantity, totalMinor: multiply(product.priceMinor, line.quantity) });
+    lines.push({
+      product,
+      quantity: line.quantity,
+      totalMinor: multiply(product.priceMinor, line.quantity),
+      ...(line.seenMinor !== product.priceMinor ? { seenMinor: line.seenMinor } : {}),
+      ...(product.available !== null && product.available < line.quantity ? { available: product.available } : {}),
+    });
   }
   return {
     lines,

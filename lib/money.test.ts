@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMoney, fromDecimalAmount, multiply, sum, toWireAmount } from "./money";
+import { formatMoney, fromDecimalAmount, multiply, parseTypedAmount, sum, toWireAmount } from "./money";
 
 describe("toWireAmount", () => {
   it.each([
@@ -61,4 +61,45 @@ describe("fromDecimalAmount (the webhook's amount)", () => {
       expect(fromDecimalAmount(value)).toBeNull();
     },
   );
+});
+
+describe("parseTypedAmount: an amount as a person types it (a price, a row of the dashboard's list)", () => {
+  it.each([
+    ["103.75", 10375],
+    ["103,75", 10375],
+    ["103.7", 10370],
+    ["103", 10300],
+    ["0.05", 5],
+    ["1,234.50", 123450],
+    ["1.234,50", 123450],
+    ["1 234,50", 123450],
+    ["1\u00a0234.50", 123450],
+    ["1'234.50", 123450],
+    ["1,234,567", 123456700],
+    ["LYD 103.75", 10375],
+    ["103.75 LYD", 10375],
+    ["\u200f١٠٣٫٧٥ د.ل.\u200f", 10375],
+    ["+103.75", 10375],
+  ])("reads %j as %i minor units", (text, minor) => {
+    expect(parseTypedAmount(text)).toBe(minor);
+  });
+
+  it.each([
+    ["", "missing"],
+    ["lots", "amount"],
+    ["12.5.0", "amount"],
+    ["1,23,4", "amount"],
+    ["1.234,567.89", "amount"],
+    ["103.", "amount"],
+    [".50", "amount"],
+    ["1,234", "amount_ambiguous"],
+    ["1.234", "amount_ambiguous"],
+    ["103.7555", "amount_decimals"],
+    ["103.755", "amount_ambiguous"],
+    ["-5", "amount_negative"],
+    ["(5.00)", "amount_negative"],
+    ["99999999999", "amount"],
+  ])("refuses %j: %s", (text, problem) => {
+    expect(parseTypedAmount(text)).toBe(problem);
+  });
 });

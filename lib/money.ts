@@ -97,3 +97,57 @@ export function formatMoney(minor: MinorUnits, locale = "en"): string {
   // Dividing for display only: the result is never fed back into arithmetic.
   return formatter.format(minor / MINOR_UNITS_PER_MAJOR);
 }
+
+/** What is wrong with an amount as a person typed it (see {@link parseTypedAmount}). */
+export type AmountProblem = "missing" | "amount" | "amount_ambiguous" | "amount_decimals" | "amount_negative";
+
+/** Arabic-Indic and Persian digits as ASCII ones, and the Arabic decimal and thousands separators as `.` and `,`. */
+export function westernDigits(value: string): string {
+  return value
+    .replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x0660))
+    .replace(/[\u06f0-\u06f9]/g, (digit) => String(digit.charCodeAt(0) - 0x06f0))
+    .replace(/\u066b/g, ".")
+    .replace(/\u066c/g, ",");
+}
+
+/**
+ * An amount in LYD as a person types it — a merchant's price, a row of the merchant dashboard's list — in minor
+ * units: `103.75`, `103,75`, `1.234,50`, `1 234.50`, Arabic digits, with or without `LYD` or `د.ل`. The last separator
+ * is the decimal one when it is followed by one or two digits; groups of three digits may be separated by spaces,
+ * apostrophes, or whichever of `,` and `.` is not the decimal separator. A single separator followed by exactly three
+ * digits (`1,234`) could be either, and is refused rather than guessed.
+ * @returns minor units, or what is wrong.
+ */
+export function parseTypedAmount(value: string): MinorUnits | AmountProblem {
+  if (!value.trim()) return "missing";
+  let text = westernDigits(value)
+    .replace(/[\u200e\u200f\u061c]/g, "")
+    .toLowerCase()
+    .replace(/lyd|ld|د\.?\s?ل\.?|دينار/g, "")
+    .replace(/[\s\u00a0\u202f']/g, "");
+  if (/^[-\u2212(]/.test(text)) return "amount_negative";
+  text = text.replace(/^\+/, "");
+  if (!/^\d[\d.,]*\d$|^\d$/.test(text)) return "amount";
+  const last = Math.max(text.lastIndexOf("."), text.lastIndexOf(","));
+  let whole = text;
+  let fraction = "";
+  if (last >= 0) {
+    const separator = text[last]!;
+    const before = text.slice(0, last);
+    const after = text.slice(last + 1);
+    const other = separator === "." ? "," : ".";
+    // Both kinds: the last is the decimal one (1,234.50, 1.234,50). The same one twice: grouping (1,234,567).
+    const decimal = before.includes(other) || (!before.includes(separator) && after.length !== 3);
+    if (!before.includes(other) && !before.includes(separator) && after.length === 3) return "amount_ambiguous";
+    if (decimal) {
+      if (after.length > 2) return "amount_decimals";
+      whole = before;
+      fraction = after;
+    }
+    const grouping = new Set(whole.match(/[.,]/g) ?? []);
+    if (grouping.size > 1 || (grouping.size === 1 && !/^\d{1,3}(?:[.,]\d{3})+$/.test(whole))) return "amount";
+    whole = whole.replace(/[.,]/g, "");
+  }
+  const minor = fromDecimalAmount(`${whole.replace(/^0+(?=\d)/, "")}${fraction ? `.${fraction}` : ""}`);
+  return minor ?? "amount";
+}

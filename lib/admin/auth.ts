@@ -306,8 +306,10 @@ function adminSessionOptions(): SessionOptions {
 }
 
 async function adminSession() {
+  // Outside the try: while Next.js renders ahead of a request, reading the cookies is how it learns not to.
+  const store = await cookies();
   try {
-    return await getIronSession<AdminSessionData>(await cookies(), adminSessionOptions());
+    return await getIronSession<AdminSessionData>(store, adminSessionOptions());
   } catch {
     // A cookie that cannot be unsealed is no session; it is replaced at the next sign-in.
     return getIronSession<AdminSessionData>({ get: () => undefined, set: () => {} }, adminSessionOptions());
@@ -366,10 +368,10 @@ export async function endSessions(db: Db, adminId: number, version: number): Pro
  * The admin of this request, or `null`: the cookie's account must exist and still have the session version the
  * cookie carries (no sign-out and no password reset since it was issued).
  */
-export async function currentAdmin(db: Db = getDb()): Promise<Admin | null> {
+export async function currentAdmin(db?: Db): Promise<Admin | null> {
   const session = await adminSession();
   if (typeof session.adminId !== "number" || typeof session.sessionVersion !== "number") return null;
-  const [user] = await db.select().from(adminUsers).where(eq(adminUsers.id, session.adminId));
+  const [user] = await (db ?? getDb()).select().from(adminUsers).where(eq(adminUsers.id, session.adminId));
   if (!user || user.sessionVersion !== session.sessionVersion) return null;
   return { id: user.id, email: user.email };
 }

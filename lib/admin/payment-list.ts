@@ -1,5 +1,5 @@
 import { CsvError, parse } from "csv-parse/sync";
-import { fromDecimalAmount, type MinorUnits } from "../money";
+import { parseTypedAmount, westernDigits, type AmountProblem, type MinorUnits } from "../money";
 import { ORDER_ID } from "../orders/store";
 
 /**
@@ -136,16 +136,7 @@ export interface ListedPayment {
 }
 
 /** What is wrong with one cell. */
-export type CellProblem =
-  | "missing"
-  | "amount"
-  | "amount_ambiguous"
-  | "amount_decimals"
-  | "amount_negative"
-  | "order_id"
-  | "text"
-  | "date"
-  | "currency";
+type CellProblem = AmountProblem | "order_id" | "text" | "date" | "currency";
 
 /** Why a list (or a row of it) cannot be read. */
 export type ListProblem =
@@ -232,7 +223,7 @@ export function readPaymentList(text: string): PaymentList {
     if (orderId && !ORDER_ID.test(orderId)) fail("orderId", "order_id");
     if (paymentToken && (paymentToken.length > 512 || /\p{Cc}/u.test(paymentToken))) fail("paymentToken", "text");
 
-    const amount = parseListedAmount(cell("amount"));
+    const amount = parseTypedAmount(cell("amount"));
     if (typeof amount === "string") fail("amount", amount);
     const reference = cell("reference");
     if (!reference) fail("reference", "missing");
@@ -357,56 +348,6 @@ function columnLetter(index: number): string {
   for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26))
     letter = String.fromCharCode(65 + ((n - 1) % 26)) + letter;
   return letter;
-}
-
-/** Arabic-Indic and Persian digits as ASCII ones, and the Arabic decimal and thousands separators as `.` and `,`. */
-function westernDigits(value: string): string {
-  return value
-    .replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x0660))
-    .replace(/[\u06f0-\u06f9]/g, (digit) => String(digit.charCodeAt(0) - 0x06f0))
-    .replace(/\u066b/g, ".")
-    .replace(/\u066c/g, ",");
-}
-
-/**
- * An amount of the list in minor units. The last separator is the decimal one when it is followed by one or two
- * digits; groups of three digits may be separated by spaces, apostrophes, or whichever of `,` and `.` is not the
- * decimal separator. A single separator followed by exactly three digits (`1,234`) could be either, and is refused
- * rather than guessed.
- * @returns minor units, or what is wrong.
- */
-export function parseListedAmount(value: string): MinorUnits | CellProblem {
-  if (!value) return "missing";
-  let text = westernDigits(value)
-    .replace(/[\u200e\u200f\u061c]/g, "")
-    .toLowerCase()
-    .replace(/lyd|ld|د\.?\s?ل\.?|دينار/g, "")
-    .replace(/[\s\u00a0\u202f']/g, "");
-  if (/^[-\u2212(]/.test(text)) return "amount_negative";
-  text = text.replace(/^\+/, "");
-  if (!/^\d[\d.,]*\d$|^\d$/.test(text)) return "amount";
-  const last = Math.max(text.lastIndexOf("."), text.lastIndexOf(","));
-  let whole = text;
-  let fraction = "";
-  if (last >= 0) {
-    const separator = text[last]!;
-    const before = text.slice(0, last);
-    const after = text.slice(last + 1);
-    const other = separator === "." ? "," : ".";
-    // Both kinds: the last is the decimal one (1,234.50, 1.234,50). The same one twice: grouping (1,234,567).
-    const decimal = before.includes(other) || (!before.includes(separator) && after.length !== 3);
-    if (!before.includes(other) && !before.includes(separator) && after.length === 3) return "amount_ambiguous";
-    if (decimal) {
-      if (after.length > 2) return "amount_decimals";
-      whole = before;
-      fraction = after;
-    }
-    const grouping = new Set(whole.match(/[.,]/g) ?? []);
-    if (grouping.size > 1 || (grouping.size === 1 && !/^\d{1,3}(?:[.,]\d{3})+$/.test(whole))) return "amount";
-    whole = whole.replace(/[.,]/g, "");
-  }
-  const minor = fromDecimalAmount(`${whole.replace(/^0+(?=\d)/, "")}${fraction ? `.${fraction}` : ""}`);
-  return minor ?? "amount";
 }
 
 const DAY_MONTH_YEAR = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(.*)$/;

@@ -1,6 +1,8 @@
 import "server-only";
 import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { PricedCart } from "../cart";
+import type { Product } from "../catalog/products";
+import { holdStock } from "../catalog/stock";
 import type { Db } from "../db/client";
 import { describeDbFailure } from "../db/errors";
 import { orderLines, orders, type OrderRow, type OrderStatus } from "../db/schema";
@@ -43,6 +45,9 @@ import { CHECKOUT_FIELDS, type CheckoutDetails } from "./form";
  *   (resume); **started** — it waits for that claim's payment URL; and when the claim outlived its deadline, its server
  *   died: it takes the claim over and creates the payment itself. A cancelled, expired or failed order is no obstacle
  *   to paying again.
+ * - The **stock**: the claim checks, with the products locked, that the stock can cover the cart, and its lines hold
+ *   it from then on (lib/catalog/stock.ts); a cart it cannot cover goes back to the form saying which lines and how
+ *   many are left.
  * - The **budget**: a client address may start at most `PAYMENTS_PER_ADDRESS` new payments within
  *   {@link PAYMENTS_WINDOW_MS}. Each one costs two of the calls a minute the service allows the whole shop
  *   (docs/payment-service.md, "Rate limit"), so one address flooding the checkout cannot spend them all. It is
@@ -66,6 +71,14 @@ export class OrderStoreError extends Error {
   constructor(cause: unknown) {
     super("the order store could not be reached or refused the write", { cause });
     this.name = "OrderStoreError";
+  }
+}
+
+/** The stock cannot cover the cart now: nothing was held, nothing asked of the service; the cart is kept. */
+export class OutOfStockError extends Error {
+  constructor(readonly lines: { name: Product["name"]; available: number }[]) {
+    super("the stock cannot cover the cart");
+    this.name = "OutOfStockError";
   }
 }
 
@@ -105,8 +118,9 @@ export interface PlaceOrderInput {
  * is the order stored (`started`, the claim), then a fresh access token and the create call, then the payment token
  * and payment URL stored (`pending`) — or the failure (`failed`).
  * @throws PaymentError when the service did not create the payment (docs/payment-service.md, "Errors and what the
- *   shop does"), also when a racing submission of the same checkout failed that way; PaymentBudgetError when the
- *   client address may start no new payment now; OrderStoreError when the database failed; EnvError.
+ *   shop does"), also when a racing submission of the same checkout failed that way; OutOfStockError when the stock
+ *   cannot cover the cart; PaymentBudgetError when the client address may start no new payment now; OrderStoreError
+ *   when the database failed; EnvError.
  * @param options.paymentsPerAddress the budget of new payments per client address (default: PAYMENTS_PER_ADDRESS).
  */
 export async function placeOrder(
@@ -128,6 +142,7 @@ export async function placeOrder(
     };
     const found = await storeStep(() => claim(db, input, fingerprint, paymentsPerAddress, startTokenRequest));
     if ("refused" in found) throw new PaymentBudgetError(found.refused.retryAfterMinutes);
+    if ("short" in found) throw new OutOfStockError(found.short);
     let order: Claim;
     if ("existing" in found) {
       const existing = found.existing;
@@ -230,9 +245,12 @@ const GO_TO: readonly OrderStatus[] = ["started", "pending", "awaiting_confirmat
  * Claims this checkout, in one transaction under two advisory locks — the checkout's (session and fingerprint) and
  * the client address's, always in that order — so that on any number of instances one claim decision is made at a
  * time for each: finds the checkout's newest order to go to (a pending one only while it can be resumed); if there
- * is none and the address's budget allows, inserts the order as `started` with its lines as sold and its `created`
- * event. `onClaimed` runs as soon as the order's row is in (the access token is requested meanwhile).
- * @returns the order to go to, the new claim, or the minutes until the address may start a payment again.
+ * is none, the address's budget allows and the stock covers the lines (lib/catalog/stock.ts, `holdStock`: the products'
+ * rows are locked for the rest of this transaction), inserts the order as `started` with its lines as sold — which
+ * holds their stock from the commit on — and its `created` event. `onClaimed` runs as soon as the order's row is in
+ * (the access token is requested meanwhile).
+ * @returns the order to go to, the new claim, the minutes until the address may start a payment again, or the lines
+ *   the stock cannot cover.
  */
 async function claim(
   db: Db,
@@ -240,7 +258,12 @@ async function claim(
   fingerprint: string,
   budget: number,
   onClaimed: () => void,
-): Promise<{ existing: OrderRow } | { claimed: Claim } | { refused: { retryAfterMinutes: number } }> {
+): Promise<
+  | { existing: OrderRow }
+  | { claimed: Claim }
+  | { refused: { retryAfterMinutes: number } }
+  | { short: OutOfStockError["lines"] }
+> {
   const { cart, details, locale, sessionId, clientAddress } = input;
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`checkout:${sessionId}:${fingerprint}`}, 0)),
@@ -263,6 +286,16 @@ async function claim(
       // Free again once the oldest of the last `budget` leaves the window.
       const freeAt = recent.at(-1)!.createdAt.getTime() + PAYMENTS_WINDOW_MS;
       return { refused: { retryAfterMinutes: Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000)) } };
+    }
+
+    const shortfall = await holdStock(
+      tx,
+      cart.lines.map((line) => ({ productId: line.product.id, quantity: line.quantity })),
+      now,
+    );
+    if (shortfall.length > 0) {
+      const byId = new Map(cart.lines.map((line) => [line.product.id, line.product.name]));
+      return { short: shortfall.map(({ productId, available }) => ({ name: byId.get(productId)!, available })) };
     }
 
     const order: Claim = {
@@ -296,6 +329,7 @@ async function claim(
       cart.lines.map((line, position) => ({
         orderId: order.id,
         position,
+        productId: line.product.id,
         productSlug: line.product.slug,
         name: line.product.name[locale],
         unitMinor: line.product.priceMinor,

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -55,6 +56,7 @@ export const ORDER_FLAGS = [
   "paid_after_failure",
   "unconfirmed_report",
   "paid_manually",
+  "oversold",
 ] as const;
 export type OrderFlag = (typeof ORDER_FLAGS)[number];
 
@@ -178,6 +180,8 @@ export const orderLines = pgTable(
       .notNull()
       .references(() => orders.id),
     position: integer().notNull(),
+    /** The product sold (null for lines sold before the catalogue lived in the database). */
+    productId: bigint({ mode: "number" }).references(() => products.id),
     productSlug: text().notNull(),
     /** The product's name and unit price as sold, so later catalogue changes never rewrite an order. */
     name: text().notNull(),
@@ -186,6 +190,8 @@ export const orderLines = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.orderId, t.position] }),
+    // The stock a product's unpaid checkouts hold is summed from their lines (lib/catalog/stock.ts).
+    index("order_lines_product").on(t.productId),
     check("order_lines_unit_minor_range", sql`${t.unitMinor} >= 0`),
     check("order_lines_quantity_positive", sql`${t.quantity} > 0`),
   ],
@@ -375,9 +381,121 @@ export const paymentLists = pgTable(
   (t) => [index("payment_lists_created").on(t.createdAt)],
 );
 
+/** `bytea`: an image's bytes, kept in the database so that a host without a disk can serve them. */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
+
+/**
+ * What a product is: goods to deliver (`physical`; issue of delivery) or something sent by other means (`digital`).
+ */
+export const PRODUCT_KINDS = ["physical", "digital"] as const;
+export type ProductKind = (typeof PRODUCT_KINDS)[number];
+
+/** Prices a product may have, in minor units: above zero (the service refuses a zero amount), at most 1,000,000 LYD. */
+export const MAX_PRICE_MINOR = 100_000_000;
+
+/**
+ * The merchant's catalogue (lib/catalog/), edited in the back office. Names and descriptions in both languages of
+ * the shop; the price in integer minor units (1/100 LYD). `stock` counts units on hand, or is null when the product is
+ * not counted (always available). It drops when an order is paid (lib/catalog/stock.ts) and goes below zero only
+ * when a payment confirmed too late sold more than there was (the order is flagged `oversold`); what unpaid
+ * checkouts hold is not subtracted here, but summed from their lines.
+ */
+export const products = pgTable(
+  "products",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    /** The product's name in URLs (`/products/<slug>`): lower-case letters, digits and single hyphens. */
+    slug: text().notNull().unique(),
+    nameEn: text().notNull(),
+    nameAr: text().notNull(),
+    descriptionEn: text().notNull().default(""),
+    descriptionAr: text().notNull().default(""),
+    priceMinor: integer().notNull(),
+    /** Hidden products are not shown or sold; carts holding one say so. */
+    visible: boolean().notNull().default(true),
+    kind: text({ enum: PRODUCT_KINDS }).notNull().default("physical"),
+    stock: integer(),
+    /** The storefront lists products by this, then by id. */
+    sortOrder: integer().notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    index("products_storefront")
+      .on(t.sortOrder, t.id)
+      .where(sql`${t.visible}`),
+    check("products_slug_format", sql`${t.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$' and length(${t.slug}) <= 100`),
+    check("products_price_range", sql.raw(`price_minor > 0 and price_minor <= ${MAX_PRICE_MINOR}`)),
+    check("products_kind_known", sql.raw(`kind in (${PRODUCT_KINDS.map((kind) => `'${kind}'`).join(", ")})`)),
+  ],
+);
+
+/**
+ * Images, stored once by the hash of their bytes (always WebP, re-encoded by lib/catalog/pictures.ts): the hash is
+ * their URL's name (`/images/<hash>.webp`), so an image never changes under its URL and is cached for good.
+ */
+export const images = pgTable("images", {
+  /** Hex SHA-256 of `bytes`. */
+  hash: text().primaryKey(),
+  width: integer().notNull(),
+  height: integer().notNull(),
+  bytes: bytea().notNull(),
+  createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});
+
+/** A product's pictures in order, each in two sizes: `large` for its page, `small` for lists. */
+export const productPictures = pgTable(
+  "product_pictures",
+  {
+    productId: bigint({ mode: "number" })
+      .notNull()
+      .references(() => products.id),
+    position: integer().notNull(),
+    large: text()
+      .notNull()
+      .references(() => images.hash),
+    small: text()
+      .notNull()
+      .references(() => images.hash),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.position] })],
+);
+
+/**
+ * What the back office did to the catalogue (who, when, what changed), one row per change, never updated or deleted
+ * (a trigger refuses it): created, edited with the fields before and after, hidden or shown, stock adjusted with a
+ * reason, a picture added or removed, a CSV imported.
+ */
+export const CATALOG_EVENT_TYPES = [
+  "created",
+  "edited",
+  "hidden",
+  "shown",
+  "stock_adjusted",
+  "picture_added",
+  "picture_removed",
+  "imported",
+] as const;
+export type CatalogEventType = (typeof CATALOG_EVENT_TYPES)[number];
+
+export const catalogEvents = pgTable(
+  "catalog_events",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    /** The product, or null for an event about the whole catalogue (an import). */
+    productId: bigint({ mode: "number" }).references(() => products.id),
+    type: text({ enum: CATALOG_EVENT_TYPES }).notNull(),
+    /** The admin's e-mail. */
+    by: text().notNull(),
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    at: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index("catalog_events_product_at").on(t.productId, t.at)],
+);
+
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
 export type OrderEventRow = typeof orderEvents.$inferSelect;
 export type AdminUserRow = typeof adminUsers.$inferSelect;
 export type EmailOutboxRow = typeof emailOutbox.$inferSelect;
 export type PaymentListRow = typeof paymentLists.$inferSelect;
+export type ProductRow = typeof products.$inferSelect;

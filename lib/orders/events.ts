@@ -67,7 +67,11 @@ export async function changeOrder(
   return db instanceof PgTransaction ? write(db) : db.transaction(write);
 }
 
-/** The order's flags with `flag` added, unless it is there already: for an {@link OrderChange}'s `set.flags`. */
-export function withFlag(flag: OrderFlag): SQL<OrderFlag[]> {
-  return sql`case when ${flag} = any(${orders.flags}) then ${orders.flags} else array_append(${orders.flags}, ${flag}) end`;
+/** The order's flags with `flags` added, each unless it is there already: for an {@link OrderChange}'s `set.flags`. */
+export function withFlag(...flags: OrderFlag[]): SQL<OrderFlag[]> {
+  return flags.reduce<SQL<OrderFlag[]>>(
+    (current, flag) =>
+      sql`case when ${flag} = any(${current}) then ${current} else array_append(${current}, ${flag}) end`,
+    sql`${orders.flags}`,
+  );
 }

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orders, type EmailReason, type OrderEventType, type OrderFlag, type OrderStatus } from "../db/schema";
 import { queueOrderEmails } from "../email/outbox";
+import { holdsStock, sellStock } from "../catalog/stock";
 import { changeOrder, recordOrderEvent, withFlag } from "./events";
 
 /**
@@ -90,12 +91,16 @@ export function canMarkPaid(status: OrderStatus): boolean {
   return status === "pending" || status === "awaiting_confirmation" || status === "expired" || status === "cancelled";
 }
 
-/** What {@link settle} did: the status before and after (equal when nothing changed), and any flag it raised. */
+/**
+ * What {@link settle} did: the status before and after (equal when nothing changed), any flag the table raised, and
+ * whether the move to paid oversold the stock.
+ */
 export interface Settlement {
   from: OrderStatus;
   to: OrderStatus;
   changed: boolean;
   flag?: OrderFlag;
+  oversold?: true;
 }
 
 /** The event type each input is recorded as. */
@@ -135,7 +140,9 @@ function recordedWhenNothingMoves(input: SettlementInput): boolean {
  * arrived with the move it made (lib/orders/events.ts) — also when nothing moved, unless that is not news
  * ({@link recordedWhenNothingMoves}); a flag the order already has is not news either. The e-mails a move calls
  * for are queued in the same transaction: the receipt and the merchant's notice of a move to paid, and the
- * merchant's notice of a flag raised on its own ({@link FLAG_NOTICES}).
+ * merchant's notice of a flag raised on its own ({@link FLAG_NOTICES}). The move to paid also sells the order's units
+ * (lib/catalog/stock.ts), in the same transaction; when its hold had ended and the stock went to others, it is sold
+ * anyway (money wins) and flagged `oversold`.
  * @returns the move, or `undefined` when there is no such order.
  */
 export async function settle(
@@ -146,7 +153,13 @@ export async function settle(
 ): Promise<Settlement | undefined> {
   return db.transaction(async (tx) => {
     const [order] = await tx
-      .select({ status: orders.status, flags: orders.flags, paymentToken: orders.paymentToken })
+      .select({
+        status: orders.status,
+        flags: orders.flags,
+        paymentToken: orders.paymentToken,
+        claimExpiresAt: orders.claimExpiresAt,
+        paymentExpiresAt: orders.paymentExpiresAt,
+      })
       .from(orders)
       .where(eq(orders.id, orderId))
       .for("update");
@@ -157,6 +170,9 @@ export async function settle(
     const newFlag = move?.flag && !order.flags.includes(move.flag) ? move.flag : undefined;
     const news = move ? to !== from || newFlag : recordedWhenNothingMoves(input);
     if (!news) return { from, to, changed: false };
+    const sold = to === "paid" && from !== "paid";
+    const oversold = sold && (await sellStock(tx, orderId, holdsStock(order, now), now));
+    const flags = [...(newFlag ? [newFlag] : []), ...(oversold ? (["oversold"] as const) : [])];
 
     const details =
       input.kind === "customer_returned"
@@ -174,7 +190,7 @@ export async function settle(
     const set = {
       status: to,
       ...(to === "awaiting_confirmation" ? { customerReturnedAt: now } : {}),
-      ...(newFlag ? { flags: withFlag(newFlag) } : {}),
+      ...(flags.length > 0 ? { flags: withFlag(...flags) } : {}),
       // A payment whose creating server died before storing it: the delivery (matched by `custom`) names its token.
       ...(input.kind === "payment_confirmed" && order.paymentToken === null
         ? { paymentToken: input.paymentToken }
@@ -183,15 +199,21 @@ export async function settle(
     const event = {
       type: EVENT_TYPE[input.kind],
       at: now,
-      data: { ...details, from, to, ...(move?.flag ? { flag: move.flag } : {}) },
+      data: { ...details, from, to, ...(move?.flag ? { flag: move.flag } : {}), ...(oversold ? { oversold } : {}) },
     };
     // The row is locked: the change always applies.
     if (move) await changeOrder(tx, orderId, { set }, event);
     else await recordOrderEvent(tx, orderId, event);
     // A move writes its e-mails in its own transaction: never lost, never sent twice. The move to paid: the receipt
     // and the merchant's notice; a flag raised on its own: the merchant's notice.
-    const emails = to === "paid" && from !== "paid" ? "paid" : newFlag && flagNotice(newFlag);
+    const emails = sold ? "paid" : newFlag && flagNotice(newFlag);
     if (emails) await queueOrderEmails(tx, orderId, emails, now);
-    return { from, to, changed: Boolean(move), ...(move?.flag ? { flag: move.flag } : {}) };
+    return {
+      from,
+      to,
+      changed: Boolean(move),
+      ...(move?.flag ? { flag: move.flag } : {}),
+      ...(oversold ? { oversold } : {}),
+    };
   });
 }

@@ -5,7 +5,12 @@ import { EmptyState } from "@/components/empty-state";
 import { LinkButton } from "@/components/link-button";
 import { ProductImage } from "@/components/product-image";
 import { ShopLink } from "@/components/shop-link";
-import { priceCart } from "@/lib/cart";
+import { CartLineRemove } from "@/components/cart-line-controls";
+import { DatabaseUnavailable } from "@/components/database-unavailable";
+import { priceCart, type PricedCart } from "@/lib/cart";
+import { getDb } from "@/lib/db/client";
+import { describeDbFailure } from "@/lib/db/errors";
+import { logger } from "@/lib/log";
 import { formatMoney } from "@/lib/money";
 import { getSession } from "@/lib/session";
 
@@ -13,23 +18,58 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("meta"))("cart") };
 }
 
+/**
+ * The cart, priced from the catalogue as it is now: each line's price (and when it changed since it was added),
+ * what the stock can still cover, and the lines whose product left the shop. The checkout charges what this shows.
+ */
 export default async function CartPage() {
-  const [{ cart }, locale, t] = await Promise.all([getSession(), getLocale(), getTranslations("cart")]);
-  const priced = priceCart(cart);
+  const [{ cart }, locale, t, tShop] = await Promise.all([
+    getSession(),
+    getLocale(),
+    getTranslations("cart"),
+    getTranslations("home"),
+  ]);
+  let priced: PricedCart;
+  try {
+    priced = await priceCart(getDb(), cart);
+  } catch (error) {
+    logger.error({ event: "cart_page_unavailable", ...describeDbFailure(error) });
+    return (
+      <DatabaseUnavailable
+        title={tShop("unavailable.title")}
+        text={tShop("unavailable.text")}
+        reload={tShop("unavailable.reload")}
+        href="/cart"
+      />
+    );
+  }
 
-  if (priced.lines.length === 0) {
+  if (priced.lines.length === 0 && priced.unavailable.length === 0) {
     return <EmptyState title={t("emptyTitle")} text={t("emptyText")} action={t("browse")} href="/" />;
   }
 
   return (
     <section>
       <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
+      {priced.unavailable.length > 0 && (
+        <div role="status" className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-900">
+          <p>{t("unavailable")}</p>
+          <ul className="mt-1 list-disc ps-5">
+            {priced.unavailable.map(({ productId, name }) => (
+              <li key={productId} className="flex flex-wrap items-center gap-x-3" data-testid="cart-unavailable">
+                {name?.[locale] ?? t("unknownProduct")}
+                <CartLineRemove productId={productId} label={t("remove")} pendingLabel={t("removing")} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <ul className="mt-6 divide-y divide-sand-200 rounded-xl border border-sand-200 bg-white">
-        {priced.lines.map(({ product, quantity, totalMinor }) => {
+        {priced.lines.map(({ product, quantity, totalMinor, seenMinor, available }) => {
           const name = product.name[locale];
           return (
-            <li key={product.slug} className="flex gap-4 p-4" data-testid="cart-line">
-              <ProductImage src={product.image} size={80} className="size-20 rounded-lg bg-sand-100" />
+            <li key={product.id} className="flex gap-4 p-4" data-testid="cart-line">
+              <ProductImage src={product.pictures[0]?.small} size={80} className="size-20 rounded-lg bg-sand-100" />
               <div className="flex flex-1 flex-col gap-2">
                 <div className="flex justify-between gap-4">
                   <ShopLink href={`/products/${product.slug}`} className="font-medium hover:underline">
@@ -40,8 +80,21 @@ export default async function CartPage() {
                 <p className="text-sm text-stone-600">
                   {t("each", { price: formatMoney(product.priceMinor, locale) })}
                 </p>
+                {seenMinor !== undefined && (
+                  <p className="text-sm text-amber-800" data-testid="price-changed">
+                    {t("priceChanged", {
+                      before: formatMoney(seenMinor, locale),
+                      now: formatMoney(product.priceMinor, locale),
+                    })}
+                  </p>
+                )}
+                {available !== undefined && (
+                  <p className="text-sm text-red-800" data-testid="short-stock">
+                    {available === 0 ? t("soldOut") : t("onlyLeft", { left: available })}
+                  </p>
+                )}
                 <CartLineControls
-                  slug={product.slug}
+                  productId={product.id}
                   name={name}
                   quantity={quantity}
                   labels={{
@@ -62,7 +115,7 @@ export default async function CartPage() {
         <p className="text-lg">
           {t("total")} <strong data-testid="cart-total">{formatMoney(priced.totalMinor, locale)}</strong>
         </p>
-        <LinkButton href="/checkout">{t("toCheckout")}</LinkButton>
+        {priced.lines.length > 0 && <LinkButton href="/checkout">{t("toCheckout")}</LinkButton>}
       </div>
     </section>
   );

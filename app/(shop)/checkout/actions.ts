@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { clientIp } from "@/lib/admin/auth";
-import { newCart, priceCart } from "@/lib/cart";
+import { newCart, priceCart, type PricedCart } from "@/lib/cart";
 import {
   CHECKOUT_FIELDS,
   checkoutFormSchema,
@@ -12,7 +12,7 @@ import {
   type CheckoutField,
   type CheckoutValues,
 } from "@/lib/checkout/form";
-import { placeOrder, type PlacedOrder } from "@/lib/checkout/place-order";
+import { OutOfStockError, placeOrder, type PlacedOrder } from "@/lib/checkout/place-order";
 import { checkoutProblem } from "@/lib/checkout/problems";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
@@ -59,7 +59,12 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
 
   // 2. Price.
   const session = await getSession();
-  const cart = priceCart(session.cart);
+  let cart: PricedCart;
+  try {
+    cart = await priceCart(getDb(), session.cart);
+  } catch {
+    return { values, message: await translateProblem({ key: "orderNotSaved" }) };
+  }
   if (cart.lines.length === 0) {
     // Another tab of this session already checked this cart out and came back paid (which empties the cart): send
     // this tab where that order stands — its payment page while it is open, else its order page — not to an error.
@@ -86,6 +91,16 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
       clientAddress: await clientIp(),
     });
   } catch (error) {
+    if (error instanceof OutOfStockError) {
+      // Which lines, and how many are left of each, in the customer's language.
+      const locale = await getLocale();
+      const lines = await Promise.all(
+        error.lines.map(({ name, available }) =>
+          translateProblem({ key: "outOfStockLine", values: { name: name[locale], left: available } }),
+        ),
+      );
+      return { values, message: await translateProblem({ key: "outOfStock", values: { lines: lines.join("; ") } }) };
+    }
     const reason =
       error instanceof PaymentError
         ? { kind: error.kind, requestId: error.requestId }

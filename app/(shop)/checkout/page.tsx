@@ -4,8 +4,8 @@ import { CheckoutForm } from "@/components/checkout-form";
 import { EmptyState } from "@/components/empty-state";
 import { OrderSummary } from "@/components/order-summary";
 import { ShopLink } from "@/components/shop-link";
-import { priceCart } from "@/lib/cart";
-import { OrdersUnavailable } from "@/components/orders-unavailable";
+import { priceCart, type PricedCart } from "@/lib/cart";
+import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
 import { logger } from "@/lib/log";
@@ -27,19 +27,19 @@ export default async function CheckoutPage() {
     getTranslations("order"),
     getMessages(),
   ]);
-  const priced = priceCart(cart);
-  if (priced.lines.length === 0) {
-    return <EmptyState title={tCart("emptyTitle")} text={t("emptyText")} action={tCart("browse")} href="/" />;
-  }
-  const { PAYMENT_GATEWAYS } = getEnv();
+  let priced: PricedCart;
   let order: Awaited<ReturnType<typeof findCustomerOrder>>;
   try {
-    order = orderId ? await findCustomerOrder(getDb(), orderId, sessionId) : undefined;
+    [priced, order] = await Promise.all([
+      priceCart(getDb(), cart),
+      orderId ? findCustomerOrder(getDb(), orderId, sessionId) : undefined,
+    ]);
   } catch (error) {
-    // The database is down: no checkout can be stored now, and the last one's state cannot be read.
+    // The database is down: the cart cannot be priced, no checkout can be stored now, and the last one's state cannot
+    // be read.
     logger.error({ event: "checkout_page_unavailable", ...describeDbFailure(error) });
     return (
-      <OrdersUnavailable
+      <DatabaseUnavailable
         title={tOrder("unavailable.title")}
         text={tOrder("unavailable.text")}
         reload={tOrder("unavailable.reload")}
@@ -47,6 +47,10 @@ export default async function CheckoutPage() {
       />
     );
   }
+  if (priced.lines.length === 0) {
+    return <EmptyState title={tCart("emptyTitle")} text={t("emptyText")} action={tCart("browse")} href="/" />;
+  }
+  const { PAYMENT_GATEWAYS } = getEnv();
   return (
     <div className="grid gap-8 md:grid-cols-[1fr_20rem]">
       <section>

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { EmptyState } from "@/components/empty-state";
 import { ShopLink } from "@/components/shop-link";
-import { OrdersUnavailable } from "@/components/orders-unavailable";
+import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
 import { logger } from "@/lib/log";
@@ -29,7 +29,7 @@ export default async function OrdersPage() {
   } catch (error) {
     logger.error({ event: "orders_page_unavailable", ...describeDbFailure(error) });
     return (
-      <OrdersUnavailable
+      <DatabaseUnavailable
         title={tOrder("unavailable.title")}
         text={tOrder("unavailable.text")}
         reload={tOrder("unavailable.reload")}

@@ -5,7 +5,7 @@ import { AutoRefresh } from "@/components/auto-refresh";
 import { EmptyState } from "@/components/empty-state";
 import { LinkButton } from "@/components/link-button";
 import { OrderSummary } from "@/components/order-summary";
-import { OrdersUnavailable } from "@/components/orders-unavailable";
+import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { secondaryAction } from "@/components/styles";
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
@@ -56,7 +56,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
     logger.error({ event: "order_page_unavailable", ...describeDbFailure(error) });
     const again = `/orders/${encodeURIComponent(id)}${notice.success ? `?outcome=${notice.data}` : ""}`;
     return (
-      <OrdersUnavailable
+      <DatabaseUnavailable
         title={t("unavailable.title")}
         text={t("unavailable.text")}
         reload={t("unavailable.reload")}

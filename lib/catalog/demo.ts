@@ -1,23 +1,31 @@
-import type { Locale } from "./i18n/config";
-import type { MinorUnits } from "./money";
+import "server-only";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
+import type { Db } from "../db/client";
+import { productPictures, products } from "../db/schema";
+import type { Locale } from "../i18n/config";
+import type { MinorUnits } from "../money";
+import { recordCatalogEvent } from "./editing";
+import { storePicture } from "./pictures";
 
 /**
- * The shop's products. Swap this file for your own catalogue (or a fetch from your CMS): the rest of the app only
- * uses {@link PRODUCTS}, {@link findProduct} and the {@link Product} shape. Prices are integer minor units (1/100 LYD)
- * and are the only prices the checkout ever charges: a price in a form or cookie is never trusted.
+ * The demo shop's catalogue: what a new development database is filled with (lib/startup.ts, `npm run dev` only), so
+ * the shop has something to sell on its first start. Production never gets it: a new shop starts empty, and the
+ * merchant adds products in the back office (or imports a CSV). Replace it with your own products, or delete it.
  */
-export interface Product {
-  /** Stable id, used in URLs (`/products/<slug>`) and in the cart cookie. */
+interface DemoProduct {
   slug: string;
-  /** Name and description in each of the shop's languages. */
   name: Record<Locale, string>;
   description: Record<Locale, string>;
   priceMinor: MinorUnits;
-  /** Path of a local image under `public/`. */
-  image: string;
+  /** Units on hand, or `null`: not counted. */
+  stock: number | null;
+  /** Its picture, a drawing in lib/catalog/demo/. */
+  picture: string;
 }
 
-export const PRODUCTS: readonly Product[] = [
+const DEMO: readonly DemoProduct[] = [
   {
     slug: "deglet-nour-dates",
     name: { en: "Deglet Nour dates, 1 kg", ar: "تمر دقلة نور، 1 كغ" },
@@ -26,7 +34,8 @@ export const PRODUCTS: readonly Product[] = [
       ar: "تمر طري بحلاوة العسل من واحات فزان، في علبة من سعف النخيل قابلة لإعادة الاستخدام.",
     },
     priceMinor: 2_500,
-    image: "/products/dates.svg",
+    stock: 40,
+    picture: "dates.svg",
   },
   {
     slug: "olive-oil",
@@ -36,7 +45,8 @@ export const PRODUCTS: readonly Product[] = [
       ar: "معصور على البارد من بساتين جبل نفوسة، بنكهة خضراء لاذعة.",
     },
     priceMinor: 4_250,
-    image: "/products/olive-oil.svg",
+    stock: 25,
+    picture: "olive-oil.svg",
   },
   {
     slug: "ghadames-slippers",
@@ -46,7 +56,8 @@ export const PRODUCTS: readonly Product[] = [
       ar: "جلد أحمر مخيط يدويًا بزخارف مطرزة على طراز مدينة غدامس القديمة.",
     },
     priceMinor: 8_900,
-    image: "/products/slippers.svg",
+    stock: 6,
+    picture: "slippers.svg",
   },
   {
     slug: "ceramic-bowl",
@@ -56,7 +67,8 @@ export const PRODUCTS: readonly Product[] = [
       ar: "طبق تقديم واسع مزجج بالأزرق والأبيض، من صنع خزافي غريان.",
     },
     priceMinor: 3_575,
-    image: "/products/bowl.svg",
+    stock: null,
+    picture: "bowl.svg",
   },
   {
     slug: "mint-tea-set",
@@ -66,7 +78,8 @@ export const PRODUCTS: readonly Product[] = [
       ar: "إبريق نحاسي وستة أكواب مزخرفة للشاي الأخضر بالنعناع الطازج.",
     },
     priceMinor: 12_000,
-    image: "/products/tea-set.svg",
+    stock: 3,
+    picture: "tea-set.svg",
   },
   {
     slug: "woven-kilim",
@@ -76,7 +89,8 @@ export const PRODUCTS: readonly Product[] = [
       ar: "بساط منسوج يدويًا بالأحمر والمغرة والأسود على نول قروي.",
     },
     priceMinor: 45_000,
-    image: "/products/kilim.svg",
+    stock: 1,
+    picture: "kilim.svg",
   },
   {
     slug: "silver-pendant",
@@ -86,7 +100,8 @@ export const PRODUCTS: readonly Product[] = [
       ar: "صليب الصحراء الفضي منقوش يدويًا، على خيط قطني أسود.",
     },
     priceMinor: 15_950,
-    image: "/products/pendant.svg",
+    stock: null,
+    picture: "pendant.svg",
   },
   {
     slug: "saffron",
@@ -96,13 +111,44 @@ export const PRODUCTS: readonly Product[] = [
       ar: "خيوط حمراء داكنة للأرز والكسكسي والحلويات.",
     },
     priceMinor: 1_875,
-    image: "/products/saffron.svg",
+    stock: null,
+    picture: "saffron.svg",
   },
 ];
 
-const bySlug = new Map(PRODUCTS.map((product) => [product.slug, product]));
+/** Who the demo catalogue's audit rows name. */
+const SEEDED_BY = "demo catalogue";
 
-/** Looks a product up by slug; `undefined` for anything not in the catalogue. */
-export function findProduct(slug: string): Product | undefined {
-  return bySlug.get(slug);
+/**
+ * Fills an empty catalogue with the demo products and their pictures (each drawing rendered to a PNG, then stored as
+ * any upload is). Does nothing when there is a product already.
+ * @returns how many products it added.
+ */
+export async function seedDemoCatalogue(db: Db): Promise<number> {
+  const [any] = await db.select({ id: products.id }).from(products).limit(1);
+  if (any) return 0;
+  for (const [index, product] of DEMO.entries()) {
+    const drawing = await readFile(path.join(process.cwd(), "lib/catalog/demo", product.picture));
+    const png = await sharp(drawing, { density: 144 }).resize(800, 800).png().toBuffer();
+    await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(products)
+        .values({
+          slug: product.slug,
+          nameEn: product.name.en,
+          nameAr: product.name.ar,
+          descriptionEn: product.description.en,
+          descriptionAr: product.description.ar,
+          priceMinor: product.priceMinor,
+          stock: product.stock,
+          sortOrder: index,
+        })
+        .returning({ id: products.id });
+      const picture = await storePicture(tx, png);
+      if ("refused" in picture) throw new Error(`demo picture ${product.picture}: ${picture.refused}`);
+      await tx.insert(productPictures).values({ productId: row!.id, position: 0, ...picture });
+      await recordCatalogEvent(tx, row!.id, "created", SEEDED_BY, { slug: product.slug });
+    });
+  }
+  return DEMO.length;
 }

@@ -1,10 +1,11 @@
 import { LinkButton } from "./link-button";
 
 /**
- * What a page that reads orders says while the database cannot be reached: that a payment is safe, and a link to try
- * again. Part of the page itself, not the error page, which needs JavaScript to show anything.
+ * What a page that reads the database says while it cannot be reached — for orders, that a payment is safe; for the
+ * shop, that nothing is lost — with a link to try again. Part of the page itself, not the error page, which needs
+ * JavaScript to show anything.
  */
-export function OrdersUnavailable({
+export function DatabaseUnavailable({
   title,
   text,
   reload,

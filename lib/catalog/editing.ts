@@ -1,0 +1,270 @@
+import "server-only";
+import { eq, sql } from "drizzle-orm";
+import type { Messages } from "next-intl";
+import { z } from "zod";
+import type { Db, DbOrTx, Tx } from "../db/client";
+import {
+  catalogEvents,
+  MAX_PRICE_MINOR,
+  PRODUCT_KINDS,
+  products,
+  type CatalogEventType,
+  type ProductRow,
+} from "../db/schema";
+import { parseTypedAmount, westernDigits, type AmountProblem } from "../money";
+
+/**
+ * How the back office changes the catalogue: the one schema a product's fields must pass (the product form and the
+ * CSV import both use it), and the writes, each in one transaction with its audit row (`catalog_events`: who, when,
+ * what changed). Callers in app/ expire the storefront's cache afterwards (lib/catalog/products.ts, CATALOG_TAG).
+ */
+
+/**
+ * What can be wrong with a product's field: a key of `admin.products.problems` in the message catalogues (both must
+ * have it), translated by the page.
+ */
+export type ProductProblem = keyof Messages["admin"]["products"]["problems"];
+
+/** The largest stock count the back office accepts. */
+const MAX_STOCK = 1_000_000;
+
+/** Text a person typed: trimmed; control characters refused (but line breaks in a description). */
+const typed = (max: number, tooLong: ProductProblem, { multiline = false } = {}) =>
+  z
+    .string()
+    .default("")
+    .transform((value) => value.trim())
+    .pipe(
+      z
+        .string()
+        .max(max, tooLong)
+        .refine(
+          (value) => !(multiline ? /[^\P{Cc}\n\r\t]/u : /\p{Cc}/u).test(value),
+          "textControl" satisfies ProductProblem,
+        ),
+    );
+
+const requiredName = typed(200, "nameTooLong").pipe(z.string().min(1, "nameMissing" satisfies ProductProblem));
+
+/** A whole number typed with Western or Arabic digits; `undefined` when it is not one. */
+const wholeNumber = (value: string) => {
+  const text = westernDigits(value).trim();
+  return /^-?\d{1,9}$/.test(text) ? Number(text) : undefined;
+};
+
+const PRICE_PROBLEMS: Record<AmountProblem, ProductProblem> = {
+  missing: "priceMissing",
+  amount: "priceInvalid",
+  amount_negative: "priceInvalid",
+  amount_decimals: "priceDecimals",
+  amount_ambiguous: "priceAmbiguous",
+};
+
+/**
+ * A product's fields as the form and the CSV give them (text), made what the database stores: the price in minor units
+ * from `12.50`, `12,50` or Arabic digits; `stock` empty for "not counted". Issue messages are {@link ProductProblem}s.
+ */
+export const productInputSchema = z.object({
+  slug: z
+    .string()
+    .default("")
+    .transform((value) => value.trim().toLowerCase())
+    .pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "slugInvalid" satisfies ProductProblem)
+        .max(100, "slugInvalid" satisfies ProductProblem),
+    ),
+  nameEn: requiredName,
+  nameAr: requiredName,
+  descriptionEn: typed(5_000, "descriptionTooLong", { multiline: true }),
+  descriptionAr: typed(5_000, "descriptionTooLong", { multiline: true }),
+  price: z
+    .string()
+    .default("")
+    .transform((value, ctx) => {
+      const minor = parseTypedAmount(value);
+      if (typeof minor === "number") {
+        if (minor === 0) ctx.addIssue({ code: "custom", message: "priceZero" satisfies ProductProblem });
+        else if (minor > MAX_PRICE_MINOR)
+          ctx.addIssue({ code: "custom", message: "priceTooHigh" satisfies ProductProblem });
+        return minor;
+      }
+      ctx.addIssue({ code: "custom", message: PRICE_PROBLEMS[minor] });
+      return z.NEVER;
+    }),
+  kind: z.enum(PRODUCT_KINDS, "kindInvalid" satisfies ProductProblem).default("physical"),
+  visible: z.boolean().default(true),
+  stock: z
+    .string()
+    .default("")
+    .transform((value, ctx) => {
+      if (!value.trim()) return null;
+      const count = wholeNumber(value);
+      if (count === undefined || count < 0 || count > MAX_STOCK) {
+        ctx.addIssue({ code: "custom", message: "stockInvalid" satisfies ProductProblem });
+        return z.NEVER;
+      }
+      return count;
+    }),
+  sortOrder: z
+    .string()
+    .default("0")
+    .transform((value, ctx) => {
+      const order = value.trim() ? wholeNumber(value) : 0;
+      if (order === undefined) {
+        ctx.addIssue({ code: "custom", message: "sortOrderInvalid" satisfies ProductProblem });
+        return z.NEVER;
+      }
+      return order;
+    }),
+});
+
+/** A valid product: what the database stores (the price in minor units, the stock a count or null). */
+export type ProductInput = z.output<typeof productInputSchema>;
+/** The fields a product has, as the form and the CSV name them. */
+export type ProductField = keyof ProductInput;
+
+/** The product's columns for an {@link ProductInput}. */
+const columns = ({ price, ...rest }: ProductInput) => ({ ...rest, priceMinor: price });
+
+/** The fields that differ between a stored product and an edit: `{ field: [before, after] }`. */
+function changes(before: ProductRow, after: ReturnType<typeof columns>): Record<string, [unknown, unknown]> {
+  const changed: Record<string, [unknown, unknown]> = {};
+  for (const [field, value] of Object.entries(after)) {
+    const old = before[field as keyof ProductRow];
+    if (old !== value) changed[field] = [old, value];
+  }
+  return changed;
+}
+
+/** Writes one audit row of the catalogue, in the caller's transaction. */
+export async function recordCatalogEvent(
+  db: DbOrTx,
+  productId: number | null,
+  type: CatalogEventType,
+  by: string,
+  data: Record<string, unknown> = {},
+): Promise<void> {
+  await db.insert(catalogEvents).values({ productId, type, by, data });
+}
+
+/** A product's slug is another product's (the database's unique constraint said so). */
+const slugTaken = (error: unknown) =>
+  (error as { cause?: { code?: string; constraint?: string } })?.cause?.code === "23505";
+
+/**
+ * Adds a product, with its audit row (`created`, its fields).
+ * @param by the admin's e-mail. @returns its id, or `slugTaken`.
+ * @throws the database's error for anything but a taken slug.
+ */
+export async function createProduct(
+  db: Db,
+  input: ProductInput,
+  by: string,
+): Promise<{ ok: true; id: number } | { ok: false; problem: "slugTaken" }> {
+  try {
+    return await db.transaction(async (tx) => {
+      const [created] = await tx.insert(products).values(columns(input)).returning({ id: products.id });
+      await recordCatalogEvent(tx, created!.id, "created", by, { ...columns(input) });
+      return { ok: true as const, id: created!.id };
+    });
+  } catch (error) {
+    if (slugTaken(error)) return { ok: false, problem: "slugTaken" };
+    throw error;
+  }
+}
+
+/**
+ * Changes a product's fields but its stock (stock moves by {@link adjustStock}, with a reason), with its audit row
+ * (`edited`: each changed field, before and after; `hidden`/`shown` when only that changed). An edit that changes
+ * nothing writes nothing.
+ * @returns `ok` (with what changed), or `slugTaken`, or `not_found`.
+ */
+export async function updateProduct(
+  db: Db,
+  id: number,
+  input: Omit<ProductInput, "stock">,
+  by: string,
+): Promise<{ ok: true; changed: string[] } | { ok: false; problem: "slugTaken" | "not_found" }> {
+  try {
+    return await db.transaction(async (tx) => {
+      const before = await lockProduct(tx, id);
+      if (!before) return { ok: false as const, problem: "not_found" as const };
+      const after = columns({ ...input, stock: before.stock });
+      const changed = changes(before, after);
+      const fields = Object.keys(changed);
+      if (fields.length === 0) return { ok: true as const, changed: [] };
+      await tx
+        .update(products)
+        .set({ ...after, updatedAt: new Date() })
+        .where(eq(products.id, id));
+      const type = fields.length === 1 && fields[0] === "visible" ? (input.visible ? "shown" : "hidden") : "edited";
+      await recordCatalogEvent(tx, id, type, by, { changes: changed });
+      return { ok: true as const, changed: fields };
+    });
+  } catch (error) {
+    if (slugTaken(error)) return { ok: false, problem: "slugTaken" };
+    throw error;
+  }
+}
+
+/**
+ * Hides a product from the shop, or shows it again, with its audit row. Carts holding a hidden product say so, and it
+ * cannot be bought.
+ * @returns whether it changed; `not_found` for no such product.
+ */
+export async function setProductVisible(
+  db: Db,
+  id: number,
+  visible: boolean,
+  by: string,
+): Promise<boolean | "not_found"> {
+  return db.transaction(async (tx) => {
+    const before = await lockProduct(tx, id);
+    if (!before) return "not_found" as const;
+    if (before.visible === visible) return false;
+    await tx.update(products).set({ visible, updatedAt: new Date() }).where(eq(products.id, id));
+    await recordCatalogEvent(tx, id, visible ? "shown" : "hidden", by);
+    return true;
+  });
+}
+
+/** A change of a product's stock: units in (+) or out (−); a new count; or stop counting (`null`). */
+export type StockChange = { add: number } | { set: number | null };
+
+/**
+ * Changes a product's stock on hand, with a reason, and its audit row (`stock_adjusted`: before, after, reason). A
+ * product not counted yet starts being counted with `set`; `{ set: null }` stops counting it. Paid orders take their
+ * units off by themselves (lib/catalog/stock.ts).
+ * @returns the stock before and after; `not_found`; or `not_counted` for `add` on a product whose stock is not counted.
+ */
+export async function adjustStock(
+  db: Db,
+  id: number,
+  change: StockChange,
+  reason: string,
+  by: string,
+): Promise<
+  { ok: true; before: number | null; after: number | null } | { ok: false; problem: "not_found" | "not_counted" }
+> {
+  return db.transaction(async (tx) => {
+    const before = await lockProduct(tx, id);
+    if (!before) return { ok: false as const, problem: "not_found" as const };
+    if ("add" in change && before.stock === null) return { ok: false as const, problem: "not_counted" as const };
+    const [updated] = await tx
+      .update(products)
+      .set({ stock: "add" in change ? sql`${products.stock} + ${change.add}` : change.set, updatedAt: new Date() })
+      .where(eq(products.id, id))
+      .returning({ stock: products.stock });
+    const after = updated!.stock;
+    await recordCatalogEvent(tx, id, "stock_adjusted", by, { before: before.stock, after, reason });
+    return { ok: true as const, before: before.stock, after };
+  });
+}
+
+/** A product's row, locked for the rest of the transaction. */
+async function lockProduct(tx: Tx, id: number): Promise<ProductRow | undefined> {
+  const [row] = await tx.select().from(products).where(eq(products.id, id)).for("update");
+  return row;
+}

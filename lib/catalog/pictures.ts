@@ -1,0 +1,130 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { and, eq, max } from "drizzle-orm";
+import sharp, { type OutputInfo } from "sharp";
+import type { Db, DbOrTx } from "../db/client";
+import { images, productPictures } from "../db/schema";
+import { recordCatalogEvent } from "./editing";
+
+/**
+ * Product pictures: an upload is checked, re-encoded with `sharp` (the image library Next.js itself uses) as WebP in
+ * two sizes with every piece of metadata stripped (a phone photo's location included), and stored in the database by
+ * the hash of its bytes, so a serverless host with no disk can serve it, forever, under one URL
+ * (app/images/[file]/route.ts). README, "Pictures", says how to move them to S3-compatible storage.
+ */
+
+/** The largest upload accepted. */
+export const MAX_PICTURE_BYTES = 5 * 1024 * 1024;
+/** The most pixels an upload may have: more is refused before it is decoded (a decompression bomb is a small file). */
+export const MAX_PICTURE_PIXELS = 40_000_000;
+/** The formats accepted: photographs and drawings, never SVG (a document that can carry script). */
+const FORMATS = new Set(["jpeg", "png", "webp", "avif", "gif", "heif"]);
+/** The two sizes kept: the product page's (fit inside), and the lists' (a square). */
+const SIZES = { large: 1200, small: 400 } as const;
+
+/** Why an upload was refused: keys of `admin.products.pictureProblems` in the message catalogues. */
+export type PictureProblem = "empty" | "tooLarge" | "notImage" | "svg" | "tooManyPixels";
+
+/** A picture stored: the hashes of its two sizes. */
+export interface StoredPicture {
+  large: string;
+  small: string;
+}
+
+/**
+ * Checks and re-encodes an upload, and stores its two sizes (once: by hash).
+ * @returns the stored picture, or why it was refused (nothing is stored then).
+ */
+export async function storePicture(
+  db: DbOrTx,
+  bytes: Uint8Array,
+): Promise<StoredPicture | { refused: PictureProblem }> {
+  if (bytes.byteLength === 0) return { refused: "empty" };
+  if (bytes.byteLength > MAX_PICTURE_BYTES) return { refused: "tooLarge" };
+  // The header only: the format and the size it claims, before a single pixel is decoded.
+  const metadata = await sharp(bytes, { limitInputPixels: false })
+    .metadata()
+    .catch(() => undefined);
+  if (!metadata?.format) return { refused: "notImage" };
+  if (metadata.format === "svg") return { refused: "svg" };
+  if (!FORMATS.has(metadata.format)) return { refused: "notImage" };
+  if (!metadata.width || !metadata.height || metadata.width * metadata.height > MAX_PICTURE_PIXELS)
+    return { refused: "tooManyPixels" };
+
+  // Decoded with the pixel limit as a second guard (the header may lie), rotated as the camera held it; sharp writes
+  // no metadata unless asked to.
+  const decode = () => sharp(bytes, { limitInputPixels: MAX_PICTURE_PIXELS, failOn: "error" }).rotate();
+  let encoded: { data: Buffer; info: OutputInfo }[];
+  try {
+    encoded = await Promise.all([
+      decode()
+        .resize(SIZES.large, SIZES.large, { fit: "inside", withoutEnlargement: true })
+        .webp({ quality: 82 })
+        .toBuffer({ resolveWithObject: true }),
+      decode()
+        .resize(SIZES.small, SIZES.small, { fit: "cover" })
+        .webp({ quality: 80 })
+        .toBuffer({ resolveWithObject: true }),
+    ]);
+  } catch (error) {
+    // The header promised an image the data is not (truncated, corrupt), or more pixels than it said.
+    return { refused: error instanceof Error && /pixel limit/i.test(error.message) ? "tooManyPixels" : "notImage" };
+  }
+  await saveImages(db, encoded);
+  const [large, small] = encoded.map(({ data }) => hashOf(data)) as [string, string];
+  return { large, small };
+}
+
+const hashOf = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+async function saveImages(db: DbOrTx, encoded: { data: Buffer; info: OutputInfo }[]): Promise<void> {
+  await db
+    .insert(images)
+    .values(
+      encoded.map(({ data, info }) => ({ hash: hashOf(data), width: info.width, height: info.height, bytes: data })),
+    )
+    .onConflictDoNothing();
+}
+
+/**
+ * Adds an uploaded picture after a product's others, with its audit row (`picture_added`).
+ * @returns the stored picture, or why the upload was refused.
+ */
+export async function addPicture(
+  db: Db,
+  productId: number,
+  bytes: Uint8Array,
+  by: string,
+): Promise<StoredPicture | { refused: PictureProblem }> {
+  return db.transaction(async (tx) => {
+    const stored = await storePicture(tx, bytes);
+    if ("refused" in stored) return stored;
+    const [last] = await tx
+      .select({ position: max(productPictures.position) })
+      .from(productPictures)
+      .where(eq(productPictures.productId, productId));
+    const position = (last?.position ?? -1) + 1;
+    await tx.insert(productPictures).values({ productId, position, ...stored });
+    await recordCatalogEvent(tx, productId, "picture_added", by, { position, ...stored });
+    return stored;
+  });
+}
+
+/** Removes a product's picture (its images stay: another product, or an old page, may show them). */
+export async function removePicture(db: Db, productId: number, position: number, by: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [removed] = await tx
+      .delete(productPictures)
+      .where(and(eq(productPictures.productId, productId), eq(productPictures.position, position)))
+      .returning();
+    if (removed) await recordCatalogEvent(tx, productId, "picture_removed", by, { position, large: removed.large });
+    return Boolean(removed);
+  });
+}
+
+/** A stored image's bytes by hash, for the image route; `undefined` for none. */
+export async function imageBytes(db: DbOrTx, hash: string): Promise<Buffer | undefined> {
+  if (!/^[0-9a-f]{64}$/.test(hash)) return undefined;
+  const [row] = await db.select({ bytes: images.bytes }).from(images).where(eq(images.hash, hash));
+  return row?.bytes;
+}

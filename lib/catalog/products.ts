@@ -1,0 +1,115 @@
+import "server-only";
+import { asc, eq, inArray, and } from "drizzle-orm";
+import { cacheLife, cacheTag } from "next/cache";
+import { getDb, type DbOrTx } from "../db/client";
+import { productPictures, products, type ProductRow } from "../db/schema";
+import type { Locale } from "../i18n/config";
+import type { MinorUnits } from "../money";
+import { heldStock } from "./stock";
+
+/**
+ * The catalogue as the shop reads it: products from the database (the back office edits them), each with its
+ * pictures and how many can be bought now. The storefront's reads are cached ({@link CATALOG_TAG}); what the
+ * checkout charges and holds is always read from the database itself ({@link productsForCheckout}).
+ */
+
+/** A product's picture: the URLs of its two sizes (lib/catalog/pictures.ts serves them). */
+export interface Picture {
+  large: string;
+  small: string;
+}
+
+/** A product as pages show it and the cart prices it. Money in integer minor units (1/100 LYD). */
+export interface Product {
+  id: number;
+  /** Its name in URLs: `/products/<slug>`. */
+  slug: string;
+  name: Record<Locale, string>;
+  description: Record<Locale, string>;
+  priceMinor: MinorUnits;
+  kind: ProductRow["kind"];
+  visible: boolean;
+  pictures: Picture[];
+  /** Units that can be bought now (on hand less what unpaid checkouts hold), or `null` when stock is not counted. */
+  available: number | null;
+}
+
+/** The cache tag of everything the storefront reads from the catalogue: the back office's edits expire it. */
+export const CATALOG_TAG = "catalog";
+
+/** The URL of a stored image by its hash (served by app/images/[file]/route.ts with immutable caching). */
+export const imageUrl = (hash: string) => `/images/${hash}.webp`;
+
+/**
+ * The visible products in the merchant's order, as the storefront lists them. Cached (tag {@link CATALOG_TAG}, a
+ * minute at most: on several self-hosted instances the cache is each instance's own, so another instance's edit is
+ * seen within that minute); never decides what a checkout charges or holds.
+ */
+export async function listProducts(): Promise<Product[]> {
+  "use cache";
+  cacheTag(CATALOG_TAG);
+  cacheLife({ stale: 30, revalidate: 30, expire: 60 });
+  const rows = await getDb()
+    .select()
+    .from(products)
+    .where(eq(products.visible, true))
+    .orderBy(asc(products.sortOrder), asc(products.id));
+  return withPicturesAndStock(getDb(), rows);
+}
+
+/**
+ * One visible product by its slug, as its page shows it; `undefined` for an unknown or hidden one. Cached like
+ * {@link listProducts}.
+ */
+export async function findProduct(slug: string): Promise<Product | undefined> {
+  "use cache";
+  cacheTag(CATALOG_TAG);
+  cacheLife({ stale: 30, revalidate: 30, expire: 60 });
+  if (!/^[a-z0-9-]{1,100}$/.test(slug)) return undefined;
+  const rows = await getDb()
+    .select()
+    .from(products)
+    .where(and(eq(products.slug, slug), eq(products.visible, true)));
+  return (await withPicturesAndStock(getDb(), rows))[0];
+}
+
+/**
+ * Products by id as the database has them now, hidden ones included (a cart line's product may have been hidden):
+ * what the cart and the checkout price, never from a cache.
+ * @returns a map by id; an id with no product is absent.
+ */
+export async function productsForCheckout(db: DbOrTx, ids: readonly number[]): Promise<Map<number, Product>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(products)
+    .where(inArray(products.id, [...ids]));
+  return new Map((await withPicturesAndStock(db, rows)).map((product) => [product.id, product]));
+}
+
+/** Rows made {@link Product}s: their pictures in order, and what can be bought of each now. */
+async function withPicturesAndStock(db: DbOrTx, rows: ProductRow[]): Promise<Product[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const [pictures, held] = await Promise.all([
+    db
+      .select()
+      .from(productPictures)
+      .where(inArray(productPictures.productId, ids))
+      .orderBy(asc(productPictures.productId), asc(productPictures.position)),
+    heldStock(db, ids),
+  ]);
+  return rows.map((row) => ({
+    id: row.id,
+    slug: row.slug,
+    name: { en: row.nameEn, ar: row.nameAr },
+    description: { en: row.descriptionEn, ar: row.descriptionAr },
+    priceMinor: row.priceMinor,
+    kind: row.kind,
+    visible: row.visible,
+    pictures: pictures
+      .filter((picture) => picture.productId === row.id)
+      .map((picture) => ({ large: imageUrl(picture.large), small: imageUrl(picture.small) })),
+    available: row.stock === null ? null : Math.max(0, row.stock - (held.get(row.id) ?? 0)),
+  }));
+}

@@ -23,10 +23,6 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // Do not let `next dev` write an agent-instructions file into the merchant's repo.
   agentRules: false,
-  // `"use cache"` with cacheTag/updateTag for the catalogue the storefront reads (lib/catalog/products.ts). Every page
-  // reads the session or the language from cookies, so none is prerendered: app/layout.tsx lets every route render
-  // at request time (`instant = false`), as before.
-  cacheComponents: true,
   ...(publicHost ? { experimental: { serverActions: { allowedOrigins: [publicHost] } } } : {}),
 };
 

@@ -8,12 +8,6 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: { default: t("shopName"), template: `%s · ${t("shopName")}` }, description: t("description") };
 }
 
-/**
- * Every page renders at request time: each reads the shopper's session or language from cookies (next.config.mjs,
- * `cacheComponents`). What does not change per request is cached where it is read (the catalogue).
- */
-export const instant = false;
-
 export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#115c3b" };
 
 /**

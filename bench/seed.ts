@@ -4,18 +4,14 @@
 // expired, cancelled or failed; 40 000 customers with two or three orders each, each with an e-mail (four
 // domains) and a Libyan mobile number; one line each from the catalogue, the amount its price × quantity.
 import { Pool } from "pg";
+import { TEST_PRODUCTS } from "../testing/catalogue";
 
-/** Catalogue lines (lib/catalog.ts): slug, English name, unit price in minor units. */
-const PRODUCTS: [string, string, number][] = [
-  ["deglet-nour-dates", "Deglet Nour dates", 2_500],
-  ["olive-oil", "Olive oil", 4_250],
-  ["ghadames-slippers", "Ghadames slippers", 8_900],
-  ["ceramic-bowl", "Ceramic bowl", 3_575],
-  ["mint-tea-set", "Mint tea set", 12_000],
-  ["woven-kilim", "Woven kilim", 45_000],
-  ["silver-pendant", "Silver pendant", 15_950],
-  ["saffron", "Saffron", 1_875],
-];
+/** Catalogue lines (the tests' products, testing/catalogue.ts, which the bench seeds first): slug, name, price. */
+const PRODUCTS: [string, string, number][] = TEST_PRODUCTS.map((product) => [
+  product.slug,
+  product.nameEn,
+  product.priceMinor,
+]);
 const CUSTOMERS = 40_000;
 
 const sqlArray = (values: (string | number)[]) =>
@@ -57,8 +53,9 @@ function statements(count: number): string[] {
             case when status = 'paid' and i % 3 <> 0 then at + interval '1 day' end,
             at, at
      from bench_seed`,
-    `insert into order_lines (order_id, position, product_slug, name, unit_minor, quantity)
-     select id, 0, (${slugs})[product], (${names})[product], (${prices})[product], quantity from bench_seed`,
+    `insert into order_lines (order_id, position, product_id, product_slug, name, unit_minor, quantity)
+     select bench_seed.id, 0, products.id, (${slugs})[product], (${names})[product], (${prices})[product], quantity
+     from bench_seed join products on products.slug = (${slugs})[product]`,
     "drop table bench_seed",
     // What autovacuum would have done on a database that grew to this size.
     "analyze orders",

@@ -11,6 +11,7 @@ import {
   startShop,
   stopAll,
 } from "../scripts/servers";
+import { seedTestCatalogueAt } from "../testing/catalogue";
 import { databasePort, databaseServerUrl, FLAVORS, poolerPort, PORTS_PER_RUN, stackFor, type Stack } from "./stacks";
 
 /**
@@ -36,6 +37,8 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     stops.push(() => pooler.stop());
     const template = await createDatabase(databaseServerUrl(), "e2e_template");
     await migrate(template);
+    // The tests' products (testing/catalogue.ts), once, in the template every stack's database is copied from.
+    await seedTestCatalogueAt(template);
 
     const stacks = FLAVORS.flatMap((flavor) =>
       Array.from({ length: config.workers }, (_, slot) => stackFor(flavor, slot)),

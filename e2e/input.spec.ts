@@ -7,30 +7,32 @@ test.beforeEach(async ({ request }) => {
 });
 
 test.describe("add to cart refuses forged forms with a specific message and leaves the cart alone", () => {
-  const cases: [name: string, slug: string, quantity: string, message: string][] = [
-    ["an unknown product", "no-such-product", "1", "That product does not exist."],
-    ["a zero quantity", "saffron", "0", "The quantity must be at least 1."],
-    ["a negative quantity", "saffron", "-3", "The quantity must be at least 1."],
-    ["a fractional quantity", "saffron", "1.5", "Quantities are whole numbers."],
-    ["a huge quantity", "saffron", "1000000", "You can buy at most 20 of one product."],
-    ["a quantity that is not a number", "saffron", "lots", "Enter a quantity as a number."],
+  // The product id as the page has it (undefined), or forged.
+  const cases: [name: string, productId: string | undefined, quantity: string, message: string][] = [
+    ["an unknown product", "999999", "1", "That product does not exist."],
+    ["a product id that is not one", "saffron", "1", "That product does not exist."],
+    ["a zero quantity", undefined, "0", "The quantity must be at least 1."],
+    ["a negative quantity", undefined, "-3", "The quantity must be at least 1."],
+    ["a fractional quantity", undefined, "1.5", "Quantities are whole numbers."],
+    ["a huge quantity", undefined, "1000000", "You can buy at most 20 of one product."],
+    ["a quantity that is not a number", undefined, "lots", "Enter a quantity as a number."],
   ];
-  for (const [name, slug, quantity, message] of cases) {
+  for (const [name, productId, quantity, message] of cases) {
     test(name, async ({ page }) => {
       await page.goto("/products/saffron");
       // After hydration: React restores a controlled input's value when it hydrates, which would undo the forgery.
       await page.waitForLoadState("networkidle");
       // Forge the form as a script or a hand-made request would: no browser validation in the way.
       await page.evaluate(
-        ([forgedSlug, forgedQuantity]) => {
-          const form = document.querySelector<HTMLFormElement>("form:has(input[name=slug])")!;
+        ([forgedId, forgedQuantity]) => {
+          const form = document.querySelector<HTMLFormElement>("form:has(input[name=productId])")!;
           form.noValidate = true;
-          form.querySelector<HTMLInputElement>("input[name=slug]")!.value = forgedSlug;
+          if (forgedId !== undefined) form.querySelector<HTMLInputElement>("input[name=productId]")!.value = forgedId;
           const input = form.querySelector<HTMLInputElement>("input[name=quantity]")!;
           input.type = "text";
           input.value = forgedQuantity;
         },
-        [slug, quantity] as const,
+        [productId, quantity] as const,
       );
       await page.getByRole("button", { name: "Add to cart" }).click();
       await expect(page.getByText(message)).toBeVisible();
@@ -54,7 +56,7 @@ test("a price slipped into the form is ignored: the checkout charges the catalog
   await page.goto("/products/woven-kilim");
   await page.waitForLoadState("networkidle");
   await page.evaluate(() => {
-    const form = document.querySelector<HTMLFormElement>("form:has(input[name=slug])")!;
+    const form = document.querySelector<HTMLFormElement>("form:has(input[name=productId])")!;
     for (const [name, value] of [
       ["price", "1"],
       ["priceMinor", "1"],

@@ -1,10 +1,14 @@
 import "server-only";
 import { Pool } from "pg";
 import { DEVELOPMENT_ADMIN, ensureDevelopmentAdmin } from "./admin/accounts";
+import { seedDemoCatalogue } from "./catalog/demo";
 import { createDb } from "./db/client";
 import { applyMigrations, migrationDatabaseUrl, pendingMigrations } from "./db/migrate";
 import { EnvError, getEnv, withoutPassword } from "./env";
 import { logger } from "./log";
+
+/** The migration that creates the catalogue's tables (drizzle/). */
+const CATALOGUE_MIGRATION = "0011_catalogue";
 
 /**
  * Runs when the server starts (instrumentation.ts, Node.js runtime only), so that a broken setup stops the server
@@ -12,7 +16,8 @@ import { logger } from "./log";
  * - the environment is validated; a production server with a missing or malformed variable exits, naming each;
  * - the database: in production, pending migrations stop the server (run `npm run db:migrate` first, see the
  *   README's deploy steps); in development they are applied on the spot, and a first admin is created for the back
- *   office when there is none (production never does: `npm run admin -- create <email>`).
+ *   office when there is none, and a new database gets the demo products (lib/catalog/demo.ts); production never does
+ *   either: `npm run admin -- create <email>`, and the merchant's own products.
  */
 export async function checkStartup(): Promise<void> {
   let env;
@@ -47,6 +52,12 @@ export async function checkStartup(): Promise<void> {
     } else {
       const applied = await applyMigrations(pool);
       if (applied.length > 0) logger.info({ event: "migrations_applied", migrations: applied, database });
+      // The demo products, once: when the catalogue's tables were just created (a new development database, or one
+      // from before the catalogue moved into the database). Deleting them later is the developer's choice to keep.
+      if (applied.includes(CATALOGUE_MIGRATION)) {
+        const seeded = await seedDemoCatalogue(createDb(pool));
+        if (seeded > 0) logger.info({ event: "demo_catalogue_seeded", products: seeded, database });
+      }
       if (await ensureDevelopmentAdmin(createDb(pool))) {
         // Development only, and both are in the source (lib/admin/accounts.ts): no secret, nobody's data.
         logger.info(

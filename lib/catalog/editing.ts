@@ -16,7 +16,7 @@ import { parseTypedAmount, westernDigits, type AmountProblem } from "../money";
 /**
  * How the back office changes the catalogue: the one schema a product's fields must pass (the product form and the
  * CSV import both use it), and the writes, each in one transaction with its audit row (`catalog_events`: who, when,
- * what changed). Callers in app/ expire the storefront's cache afterwards (lib/catalog/products.ts, CATALOG_TAG).
+ * what changed).
  */
 
 /**

@@ -1,6 +1,5 @@
 import "server-only";
 import { asc, eq, inArray, and } from "drizzle-orm";
-import { cacheLife, cacheTag } from "next/cache";
 import { getDb, type DbOrTx } from "../db/client";
 import { productPictures, products, type ProductRow } from "../db/schema";
 import type { Locale } from "../i18n/config";
@@ -9,8 +8,10 @@ import { heldStock } from "./stock";
 
 /**
  * The catalogue as the shop reads it: products from the database (the back office edits them), each with its
- * pictures and how many can be bought now. The storefront's reads are cached ({@link CATALOG_TAG}); what the
- * checkout charges and holds is always read from the database itself ({@link productsForCheckout}).
+ * pictures and how many can be bought now, read from the database on every request: what a page shows is what the
+ * checkout will charge. (Next.js's `"use cache"` needs `cacheComponents`, under which a server action's form posted
+ * without JavaScript comes back without its result in Next.js 16; the shop works without JavaScript, so the
+ * storefront reads one indexed query instead.)
  */
 
 /** A product's picture: the URLs of its two sizes (lib/catalog/pictures.ts serves them). */
@@ -34,21 +35,13 @@ export interface Product {
   available: number | null;
 }
 
-/** The cache tag of everything the storefront reads from the catalogue: the back office's edits expire it. */
-export const CATALOG_TAG = "catalog";
-
 /** The URL of a stored image by its hash (served by app/images/[file]/route.ts with immutable caching). */
 export const imageUrl = (hash: string) => `/images/${hash}.webp`;
 
 /**
- * The visible products in the merchant's order, as the storefront lists them. Cached (tag {@link CATALOG_TAG}, a
- * minute at most: on several self-hosted instances the cache is each instance's own, so another instance's edit is
- * seen within that minute); never decides what a checkout charges or holds.
+ * The visible products in the merchant's order, as the storefront lists them.
  */
 export async function listProducts(): Promise<Product[]> {
-  "use cache";
-  cacheTag(CATALOG_TAG);
-  cacheLife({ stale: 30, revalidate: 30, expire: 60 });
   const rows = await getDb()
     .select()
     .from(products)
@@ -58,13 +51,9 @@ export async function listProducts(): Promise<Product[]> {
 }
 
 /**
- * One visible product by its slug, as its page shows it; `undefined` for an unknown or hidden one. Cached like
- * {@link listProducts}.
+ * One visible product by its slug, as its page shows it; `undefined` for an unknown or hidden one.
  */
 export async function findProduct(slug: string): Promise<Product | undefined> {
-  "use cache";
-  cacheTag(CATALOG_TAG);
-  cacheLife({ stale: 30, revalidate: 30, expire: 60 });
   if (!/^[a-z0-9-]{1,100}$/.test(slug)) return undefined;
   const rows = await getDb()
     .select()

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { Pool } from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { priceCart } from "../cart";
-import { findProduct } from "../catalog";
+import { priceCart, type PricedCart } from "../cart";
 import { createDb } from "../db/client";
 import { orderEvents, orderLines, orders } from "../db/schema";
 import { parseEnv } from "../env";
 import { ACCESS_TOKEN_LIFETIME_MS, PaymentError } from "../payments";
+import { seedTestCatalogue, TEST_PRODUCTS } from "../../testing/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../testing/db";
 import { startEmulator, type RunningEmulator } from "../../testing/emulator";
 import {
@@ -26,8 +26,16 @@ import {
 
 let t: TestDatabase;
 let emulator: RunningEmulator;
+/** Carts of saffron (18.75 LYD) priced from the test database: two and three units. */
+let twoSaffron: PricedCart;
+let threeSaffron: PricedCart;
+let saffronId: number;
 beforeAll(async () => {
   [t, emulator] = await Promise.all([createTestDatabase(), startEmulator()]);
+  saffronId = (await seedTestCatalogue(t.db)).saffron;
+  const saffron = (quantity: number) =>
+    priceCart(t.db, { lines: [{ productId: saffronId, quantity, seenMinor: 1_875 }] });
+  [twoSaffron, threeSaffron] = await Promise.all([saffron(2), saffron(3)]);
   process.env.PAYMENT_API_BASE_URL = emulator.apiBase;
   process.env.PAYMENT_CLIENT_ID = "sandbox-demo-client-id";
   process.env.PAYMENT_CLIENT_SECRET = "sandbox-demo-client-secret";
@@ -57,7 +65,7 @@ function checkout(overrides: Partial<PlaceOrderInput> = {}): PlaceOrderInput {
   return {
     sessionId: `session-${session}-${crypto.randomUUID()}`,
     cartId: crypto.randomUUID(),
-    cart: priceCart({ lines: [{ slug: "saffron", quantity: 2 }] }),
+    cart: twoSaffron,
     details: { full_name: "Aisha Ben Ali", email: "aisha@example.ly" },
     locale: "en",
     siteUrl: "https://shop.example.ly",
@@ -106,8 +114,9 @@ describe("placeOrder", () => {
       {
         orderId: placed.id,
         position: 0,
+        productId: saffronId,
         productSlug: "saffron",
-        name: findProduct("saffron")!.name.ar,
+        name: TEST_PRODUCTS.find((product) => product.slug === "saffron")!.nameAr,
         unitMinor: 1875,
         quantity: 2,
       },
@@ -143,7 +152,7 @@ describe("placeOrder", () => {
     const first = await placeOrder(t.db, input);
     const changedCart = await placeOrder(t.db, {
       ...input,
-      cart: priceCart({ lines: [{ slug: "saffron", quantity: 3 }] }),
+      cart: threeSaffron,
     });
     const changedDetails = await placeOrder(t.db, {
       ...input,
@@ -321,14 +330,13 @@ describe("a Vercel preview without SITE_URL", () => {
 });
 
 describe("the same checkout", () => {
-  const cart = priceCart({ lines: [{ slug: "saffron", quantity: 2 }] });
   const fingerprint = (changes: Partial<PlaceOrderInput> = {}) =>
-    checkoutFingerprint({ cartId: "cart-1", cart, details: { email: "a@example.ly" }, ...changes });
+    checkoutFingerprint({ cartId: "cart-1", cart: twoSaffron, details: { email: "a@example.ly" }, ...changes });
   it("fingerprints the same checkout identically and any change differently", async () => {
     const same = await fingerprint();
-    expect(await fingerprint({ cart: priceCart({ lines: [{ slug: "saffron", quantity: 2 }] }) })).toBe(same);
+    expect(await fingerprint({ cart: structuredClone(twoSaffron) })).toBe(same);
     expect(await fingerprint({ details: { email: "b@example.ly" } })).not.toBe(same);
-    expect(await fingerprint({ cart: priceCart({ lines: [{ slug: "saffron", quantity: 3 }] }) })).not.toBe(same);
+    expect(await fingerprint({ cart: threeSaffron })).not.toBe(same);
     expect(await fingerprint({ details: { email: "a@example.ly", payment_gateway: "sadad" } })).not.toBe(same);
     expect(await fingerprint({ cartId: "cart-2" })).not.toBe(same);
   });

@@ -222,7 +222,7 @@ export async function checkoutFingerprint({
 }: Pick<PlaceOrderInput, "cartId" | "cart" | "details">): Promise<string> {
   const material = JSON.stringify([
     cartId,
-    cart.lines.map((line) => [line.product.slug, line.quantity, line.product.priceMinor]),
+    cart.lines.map((line) => [line.product.id, line.quantity, line.product.priceMinor]),
     cart.totalMinor,
     CHECKOUT_FIELDS.map((field) => details[field] ?? ""),
   ]);

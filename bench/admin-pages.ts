@@ -1,7 +1,7 @@
 // The back office at 100 000 orders: an admin signs in through /admin/sign-in like a browser without JavaScript
 // (the form's hidden `$ACTION_…` inputs posted back), then the orders list is timed from the bench process over
-// loopback — request sent to last byte read — unfiltered, filtered by status, searched by e-mail and by order id,
-// and 90 % of the way down through a `before=` cursor.
+// loopback — request sent to last byte read — unfiltered, filtered by status and by "flagged" (a flag not yet
+// resolved), searched by e-mail and by order id, and 90 % of the way down through a `before=` cursor.
 import { findForm, getPage } from "../testing/no-js-shop";
 import type { SeededOrders } from "./seed";
 import { summary, type Summary } from "./stats";
@@ -56,11 +56,17 @@ export interface AdminQuery {
   rows: number;
 }
 
-/** The five pages of the issue, for the seeded orders. */
+/** The pages measured, for the seeded orders. */
 export function adminQueries(seeded: SeededOrders): AdminQuery[] {
   return [
     { key: "list", name: "List, unfiltered (page 1)", path: "/admin/orders", rows: 50 },
     { key: "status", name: "Filter: status paid (page 1)", path: "/admin/orders?status=paid", rows: 50 },
+    {
+      key: "flagged",
+      name: `Filter: flagged, not resolved (${seeded.flagged} orders)`,
+      path: "/admin/orders?status=flagged",
+      rows: Math.min(50, seeded.flagged),
+    },
     {
       key: "email",
       name: `Search: e-mail (${seeded.emailOrders} orders)`,

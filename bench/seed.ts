@@ -1,6 +1,7 @@
 // 100 000 orders for the back-office measurements, written straight into the bench's database with SQL after the
 // migrations. Varied like a shop's two years: created every ~10 minutes (the newest 15 minutes old, so the expiry of
-// dead payments has nothing to do), mostly paid (two in three of them fulfilled, one in 500 flagged), some
+// dead payments has nothing to do), mostly paid (two in three of them fulfilled, one in 500 flagged and half of those
+// flags resolved), some
 // expired, cancelled or failed; 40 000 customers with two or three orders each, each with an e-mail (four
 // domains) and a Libyan mobile number; one line each from the catalogue, the amount its price × quantity.
 import { Pool } from "pg";
@@ -36,7 +37,7 @@ function statements(count: number): string[] {
      from generate_series(1, ${count}) as i`,
     `insert into orders (id, session_id, fingerprint, status, amount_minor, currency, locale, full_name, email, phone, payment_gateway,
                          payment_token, payment_url, payment_expires_at, claim_expires_at, failure, customer_returned_at, flags,
-                         fulfilled_at, created_at, updated_at)
+                         resolved_flags, fulfilled_at, created_at, updated_at)
      select id, 'bench-session-' || customer, substr(md5('fingerprint-' || i), 1, 32), status,
             (${prices})[product] * quantity, 'LYD', case when customer % 3 = 0 then 'ar' else 'en' end,
             'Customer ' || customer,
@@ -50,6 +51,7 @@ function statements(count: number): string[] {
             case when status = 'failed' then 'server_error' end,
             case when status = 'paid' then at + interval '2 minutes' end,
             case when status = 'paid' and i % 500 = 0 then array['amount_mismatch'] else '{}'::text[] end,
+            case when status = 'paid' and i % 1000 = 0 then array['amount_mismatch'] else '{}'::text[] end,
             case when status = 'paid' and i % 3 <> 0 then at + interval '1 day' end,
             at, at
      from bench_seed`,
@@ -76,6 +78,8 @@ export interface SeededOrders {
   deepPosition: number;
   /** Orders with status paid. */
   paid: number;
+  /** Orders with a flag not resolved (what the list's "flagged" filter shows). */
+  flagged: number;
   ms: number;
 }
 
@@ -88,13 +92,14 @@ export async function seedOrders(url: string, count: number): Promise<SeededOrde
     for (const statement of statements(count)) await pool.query(statement);
     const ms = performance.now() - started;
     const email = "customer1234@shop.ly"; // customer 1234: 1234 % 4 = 2 → shop.ly
-    const [{ rows: byEmail }, { rows: one }, { rows: paid }] = await Promise.all([
+    const [{ rows: byEmail }, { rows: one }, { rows: paid }, { rows: flagged }] = await Promise.all([
       pool.query<{ n: string }>("select count(*) as n from orders where lower(email) = $1", [email]),
       pool.query<{ id: string }>(
         "select id from orders where id like 'ord_%' order by created_at desc, id desc offset $1 limit 1",
         [Math.floor(count / 2)],
       ),
       pool.query<{ n: string }>("select count(*) as n from orders where status = 'paid'"),
+      pool.query<{ n: string }>("select count(*) as n from orders where needs_attention"),
     ]);
     const deepPosition = Math.floor(count * 0.9);
     const { rows: deep } = await pool.query<{ created_at: Date; id: string }>(
@@ -112,6 +117,7 @@ export async function seedOrders(url: string, count: number): Promise<SeededOrde
       deepCursor,
       deepPosition,
       paid: Number(paid[0]!.n),
+      flagged: Number(flagged[0]!.n),
       ms,
     };
   } finally {

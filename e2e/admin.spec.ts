@@ -239,7 +239,7 @@ test("the order just paid is in the list with its history; fulfil it; the CSV ha
   await expect(timeline).toContainText("Payment created");
   await expect(timeline).toContainText("Webhook received");
   await expect(timeline).toContainText("signature verified");
-  await expect(timeline).toContainText("Customer came back: success");
+  await expect(timeline).toContainText("Customer came back: reported paying");
 
   await adminPage.getByRole("button", { name: "Mark as fulfilled" }).click();
   await expect(adminPage.getByRole("status")).toHaveText("Marked as fulfilled.");

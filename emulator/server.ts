@@ -39,6 +39,13 @@ export function startServer(app: Hono, { host, port }: { host: string; port: num
       });
     });
     server.once("error", reject);
+    // Clients keep connections alive between calls (the shop's fetch, the tests' request contexts). Node's default of
+    // 5 s lets the server close an idle connection just as a client sends on it (ECONNRESET): hold it longer than
+    // they keep it idle, as a real service behind a load balancer does.
+    if ("keepAliveTimeout" in server) {
+      server.keepAliveTimeout = 65_000;
+      server.headersTimeout = 66_000;
+    }
   });
 }
 

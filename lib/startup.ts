@@ -8,7 +8,7 @@ import { EnvError, getEnv, withoutPassword } from "./env";
 import { logger } from "./log";
 
 /** The migration that creates the catalogue's tables (drizzle/). */
-const CATALOGUE_MIGRATION = "0011_catalogue";
+const CATALOGUE_MIGRATION = "0012_catalogue";
 
 /**
  * Runs when the server starts (instrumentation.ts, Node.js runtime only), so that a broken setup stops the server

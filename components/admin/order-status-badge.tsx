@@ -1,5 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import type { OrderRow } from "@/lib/db/schema";
+import { unresolvedFlags } from "@/lib/orders/flags";
 
 const TONES: Record<OrderRow["status"], string> = {
   started: "bg-stone-100 text-stone-800",
@@ -11,8 +12,12 @@ const TONES: Record<OrderRow["status"], string> = {
   expired: "bg-stone-100 text-stone-800",
 };
 
-/** An order's status in words, with "fulfilled" and any flags for the merchant next to it. */
-export async function OrderStatusBadge({ order }: { order: Pick<OrderRow, "status" | "flags" | "fulfilledAt"> }) {
+/** An order's status in words, with "fulfilled" and the flags the merchant has not resolved next to it. */
+export async function OrderStatusBadge({
+  order,
+}: {
+  order: Pick<OrderRow, "status" | "flags" | "resolvedFlags" | "fulfilledAt">;
+}) {
   const [t, tFlag, tAdmin] = await Promise.all([
     getTranslations("admin.filters"),
     getTranslations("admin.flags"),
@@ -26,7 +31,7 @@ export async function OrderStatusBadge({ order }: { order: Pick<OrderRow, "statu
           {tAdmin("fulfilled")}
         </span>
       )}
-      {order.flags.map((flag) => (
+      {unresolvedFlags(order).map((flag) => (
         <span key={flag} className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-900">
           {tFlag(flag)}
         </span>

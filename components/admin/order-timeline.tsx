@@ -1,5 +1,7 @@
-import { getFormatter, getTranslations } from "next-intl/server";
+import { getLocale, getTranslations } from "next-intl/server";
 import type { OrderEventRow, OrderEventType, OrderStatus } from "@/lib/db/schema";
+import { CURRENCY, formatMoney, fromDecimalAmount } from "@/lib/money";
+import { orderLabels } from "./labels";
 
 /** What an event's data may say; every field is optional, old events carry fewer. */
 interface EventData {
@@ -20,6 +22,8 @@ interface EventData {
   note?: string;
   /** The merchant dashboard's payment list a mark came from (lib/admin/reconcile.ts). */
   list?: string;
+  /** The flags a move resolved (a mark as paid: lib/orders/settle.ts, `RESOLVED_BY_MARK`). */
+  resolved?: string[];
   // E-mails (lib/email/outbox.ts): which, to whom, which attempt, and why one failed.
   kind?: "receipt" | "merchant_notice";
   recipient?: string;
@@ -29,15 +33,31 @@ interface EventData {
   retryAt?: string;
 }
 
-/** An order's history from the events table, oldest first: what arrived, whether it was verified, what it moved. */
+/** What a verified delivery came to (lib/orders/webhook.ts): each has its words in the catalogue. */
+const OUTCOMES = [
+  "settled",
+  "malformed",
+  "unknown_order",
+  "ignored_event",
+  "not_successful",
+  "amount_mismatch",
+] as const;
+const RETURN_TYPES = ["success", "cancel"] as const;
+const oneOf = <T extends string>(list: readonly T[], value: unknown): value is T =>
+  (list as readonly unknown[]).includes(value);
+
+/**
+ * An order's history from the events table, oldest first: what arrived, whether it was verified, what it moved, the
+ * flags it raised or resolved. Every value is named in the reader's language; only what people typed (a note), ids,
+ * references and e-mail addresses are shown as recorded, and a mail server's own answer, quoted.
+ */
 export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
-  const [t, tStatus, tOrder, format] = await Promise.all([
+  const [t, tOrder, label, locale] = await Promise.all([
     getTranslations("admin.events"),
-    getTranslations("admin.filters"),
     getTranslations("admin.order"),
-    getFormatter(),
+    orderLabels(),
+    getLocale(),
   ]);
-  const when = (date: Date) => format.dateTime(date, { dateStyle: "medium", timeStyle: "medium" });
   // Every event type has its title: a type added to the schema without one here does not compile.
   const title = (type: OrderEventType, data: EventData): string => {
     switch (type) {
@@ -51,10 +71,14 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
         return t(type);
       case "marked_paid":
         return t(type, { by: data.by ?? "?", reference: data.reference ?? "?" });
+      case "flag_resolved":
+        return t(type, { by: data.by ?? "?", flag: label.flag(data.flag) });
       case "payment_failed":
-        return t(type, { failure: data.failure ?? "?" });
+        return t(type, { failure: label.failure(data.failure ?? "?") });
       case "customer_returned":
-        return t(type, { returnType: data.returnType ?? "?" });
+        return t(type, {
+          returnType: oneOf(RETURN_TYPES, data.returnType) ? t(`returnTypes.${data.returnType}`) : "?",
+        });
       case "fulfilled":
       case "receipt_resent":
       case "notice_resent":
@@ -67,6 +91,13 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
           recipient: data.recipient ?? "?",
         });
     }
+  };
+  /** An amount as delivered (a decimal, maybe text), in the reader's writing when it is one of ours. */
+  const amount = (data: EventData) => {
+    const minor = data.amount === undefined ? null : fromDecimalAmount(data.amount);
+    return minor !== null && data.currency === CURRENCY
+      ? formatMoney(minor, locale)
+      : `${data.amount} ${data.currency ?? ""}`.trim();
   };
   return (
     <section aria-labelledby="timeline" className="rounded-xl border border-stone-200 bg-white p-4">
@@ -82,20 +113,29 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
               : data.verified === false
                 ? t("notVerified", { signature: data.signature ?? "?" })
                 : null,
-            data.amount !== undefined ? `${data.amount} ${data.currency ?? ""}`.trim() : null,
-            data.gateway ?? null,
-            data.transactionId ?? null,
-            data.note ?? null,
+            data.amount !== undefined ? amount(data) : null,
+            data.gateway ? t("paidVia", { gateway: label.gateway(data.gateway) }) : null,
+            data.transactionId ? t("transaction", { reference: data.transactionId }) : null,
+            data.note ? t("note", { note: data.note }) : null,
             data.list ? t("fromList") : null,
             data.attempt !== undefined ? t("emailAttempt", { attempt: data.attempt }) : null,
-            data.error ?? null,
-            data.retryAt ? t("emailRetry", { at: when(new Date(data.retryAt)) }) : data.final ? t("emailGaveUp") : null,
-            data.outcome ? t("outcome", { outcome: data.outcome }) : null,
+            data.error ? t("emailError", { error: data.error }) : null,
+            data.retryAt
+              ? t("emailRetry", { at: label.time(new Date(data.retryAt)) })
+              : data.final
+                ? t("emailGaveUp")
+                : null,
+            data.outcome
+              ? t("outcome", { outcome: oneOf(OUTCOMES, data.outcome) ? t(`outcomes.${data.outcome}`) : data.outcome })
+              : null,
             data.from && data.to
               ? data.from === data.to
                 ? t("unchanged")
-                : t("move", { from: tStatus(data.from), to: tStatus(data.to) })
+                : t("move", { from: label.status(data.from), to: label.status(data.to) })
               : null,
+            // The flag a move raised (a resolution's title names its flag already).
+            data.flag && event.type !== "flag_resolved" ? t("flagRaised", { flag: label.flag(data.flag) }) : null,
+            data.resolved?.length ? t("flagsResolved", { flags: label.list(data.resolved.map(label.flag)) }) : null,
           ].filter(Boolean);
           return (
             <li
@@ -104,7 +144,7 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
             >
               <p className="font-medium">{title(event.type, data)}</p>
               <p className="text-sm text-stone-600">
-                <time dateTime={event.at.toISOString()}>{when(event.at)}</time>
+                <time dateTime={event.at.toISOString()}>{label.time(event.at)}</time>
                 {notes.length > 0 && <span> · {notes.join(" · ")}</span>}
               </p>
             </li>

@@ -397,6 +397,7 @@ describe("orders in the back office", () => {
       "created_at",
       "status",
       "flags",
+      "resolved_flags",
       "fulfilled_at",
       "amount",
       "currency",
@@ -404,15 +405,18 @@ describe("orders in the back office", () => {
       "email",
       "phone",
       "gateway",
+      "paid_with",
+      "paid_at",
+      "transaction_reference",
       "payment_token",
       "lines",
     ]);
     expect(row).toMatchObject({
       0: order!.id,
-      5: "103.75",
-      6: "LYD",
-      7: '\'=HYPERLINK("http://evil","click")',
-      12: "1 × +Saffron, 2 g",
+      6: "103.75",
+      7: "LYD",
+      8: '\'=HYPERLINK("http://evil","click")',
+      16: "1 × +Saffron, 2 g",
     });
   });
 

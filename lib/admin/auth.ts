@@ -36,7 +36,7 @@ export const LOCKOUT_WINDOW_MS = 15 * 60_000;
  * An address from which an e-mail signed in successfully within this long is familiar to it. Never "unknown" (see
  * {@link clientAddress}): when the shop cannot tell addresses apart, nobody's is known.
  */
-const FAMILIAR_FOR_MS = 30 * 24 * 60 * 60_000;
+export const FAMILIAR_FOR_MS = 30 * 24 * 60 * 60_000;
 const SESSION_TTL_SECONDS = 8 * 60 * 60;
 
 /**

@@ -1,9 +1,22 @@
 import { createHmac } from "node:crypto";
+import { parse } from "csv-parse/sync";
+import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { orderEvents, orderLines } from "../db/schema";
+import { resolveFlag } from "../orders/flags";
+import { settle } from "../orders/settle";
 import { receiveWebhook } from "../orders/webhook";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
-import { findOrderForAdmin, listOrders, parseOrderListQuery } from "./orders";
+import {
+  exportFileName,
+  exportOrdersCsv,
+  findOrderForAdmin,
+  lineNameIn,
+  listOrders,
+  parseOrderListQuery,
+  tripoliTime,
+} from "./orders";
 
 /** What the back office's order page reads (app/admin/orders/[id]/page.tsx), against a real database. */
 
@@ -37,7 +50,7 @@ describe("the gateway the customer paid with", () => {
         outcome: "confirmed",
       });
       const order = await findOrderForAdmin(t.db, id);
-      expect(order).toMatchObject({ status: "paid", paymentGateway: null, paidWith: "edfali" });
+      expect(order).toMatchObject({ status: "paid", paymentGateway: null, payment: { gateway: "edfali" } });
       expect(order!.events.at(-1)!.data).toMatchObject({ verified: true, gateway: "edfali", to: "paid" });
     },
   );
@@ -47,7 +60,7 @@ describe("the gateway the customer paid with", () => {
     expect(await deliver({ token: paymentToken, payment_gateway: "sadad", amount: 1 })).toMatchObject({
       outcome: "amount_mismatch",
     });
-    expect(await findOrderForAdmin(t.db, id)).toMatchObject({ paymentGateway: "sadad", paidWith: null });
+    expect(await findOrderForAdmin(t.db, id)).toMatchObject({ paymentGateway: "sadad", payment: null });
   });
 });
 
@@ -92,5 +105,154 @@ describe("the orders list", () => {
     await storeOrder(t.db, { status: "paid", amountMinor: 32_000, email });
     expect(await list({ q: email })).toMatchObject({ count: 6, totalMinor: 33_000 });
     expect(await list({ q: email, status: "cancelled" })).toMatchObject({ count: 1, totalMinor: 0 });
+  });
+});
+
+describe("the CSV as the merchant opens it", () => {
+  /** The export read back as a spreadsheet would: the header, and each order's row by its id. */
+  async function exported(query: Parameters<typeof exportOrdersCsv>[1] = {}) {
+    let text = "";
+    for await (const chunk of exportOrdersCsv(t.db, query)) text += chunk;
+    const [header, ...rows] = parse(text) as string[][];
+    return {
+      header,
+      row: (id: string) => Object.fromEntries(header!.map((name, i) => [name, rows.find((r) => r[0] === id)![i]])),
+    };
+  }
+  /** A time as Libya's clock shows it (UTC+2 since 2013), to the second, with the offset: written out by hand. */
+  const libya = (date: Date) => `${new Date(date.getTime() + 2 * 3_600_000).toISOString().slice(0, 19)}+02:00`;
+  const paidAt = async (id: string) =>
+    (await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, id)).orderBy(asc(orderEvents.id))).find(
+      (event) => event.data.to === "paid",
+    )!.at;
+
+  it("carries the payment's reference, the gateway the customer paid with, and Libya's times with their offset", async () => {
+    // Paid through the webhook, the gateway chosen on the payment page (none at checkout).
+    const byWebhook = await storeOrder(t.db, {
+      paymentGateway: null,
+      fullName: "Aisha Ben Ali",
+      email: "aisha@example.ly",
+      createdAt: new Date("2026-11-25T19:30:00.456Z"),
+    });
+    await t.db.insert(orderLines).values({
+      orderId: byWebhook.id,
+      position: 0,
+      productSlug: "saffron",
+      name: "Saffron threads, 2 g",
+      unitMinor: 1875,
+      quantity: 1,
+    });
+    await deliver({ token: byWebhook.paymentToken, gateway: "edfali", transaction_id: "TXN-EDF-1" });
+    // Marked paid by hand with the dashboard's reference, Sadad chosen at checkout.
+    const byMark = await storeOrder(t.db, { status: "awaiting_confirmation", paymentGateway: "sadad" });
+    await settle(t.db, byMark.id, { kind: "marked_paid", by: "owner@medina.example", reference: "DASH-4471" });
+    // A payment with another amount, not yet dealt with; and one dealt with.
+    const mismatched = await storeOrder(t.db, { status: "awaiting_confirmation" });
+    await deliver({ token: mismatched.paymentToken, amount: 1 });
+    const dealtWith = await storeOrder(t.db, { status: "awaiting_confirmation" });
+    await deliver({ token: dealtWith.paymentToken, amount: 1 });
+    await resolveFlag(t.db, dealtWith.id, "amount_mismatch", { by: "owner@medina.example", note: "refunded" });
+
+    const { header, row } = await exported();
+    expect(header).toEqual([
+      "order",
+      "created_at",
+      "status",
+      "flags",
+      "resolved_flags",
+      "fulfilled_at",
+      "amount",
+      "currency",
+      "full_name",
+      "email",
+      "phone",
+      "gateway",
+      "paid_with",
+      "paid_at",
+      "transaction_reference",
+      "payment_token",
+      "lines",
+    ]);
+    expect(row(byWebhook.id)).toEqual({
+      order: byWebhook.id,
+      created_at: "2026-11-25T21:30:00+02:00",
+      status: "paid",
+      flags: "",
+      resolved_flags: "",
+      fulfilled_at: "",
+      amount: "18.75",
+      currency: "LYD",
+      full_name: "Aisha Ben Ali",
+      email: "aisha@example.ly",
+      phone: "",
+      gateway: "",
+      paid_with: "edfali",
+      paid_at: libya(await paidAt(byWebhook.id)),
+      transaction_reference: "TXN-EDF-1",
+      payment_token: byWebhook.paymentToken,
+      lines: "1 × Saffron threads, 2 g",
+    });
+    expect(row(byMark.id)).toMatchObject({
+      status: "paid",
+      flags: "",
+      resolved_flags: "paid_manually",
+      gateway: "sadad",
+      paid_with: "",
+      paid_at: libya(await paidAt(byMark.id)),
+      transaction_reference: "DASH-4471",
+    });
+    expect(row(mismatched.id)).toMatchObject({ flags: "amount_mismatch", resolved_flags: "", paid_at: "" });
+    expect(row(dealtWith.id)).toMatchObject({ flags: "", resolved_flags: "amount_mismatch" });
+    // The "flagged" export holds the order to look at, not the one dealt with.
+    const flagged = await exported({ status: "flagged" });
+    expect(() => flagged.row(mismatched.id)).not.toThrow();
+    expect(() => flagged.row(dealtWith.id)).toThrow();
+  });
+
+  it("writes each time with Libya's offset on that date, and names the file by Libya's day", () => {
+    expect(tripoliTime(new Date("2026-06-01T23:59:59.999Z"))).toBe("2026-06-02T01:59:59+02:00");
+    // Libya kept +01:00 from November 2012 to March 2013.
+    expect(tripoliTime(new Date("2013-01-15T12:00:00Z"))).toBe("2013-01-15T13:00:00+01:00");
+    expect(exportFileName(new Date("2026-11-25T22:30:00Z"))).toBe("orders-2026-11-26.csv");
+  });
+});
+
+describe("the admin order page's words", () => {
+  it("names a line as the catalogue does in the reader's language, when it was sold under the catalogue's name", () => {
+    const sold = {
+      name: "Saffron threads, 2 g",
+      productName: { en: "Saffron threads, 2 g", ar: "خيوط الزعفران، 2 غ" },
+    };
+    expect(lineNameIn(sold, "en", "ar")).toBe("خيوط الزعفران، 2 غ");
+    expect(lineNameIn(sold, "en", "en")).toBe("Saffron threads, 2 g");
+    // Renamed since, or no longer sold: the name as sold is the record.
+    expect(lineNameIn({ ...sold, name: "Saffron, 2 g" }, "en", "ar")).toBe("Saffron, 2 g");
+    expect(lineNameIn({ name: "Old thing", productName: null }, "en", "ar")).toBe("Old thing");
+  });
+
+  it("shows who resolved each flag: the mark as paid with its reference, or an admin with a note", async () => {
+    const { id, paymentToken } = await storeOrder(t.db, { status: "awaiting_confirmation" });
+    await deliver({ token: paymentToken, amount: 1 });
+    await settle(t.db, id, {
+      kind: "marked_paid",
+      by: "one@medina.example",
+      reference: "DASH-1",
+      note: "in the dashboard",
+    });
+    await resolveFlag(t.db, id, "amount_mismatch", { by: "two@medina.example", note: "refunded the difference" });
+    const order = (await findOrderForAdmin(t.db, id))!;
+    expect(order.payment).toMatchObject({ by: "mark", reference: "DASH-1", gateway: null });
+    expect(Object.fromEntries(order.resolutions)).toEqual({
+      paid_manually: expect.objectContaining({
+        by: "one@medina.example",
+        reference: "DASH-1",
+        note: "in the dashboard",
+      }),
+      amount_mismatch: expect.objectContaining({
+        by: "two@medina.example",
+        reference: null,
+        note: "refunded the difference",
+      }),
+    });
   });
 });

@@ -1,13 +1,27 @@
 import "server-only";
 import { stringify } from "csv-stringify/sync";
-import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { normaliseLibyanMobile } from "../checkout/form";
 import type { Db } from "../db/client";
 import { isStorableText } from "../db/text";
-import { ORDER_STATUSES, orderEvents, orderLines, orders, type OrderEventRow, type OrderRow } from "../db/schema";
+import {
+  ORDER_FLAGS,
+  ORDER_STATUSES,
+  orderEvents,
+  orderLines,
+  orders,
+  products,
+  type OrderEventRow,
+  type OrderFlag,
+  type OrderLineRow,
+  type OrderRow,
+} from "../db/schema";
+import { isLocale, type Locale } from "../i18n/config";
 import { toWireAmount } from "../money";
+import { hasUnresolvedFlag, unresolvedFlags } from "../orders/flags";
 import { effectiveStatus, effectiveStatusIs } from "../orders/payment-page";
+import { RESOLVED_BY_MARK } from "../orders/settle";
 import { ORDER_ID, type Order } from "../orders/store";
 
 /**
@@ -15,7 +29,10 @@ import { ORDER_ID, type Order } from "../orders/store";
  * fulfilment, and the CSV export. Every function expects its caller to have checked the admin (lib/admin/auth.ts).
  */
 
-/** The list's filters: every status, plus "flagged" (something for the merchant to look at) and "to fulfil". */
+/**
+ * The list's filters: every status, plus "flagged" (a flag the merchant has not resolved: something to look at) and
+ * "to fulfil".
+ */
 export const ORDER_FILTERS = ["to_fulfil", "flagged", ...ORDER_STATUSES] as const;
 
 export const PAGE_SIZE = 50;
@@ -81,7 +98,7 @@ export function parseOrderListQuery(params: Record<string, string | string[] | u
 /** The SQL condition for a filter and a search; the search picks its column by the shape of what was typed. */
 function conditions({ status, q }: Pick<OrderListQuery, "status" | "q">): SQL | undefined {
   const parts: (SQL | undefined)[] = [];
-  if (status === "flagged") parts.push(sql`cardinality(${orders.flags}) > 0`);
+  if (status === "flagged") parts.push(hasUnresolvedFlag());
   else if (status === "to_fulfil") parts.push(and(eq(orders.status, "paid"), isNull(orders.fulfilledAt)));
   else if (status) parts.push(effectiveStatusIs(status));
   if (q) {
@@ -148,41 +165,145 @@ export async function listOrders(db: Db, query: OrderListQuery): Promise<OrderLi
   };
 }
 
+/** One order as the back office's order page shows it. */
+export type AdminOrder = Omit<Order, "lines"> & {
+  /** Its lines as sold, each with its product's names now (`null`: no longer in the catalogue). */
+  lines: (OrderLineRow & { productName: Record<Locale, string> | null })[];
+  events: OrderEventRow[];
+  payment: PaymentRecord | null;
+  resolutions: Map<OrderFlag, FlagResolution>;
+};
+
 /**
- * One order for the back office: its lines as sold, its whole history (oldest event first), {@link paidWith}, and its
- * effective status. Reads only.
+ * One order for the back office: its lines as sold, its whole history (oldest event first), its payment as recorded
+ * ({@link paymentRecord}), who resolved its flags ({@link flagResolutions}), and its effective status. Reads only.
  */
-export async function findOrderForAdmin(
-  db: Db,
-  id: string,
-): Promise<(Order & { events: OrderEventRow[]; paidWith: string | null }) | undefined> {
+export async function findOrderForAdmin(db: Db, id: string): Promise<AdminOrder | undefined> {
   if (!ORDER_ID.test(id)) return undefined;
   const order = await db.query.orders.findFirst({ where: eq(orders.id, id) });
   if (!order) return undefined;
   const [lines, events] = await Promise.all([
-    db.select().from(orderLines).where(eq(orderLines.orderId, id)).orderBy(asc(orderLines.position)),
+    db
+      .select({
+        ...getTableColumns(orderLines),
+        // The product's names now, to name the line in the reader's language (lineNameIn).
+        productName: sql<Record<Locale, string> | null>`case when ${products.id} is null then null
+          else json_build_object('en', ${products.nameEn}, 'ar', ${products.nameAr}) end`,
+      })
+      .from(orderLines)
+      .leftJoin(products, eq(products.id, orderLines.productId))
+      .where(eq(orderLines.orderId, id))
+      .orderBy(asc(orderLines.position)),
     db.select().from(orderEvents).where(eq(orderEvents.orderId, id)).orderBy(asc(orderEvents.id)),
   ]);
-  return { ...order, status: effectiveStatus(order), lines, events, paidWith: paidWith(events) };
+  return {
+    ...order,
+    status: effectiveStatus(order),
+    lines,
+    events,
+    payment: paymentRecord(events),
+    resolutions: flagResolutions(order, events),
+  };
 }
 
 /**
- * The gateway the payment service says the customer paid with: the one named by the verified delivery that made the
- * order paid. A customer who picks the gateway on the payment page leaves the order's `paymentGateway` empty; only
- * the webhook tells. `null` when no such delivery named one.
+ * A line's product name in the reader's language: the catalogue's name in `locale` when the product is still sold
+ * under the very name it was sold by (in the order's language, `soldIn`); else the name as sold, which is the record.
+ * @param line its name as sold, and its product's names now (`null`: no longer in the catalogue).
  */
-export function paidWith(events: readonly OrderEventRow[]): string | null {
-  for (const { type, data } of events) {
-    if (
-      type === "webhook_received" &&
-      data.verified === true &&
+export function lineNameIn(
+  line: Pick<OrderLineRow, "name"> & { productName: Record<Locale, string> | null },
+  soldIn: string,
+  locale: Locale,
+): string {
+  const now = line.productName;
+  return now && isLocale(soldIn) && now[soldIn] === line.name ? now[locale] : line.name;
+}
+
+/** How an order became paid, as its history records it. */
+interface PaymentRecord {
+  /** When the order became paid. */
+  at: Date;
+  /** `webhook`: the service's verified delivery; `mark`: an admin's mark as paid (the order page or a payment list). */
+  by: "webhook" | "mark";
+  /** The gateway the service says the customer paid with ({@link paidWith}), also when a mark made it paid. */
+  gateway: string | null;
+  /** The transaction reference of the move to paid: the delivery's `transaction_id`, or the mark's reference. */
+  reference: string | null;
+}
+
+const text = (value: unknown) => (typeof value === "string" && value ? value : null);
+
+/**
+ * The payment of an order as its events record it: the move to paid (the verified webhook's delivery, or an admin's
+ * mark) gives its time and reference, and the service's deliveries the gateway. `null` while nothing made it paid.
+ * @param events the order's events, oldest first (only those with `data.to` = `paid` matter).
+ */
+function paymentRecord(events: readonly Pick<OrderEventRow, "type" | "data" | "at">[]): PaymentRecord | null {
+  const move = events.find(
+    ({ type, data }) =>
       data.to === "paid" &&
-      typeof data.gateway === "string" &&
-      data.gateway
-    )
-      return data.gateway;
+      data.from !== "paid" &&
+      (type === "marked_paid" || (type === "webhook_received" && data.verified === true)),
+  );
+  if (!move) return null;
+  const mark = move.type === "marked_paid";
+  return {
+    at: move.at,
+    by: mark ? "mark" : "webhook",
+    gateway: paidWith(events),
+    reference: text(mark ? move.data.reference : move.data.transactionId),
+  };
+}
+
+/**
+ * The gateway the payment service says the customer paid with: the one named by a verified delivery for the paid
+ * order (also one that arrived after a mark as paid). A customer who picks the gateway on the payment page leaves the
+ * order's `paymentGateway` empty; only the webhook tells. `null` when no such delivery named one.
+ */
+export function paidWith(events: readonly Pick<OrderEventRow, "type" | "data">[]): string | null {
+  for (const { type, data } of events) {
+    if (type === "webhook_received" && data.verified === true && data.to === "paid" && text(data.gateway))
+      return text(data.gateway);
   }
   return null;
+}
+
+/** Who resolved a flag, when, and why: the admin's note, or the mark as paid (with its reference) that resolved it. */
+interface FlagResolution {
+  at: Date;
+  by: string;
+  note: string | null;
+  /** The dashboard's reference, when a mark as paid resolved it. */
+  reference: string | null;
+}
+
+/**
+ * Who resolved each of an order's resolved flags: the latest `flag_resolved` event for it, or the mark as paid that
+ * resolved it (its event lists them in `resolved`; a mark made before that was recorded resolved
+ * {@link RESOLVED_BY_MARK}, as the migration that introduced resolution assumed). A flag without such an event is left
+ * out.
+ */
+function flagResolutions(
+  order: Pick<OrderRow, "resolvedFlags">,
+  events: readonly Pick<OrderEventRow, "type" | "data" | "at">[],
+): Map<OrderFlag, FlagResolution> {
+  const found = new Map<OrderFlag, FlagResolution>();
+  for (const { type, data, at } of events) {
+    const by = text(data.by) ?? "?";
+    if (type === "flag_resolved" && isFlag(data.flag)) {
+      found.set(data.flag, { at, by, note: text(data.note), reference: null });
+    } else if (type === "marked_paid" && data.to === "paid" && data.from !== "paid") {
+      const resolved = Array.isArray(data.resolved) ? data.resolved : RESOLVED_BY_MARK;
+      for (const flag of resolved)
+        if (isFlag(flag)) found.set(flag, { at, by, note: text(data.note), reference: text(data.reference) });
+    }
+  }
+  return new Map([...found].filter(([flag]) => order.resolvedFlags.includes(flag)));
+}
+
+function isFlag(value: unknown): value is OrderFlag {
+  return (ORDER_FLAGS as readonly unknown[]).includes(value);
 }
 
 /**
@@ -199,6 +320,7 @@ const CSV_COLUMNS = [
   "created_at",
   "status",
   "flags",
+  "resolved_flags",
   "fulfilled_at",
   "amount",
   "currency",
@@ -206,13 +328,47 @@ const CSV_COLUMNS = [
   "email",
   "phone",
   "gateway",
+  "paid_with",
+  "paid_at",
+  "transaction_reference",
   "payment_token",
   "lines",
 ];
 
+const TRIPOLI = new Intl.DateTimeFormat("en-CA", {
+  timeZone: "Africa/Tripoli",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+  timeZoneName: "longOffset",
+});
+
+/**
+ * A time as the merchant reads it: ISO 8601 in Libya's time (Africa/Tripoli) with its offset, to the second, e.g.
+ * `2026-11-25T21:30:00+02:00`. The offset is the zone's on that date (Libya moved between +01:00 and +02:00 before
+ * 2013), so a spreadsheet that reads the offset gets the exact instant back.
+ */
+export function tripoliTime(date: Date): string {
+  const part = Object.fromEntries(TRIPOLI.formatToParts(date).map(({ type, value }) => [type, value]));
+  const offset = (part.timeZoneName ?? "").replace("GMT", "") || "+00:00";
+  return `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}${offset}`;
+}
+
+/** The export's file name: `orders-<the merchant's day>.csv`. */
+export function exportFileName(now = new Date()): string {
+  return `orders-${tripoliTime(now).slice(0, 10)}.csv`;
+}
+
 /**
  * The filtered list as CSV, every matching order (not one page), oldest first, in batches so memory stays flat.
- * Money is the decimal string of the wire (`103.75`); times are ISO 8601 in UTC.
+ * Money is the decimal string of the wire (`103.75`); times are Libya's with their offset ({@link tripoliTime}), as
+ * the back office shows them. `flags` are those still to look at, `resolved_flags` those dealt with; `gateway` is
+ * the one chosen at checkout, `paid_with` the one the service says was used; the payment's time and transaction
+ * reference are those of the event that made the order paid ({@link paymentRecord}).
  */
 export async function* exportOrdersCsv(db: Db, query: Pick<OrderListQuery, "status" | "q">): AsyncGenerator<string> {
   yield stringify([CSV_COLUMNS]);
@@ -227,38 +383,60 @@ export async function* exportOrdersCsv(db: Db, query: Pick<OrderListQuery, "stat
       .orderBy(asc(orders.createdAt), asc(orders.id))
       .limit(1_000);
     if (batch.length === 0) return;
-    const lines = await db
-      .select()
-      .from(orderLines)
-      .where(
-        inArray(
-          orderLines.orderId,
-          batch.map((order) => order.id),
-        ),
-      )
-      .orderBy(asc(orderLines.orderId), asc(orderLines.position));
-    const linesOf = new Map<string, typeof lines>();
-    for (const line of lines) linesOf.set(line.orderId, [...(linesOf.get(line.orderId) ?? []), line]);
+    const ids = batch.map((order) => order.id);
+    const [lines, moves] = await Promise.all([
+      db
+        .select()
+        .from(orderLines)
+        .where(inArray(orderLines.orderId, ids))
+        .orderBy(asc(orderLines.orderId), asc(orderLines.position)),
+      // Only the moves to paid: what paymentRecord reads.
+      db
+        .select({ orderId: orderEvents.orderId, type: orderEvents.type, data: orderEvents.data, at: orderEvents.at })
+        .from(orderEvents)
+        .where(
+          and(
+            inArray(orderEvents.orderId, ids),
+            inArray(orderEvents.type, ["webhook_received", "marked_paid"]),
+            sql`${orderEvents.data}->>'to' = 'paid'`,
+          ),
+        )
+        .orderBy(asc(orderEvents.id)),
+    ]);
+    const linesOf = groupByOrder(lines);
+    const movesOf = groupByOrder(moves);
     yield stringify(
-      batch.map((order) =>
-        [
+      batch.map((order) => {
+        const payment = paymentRecord(movesOf.get(order.id) ?? []);
+        return [
           order.id,
-          order.createdAt.toISOString(),
+          tripoliTime(order.createdAt),
           effectiveStatus(order),
-          order.flags.join(" "),
-          order.fulfilledAt?.toISOString() ?? "",
+          unresolvedFlags(order).join(" "),
+          order.flags.filter((flag) => order.resolvedFlags.includes(flag)).join(" "),
+          order.fulfilledAt ? tripoliTime(order.fulfilledAt) : "",
           toWireAmount(order.amountMinor),
           order.currency,
           order.fullName ?? "",
           order.email ?? "",
           order.phone ?? "",
           order.paymentGateway ?? "",
+          payment?.gateway ?? "",
+          payment ? tripoliTime(payment.at) : "",
+          payment?.reference ?? "",
           order.paymentToken ?? "",
           (linesOf.get(order.id) ?? []).map((line) => `${line.quantity} × ${line.name}`).join("; "),
-        ].map((cell) => neutraliseFormula(cell)),
-      ),
+        ].map((cell) => neutraliseFormula(cell));
+      }),
     );
     const last = batch.at(-1)!;
     edge = { at: last.createdAt, id: last.id };
   }
+}
+
+/** Rows by their order's id, each order's in the rows' order (Map.groupBy arrives with Node 21). */
+function groupByOrder<T extends { orderId: string | null }>(rows: readonly T[]): Map<string | null, T[]> {
+  const groups = new Map<string | null, T[]>();
+  for (const row of rows) groups.set(row.orderId, [...(groups.get(row.orderId) ?? []), row]);
+  return groups;
 }

@@ -107,14 +107,22 @@ describe("matching a list against the orders", () => {
       [cancelled, "TXN-CANCELLED", "cancelled"],
       [reported, "TXN-REPORTED", "awaiting_confirmation"],
     ] as const) {
-      expect(await orderRow(order.id)).toMatchObject({ status: "paid", flags: ["paid_manually"] });
+      // The list's mark resolves its own flag, as the order page's does: nothing is left "flagged".
+      expect(await orderRow(order.id)).toMatchObject({
+        status: "paid",
+        flags: ["paid_manually"],
+        resolvedFlags: ["paid_manually"],
+      });
       const events = await t.db
         .select()
         .from(orderEvents)
         .where(eq(orderEvents.orderId, order.id))
         .orderBy(asc(orderEvents.id));
       expect(events.map((event) => [event.type, event.data])).toEqual([
-        ["marked_paid", { by: ADMIN, reference, list, from, to: "paid", flag: "paid_manually" }],
+        [
+          "marked_paid",
+          { by: ADMIN, reference, list, from, to: "paid", flag: "paid_manually", resolved: ["paid_manually"] },
+        ],
         ["email_queued", expect.objectContaining({ kind: "receipt", reason: "paid" })],
         ["email_queued", expect.objectContaining({ kind: "merchant_notice", reason: "paid" })],
       ]);

@@ -47,7 +47,9 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
  * What the merchant must look at: a confirmed payment whose amount or currency differs from the order's; money that
  * arrived for an order that was cancelled, expired or never got its payment recorded (it is marked paid anyway:
  * money wins); a customer who reported paying but whose payment was never confirmed within the grace period; and an
- * order the merchant marked paid by hand (from the merchant dashboard's transaction reference).
+ * order the merchant marked paid by hand (from the merchant dashboard's transaction reference). A flag is raised once
+ * per order and never removed: once the merchant has dealt with it, it is also *resolved* (`orders.resolved_flags`;
+ * who, when and why are in the `flag_resolved` or `marked_paid` event that resolved it).
  */
 export const ORDER_FLAGS = [
   "amount_mismatch",
@@ -69,7 +71,8 @@ export type OrderFlag = (typeof ORDER_FLAGS)[number];
  * - `customer_returned`: the customer's browser came back (`success` or `cancel`)
  * - `webhook_received`: a verified delivery from the payment service, whatever it said
  * - `expired`: the payment page died; `confirmation_overdue`: a reported payment stayed unconfirmed past the grace
- * - `marked_paid`: the merchant marked the order paid by hand; `fulfilled`: the merchant sent the goods
+ * - `marked_paid`: the merchant marked the order paid by hand (resolving the flags the mark answers); `fulfilled`: the
+ *   merchant sent the goods; `flag_resolved`: an admin marked a flag as dealt with (who, and a note)
  * - `email_queued`, `email_sent`, `email_failed`: an e-mail of the order written to the outbox, then each attempt to
  *   send it (lib/email/); `receipt_resent`, `notice_resent`: an admin asked for the receipt, or the merchant's
  *   notice, again
@@ -86,6 +89,7 @@ export const ORDER_EVENT_TYPES = [
   "confirmation_overdue",
   "marked_paid",
   "fulfilled",
+  "flag_resolved",
   "email_queued",
   "email_sent",
   "email_failed",
@@ -142,6 +146,24 @@ export const orders = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /**
+     * The flags the merchant has dealt with (a subset of `flags`, written with the event that resolved each:
+     * lib/orders/flags.ts). An order "needs attention" while it has a flag not in here. A flag raised again (another
+     * payment with another amount) leaves this list: it is news again.
+     */
+    resolvedFlags: text({ enum: ORDER_FLAGS })
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /**
+     * Whether a flag is not resolved: the back office's "flagged" filter (lib/orders/flags.ts). Computed by the
+     * database from the two lists, and stored as a column of its own so that PostgreSQL keeps statistics on it: it
+     * then knows how few orders need attention, and reads them from their partial index, for the list and its count
+     * alike (on the expression itself it guesses nearly all, and counts by reading the whole table).
+     */
+    needsAttention: boolean()
+      .notNull()
+      .generatedAlwaysAs(sql`not (flags <@ resolved_flags)`),
     /** When the merchant marked the goods as sent (only ever a paid order). */
     fulfilledAt: timestamp({ withTimezone: true, precision: 3 }),
     ...timestamps,
@@ -155,12 +177,13 @@ export const orders = pgTable(
     // The budget of new payments per client address counts its recent orders.
     index("orders_client_address_created").on(t.clientAddress, t.createdAt),
     // The back office lists newest first (these are read backwards), optionally by status or flagged, a page at a
-    // time (keyset on created_at, id), and finds orders by e-mail (as typed, any case) or phone (normalised).
+    // time (keyset on created_at, id), and finds orders by e-mail (as typed, any case) or phone (normalised). The
+    // flagged filter is "has a flag not yet resolved" (`needs_attention`, lib/orders/flags.ts).
     index("orders_created").on(t.createdAt, t.id),
     index("orders_status_created").on(t.status, t.createdAt, t.id),
-    index("orders_flagged_created")
+    index("orders_needing_attention_created")
       .on(t.createdAt, t.id)
-      .where(sql`cardinality(${t.flags}) > 0`),
+      .where(sql`${t.needsAttention}`),
     index("orders_email").on(sql`lower(${t.email})`),
     index("orders_phone").on(t.phone),
     // Open payments by when their page dies: what the expiry job looks for.
@@ -170,6 +193,8 @@ export const orders = pgTable(
     check("orders_status_known", sql.raw(`status in (${ORDER_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
     check("orders_amount_minor_range", sql`${t.amountMinor} >= 0`),
     check("orders_payment_while_open", sql`${t.status} in ('started', 'failed') or ${t.paymentToken} is not null`),
+    // Only a flag the order has can be resolved.
+    check("orders_resolved_flags_raised", sql`${t.resolvedFlags} <@ ${t.flags}`),
   ],
 );
 

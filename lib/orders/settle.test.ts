@@ -109,7 +109,15 @@ describe("a mark from a dashboard list", () => {
     expect((await eventsOf(id)).map((e) => [e.type, e.data])).toEqual([
       [
         "marked_paid",
-        { by: "owner@shop.ly", reference: "TXN-8", list: "lst_x", from: "expired", to: "paid", flag: "paid_manually" },
+        {
+          by: "owner@shop.ly",
+          reference: "TXN-8",
+          list: "lst_x",
+          from: "expired",
+          to: "paid",
+          flag: "paid_manually",
+          resolved: ["paid_manually"],
+        },
       ],
     ]);
     await settle(t.db, id, { kind: "marked_paid", by: "owner@shop.ly", reference: "TXN-8" });
@@ -145,9 +153,11 @@ describe("a customer who reported paying, and a webhook that never came", () => 
       delivery: { outcome: "settled" },
     });
     expect(late).toMatchObject({ from: "paid", to: "paid", changed: false });
+    // The mark answers the report and is its own record: both flags are resolved, and kept.
     expect(await t.db.query.orders.findFirst({ where: eq(orders.id, id) })).toMatchObject({
       status: "paid",
       flags: ["unconfirmed_report", "paid_manually"],
+      resolvedFlags: ["unconfirmed_report", "paid_manually"],
     });
     expect((await eventsOf(id)).map((e) => [e.type, e.data])).toEqual([
       [
@@ -163,6 +173,7 @@ describe("a customer who reported paying, and a webhook that never came", () => 
           from: "awaiting_confirmation",
           to: "paid",
           flag: "paid_manually",
+          resolved: ["unconfirmed_report", "paid_manually"],
         },
       ],
       ["webhook_received", { verified: true, outcome: "settled", from: "paid", to: "paid" }],

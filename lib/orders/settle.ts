@@ -29,7 +29,9 @@ import { changeOrder, recordOrderEvent, withFlag } from "./events";
  * is never expired silently: the service has no status endpoint to ask, and its webhook may have been lost (all
  * retries failed while the shop's database was down). The order stays awaiting confirmation, and after
  * {@link CONFIRMATION_GRACE_MS} it is flagged for the merchant, who checks the merchant dashboard and marks it paid
- * with the transaction reference there. A genuine webhook that arrives later is then a repeated delivery.
+ * with the transaction reference there. A genuine webhook that arrives later is then a repeated delivery. The mark
+ * resolves the flags it answers ({@link RESOLVED_BY_MARK}); any other flag stays for the merchant to resolve
+ * (lib/orders/flags.ts).
  */
 export type SettlementInput =
   | { kind: "customer_returned"; type: RedirectType }
@@ -57,7 +59,16 @@ export const CONFIRMATION_GRACE_MS = 24 * 60 * 60_000;
  */
 export type RedirectType = "success" | "cancel";
 
-type Move = { to: OrderStatus; flag?: OrderFlag };
+/**
+ * The flags a merchant's mark as paid deals with, resolved by the mark itself: the report the service never confirmed
+ * (the merchant found the payment in the dashboard) and the mark's own flag (the merchant made it, with the
+ * reference). A payment with another amount (`amount_mismatch`) is not answered by marking the order paid: it stays
+ * until an admin resolves it with a note.
+ */
+export const RESOLVED_BY_MARK = ["unconfirmed_report", "paid_manually"] as const satisfies readonly OrderFlag[];
+
+/** A move: the status it goes to, a flag it raises, and flags it resolves (among the order's and the raised one). */
+type Move = { to: OrderStatus; flag?: OrderFlag; resolves?: readonly OrderFlag[] };
 
 /** The table above, as code: the move for a status and an input, or `undefined` for "nothing changes". */
 export function nextMove(status: OrderStatus, input: SettlementInput): Move | undefined {
@@ -78,7 +89,7 @@ export function nextMove(status: OrderStatus, input: SettlementInput): Move | un
         ? { to: "awaiting_confirmation", flag: "unconfirmed_report" }
         : undefined;
     case "marked_paid":
-      return canMarkPaid(status) ? { to: "paid", flag: "paid_manually" } : undefined;
+      return canMarkPaid(status) ? { to: "paid", flag: "paid_manually", resolves: RESOLVED_BY_MARK } : undefined;
   }
 }
 
@@ -138,11 +149,12 @@ function recordedWhenNothingMoves(input: SettlementInput): boolean {
 /**
  * Applies one input to an order, once: locks the row, looks the move up in {@link nextMove}, and records what
  * arrived with the move it made (lib/orders/events.ts) — also when nothing moved, unless that is not news
- * ({@link recordedWhenNothingMoves}); a flag the order already has is not news either. The e-mails a move calls
- * for are queued in the same transaction: the receipt and the merchant's notice of a move to paid, and the
- * merchant's notice of a flag raised on its own ({@link FLAG_NOTICES}). The move to paid also sells the order's units
- * (lib/catalog/stock.ts), in the same transaction; when its hold had ended and the stock went to others, it is sold
- * anyway (money wins) and flagged `oversold`.
+ * ({@link recordedWhenNothingMoves}); a flag the order already has is not news either. The flags a move deals with
+ * (the mark's {@link RESOLVED_BY_MARK}) are resolved with it, and its event lists them (`resolved`). The e-mails a
+ * move calls for are queued in the same transaction: the receipt and the merchant's notice of a move to paid, and
+ * the merchant's notice of a flag raised on its own ({@link FLAG_NOTICES}). The move to paid also sells the order's
+ * units (lib/catalog/stock.ts), in the same transaction; when its hold had ended and the stock went to others, it is
+ * sold anyway (money wins) and flagged `oversold`.
  * @returns the move, or `undefined` when there is no such order.
  */
 export async function settle(
@@ -156,6 +168,7 @@ export async function settle(
       .select({
         status: orders.status,
         flags: orders.flags,
+        resolvedFlags: orders.resolvedFlags,
         paymentToken: orders.paymentToken,
         claimExpiresAt: orders.claimExpiresAt,
         paymentExpiresAt: orders.paymentExpiresAt,
@@ -173,6 +186,11 @@ export async function settle(
     const sold = to === "paid" && from !== "paid";
     const oversold = sold && (await sellStock(tx, orderId, holdsStock(order, now), now));
     const flags = [...(newFlag ? [newFlag] : []), ...(oversold ? (["oversold"] as const) : [])];
+    // The flags this move deals with, among those the order will have: resolved with it (the row is locked).
+    const raised = [...order.flags, ...flags];
+    const resolved = (move?.resolves ?? []).filter(
+      (flag) => raised.includes(flag) && !order.resolvedFlags.includes(flag),
+    );
 
     const details =
       input.kind === "customer_returned"
@@ -191,6 +209,7 @@ export async function settle(
       status: to,
       ...(to === "awaiting_confirmation" ? { customerReturnedAt: now } : {}),
       ...(flags.length > 0 ? { flags: withFlag(...flags) } : {}),
+      ...(resolved.length > 0 ? { resolvedFlags: [...order.resolvedFlags, ...resolved] } : {}),
       // A payment whose creating server died before storing it: the delivery (matched by `custom`) names its token.
       ...(input.kind === "payment_confirmed" && order.paymentToken === null
         ? { paymentToken: input.paymentToken }
@@ -199,7 +218,14 @@ export async function settle(
     const event = {
       type: EVENT_TYPE[input.kind],
       at: now,
-      data: { ...details, from, to, ...(move?.flag ? { flag: move.flag } : {}), ...(oversold ? { oversold } : {}) },
+      data: {
+        ...details,
+        from,
+        to,
+        ...(move?.flag ? { flag: move.flag } : {}),
+        ...(oversold ? { oversold } : {}),
+        ...(resolved.length > 0 ? { resolved } : {}),
+      },
     };
     // The row is locked: the change always applies.
     if (move) await changeOrder(tx, orderId, { set }, event);

@@ -6,7 +6,8 @@ import { storableJson } from "../db/text";
 import { queueOrderEmails } from "../email/outbox";
 import { fromDecimalAmount } from "../money";
 import { parseWebhookEvent, PAYMENT_SUCCESS_EVENT, PAYMENT_SUCCESS_STATUS, verifyWebhookSignature } from "../payments";
-import { changeOrder, recordOrderEvent, withFlag } from "./events";
+import { changeOrder, recordOrderEvent } from "./events";
+import { raiseFlag } from "./flags";
 import { settle } from "./settle";
 import { ORDER_ID } from "./store";
 
@@ -177,6 +178,6 @@ async function record(
   flag?: "amount_mismatch",
 ): Promise<void> {
   const event = { type: "webhook_received", data: storableJson(data) } as const;
-  if (flag && orderId) await changeOrder(db, orderId, { set: { flags: withFlag(flag) } }, event);
+  if (flag && orderId) await changeOrder(db, orderId, { set: raiseFlag(flag) }, event);
   else await recordOrderEvent(db, orderId, event);
 }

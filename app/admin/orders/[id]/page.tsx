@@ -1,19 +1,20 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getFormatter, getLocale, getMessages, getTranslations } from "next-intl/server";
+import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
+import { orderLabels } from "@/components/admin/labels";
 import { OrderStatusBadge } from "@/components/admin/order-status-badge";
 import { OrderTimeline } from "@/components/admin/order-timeline";
 import { SubmitButton } from "@/components/submit-button";
 import { requireAdmin } from "@/lib/admin/auth";
-import { findOrderForAdmin } from "@/lib/admin/orders";
+import { findOrderForAdmin, lineNameIn } from "@/lib/admin/orders";
 import { getDb } from "@/lib/db/client";
 import { emailSettings } from "@/lib/email/settings";
-import { gatewayName } from "@/lib/gateways";
 import { formatMoney, multiply } from "@/lib/money";
+import { unresolvedFlags } from "@/lib/orders/flags";
 import { canMarkPaid } from "@/lib/orders/settle";
 import { fulfilAction } from "../../actions";
-import { markPaidAction, resendEmailAction } from "./actions";
+import { markPaidAction, resendEmailAction, resolveFlagAction } from "./actions";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -39,26 +40,31 @@ const resultSchema = z.enum([
   "notice_not_paid",
   "notice_no_recipient",
   "email_off",
+  "flag_resolved",
+  "flag_already_resolved",
+  "flag_not_raised",
+  "note_missing",
 ]);
 
 /** Results that say something was done (the others say why not). */
-const DONE = new Set(["fulfilled", "marked_paid", "receipt_queued", "notice_queued"]);
+const DONE = new Set(["fulfilled", "marked_paid", "receipt_queued", "notice_queued", "flag_resolved"]);
 
-/** One order as the merchant needs it: lines as sold, customer, payment, flags, its history, and "fulfil". */
+/**
+ * One order as the merchant needs it: lines as sold, customer, payment, the flags to look at (each resolved with a
+ * note) and those dealt with, its history, and "fulfil". Every value is named in the reader's language.
+ */
 export default async function AdminOrderPage({ params, searchParams }: Props) {
   await requireAdmin();
-  const [{ id }, query, locale, format, t, messages] = await Promise.all([
+  const [{ id }, query, locale, t, label] = await Promise.all([
     params,
     searchParams,
     getLocale(),
-    getFormatter(),
     getTranslations("admin.order"),
-    getMessages(),
+    orderLabels(),
   ]);
   const order = await findOrderForAdmin(getDb(), id);
   const merchantEmail = emailSettings()?.merchantEmail;
   const result = resultSchema.safeParse(query.result);
-  const tFlag = await getTranslations("admin.flags");
 
   if (!order) {
     return (
@@ -70,18 +76,25 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
       </section>
     );
   }
-  const when = (date: Date) => format.dateTime(date, { dateStyle: "medium", timeStyle: "medium" });
+  const when = label.time;
+  const { payment } = order;
   const details: [string, React.ReactNode][] = [
     [t("created"), when(order.createdAt)],
     [t("fullName"), order.fullName ? <span dir="auto">{order.fullName}</span> : t("none")],
     [t("email"), order.email ?? t("none")],
     [t("phone"), order.phone ? <span dir="ltr">{order.phone}</span> : t("none")],
-    [t("language"), order.locale],
-    [t("gateway"), order.paymentGateway ?? t("none")],
-    [t("paidWith"), order.paidWith ? gatewayName(order.paidWith, messages.gateways) : t("none")],
+    [t("language"), label.language(order.locale)],
+    [t("gateway"), order.paymentGateway ? label.gateway(order.paymentGateway) : t("none")],
+    [t("paidWith"), payment?.gateway ? label.gateway(payment.gateway) : t("none")],
+    [t("paidAt"), payment ? when(payment.at) : t("none")],
+    [
+      t("transactionReference"),
+      payment?.reference ? <span className="font-mono break-all">{payment.reference}</span> : t("none"),
+    ],
     [t("token"), order.paymentToken ? <span className="font-mono break-all">{order.paymentToken}</span> : t("none")],
-    ...(order.failure ? ([[t("failure"), order.failure]] as [string, React.ReactNode][]) : []),
+    ...(order.failure ? ([[t("failure"), label.failure(order.failure)]] as [string, React.ReactNode][]) : []),
   ];
+  const open = unresolvedFlags(order);
 
   return (
     <section className="space-y-6">
@@ -101,16 +114,45 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
         <OrderStatusBadge order={order} />
       </div>
 
-      {order.flags.length > 0 && (
-        <div className="rounded-xl border border-red-300 bg-red-50 p-4 text-red-900" data-testid="order-flags">
-          <h2 className="font-semibold">{t("flagsTitle")}</h2>
-          <ul className="mt-1 list-disc ps-5">
-            {order.flags.map((flag) => (
-              <li key={flag}>{tFlag(flag)}</li>
+      {open.length > 0 && (
+        <section
+          aria-labelledby="flags"
+          className="rounded-xl border border-red-300 bg-red-50 p-4 text-red-900"
+          data-testid="order-flags"
+        >
+          <h2 id="flags" className="font-semibold">
+            {t("flagsTitle")}
+          </h2>
+          <p className="mt-1 text-sm">{t("flagHelp")}</p>
+          <p className="mt-1 text-sm">{t("resolveHelp")}</p>
+          <ul className="mt-3 space-y-3">
+            {open.map((flag) => (
+              <li key={flag}>
+                <form action={resolveFlagAction} className="grid gap-2 sm:max-w-md">
+                  <input type="hidden" name="id" value={order.id} />
+                  <input type="hidden" name="flag" value={flag} />
+                  <p className="font-medium">{label.flag(flag)}</p>
+                  <label className="grid gap-1 text-sm">
+                    {t("resolveNote", { flag: label.flag(flag) })}
+                    <textarea
+                      name="note"
+                      required
+                      maxLength={500}
+                      rows={2}
+                      dir="auto"
+                      className="rounded-lg border border-stone-300 bg-white px-3 py-2 text-stone-900"
+                    />
+                  </label>
+                  <div>
+                    <SubmitButton pendingLabel={t("resolving")} variant="secondary">
+                      {t("resolve")}
+                    </SubmitButton>
+                  </div>
+                </form>
+              </li>
             ))}
           </ul>
-          <p className="mt-1 text-sm">{t("flagHelp")}</p>
-        </div>
+        </section>
       )}
 
       <div className="grid gap-6 md:grid-cols-2">
@@ -139,7 +181,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
               {order.lines.map((line) => (
                 <tr key={line.position} className="border-t border-stone-200">
                   <th scope="row" className="py-1 text-start font-normal" dir="auto">
-                    {line.name}
+                    {lineNameIn(line, order.locale, locale)}
                   </th>
                   <td className="py-1 text-end whitespace-nowrap">{formatMoney(line.unitMinor, locale)}</td>
                   <td className="py-1 text-end">{line.quantity}</td>
@@ -174,6 +216,40 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
           </dl>
         </section>
       </div>
+
+      {order.resolvedFlags.length > 0 && (
+        <section
+          aria-labelledby="resolved-flags"
+          className="rounded-xl border border-stone-200 bg-white p-4"
+          data-testid="resolved-flags"
+        >
+          <h2 id="resolved-flags" className="font-semibold">
+            {t("resolvedTitle")}
+          </h2>
+          <ul className="mt-1 list-disc space-y-1 ps-5 text-sm">
+            {order.flags
+              .filter((flag) => order.resolvedFlags.includes(flag))
+              .map((flag) => {
+                const how = order.resolutions.get(flag);
+                const name = label.flag(flag);
+                return (
+                  <li key={flag}>
+                    {!how
+                      ? t("resolvedUnknown", { flag: name })
+                      : how.reference
+                        ? t("resolvedByMark", { flag: name, by: how.by, reference: how.reference, at: when(how.at) })
+                        : t("resolvedBy", { flag: name, by: how.by, at: when(how.at) })}
+                    {how?.note && (
+                      <span className="block text-stone-600" dir="auto">
+                        {how.note}
+                      </span>
+                    )}
+                  </li>
+                );
+              })}
+          </ul>
+        </section>
+      )}
 
       <section aria-labelledby="fulfil" className="rounded-xl border border-stone-200 bg-white p-4">
         <h2 id="fulfil" className="sr-only">

@@ -1,10 +1,11 @@
 import { connection } from "next/server";
 import { currentAdmin } from "@/lib/admin/auth";
-import { exportOrdersCsv, parseOrderListQuery } from "@/lib/admin/orders";
+import { exportFileName, exportOrdersCsv, parseOrderListQuery } from "@/lib/admin/orders";
 import { getDb } from "@/lib/db/client";
 
 /**
- * `GET /admin/orders/export?status=…&q=…`: the filtered orders as a CSV download, streamed in batches. Signed-out
+ * `GET /admin/orders/export?status=…&q=…`: the filtered orders as a CSV download (lib/admin/orders.ts,
+ * `exportOrdersCsv`: its columns, Libya's times), named for the merchant's day, streamed in batches. Signed-out
  * requests are sent to the sign-in page like every admin URL.
  */
 export async function GET(request: Request): Promise<Response> {
@@ -21,11 +22,10 @@ export async function GET(request: Request): Promise<Response> {
       else controller.enqueue(encoder.encode(value));
     },
   });
-  const date = new Date().toISOString().slice(0, 10);
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="orders-${date}.csv"`,
+      "Content-Disposition": `attachment; filename="${exportFileName()}"`,
       "Cache-Control": "no-store",
     },
   });

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { deleteOldSignInAttempts } from "@/lib/admin/sign-in-attempts";
 import { connection } from "next/server";
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
@@ -10,8 +11,8 @@ import { expireDueOrders } from "@/lib/orders/expiry";
 /**
  * `GET /api/cron/expire-orders`, called on a schedule (vercel.json; any scheduler elsewhere) with
  * `Authorization: Bearer $CRON_SECRET`, the Vercel Cron convention: orders whose payment page died without a
- * confirmed payment become `expired`, and e-mails still waiting (their SMTP server was down, their sender died) are
- * sent. Safe to run concurrently and repeatedly.
+ * confirmed payment become `expired`, e-mails still waiting (their SMTP server was down, their sender died) are
+ * sent, and sign-in attempts no sign-in limit reads any more are deleted. Safe to run concurrently and repeatedly.
  */
 export async function GET(request: Request): Promise<Response> {
   await connection(); // at request time, never at build
@@ -24,7 +25,9 @@ export async function GET(request: Request): Promise<Response> {
     logger.info({ event: "orders_expired", expired });
     // `null`: e-mail is off, or the outbox could not be read (logged); the next run catches up.
     const emails = await sendPendingEmails({ limit: 100, budgetMs: 45_000 });
-    return Response.json({ expired, emails });
+    const signInAttemptsDeleted = await deleteOldSignInAttempts(getDb());
+    logger.info({ event: "sign_in_attempts_deleted", deleted: signInAttemptsDeleted });
+    return Response.json({ expired, emails, signInAttemptsDeleted });
   } catch (error) {
     logger.error({ event: "orders_not_expired", ...describeDbFailure(error) });
     return Response.json({ error: "The database could not be reached; the next run will catch up." }, { status: 503 });

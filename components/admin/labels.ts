@@ -1,0 +1,30 @@
+import { getFormatter, getMessages, getTranslations } from "next-intl/server";
+import { ORDER_FLAGS, type OrderStatus } from "@/lib/db/schema";
+import { gatewayName } from "@/lib/gateways";
+import { isLocale } from "@/lib/i18n/config";
+import { PAYMENT_ERROR_KINDS } from "@/lib/payments";
+
+/** Why an order has no payment (`orders.failure`): a PaymentError kind, an unexpected error, or a claim given up. */
+const FAILURES = [...PAYMENT_ERROR_KINDS, "unexpected", "abandoned"] as const;
+
+const oneOf = <T extends string>(list: readonly T[], value: unknown): value is T =>
+  (list as readonly unknown[]).includes(value);
+
+/**
+ * How the back office names the values an order records, in the reader's language, so that an Arabic page reads in
+ * Arabic: statuses, flags, the order's language, gateways, why a payment failed, times (Libya's). A value the shop
+ * does not know (written by an older version, or sent by the service) is shown as recorded.
+ */
+export async function orderLabels() {
+  const [t, messages, format] = await Promise.all([getTranslations("admin"), getMessages(), getFormatter()]);
+  return {
+    status: (status: OrderStatus) => t(`filters.${status}`),
+    flag: (flag: unknown) => (oneOf(ORDER_FLAGS, flag) ? t(`flags.${flag}`) : String(flag)),
+    language: (locale: string) => (isLocale(locale) ? t(`languages.${locale}`) : locale),
+    gateway: (alias: string) => gatewayName(alias, messages.gateways),
+    failure: (failure: string) => (oneOf(FAILURES, failure) ? t(`failures.${failure}`) : failure),
+    time: (date: Date) => format.dateTime(date, { dateStyle: "medium", timeStyle: "medium" }),
+    /** Names as a list in the reader's language ("a, b and c"; "أ وب وج"). */
+    list: (names: string[]) => format.list(names, { type: "conjunction" }),
+  };
+}

@@ -1,0 +1,223 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, Page } from "@playwright/test";
+import { parse } from "csv-parse/sync";
+import { baseShopEnv } from "./stacks";
+import {
+  addToCart,
+  createAdmin,
+  database,
+  emulator,
+  expect,
+  paymentPage,
+  shop,
+  signInAsAdmin,
+  stack,
+  test,
+} from "./support";
+
+/**
+ * The records reconcile, as the merchant reads them in Arabic. Two customers buy in English: Aisha picks Edfali on
+ * the payment page and the service's webhook confirms her payment; Yusuf picks Sadad at checkout, and the service's
+ * delivery names another amount. A day later the scheduled job flags his report as unconfirmed. The merchant, in
+ * Arabic, marks his order paid with the dashboard's reference (which resolves the flags the mark answers), resolves
+ * the amount with a note, and downloads the CSV.
+ */
+
+const ADMIN = { email: "records-admin@medina.example", password: "records-admin-password-1" };
+const ar = (key: string) => shop(key, "ar");
+
+/** A customer in a browser of their own buys 1 × saffron in English and is sent to the payment page. */
+async function checkout(browser: Browser, details: { name?: string; email: string; gateway?: string }): Promise<Page> {
+  const page = await (await browser.newContext({ locale: "en-US" })).newPage();
+  await addToCart(page, "saffron", 1, "en");
+  await page.goto("/checkout");
+  if (details.name) await page.getByLabel(shop("checkout.fullName", "en")).fill(details.name);
+  await page.getByLabel(shop("checkout.email", "en")).fill(details.email);
+  if (details.gateway) await page.getByRole("radio", { name: details.gateway }).check();
+  await page.getByRole("button", { name: shop("checkout.submit", "en") }).click();
+  await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
+  return page;
+}
+
+const orderIdOf = (page: Page) => new URL(page.url()).pathname.split("/").pop()!;
+
+/** What the database holds that a page may show as it is: ids, payment tokens, e-mails, names typed, references. */
+async function dataValues(ids: string[]): Promise<string[]> {
+  return database(async (pool) => {
+    const { rows } = await pool.query(
+      `select id, payment_token, email, full_name from orders where id = any($1)
+       union all
+       select null, null, data->>'recipient', coalesce(data->>'transactionId', data->>'reference')
+       from order_events where order_id = any($1)`,
+      [ids],
+    );
+    return rows.flatMap((row: Record<string, string | null>) => Object.values(row).filter((value) => value !== null));
+  });
+}
+
+/**
+ * Asserts that every word the page shows is Arabic, except the data values given (and text marked as another
+ * language: the switch to English, written in English for those who cannot read Arabic).
+ */
+async function expectAllArabic(page: Page, allowed: string[]) {
+  const text = await page.evaluate(() => {
+    for (const element of document.querySelectorAll('body [lang]:not([lang|="ar"])')) element.remove();
+    return document.body.innerText;
+  });
+  const rest = [...allowed]
+    .sort((a, b) => b.length - a.length)
+    .reduce((left, value) => left.replaceAll(value, ""), text);
+  expect(rest.match(/[A-Za-z][\w'’-]*/g) ?? [], `Latin words on ${page.url()}`).toEqual([]);
+}
+
+test("the merchant reads every order in Arabic, resolves its flags, and the CSV carries the payment as recorded", async ({
+  browser,
+  request,
+}) => {
+  await emulator.reset(request);
+  const run = Date.now();
+  const aisha = { name: "Aisha Ben Ali", email: `aisha-${run}@example.ly` };
+  const yusuf = { email: `yusuf-${run}@example.ly`, gateway: "Sadad" };
+
+  // Aisha chooses Edfali on the payment page, not at checkout; the webhook confirms her payment.
+  const paid = await checkout(browser, aisha);
+  await paid.getByRole("radio", { name: "Edfali" }).check();
+  await paid.getByRole("button", { name: paymentPage("en").continue }).click();
+  await paid.getByRole("button", { name: paymentPage("en").pay, exact: true }).click();
+  await expect(paid.getByRole("heading", { name: shop("order.status.paid.title", "en") })).toBeVisible();
+  const paidId = orderIdOf(paid);
+
+  // Yusuf pays; the service's delivery names another amount, so his order stays "confirming".
+  await emulator.fault(request, { route: "webhook", kind: "amount", amount: 1, count: 1 });
+  const reported = await checkout(browser, yusuf);
+  await reported.getByRole("button", { name: paymentPage("en").continue }).click();
+  await reported.getByRole("button", { name: paymentPage("en").pay, exact: true }).click();
+  await expect(
+    reported.getByRole("heading", { name: shop("order.status.awaiting_confirmation.title", "en") }),
+  ).toBeVisible();
+  const reportedId = orderIdOf(reported);
+  // A day later, still no confirmation: the scheduled job flags the report too.
+  await database((pool) =>
+    pool.query("update orders set customer_returned_at = now() - interval '25 hours' where id = $1", [reportedId]),
+  );
+  const job = await request.get(`${stack().env.SITE_URL}/api/cron/expire-orders`, {
+    headers: { Authorization: `Bearer ${stack().env.CRON_SECRET}` },
+  });
+  expect(job.status()).toBe(200);
+
+  await createAdmin(ADMIN.email, ADMIN.password);
+  const admin = await (await browser.newContext({ locale: "ar-LY", acceptDownloads: true })).newPage();
+  await signInAsAdmin(admin, ADMIN.email, ADMIN.password, "ar");
+  const flagged = async (email: string) => {
+    await admin.goto(`/admin/orders?status=flagged&q=${encodeURIComponent(email)}`);
+    return admin.getByTestId("admin-order-row").count();
+  };
+  expect(await flagged(yusuf.email)).toBe(1);
+  const allowed = [ADMIN.email, baseShopEnv.MERCHANT_EMAIL];
+
+  // Aisha's order, placed in English and paid through the webhook: every word in Arabic.
+  await admin.goto(`/admin/orders/${paidId}`);
+  await expect(admin.getByTestId("order-timeline")).toContainText(ar("admin.events.returnTypes.success"));
+  await expectAllArabic(admin, [...allowed, ...(await dataValues([paidId]))]);
+
+  // Yusuf's: both flags to look at. The mark as paid answers the report and is its own record; the amount stays.
+  await admin.goto(`/admin/orders/${reportedId}`);
+  const open = admin.getByTestId("order-flags");
+  await expect(open).toContainText(ar("admin.flags.unconfirmed_report"));
+  await expect(open).toContainText(ar("admin.flags.amount_mismatch"));
+  await admin.getByLabel(ar("admin.order.reference")).fill(`DASH-${run}`);
+  await admin.getByLabel(ar("admin.order.note")).fill("ظهرت الدفعة في لوحة التاجر");
+  await admin.getByRole("button", { name: ar("admin.order.markPaid") }).click();
+  await expect(admin.getByRole("status")).toHaveText(ar("admin.order.results.marked_paid"));
+  await expect(open).not.toContainText(ar("admin.flags.unconfirmed_report"));
+  await expect(open).toContainText(ar("admin.flags.amount_mismatch"));
+  const resolved = admin.getByTestId("resolved-flags");
+  await expect(resolved).toContainText(ar("admin.flags.unconfirmed_report"));
+  await expect(resolved).toContainText(ar("admin.flags.paid_manually"));
+  await expect(resolved).toContainText(`DASH-${run}`);
+  // The flag to resolve (its form) and the flags dealt with, for axe too (e2e/a11y.spec.ts has the other pages).
+  const axe = await new AxeBuilder({ page: admin }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+  expect(await flagged(yusuf.email)).toBe(1);
+
+  // The resolve form posted from another site with the admin's own cookie, or from here without a session: refused,
+  // and the flag stays to look at.
+  await admin.goto(`/admin/orders/${reportedId}`);
+  const form = admin.locator("form", { has: admin.getByRole("button", { name: ar("admin.order.resolve") }) });
+  const hidden = await form
+    .locator("input[type=hidden]")
+    .evaluateAll((inputs) =>
+      inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value]),
+    );
+  const forged = { ...Object.fromEntries(hidden), note: "forged" };
+  const path = `/admin/orders/${reportedId}`;
+  const crossSite = await admin.request.post(path, {
+    multipart: forged,
+    headers: { Origin: stack().emulatorUrl },
+    maxRedirects: 0,
+  });
+  expect(crossSite.status()).toBeGreaterThanOrEqual(400);
+  const signedOut = await request.post(path, {
+    multipart: forged,
+    headers: { Origin: stack().shopUrl },
+    maxRedirects: 0,
+  });
+  expect(signedOut.headers()["location"] ?? signedOut.headers()["x-action-redirect"]).toMatch(/\/admin\/sign-in/);
+  const [stillOpen] = await database(
+    async (pool) => (await pool.query("select resolved_flags from orders where id = $1", [reportedId])).rows,
+  );
+  expect(stillOpen.resolved_flags).not.toContain("amount_mismatch");
+
+  // The merchant refunds the difference and says so: the order is no longer flagged; its flags stay in the history.
+  const flagName = ar("admin.flags.amount_mismatch");
+  await admin.getByLabel(ar("admin.order.resolveNote").replace("{flag}", flagName)).fill("أُعيد الفرق إلى العميل");
+  await admin.getByRole("button", { name: ar("admin.order.resolve") }).click();
+  await expect(admin.getByRole("status")).toHaveText(ar("admin.order.results.flag_resolved"));
+  await expect(open).toHaveCount(0);
+  await expect(resolved).toContainText("أُعيد الفرق إلى العميل");
+  await expect(admin.getByTestId("order-timeline")).toContainText(
+    ar("admin.events.flag_resolved").replace("{by}", ADMIN.email).replace("{flag}", flagName),
+  );
+  await expectAllArabic(admin, [...allowed, ...(await dataValues([reportedId]))]);
+  expect(await flagged(yusuf.email)).toBe(0);
+
+  // The CSV, as the merchant opens it.
+  await admin.goto("/admin/orders");
+  const [download] = await Promise.all([
+    admin.waitForEvent("download"),
+    admin.getByRole("link", { name: ar("admin.orders.export") }).click(),
+  ]);
+  const [header, ...rows] = parse(
+    await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8")),
+  ) as string[][];
+  const row = (id: string) =>
+    Object.fromEntries(header!.map((column, i) => [column, rows.find((cells) => cells[0] === id)![i]]));
+  const [{ transaction_id: transactionId }] = await database(
+    async (pool) =>
+      (
+        await pool.query(
+          "select data->>'transactionId' as transaction_id from order_events where order_id = $1 and data->>'to' = 'paid'",
+          [paidId],
+        )
+      ).rows,
+  );
+  const libyaTime = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+02:00$/;
+  expect(row(paidId)).toMatchObject({
+    status: "paid",
+    full_name: aisha.name,
+    gateway: "",
+    paid_with: "edfali",
+    transaction_reference: transactionId,
+    flags: "",
+  });
+  expect(row(paidId).created_at).toMatch(libyaTime);
+  expect(row(paidId).paid_at).toMatch(libyaTime);
+  expect(row(reportedId)).toMatchObject({
+    status: "paid",
+    gateway: "sadad",
+    paid_with: "",
+    transaction_reference: `DASH-${run}`,
+    flags: "",
+    resolved_flags: "amount_mismatch unconfirmed_report paid_manually",
+  });
+});

@@ -1,18 +1,21 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { Pool } from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { priceCart, type PricedCart } from "../cart";
 import { createDb } from "../db/client";
-import { orderEvents, orderLines, orders } from "../db/schema";
+import { productsForCheckout } from "../catalog/products";
+import { emailOutbox, orderEvents, orderLines, orders, products } from "../db/schema";
+import { settle } from "../orders/settle";
 import { parseEnv } from "../env";
 import { ACCESS_TOKEN_LIFETIME_MS, PaymentError } from "../payments";
-import { seedTestCatalogue, TEST_PRODUCTS } from "../../testing/catalogue";
+import { createTestProduct, seedTestCatalogue, TEST_PRODUCTS } from "../../testing/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../testing/db";
 import { startEmulator, type RunningEmulator } from "../../testing/emulator";
 import {
   canResume,
   checkoutFingerprint,
   OrderStoreError,
+  OutOfStockError,
   PaymentBudgetError,
   placeOrder,
   type PlacedOrder,
@@ -23,6 +26,11 @@ import {
  * placeOrder against a real database (the run's embedded PostgreSQL, or the one of TEST_DATABASE_URL) and the emulator
  * over HTTP.
  */
+
+// E-mail on, as the shop's environment turns it on: a move to paid queues the receipt and the merchant's notice.
+vi.stubEnv("SMTP_URL", "smtp://127.0.0.1:2525");
+vi.stubEnv("MAIL_FROM", "Medina Market <shop@medina.example>");
+vi.stubEnv("MERCHANT_EMAIL", "owner@medina.example");
 
 let t: TestDatabase;
 let emulator: RunningEmulator;
@@ -297,6 +305,80 @@ describe("placeOrder", () => {
     );
     await expect(placeOrder(down, checkout())).rejects.toBeInstanceOf(OrderStoreError);
     expect(await payments()).toHaveLength(0);
+  });
+});
+
+describe("stock", () => {
+  /** A cart of `quantity` units of a product, priced from the database as the checkout prices it. */
+  const cartOf = (productId: number, quantity = 1) =>
+    priceCart(t.db, { lines: [{ productId, quantity, seenMinor: 0 }] });
+  const available = async (productId: number) =>
+    (await productsForCheckout(t.db, [productId])).get(productId)!.available;
+
+  it("sells the last 3 units to exactly 3 of 50 customers racing on two instances; the others are told what is left, and expired payments give them back", async () => {
+    const last = await createTestProduct(t.db, { stock: 3, nameEn: "Honey, the last jars" });
+    const cart = await cartOf(last);
+    const second = new Pool({ connectionString: t.url, max: 5 });
+    const other = createDb(second);
+    try {
+      const results = await Promise.allSettled(
+        Array.from({ length: 50 }, (_, i) => placeOrder(i % 2 ? other : t.db, checkout({ cart }))),
+      );
+      const paid = results.filter((result) => result.status === "fulfilled");
+      expect(paid).toHaveLength(3);
+      expect(await payments()).toHaveLength(3);
+      for (const result of results) {
+        if (result.status === "fulfilled") continue;
+        expect(result.reason).toBeInstanceOf(OutOfStockError);
+        expect((result.reason as OutOfStockError).lines).toEqual([
+          { name: expect.objectContaining({ en: "Honey, the last jars" }), available: 0 },
+        ]);
+      }
+      expect(await available(last)).toBe(0);
+    } finally {
+      await second.end();
+    }
+
+    // Their payment pages die unpaid: the units are for sale again at once, without waiting for the scheduled job.
+    await t.db
+      .update(orders)
+      .set({ paymentExpiresAt: new Date(Date.now() - 1_000) })
+      .where(inArray(orders.id, sql`(select order_id from order_lines where product_id = ${last})`));
+    expect(await available(last)).toBe(3);
+  });
+
+  it("tells the customer how many are left when the cart wants more", async () => {
+    const few = await createTestProduct(t.db, { stock: 2 });
+    await expect(placeOrder(t.db, checkout({ cart: await cartOf(few, 3) }))).rejects.toMatchObject({
+      lines: [{ available: 2 }],
+    });
+    expect(await payments()).toHaveLength(0);
+  });
+
+  it("a payment confirmed after its hold ended, when the last unit went to another: paid anyway, flagged oversold, the merchant told", async () => {
+    const one = await createTestProduct(t.db, { stock: 1 });
+    const late = await placeOrder(t.db, checkout({ cart: await cartOf(one) }));
+    // Its payment page dies; another customer buys the last unit and pays.
+    await t.db
+      .update(orders)
+      .set({ paymentExpiresAt: new Date(Date.now() - 1_000) })
+      .where(eq(orders.id, late.id));
+    const first = await placeOrder(t.db, checkout({ cart: await cartOf(one) }));
+    const tokenOf = async (id: string) =>
+      (await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))!.paymentToken!;
+    const confirm = async (id: string) =>
+      settle(t.db, id, { kind: "payment_confirmed", paymentToken: await tokenOf(id), delivery: {} });
+    expect(await confirm(first.id)).toMatchObject({ to: "paid" });
+    expect(await available(one)).toBe(0);
+
+    // The late payment is confirmed all the same: money wins.
+    expect(await confirm(late.id)).toMatchObject({ from: "pending", to: "paid", oversold: true });
+    const order = await t.db.query.orders.findFirst({ where: eq(orders.id, late.id) });
+    expect(order).toMatchObject({ status: "paid", flags: ["oversold"] });
+    const [product] = await t.db.select({ stock: products.stock }).from(products).where(eq(products.id, one));
+    expect(product!.stock).toBe(-1);
+    const notices = await t.db.select().from(emailOutbox).where(eq(emailOutbox.orderId, late.id));
+    expect(notices.map((email) => email.kind).sort()).toEqual(["merchant_notice", "receipt"]);
   });
 });
 

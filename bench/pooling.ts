@@ -12,16 +12,16 @@
 // of their 600 requests failed in 4 of 11 runs). The client's own idle timer (the server's hint minus 1 s) runs late
 // too, so it cannot help. The instances keep idle connections for longer than a whole run: only the client closes one.
 import { Pool } from "pg";
-import { seedTestCatalogueAt } from "../testing/catalogue";
 import { addToCart, isPaymentPage, loadCheckoutForm, submitCheckout } from "../testing/no-js-shop";
 import {
   migrate,
+  type RunningApp,
+  seedTestProducts,
   startEmbeddedDatabase,
   startEmulator,
   startPgBouncer,
   startShop,
   stopAll,
-  type RunningApp,
 } from "../scripts/servers";
 import { summary } from "./stats";
 
@@ -37,7 +37,7 @@ const database = await startEmbeddedDatabase({ settings: { max_connections: Stri
 const emulator = await startEmulator({ output: "ignore" });
 const pooler = await startPgBouncer({ port: POOLER_PORT, upstreamPort: database.port, poolSize: 20 });
 await migrate(database.url);
-await seedTestCatalogueAt(database.url);
+await seedTestProducts(database.url);
 const poolerUrl = `postgresql://postgres:postgres@127.0.0.1:${POOLER_PORT}/postgres`;
 
 /** Twenty instances of the shop on `databaseUrl`. */

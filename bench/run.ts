@@ -17,22 +17,22 @@ import os from "node:os";
 import path from "node:path";
 import { Pool } from "pg";
 import {
-  createDatabase,
   createAdmin,
+  createDatabase,
   EMBEDDED_POSTGRES_MAJOR,
   killAllNow,
   migrate,
   ROOT,
+  type RunningApp,
+  type RunningEmulator,
   runToCompletion,
+  seedTestProducts,
   startEmbeddedDatabase,
   startEmulator,
   startNextApp,
   startShop,
   stopAll,
-  type RunningApp,
-  type RunningEmulator,
 } from "../scripts/servers";
-import { seedTestCatalogueAt } from "../testing/catalogue";
 import { measurePageWeight, prepareShopPages } from "../testing/page-weight";
 import { BENCH_ADMIN, adminQueries, measureAdminPages, signInAdmin, type AdminTiming } from "./admin-pages";
 import { BASELINE_DIR, DIST_DIR, buildBaseline, buildShop, buildsExist } from "./build";
@@ -154,7 +154,7 @@ async function startStack(): Promise<Stack> {
   for (const database of databases) {
     console.log(`  ${database.name}: migrating, seeding ${ORDERS.toLocaleString("en")} orders, creating the admin…`);
     await migrate(database.url);
-    await seedTestCatalogueAt(database.url);
+    await seedTestProducts(database.url);
     const seeded = await seedOrders(database.url, ORDERS);
     await createAdmin(database.url, BENCH_ADMIN.email, BENCH_ADMIN.password);
     const key = `shop-${shops.length}`;

@@ -4,6 +4,7 @@ import {
   createDatabase,
   migrate,
   portIsFree,
+  seedTestProducts,
   startEmbeddedDatabase,
   startEmulator,
   startMailCatcher,
@@ -11,7 +12,6 @@ import {
   startShop,
   stopAll,
 } from "../scripts/servers";
-import { seedTestCatalogueAt } from "../testing/catalogue";
 import { databasePort, databaseServerUrl, FLAVORS, poolerPort, PORTS_PER_RUN, stackFor, type Stack } from "./stacks";
 
 /**
@@ -38,7 +38,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     const template = await createDatabase(databaseServerUrl(), "e2e_template");
     await migrate(template);
     // The tests' products (testing/catalogue.ts), once, in the template every stack's database is copied from.
-    await seedTestCatalogueAt(template);
+    await seedTestProducts(template);
 
     const stacks = FLAVORS.flatMap((flavor) =>
       Array.from({ length: config.workers }, (_, slot) => stackFor(flavor, slot)),

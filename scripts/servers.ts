@@ -676,6 +676,16 @@ export async function migrate(url: string): Promise<void> {
   if (status !== 0) throw new Error(`scripts/db-migrate.ts exited with ${status}: ${tail(stderr || stdout)}`);
 }
 
+/** Creates the tests' products, with their pictures, in the migrated database at `url` (testing/seed-catalogue.ts). */
+export async function seedTestProducts(url: string): Promise<void> {
+  const { status, stdout, stderr } = await runToCompletion(
+    process.execPath,
+    tsxArgs("testing/seed-catalogue.ts", [], ["--conditions=react-server"]),
+    { env: { DATABASE_URL: url }, timeoutMs: 60_000 },
+  );
+  if (status !== 0) throw new Error(`testing/seed-catalogue.ts exited with ${status}: ${tail(stderr || stdout)}`);
+}
+
 /** Creates a back-office admin (or sets its password) in the database at `url`, with `npm run admin`'s script. */
 export async function createAdmin(url: string, email: string, password: string): Promise<void> {
   const { status, stdout, stderr } = await runToCompletion(

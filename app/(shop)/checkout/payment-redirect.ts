@@ -1,5 +1,5 @@
 import "server-only";
-import { connection, type NextRequest } from "next/server";
+import type { NextRequest } from "next/server";
 import { newCart } from "@/lib/cart";
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
@@ -17,7 +17,6 @@ import { getSession } from "@/lib/session";
  */
 export function paymentRedirectHandler(expected: RedirectType) {
   return async function GET(request: NextRequest): Promise<Response> {
-    await connection(); // at request time, never at build
     const session = await getSession();
     let orderId = session.orderId;
     let outcome: ReturnOutcome | "not_recorded";

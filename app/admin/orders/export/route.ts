@@ -1,4 +1,3 @@
-import { connection } from "next/server";
 import { currentAdmin } from "@/lib/admin/auth";
 import { exportFileName, exportOrdersCsv, parseOrderListQuery } from "@/lib/admin/orders";
 import { getDb } from "@/lib/db/client";
@@ -9,7 +8,6 @@ import { getDb } from "@/lib/db/client";
  * requests are sent to the sign-in page like every admin URL.
  */
 export async function GET(request: Request): Promise<Response> {
-  await connection(); // at request time, never at build
   // A relative Location: behind a reverse proxy, request.url carries the proxy's upstream host, not the public one.
   if (!(await currentAdmin())) return new Response(null, { status: 303, headers: { Location: "/admin/sign-in" } });
   const { query } = parseOrderListQuery(Object.fromEntries(new URL(request.url).searchParams));

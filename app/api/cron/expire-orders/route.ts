@@ -1,6 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { deleteOldSignInAttempts } from "@/lib/admin/sign-in-attempts";
-import { connection } from "next/server";
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
 import { sendPendingEmails } from "@/lib/email/sender";
@@ -15,7 +14,6 @@ import { expireDueOrders } from "@/lib/orders/expiry";
  * sent, and sign-in attempts no sign-in limit reads any more are deleted. Safe to run concurrently and repeatedly.
  */
 export async function GET(request: Request): Promise<Response> {
-  await connection(); // at request time, never at build
   const secret = getEnv().CRON_SECRET;
   if (!secret || !sameSecret(request.headers.get("authorization") ?? "", `Bearer ${secret}`)) {
     return Response.json({ error: "Send Authorization: Bearer <CRON_SECRET>." }, { status: 401 });

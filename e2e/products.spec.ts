@@ -4,6 +4,7 @@ import {
   addToCart,
   createAdmin,
   currentLang,
+  database,
   emulator,
   expect,
   paymentPage,
@@ -115,7 +116,27 @@ test("the merchant adds a product with a picture; it is sold in the shop until i
   await checkOutAndPay(page);
   await otherPage.goto("/cart");
   await expect(otherPage.getByText(shop("cart.soldOut"))).toBeVisible();
+
+  // That customer posts the back office's "Hide" form, taken from the merchant's page, without an admin session:
+  // refused, and the product stays in the shop.
+  await page.goto(productPath);
+  const hide = page.locator("form", { has: page.getByRole("button", { name: shop("admin.products.form.hide") }) });
+  const fields = await hide
+    .locator("input[type=hidden]")
+    .evaluateAll((inputs) =>
+      inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value]),
+    );
+  const forged = await other.request.post(productPath, {
+    multipart: Object.fromEntries(fields),
+    headers: { Origin: stack().shopUrl },
+    maxRedirects: 0,
+  });
+  expect(forged.headers()["location"] ?? forged.headers()["x-action-redirect"] ?? "").toMatch(/\/admin\/sign-in/);
   await other.close();
+  const [row] = await database(
+    async (pool) => (await pool.query("select visible from products where slug = $1", [slug])).rows,
+  );
+  expect(row.visible).toBe(true);
   await page.goto("/admin/products?filter=sold_out");
   await expect(page.getByTestId("admin-product-row").filter({ hasText: slug })).toContainText(
     shop("admin.products.list.stockValue").replace("{onHand}", "0").replace("{available}", "0"),

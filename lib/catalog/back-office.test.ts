@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { orderLines, orders, products } from "../db/schema";
 import { newOrderId } from "../orders/store";
 import { setUpTestDatabase } from "../../testing/db";
 import { listProductsForAdmin, parseProductListQuery, parseStockForm, productForAdmin } from "./back-office";
+import { addPicture } from "./pictures";
 import { adjustStock, createProduct, productInputSchema, updateProduct } from "./editing";
 
 /** The back office's products pages (app/admin/products) against a real database: the list's filters and search, the audit, the stock form. */
@@ -67,8 +69,16 @@ describe("the products list", () => {
     // A wildcard typed in the search is a character to find, not "anything".
     expect(await ids({ q: "%" })).toEqual([]);
 
+    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: "#000" } })
+      .png()
+      .toBuffer();
+    await addPicture(t.db, low, png, ADMIN);
+    await addPicture(t.db, low, await sharp(png).flop().negate().png().toBuffer(), ADMIN);
     const listed = (await listProductsForAdmin(t.db, {})).products.find((p) => p.id === low)!;
-    expect({ stock: listed.stock, available: listed.available }).toEqual({ stock: 5, available: 2 });
+    const { pictures } = (await productForAdmin(t.db, low))!;
+    expect(pictures).toHaveLength(2);
+    expect(listed).toMatchObject({ stock: 5, available: 2, thumbnail: pictures[0]!.small });
+    expect((await listProductsForAdmin(t.db, {})).products.find((p) => p.id === plenty)!.thumbnail).toBeNull();
   });
 
   it("drops a filter or search it cannot read and names it", () => {

@@ -17,10 +17,9 @@ import { holding, LOW_STOCK } from "./stock";
 
 /** The list's filters: hidden products, sold out (none available now), low stock (1 to {@link LOW_STOCK} available). */
 export const PRODUCT_FILTERS = ["hidden", "sold_out", "low_stock"] as const;
-export type ProductFilter = (typeof PRODUCT_FILTERS)[number];
 
 /** The most products the list shows at once; a larger catalogue is narrowed by the search. */
-export const PRODUCT_LIST_LIMIT = 200;
+const PRODUCT_LIST_LIMIT = 200;
 
 /**
  * The list's query string: `filter` (one of {@link PRODUCT_FILTERS}) and `q` (part of a name, in either language, or

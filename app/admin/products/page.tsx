@@ -160,12 +160,14 @@ export default async function AdminProductsPage({ searchParams }: Props) {
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-stone-200">
-                  {products.map((product) => (
+                  {products.map((product, index) => (
                     <tr key={product.id} data-testid="admin-product-row">
                       <td className="px-3 py-2">
                         <ProductImage
                           src={product.thumbnail ?? undefined}
                           size={48}
+                          // The first screenful at once; the rest as they are scrolled to.
+                          priority={index < 12}
                           className="size-12 rounded-md bg-stone-100 object-cover"
                         />
                       </td>
@@ -177,8 +179,8 @@ export default async function AdminProductsPage({ searchParams }: Props) {
                         >
                           {locale === "ar" ? product.nameAr : product.nameEn}
                         </Link>
-                        <span className="block font-mono text-xs text-stone-600" dir="ltr">
-                          {product.slug}
+                        <span className="block font-mono text-xs text-stone-600">
+                          <span dir="ltr">{product.slug}</span>
                         </span>
                       </th>
                       <td className="px-3 py-2 text-end whitespace-nowrap">

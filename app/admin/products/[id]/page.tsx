@@ -78,6 +78,17 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
   const result = resultSchema.safeParse(query.result);
   const pictureProblem = pictureProblemSchema.safeParse(query.picture);
   const [formLabels, stockLabels] = await Promise.all([productFormLabels("save"), stockFormLabels()]);
+  const initial = {
+    slug: product.slug,
+    nameEn: product.nameEn,
+    nameAr: product.nameAr,
+    descriptionEn: product.descriptionEn,
+    descriptionAr: product.descriptionAr,
+    price: toWireAmount(product.priceMinor),
+    kind: product.kind,
+    sortOrder: String(product.sortOrder),
+    visible: product.visible,
+  };
 
   return (
     <div className="space-y-6">
@@ -123,20 +134,10 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
           {t("details")}
         </h2>
         <ProductForm
-          // A new form (and its kept input) once the product itself changed.
-          key={product.updatedAt.getTime()}
+          // A fresh form once the product's fields changed (saved, or hidden or shown), not when only its stock did.
+          key={JSON.stringify(initial)}
           id={product.id}
-          initial={{
-            slug: product.slug,
-            nameEn: product.nameEn,
-            nameAr: product.nameAr,
-            descriptionEn: product.descriptionEn,
-            descriptionAr: product.descriptionAr,
-            price: toWireAmount(product.priceMinor),
-            kind: product.kind,
-            sortOrder: String(product.sortOrder),
-            visible: product.visible,
-          }}
+          initial={initial}
           labels={formLabels}
         />
       </section>

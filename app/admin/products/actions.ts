@@ -186,7 +186,8 @@ export async function addPictureAction(form: FormData): Promise<void> {
 export async function removePictureAction(form: FormData): Promise<void> {
   const admin = await requireAdmin();
   const id = parseProductId(form.get("id"));
-  const position = Number(form.get("position"));
+  const given = form.get("position");
+  const position = typeof given === "string" && /^\d{1,9}$/.test(given) ? Number(given) : NaN;
   if (id === undefined) redirect("/admin/products?result=not_found");
   const removed = Number.isSafeInteger(position) && (await removePicture(getDb(), id, position, admin.email));
   logger.info({ event: "admin_picture_removed", productId: id, position, result: removed ? "ok" : "not_found" });

@@ -23,7 +23,15 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // Do not let `next dev` write an agent-instructions file into the merchant's repo.
   agentRules: false,
-  ...(publicHost ? { experimental: { serverActions: { allowedOrigins: [publicHost] } } } : {}),
+  experimental: {
+    serverActions: {
+      // A product picture of up to 5 MB in its form (lib/catalog/pictures.ts refuses a larger one with a message);
+      // the proxy refuses any form over this first, with a page that says so (lib/form-limit.ts,
+      // MAX_PICTURE_FORM_BYTES, whose value this is: 5 MB + 64 KB). Next.js's default is 1 MB.
+      bodySizeLimit: 5 * 1024 * 1024 + 64 * 1024,
+      ...(publicHost ? { allowedOrigins: [publicHost] } : {}),
+    },
+  },
 };
 
 export default withNextIntl(nextConfig);

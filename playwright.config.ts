@@ -44,8 +44,13 @@ export default defineConfig({
   },
   projects: [
     { name: "en", use: english },
-    // The main checkout again, in Arabic (right-to-left): the browser asks for ar-LY, as Libyan shoppers' do.
-    { name: "ar", use: { ...devices["Desktop Chrome"], locale: "ar-LY" }, testMatch: "checkout.spec.ts" },
+    // The main checkout again, in Arabic (right-to-left): the browser asks for ar-LY, as Libyan shoppers' do; and
+    // the merchant's catalogue: the back office's product pages in Arabic, and the shop selling what they add.
+    {
+      name: "ar",
+      use: { ...devices["Desktop Chrome"], locale: "ar-LY" },
+      testMatch: ["checkout.spec.ts", "products.spec.ts"],
+    },
     // The paths a merchant on a serverless host takes, with the shop behind PgBouncer in transaction mode (the pooler
     // Neon and Supabase run): checkout, webhooks and expiry, back-office sign-in, two instances racing.
     {

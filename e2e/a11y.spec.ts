@@ -85,6 +85,22 @@ for (const lang of ["en", "ar"] as const) {
     await expectNoSeriousViolations(page, `admin orders (${lang})`);
     await check(page, `/admin${orderPath}`);
 
+    // The catalogue: the list, a new product refused with its errors shown, then its page (stock, pictures, history).
+    await check(page, "/admin/products");
+    await check(page, "/admin/products/new");
+    await page.getByLabel(shop("admin.products.form.fields.price", lang)).fill("0");
+    await page.getByRole("button", { name: shop("admin.products.form.create", lang) }).click();
+    await expect(page.getByTestId("product-form-error")).toBeVisible();
+    await expectNoSeriousViolations(page, `admin new product with errors (${lang})`);
+    await page.getByLabel(shop("admin.products.form.fields.nameEn", lang)).fill("Woven basket");
+    await page.getByLabel(shop("admin.products.form.fields.nameAr", lang)).fill("سلة منسوجة");
+    await page.getByLabel(shop("admin.products.form.fields.slug", lang)).fill(`a11y-basket-${lang}-${Date.now()}`);
+    await page.getByLabel(shop("admin.products.form.fields.price", lang)).fill("30");
+    await page.getByLabel(shop("admin.products.form.fields.stock", lang)).fill("4");
+    await page.getByRole("button", { name: shop("admin.products.form.create", lang) }).click();
+    await expect(page.getByTestId("product-result")).toBeVisible();
+    await expectNoSeriousViolations(page, `admin product (${lang})`);
+
     // Reconciliation: the form, then a checked list with a problem and a payment the shop has no order for.
     await check(page, "/admin/reconcile");
     await page

@@ -46,6 +46,9 @@ test("signed out, every admin page, the export and an admin action are refused",
     "/admin/orders/export",
     "/admin/reconcile",
     "/admin/reconcile/lst_0123456789abcdef",
+    "/admin/products",
+    "/admin/products/new",
+    "/admin/products/1",
   ]) {
     await page.goto(path);
     await expect(page, path).toHaveURL(/\/admin\/sign-in$/);

@@ -99,6 +99,13 @@ for (const lang of ["en", "ar"] as const) {
       await shot("admin-orders");
       await visit(`/admin${orderPath}`, "admin-order");
 
+      // The catalogue: the list, one product's page (details, stock, pictures, history), the new product's form.
+      await visit("/admin/products", "admin-products");
+      await page.getByTestId("admin-product-row").first().getByRole("link").click();
+      await expect(page).toHaveURL(/\/admin\/products\/\d+$/);
+      await shot("admin-product");
+      await visit("/admin/products/new", "admin-product-new");
+
       // Reconciliation: the form, and a dashboard list of seeded payments checked (never applied: shots repeat).
       await visit("/admin/reconcile", "admin-reconcile");
       const today = new Intl.DateTimeFormat("en-GB", { timeZone: "Africa/Tripoli" }).format(new Date());

@@ -1,10 +1,12 @@
+import type { NextConfig } from "next";
 import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
 import { proxy } from "../proxy";
 import ar from "./i18n/messages/ar.json";
 import en from "./i18n/messages/en.json";
 import { MAX_LIST_BYTES } from "./admin/payment-list";
-import { MAX_FORM_BYTES, MAX_LIST_FORM_BYTES } from "./form-limit";
+import { MAX_PICTURE_BYTES } from "./catalog/pictures";
+import { MAX_FORM_BYTES, MAX_LIST_FORM_BYTES, MAX_PICTURE_FORM_BYTES } from "./form-limit";
 
 /**
  * Form posts as they reach the proxy. Over Next.js's 1 MB server-action limit the answer used to be a bare
@@ -83,6 +85,24 @@ describe("the payment list's form (the back office's reconciliation)", () => {
     );
     expect(post("/admin/reconcile/lst_0123456789abcdef", MAX_FORM_BYTES + 1).status).toBe(413);
     expect(post("/admin/orders", MAX_FORM_BYTES + 1).status).toBe(413);
+  });
+});
+
+describe("a product picture's form (the back office's product page)", () => {
+  it("reads a picture the page can refuse with its own message, and Next.js reads as much", async () => {
+    const configFile: string = "../next.config.mjs"; // plain JavaScript: imported by name, without types
+    const nextConfig = ((await import(configFile)) as { default: NextConfig }).default;
+    expect(MAX_PICTURE_FORM_BYTES).toBeGreaterThan(MAX_PICTURE_BYTES + 16 * 1024);
+    expect(nextConfig.experimental?.serverActions?.bodySizeLimit).toBe(MAX_PICTURE_FORM_BYTES);
+  });
+
+  it("is refused over its limit with a page about pictures, and only a product's page has the larger limit", async () => {
+    expect(post("/admin/products/12", MAX_PICTURE_BYTES + 8_000).headers.get("x-middleware-next")).toBe("1");
+    const response = post("/admin/products/12", MAX_PICTURE_FORM_BYTES + 1, { "accept-language": "ar" });
+    expect(response.status).toBe(413);
+    expect(await response.text()).toContain(ar.formTooLarge.textPicture);
+    expect(post("/admin/products/new", MAX_FORM_BYTES + 1).status).toBe(413);
+    expect(post("/admin/products/12/x", MAX_FORM_BYTES + 1).status).toBe(413);
   });
 });
 

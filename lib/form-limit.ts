@@ -20,8 +20,18 @@ export const MAX_FORM_BYTES = 64 * 1024;
 export const MAX_LIST_FORM_BYTES = 576 * 1024;
 const LIST_FORM_PATH = "/admin/reconcile";
 
-/** The largest form a page reads: the payment list's, or every other form's. */
+/**
+ * The largest: a product's page in the back office (app/admin/products/[id]), where the merchant uploads a picture of
+ * up to 5 MB (lib/catalog/pictures.ts, `MAX_PICTURE_BYTES`, which refuses a larger one with its own message) in a
+ * form around it. Next.js's own limit for server actions is raised to match (next.config.mjs,
+ * `serverActions.bodySizeLimit`); a larger upload gets this proxy's page about pictures.
+ */
+export const MAX_PICTURE_FORM_BYTES = 5 * 1024 * 1024 + MAX_FORM_BYTES;
+const PICTURE_FORM_PATH = /^\/admin\/products\/[1-9]\d{0,14}$/;
+
+/** The largest form a page reads: a product picture's, the payment list's, or every other form's. */
 function formLimit(pathname: string): number {
+  if (PICTURE_FORM_PATH.test(pathname)) return MAX_PICTURE_FORM_BYTES;
   return pathname === LIST_FORM_PATH ? MAX_LIST_FORM_BYTES : MAX_FORM_BYTES;
 }
 
@@ -78,7 +88,9 @@ export function refuseOversizedForm(request: NextRequest, nonce: string): Respon
     const t = createTranslator({ locale, messages: messagesOf(locale), namespace: "formTooLarge" });
     return {
       title: t("title"),
-      text: t(limit === MAX_FORM_BYTES ? "text" : "textList", { size: limit / 1024 }),
+      text: t(limit === MAX_FORM_BYTES ? "text" : limit === MAX_LIST_FORM_BYTES ? "textList" : "textPicture", {
+        size: limit / 1024,
+      }),
       back: t("back"),
     };
   });

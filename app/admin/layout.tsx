@@ -11,7 +11,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /**
- * The back office's frame: its name, the language switch and, when signed in, its pages (orders, reconciliation), who
+ * The back office's frame: its name, the language switch and, when signed in, its pages (orders, products, reconciliation), who
  * and how to sign out.
  */
 export default async function AdminLayout({ children }: { children: React.ReactNode }) {
@@ -37,6 +37,11 @@ export default async function AdminLayout({ children }: { children: React.ReactN
               <li>
                 <Link href="/admin/orders" className="underline-offset-2 hover:underline">
                   {t("nav.orders")}
+                </Link>
+              </li>
+              <li>
+                <Link href="/admin/products" className="underline-offset-2 hover:underline">
+                  {t("nav.products")}
                 </Link>
               </li>
               <li>

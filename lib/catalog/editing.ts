@@ -26,7 +26,7 @@ import { parseTypedAmount, westernDigits, type AmountProblem } from "../money";
 export type ProductProblem = keyof Messages["admin"]["products"]["problems"];
 
 /** The largest stock count the back office accepts. */
-const MAX_STOCK = 1_000_000;
+export const MAX_STOCK = 1_000_000;
 
 /** Text a person typed: trimmed; control characters refused (but line breaks in a description). */
 const typed = (max: number, tooLong: ProductProblem, { multiline = false } = {}) =>
@@ -237,7 +237,11 @@ export type StockChange = { add: number } | { set: number | null };
  * Changes a product's stock on hand, with a reason, and its audit row (`stock_adjusted`: before, after, reason). A
  * product not counted yet starts being counted with `set`; `{ set: null }` stops counting it. Paid orders take their
  * units off by themselves (lib/catalog/stock.ts).
- * @returns the stock before and after; `not_found`; or `not_counted` for `add` on a product whose stock is not counted.
+ * A change that would leave fewer than 0 units on hand (`below_zero`: more taken out than there is) or more than
+ * {@link MAX_STOCK} (`too_many`) is refused, and nothing is written; stock below zero comes only from an oversold
+ * payment (lib/catalog/stock.ts), and units added to it count from there.
+ * @returns the stock before and after; `not_found`; `not_counted` for `add` on a product whose stock is not counted;
+ *   `below_zero` or `too_many` (with the stock on hand).
  */
 export async function adjustStock(
   db: Db,
@@ -246,12 +250,21 @@ export async function adjustStock(
   reason: string,
   by: string,
 ): Promise<
-  { ok: true; before: number | null; after: number | null } | { ok: false; problem: "not_found" | "not_counted" }
+  | { ok: true; before: number | null; after: number | null }
+  | { ok: false; problem: "not_found" | "not_counted" }
+  | { ok: false; problem: "below_zero" | "too_many"; stock: number }
 > {
   return db.transaction(async (tx) => {
     const before = await lockProduct(tx, id);
     if (!before) return { ok: false as const, problem: "not_found" as const };
     if ("add" in change && before.stock === null) return { ok: false as const, problem: "not_counted" as const };
+    if ("add" in change && before.stock !== null) {
+      const after = before.stock + change.add;
+      // A removal may bring an oversold (negative) stock no lower; an addition to it is always welcome.
+      if (change.add < 0 && after < 0)
+        return { ok: false as const, problem: "below_zero" as const, stock: before.stock };
+      if (after > MAX_STOCK) return { ok: false as const, problem: "too_many" as const, stock: before.stock };
+    }
     const [updated] = await tx
       .update(products)
       .set({ stock: "add" in change ? sql`${products.stock} + ${change.add}` : change.set, updatedAt: new Date() })

@@ -22,7 +22,7 @@ const FORMATS = new Set(["jpeg", "png", "webp", "avif", "gif", "heif"]);
 /** The two sizes kept: the product page's (fit inside), and the lists' (a square). */
 const SIZES = { large: 1200, small: 400 } as const;
 
-/** Why an upload was refused: keys of `admin.products.pictureProblems` in the message catalogues. */
+/** Why an upload was refused: keys of `admin.products.pictures.problems` in the message catalogues. */
 export type PictureProblem = "empty" | "tooLarge" | "notImage" | "svg" | "tooManyPixels";
 
 /** A picture stored: the hashes of its two sizes. */

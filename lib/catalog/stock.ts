@@ -36,8 +36,8 @@ export interface Shortfall {
   available: number;
 }
 
-/** The orders whose lines hold stock at `now` (see the module's comment). */
-function holding(now: Date) {
+/** The orders whose lines hold stock at `now` (see the module's comment): a condition on `orders`. */
+export function holding(now: Date) {
   return or(
     and(eq(orders.status, "started"), gt(orders.claimExpiresAt, now)),
     and(inArray(orders.status, ["pending", "awaiting_confirmation"]), gt(orders.paymentExpiresAt, now)),

@@ -1,0 +1,344 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getFormatter, getLocale, getTranslations } from "next-intl/server";
+import { z } from "zod";
+import { ProductForm } from "@/components/admin/product-form";
+import { StockForm } from "@/components/admin/stock-form";
+import { ProductImage } from "@/components/product-image";
+import { SubmitButton } from "@/components/submit-button";
+import { requireAdmin } from "@/lib/admin/auth";
+import { AUDIT_LIMIT, parseProductId, productForAdmin, type CatalogChange } from "@/lib/catalog/back-office";
+import { MAX_PICTURE_BYTES, type PictureProblem } from "@/lib/catalog/pictures";
+import { getDb } from "@/lib/db/client";
+import { formatMoney, toWireAmount } from "@/lib/money";
+import { addPictureAction, removePictureAction, setVisibleAction } from "../actions";
+import { productFormLabels, stockFormLabels } from "../labels";
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const id = parseProductId((await params).id);
+  const found = id === undefined ? undefined : await productForAdmin(getDb(), id);
+  const locale = await getLocale();
+  const t = await getTranslations("admin.products.list");
+  return { title: found ? (locale === "ar" ? found.product.nameAr : found.product.nameEn) : t("notFound") };
+}
+
+const resultSchema = z.enum([
+  "created",
+  "saved",
+  "unchanged",
+  "hidden",
+  "shown",
+  "picture_added",
+  "picture_removed",
+  "picture_gone",
+]);
+const pictureProblemSchema = z.enum([
+  "empty",
+  "tooLarge",
+  "notImage",
+  "svg",
+  "tooManyPixels",
+] satisfies PictureProblem[]);
+
+/**
+ * One product as the merchant edits it: its fields, hide or show it, its stock (on hand, available now, and an
+ * adjustment with a reason), its pictures (upload, remove), and its history (who changed what, when; Africa/Tripoli
+ * time).
+ */
+export default async function AdminProductPage({ params, searchParams }: Props) {
+  await requireAdmin();
+  const [{ id: rawId }, query, locale, format, t, tList, tStock, tPictures] = await Promise.all([
+    params,
+    searchParams,
+    getLocale(),
+    getFormatter(),
+    getTranslations("admin.products.form"),
+    getTranslations("admin.products.list"),
+    getTranslations("admin.products.stock"),
+    getTranslations("admin.products.pictures"),
+  ]);
+  const id = parseProductId(rawId);
+  const found = id === undefined ? undefined : await productForAdmin(getDb(), id);
+  if (id === undefined || !found) {
+    return (
+      <section>
+        <p role="alert" className="rounded-xl border border-stone-200 bg-white p-6">
+          {tList("notFound")}
+        </p>
+        <Link href="/admin/products" className="mt-4 inline-block font-medium text-brand-800 underline">
+          {t("back")}
+        </Link>
+      </section>
+    );
+  }
+  const { product, pictures, available, changes } = found;
+  const name = locale === "ar" ? product.nameAr : product.nameEn;
+  const result = resultSchema.safeParse(query.result);
+  const pictureProblem = pictureProblemSchema.safeParse(query.picture);
+  const [formLabels, stockLabels] = await Promise.all([productFormLabels("save"), stockFormLabels()]);
+  const initial = {
+    slug: product.slug,
+    nameEn: product.nameEn,
+    nameAr: product.nameAr,
+    descriptionEn: product.descriptionEn,
+    descriptionAr: product.descriptionAr,
+    price: toWireAmount(product.priceMinor),
+    kind: product.kind,
+    sortOrder: String(product.sortOrder),
+    visible: product.visible,
+  };
+
+  return (
+    <div className="space-y-6">
+      <Link href="/admin/products" className="text-sm font-medium text-brand-800 underline underline-offset-2">
+        {t("back")}
+      </Link>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight" dir="auto">
+          {name}
+        </h1>
+        <div className="flex flex-wrap items-center gap-3">
+          {product.visible ? (
+            <Link
+              href={`/products/${product.slug}`}
+              className="text-sm font-medium text-brand-800 underline underline-offset-2"
+            >
+              {t("inShop")}
+            </Link>
+          ) : (
+            <span className="rounded-full bg-stone-200 px-2 py-0.5 text-sm text-stone-800">{t("hiddenNote")}</span>
+          )}
+          <form action={setVisibleAction}>
+            <input type="hidden" name="id" value={product.id} />
+            <input type="hidden" name="visible" value={product.visible ? "false" : "true"} />
+            <SubmitButton variant="secondary" pendingLabel={t("working")}>
+              {product.visible ? t("hide") : t("showInShop")}
+            </SubmitButton>
+          </form>
+        </div>
+      </div>
+      {result.success && (
+        <p
+          role="status"
+          data-testid="product-result"
+          className="rounded-lg border border-green-300 bg-green-50 p-3 text-green-900"
+        >
+          {t(`results.${result.data}`)}
+        </p>
+      )}
+
+      <section aria-labelledby="details" className="space-y-3">
+        <h2 id="details" className="text-lg font-semibold">
+          {t("details")}
+        </h2>
+        <ProductForm
+          // A fresh form once the product's fields changed (saved, or hidden or shown), not when only its stock did.
+          key={JSON.stringify(initial)}
+          id={product.id}
+          initial={initial}
+          labels={formLabels}
+        />
+      </section>
+
+      <section aria-labelledby="stock" className="space-y-3 rounded-xl border border-stone-200 bg-white p-4">
+        <h2 id="stock" className="text-lg font-semibold">
+          {tStock("title")}
+        </h2>
+        {product.stock === null ? (
+          <p data-testid="product-stock">{tStock("notCounted")}</p>
+        ) : (
+          <dl className="grid max-w-md grid-cols-2 gap-2" data-testid="product-stock">
+            <dt className="text-stone-600">{tStock("onHand")}</dt>
+            <dd data-testid="product-on-hand">{product.stock}</dd>
+            <dt className="text-stone-600">{tStock("available")}</dt>
+            <dd data-testid="product-available">{available}</dd>
+          </dl>
+        )}
+        <p className="text-sm text-stone-600">{tStock("availableHint")}</p>
+        <StockForm id={product.id} counted={product.stock !== null} labels={stockLabels} />
+      </section>
+
+      <section
+        id="pictures"
+        aria-labelledby="pictures-title"
+        className="space-y-3 rounded-xl border border-stone-200 bg-white p-4"
+      >
+        <h2 id="pictures-title" className="text-lg font-semibold">
+          {tPictures("title")}
+        </h2>
+        {pictureProblem.success && (
+          <p
+            role="alert"
+            data-testid="picture-error"
+            className="rounded-lg border border-red-300 bg-red-50 p-3 text-red-900"
+          >
+            {tPictures(`problems.${pictureProblem.data}`)}
+          </p>
+        )}
+        {pictures.length === 0 ? (
+          <p className="text-stone-600">{tPictures("none")}</p>
+        ) : (
+          <>
+            <p className="text-sm text-stone-600">{tPictures("first")}</p>
+            <ul className="flex flex-wrap gap-4">
+              {pictures.map((picture, index) => (
+                <li key={picture.position} className="space-y-1">
+                  <a href={picture.large}>
+                    <ProductImage src={picture.small} size={128} className="size-32 rounded-lg object-cover" />
+                    <span className="sr-only">{tPictures("alt", { position: index + 1, name })}</span>
+                  </a>
+                  <form action={removePictureAction}>
+                    <input type="hidden" name="id" value={product.id} />
+                    <input type="hidden" name="position" value={picture.position} />
+                    <SubmitButton variant="link" pendingLabel={tPictures("removing")}>
+                      {tPictures("remove", { position: index + 1 })}
+                    </SubmitButton>
+                  </form>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+        <form action={addPictureAction} className="grid gap-2">
+          <input type="hidden" name="id" value={product.id} />
+          <label htmlFor="picture" className="text-sm font-medium">
+            {tPictures("file")}
+          </label>
+          <p id="picture-hint" className="text-sm text-stone-600">
+            {tPictures("fileHint")}
+          </p>
+          <input
+            id="picture"
+            type="file"
+            name="picture"
+            accept="image/jpeg,image/png,image/webp,image/avif,image/gif"
+            aria-describedby="picture-hint"
+            data-max-bytes={MAX_PICTURE_BYTES}
+            className="text-sm file:me-3 file:rounded-lg file:border file:border-stone-300 file:bg-white file:px-3 file:py-1.5 file:font-medium hover:file:bg-stone-50"
+          />
+          <div>
+            <SubmitButton pendingLabel={tPictures("uploading")}>{tPictures("upload")}</SubmitButton>
+          </div>
+        </form>
+      </section>
+
+      <Audit changes={changes} locale={locale} format={format} />
+    </div>
+  );
+}
+
+/** The product's history, newest first: when (Africa/Tripoli, the request's time zone), who, what changed. */
+async function Audit({
+  changes,
+  locale,
+  format,
+}: {
+  changes: CatalogChange[];
+  locale: string;
+  format: Awaited<ReturnType<typeof getFormatter>>;
+}) {
+  const [t, tForm] = await Promise.all([
+    getTranslations("admin.products.audit"),
+    getTranslations("admin.products.form"),
+  ]);
+  const tStock = await getTranslations("admin.products.stock");
+  const count = (value: unknown) => (value === null || value === undefined ? tStock("notCountedShort") : String(value));
+  const FIELD_LABELS: Record<string, string> = {
+    slug: tForm("fields.slug"),
+    nameEn: tForm("fields.nameEn"),
+    nameAr: tForm("fields.nameAr"),
+    descriptionEn: tForm("fields.descriptionEn"),
+    descriptionAr: tForm("fields.descriptionAr"),
+    priceMinor: tForm("fields.price"),
+    kind: tForm("fields.kind"),
+    visible: tForm("fields.visible"),
+    sortOrder: tForm("fields.sortOrder"),
+  };
+  const show = (field: string, value: unknown): string => {
+    if (value === null || value === undefined || value === "") return t("empty");
+    if (field === "priceMinor" && typeof value === "number") return formatMoney(value, locale);
+    if (field === "visible") return value ? t("yes") : t("no");
+    if (field === "kind" && (value === "physical" || value === "digital")) return tForm(`kinds.${value}`);
+    const text = String(value);
+    return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+  };
+  const describe = ({ type, data }: CatalogChange): { title: string; details: string[] } => {
+    switch (type) {
+      case "stock_adjusted":
+        return {
+          title: t("types.stock_adjusted", { before: count(data.before), after: count(data.after) }),
+          details: typeof data.reason === "string" ? [t("reason", { reason: data.reason })] : [],
+        };
+      case "picture_added":
+      case "picture_removed":
+        return { title: t(`types.${type}`, { position: Number(data.position ?? 0) + 1 }), details: [] };
+      case "edited": {
+        const changed = (data.changes ?? {}) as Record<string, [unknown, unknown]>;
+        return {
+          title: t("types.edited"),
+          details: Object.entries(changed).map(([field, [before, after]]) =>
+            t("change", {
+              field: FIELD_LABELS[field] ?? field,
+              before: show(field, before),
+              after: show(field, after),
+            }),
+          ),
+        };
+      }
+      case "created":
+      case "hidden":
+      case "shown":
+      case "imported":
+        return { title: t(`types.${type}`), details: [] };
+    }
+  };
+  return (
+    <section aria-labelledby="audit" className="space-y-3 rounded-xl border border-stone-200 bg-white p-4">
+      <h2 id="audit" className="text-lg font-semibold">
+        {t("title")}
+      </h2>
+      {changes.length === 0 ? (
+        <p className="text-stone-600">{t("none")}</p>
+      ) : (
+        <div className="overflow-x-auto" role="region" aria-labelledby="audit" tabIndex={0}>
+          <table className="w-full min-w-[36rem] text-sm">
+            <caption className="sr-only">{t("caption")}</caption>
+            <thead className="text-stone-600">
+              <tr>
+                {(["when", "who", "what"] as const).map((column) => (
+                  <th key={column} scope="col" className="py-1 pe-3 text-start font-medium">
+                    {t(column)}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-stone-200">
+              {changes.map((change) => {
+                const { title, details } = describe(change);
+                return (
+                  <tr key={change.id} data-testid="product-audit-row" className="align-top">
+                    <td className="py-1 pe-3 whitespace-nowrap">
+                      {format.dateTime(change.at, { dateStyle: "medium", timeStyle: "medium" })}
+                    </td>
+                    <td className="py-1 pe-3">{change.by}</td>
+                    <td className="py-1">
+                      <span className="font-medium">{title}</span>
+                      {details.map((detail) => (
+                        <span key={detail} className="block" dir="auto">
+                          {detail}
+                        </span>
+                      ))}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {changes.length === AUDIT_LIMIT && <p className="text-sm text-stone-600">{t("more", { count: AUDIT_LIMIT })}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,211 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getLocale, getTranslations } from "next-intl/server";
+import { z } from "zod";
+import { ProductImage } from "@/components/product-image";
+import { primaryAction, secondaryAction } from "@/components/styles";
+import { requireAdmin } from "@/lib/admin/auth";
+import {
+  catalogueIsEmpty,
+  listProductsForAdmin,
+  parseProductListQuery,
+  PRODUCT_FILTERS,
+} from "@/lib/catalog/back-office";
+import { getDb } from "@/lib/db/client";
+import { formatMoney } from "@/lib/money";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.products.list"))("title") };
+}
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** Where the CSV import lives (its own page, app/admin/products/import). */
+const IMPORT_PATH = "/admin/products/import";
+
+/**
+ * The catalogue as the merchant manages it: every product with its first picture, name in the admin's language,
+ * price, stock (on hand and available now) and whether the shop shows it; search by name or slug; filters hidden,
+ * sold out and low stock. An empty catalogue says how to start one.
+ */
+export default async function AdminProductsPage({ searchParams }: Props) {
+  await requireAdmin();
+  const [params, locale, t] = await Promise.all([searchParams, getLocale(), getTranslations("admin.products.list")]);
+  const { query, ignored } = parseProductListQuery(params);
+  const notFound = z.literal("not_found").safeParse(params.result).success;
+  const db = getDb();
+  const [{ products, total }, empty] = await Promise.all([listProductsForAdmin(db, query), catalogueIsEmpty(db)]);
+
+  return (
+    <section>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
+        <div className="flex flex-wrap gap-2">
+          <Link href={IMPORT_PATH} className={secondaryAction}>
+            {t("import")}
+          </Link>
+          <Link href="/admin/products/new" className={primaryAction}>
+            {t("add")}
+          </Link>
+        </div>
+      </div>
+      {notFound && (
+        <p role="alert" className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-900">
+          {t("notFound")}
+        </p>
+      )}
+      {ignored.length > 0 && (
+        <p role="status" className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-900">
+          {t("ignored", { names: ignored.join(", ") })}
+        </p>
+      )}
+
+      {empty ? (
+        <div className="mt-6 rounded-xl border border-stone-200 bg-white p-6 text-center" data-testid="products-empty">
+          <h2 className="text-lg font-semibold">{t("emptyTitle")}</h2>
+          <p className="mx-auto mt-2 max-w-xl text-stone-700">{t("emptyText")}</p>
+          <div className="mt-4 flex flex-wrap justify-center gap-2">
+            <Link href="/admin/products/new" className={primaryAction}>
+              {t("add")}
+            </Link>
+            <Link href={IMPORT_PATH} className={secondaryAction}>
+              {t("import")}
+            </Link>
+          </div>
+        </div>
+      ) : (
+        <>
+          <form
+            method="get"
+            action="/admin/products"
+            className="mt-4 flex flex-wrap items-end gap-3 rounded-xl border border-stone-200 bg-white p-4"
+          >
+            <div>
+              <label htmlFor="filter" className="block text-sm font-medium">
+                {t("show")}
+              </label>
+              <select
+                id="filter"
+                name="filter"
+                defaultValue={query.filter ?? ""}
+                className="mt-1 rounded-lg border border-stone-300 bg-white px-3 py-2"
+              >
+                <option value="">{t("all")}</option>
+                {PRODUCT_FILTERS.map((filter) => (
+                  <option key={filter} value={filter}>
+                    {t(`filters.${filter}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="min-w-56 flex-1">
+              <label htmlFor="q" className="block text-sm font-medium">
+                {t("search")}
+              </label>
+              <input
+                id="q"
+                name="q"
+                type="search"
+                defaultValue={query.q ?? ""}
+                aria-describedby="q-hint"
+                dir="auto"
+                className="mt-1 w-full rounded-lg border border-stone-300 px-3 py-2"
+              />
+              <p id="q-hint" className="mt-1 text-xs text-stone-600">
+                {t("searchHint")}
+              </p>
+            </div>
+            <div className="flex gap-2 pb-5">
+              <button type="submit" className={primaryAction}>
+                {t("apply")}
+              </button>
+              <Link
+                href="/admin/products"
+                className="rounded-lg px-3 py-2.5 font-medium text-stone-700 underline-offset-2 hover:underline"
+              >
+                {t("clear")}
+              </Link>
+            </div>
+          </form>
+
+          <p className="mt-4" data-testid="products-summary">
+            {t("summary", { count: total })}
+            {total > products.length && <> · {t("truncated", { shown: products.length, total })}</>}
+          </p>
+
+          {products.length === 0 ? (
+            <p className="mt-3 rounded-xl border border-stone-200 bg-white p-6 text-center text-stone-600">
+              {t("none")}
+            </p>
+          ) : (
+            <div
+              className="mt-3 overflow-x-auto rounded-xl border border-stone-200 bg-white"
+              role="region"
+              aria-label={t("table")}
+              tabIndex={0}
+            >
+              <table className="w-full min-w-[40rem] text-sm">
+                <caption className="sr-only">{t("caption")}</caption>
+                <thead className="bg-stone-100">
+                  <tr>
+                    {(["picture", "name", "price", "stock", "status"] as const).map((column) => (
+                      <th
+                        key={column}
+                        scope="col"
+                        className={`px-3 py-2 font-medium ${column === "price" ? "text-end" : "text-start"}`}
+                      >
+                        {t(column)}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-stone-200">
+                  {products.map((product, index) => (
+                    <tr key={product.id} data-testid="admin-product-row">
+                      <td className="px-3 py-2">
+                        <ProductImage
+                          src={product.thumbnail ?? undefined}
+                          size={48}
+                          // The first screenful at once; the rest as they are scrolled to.
+                          priority={index < 12}
+                          className="size-12 rounded-md bg-stone-100 object-cover"
+                        />
+                      </td>
+                      <th scope="row" className="px-3 py-2 text-start font-normal">
+                        <Link
+                          href={`/admin/products/${product.id}`}
+                          className="font-medium text-brand-800 underline underline-offset-2"
+                          dir="auto"
+                        >
+                          {locale === "ar" ? product.nameAr : product.nameEn}
+                        </Link>
+                        <span className="block font-mono text-xs text-stone-600">
+                          <span dir="ltr">{product.slug}</span>
+                        </span>
+                      </th>
+                      <td className="px-3 py-2 text-end whitespace-nowrap">
+                        {formatMoney(product.priceMinor, locale)}
+                      </td>
+                      <td className="px-3 py-2 whitespace-nowrap" data-testid="admin-product-stock">
+                        {product.stock === null
+                          ? t("notCounted")
+                          : t("stockValue", { onHand: product.stock, available: product.available ?? 0 })}
+                      </td>
+                      <td className="px-3 py-2">
+                        {product.visible ? (
+                          t("visible")
+                        ) : (
+                          <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("hidden")}</span>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,113 @@
+"use client";
+
+import { useActionState } from "react";
+import { adjustStockAction, type StockFormState } from "@/app/admin/products/actions";
+import type { STOCK_MODES } from "@/lib/catalog/back-office";
+import { SubmitButton } from "../submit-button";
+
+/** The ways to change stock (lib/catalog/back-office.ts, which is server-only). */
+const MODES = ["change", "set", "untracked"] as const satisfies typeof STOCK_MODES;
+
+/** The stock form's texts, in the admin's language (the page translates them). */
+export interface StockFormLabels {
+  mode: string;
+  modes: Record<(typeof MODES)[number], string>;
+  amount: string;
+  amountHint: string;
+  reason: string;
+  reasonHint: string;
+  submit: string;
+  submitting: string;
+}
+
+/**
+ * Adjusts a product's stock with a reason, posted to `adjustStockAction`: a signed change (`+10`, `−2`), a new count,
+ * or no longer counted. A refused form keeps what was typed and says what is wrong by each field; a done one is
+ * emptied and says what changed. Works without JavaScript.
+ */
+export function StockForm({
+  id,
+  counted,
+  labels,
+}: {
+  id: number;
+  /** Whether the product's stock is counted now: a product not counted starts with a count, not a change. */
+  counted: boolean;
+  labels: StockFormLabels;
+}) {
+  const [state, action] = useActionState(adjustStockAction, { values: {} } as StockFormState);
+  const errors = state.fieldErrors ?? {};
+  const mode = state.values.mode ?? (counted ? "change" : "set");
+  const field = (name: "amount" | "reason") => ({
+    id: `stock-${name}`,
+    name,
+    defaultValue: state.values[name] ?? "",
+    "aria-invalid": errors[name] ? true : undefined,
+    "aria-describedby": [`stock-${name}-hint`, errors[name] && `stock-${name}-error`].filter(Boolean).join(" "),
+    className: `mt-1 w-full rounded-lg border px-3 py-2 ${errors[name] ? "border-red-600" : "border-stone-300"}`,
+  });
+  return (
+    <form action={action} noValidate className="grid gap-3">
+      <input type="hidden" name="id" value={id} />
+      {state.message && (
+        <p
+          role={state.done ? "status" : "alert"}
+          data-testid="stock-form-message"
+          className={`rounded-lg border p-3 ${state.done ? "border-green-300 bg-green-50 text-green-900" : "border-red-300 bg-red-50 text-red-900"}`}
+        >
+          {state.message}
+        </p>
+      )}
+      <fieldset>
+        <legend className="text-sm font-medium">{labels.mode}</legend>
+        <div className="mt-1 flex flex-wrap gap-4">
+          {MODES.map((option) => (
+            <label key={option} className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="mode"
+                value={option}
+                defaultChecked={mode === option}
+                className="accent-brand-700"
+              />
+              {labels.modes[option]}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <div>
+          <label htmlFor="stock-amount" className="block text-sm font-medium">
+            {labels.amount}
+          </label>
+          <p id="stock-amount-hint" className="text-sm text-stone-600">
+            {labels.amountHint}
+          </p>
+          <input type="text" inputMode="numeric" dir="ltr" {...field("amount")} />
+          {errors.amount && (
+            <p id="stock-amount-error" className="mt-1 text-sm text-red-700">
+              {errors.amount}
+            </p>
+          )}
+        </div>
+        <div>
+          <label htmlFor="stock-reason" className="block text-sm font-medium">
+            {labels.reason}
+          </label>
+          <p id="stock-reason-hint" className="text-sm text-stone-600">
+            {labels.reasonHint}
+          </p>
+          <input type="text" dir="auto" maxLength={200} {...field("reason")} />
+          {errors.reason && (
+            <p id="stock-reason-error" className="mt-1 text-sm text-red-700">
+              {errors.reason}
+            </p>
+          )}
+        </div>
+      </div>
+      <div>
+        <SubmitButton pendingLabel={labels.submitting}>{labels.submit}</SubmitButton>
+      </div>
+    </form>
+  );
+}

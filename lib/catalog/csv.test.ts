@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { setUpTestDatabase } from "../../testing/db";
 import { catalogEvents, catalogImports, products } from "../db/schema";

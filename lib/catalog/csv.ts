@@ -57,7 +57,7 @@ export const MAX_CATALOG_CSV_ROWS = 5_000;
 export const IMPORT_STOCK_REASON = "CSV import";
 
 /** What can be wrong with a file or a cell that is not a product's field's problem: a key of `admin.products.csv.problems`. */
-export type CsvProblem = keyof Messages["admin"]["products"]["csv"]["problems"];
+type CsvProblem = keyof Messages["admin"]["products"]["csv"]["problems"];
 
 /**
  * A problem of an import. `row` as a spreadsheet numbers it (the header is row 1), `column` a name of
@@ -72,7 +72,7 @@ export type ImportError =
 type Shown = string;
 
 /** What an import does with one row of the file. */
-export interface PlannedRow {
+interface PlannedRow {
   row: number;
   slug: string;
   action: "create" | "update" | "unchanged";
@@ -175,7 +175,7 @@ interface FileRow {
  * Reads the CSV's rows (no database).
  * @returns its rows, the ignored columns, and the problems of the file itself (then no rows).
  */
-export function readCatalogCsv(text: string): { rows: FileRow[]; ignoredColumns: string[]; errors: ImportError[] } {
+function readCatalogCsv(text: string): { rows: FileRow[]; ignoredColumns: string[]; errors: ImportError[] } {
   const fail = (problem: CsvProblem, row: number | null = null, column: Column | null = null) => ({
     rows: [],
     ignoredColumns: [],

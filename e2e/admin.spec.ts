@@ -46,6 +46,9 @@ test("signed out, every admin page, the export and an admin action are refused",
     "/admin/orders/export",
     "/admin/reconcile",
     "/admin/reconcile/lst_0123456789abcdef",
+    "/admin/products/import",
+    "/admin/products/import/imp_0123456789abcdef",
+    "/admin/products/export",
   ]) {
     await page.goto(path);
     await expect(page, path).toHaveURL(/\/admin\/sign-in$/);

@@ -1,6 +1,8 @@
 import { and, asc, eq } from "drizzle-orm";
+import { Pool } from "pg";
 import { describe, expect, it } from "vitest";
 import { setUpTestDatabase } from "../../testing/db";
+import { createDb } from "../db/client";
 import { catalogEvents, catalogImports, products } from "../db/schema";
 import {
   applyCatalogImport,
@@ -232,6 +234,23 @@ describe("catalogue CSV import", () => {
       .from(products)
       .where(and(eq(products.slug, "clay-cup")));
     expect(cups).toHaveLength(1);
+  });
+
+  it("two admins applying the same file at once, on two server instances (pools), import it once", async () => {
+    const file = csv("twin-bowl,Bowl,وعاء,,,9.00,,,5,");
+    const id = await upload(file);
+    const { hash } = await planCatalogImport(t.db, file);
+    const other = new Pool({ connectionString: t.url, max: 2 });
+    try {
+      const outcomes = await Promise.all([
+        applyCatalogImport(t.db, id, hash, ADMIN),
+        applyCatalogImport(createDb(other), id, hash, "colleague@medina.example"),
+      ]);
+      expect(outcomes.map((outcome) => outcome.outcome).sort()).toEqual(["already_applied", "applied"]);
+    } finally {
+      await other.end();
+    }
+    expect(await t.db.select().from(products).where(eq(products.slug, "twin-bowl"))).toHaveLength(1);
   });
 
   it("imports 1,000 products in one go (the time is printed; budgets belong to the benchmark)", async () => {

@@ -138,9 +138,14 @@ describe("catalogue CSV import", () => {
   });
 
   it("a formula in a cell is imported as text, and exported guarded again", async () => {
-    await importCsv(csv(`sum-trap,=SUM(1+1),"=cmd|' /C calc'!A0",,,7.00,,,,`));
+    // As a spreadsheet saves it (quoted), and as typed by hand (a quote inside an unquoted cell).
+    await importCsv(csv(`sum-trap,=SUM(1+1),"=cmd|' /C calc'!A0",=HYPERLINK("http://evil.example"),,7.00,,,,`));
     const [row] = await t.db.select().from(products).where(eq(products.slug, "sum-trap"));
-    expect(row).toMatchObject({ nameEn: "=SUM(1+1)", nameAr: "=cmd|' /C calc'!A0" });
+    expect(row).toMatchObject({
+      nameEn: "=SUM(1+1)",
+      nameAr: "=cmd|' /C calc'!A0",
+      descriptionEn: '=HYPERLINK("http://evil.example")',
+    });
     expect(await exportCatalogCsv(t.db)).toContain(`sum-trap,'=SUM(1+1),'=cmd|' /C calc'!A0,`);
   });
 

@@ -188,6 +188,8 @@ function readCatalogCsv(text: string): { rows: FileRow[]; ignoredColumns: string
     records = parse(body, {
       delimiter: detectDelimiter(body),
       relax_column_count: true,
+      // A quote inside a cell typed by hand (=HYPERLINK("…") unquoted) is kept as text, as spreadsheets read it.
+      relax_quotes: true,
       skip_empty_lines: false,
       to: MAX_CATALOG_CSV_ROWS + 2,
     });

@@ -5,7 +5,7 @@ import { stringify } from "csv-stringify/sync";
 import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Messages } from "next-intl";
 import { neutraliseFormula } from "../admin/orders";
-import { decodeListFile } from "../admin/payment-list";
+import { decodeListFile, detectDelimiter } from "../admin/payment-list";
 import type { Db, DbOrTx } from "../db/client";
 import { catalogEvents, catalogImports, products, type CatalogImportRow, type ProductRow } from "../db/schema";
 import { toWireAmount } from "../money";
@@ -150,20 +150,6 @@ export async function exportCatalogCsv(db: DbOrTx): Promise<string> {
 /** A header as compared with {@link CSV_COLUMNS}: lower case, without spaces, underscores or hyphens. */
 const normaliseHeader = (value: string) => value.replace(/[\s_\-\u200e\u200f]/g, "").toLowerCase();
 const COLUMN_BY_HEADER = new Map<string, Column>(CSV_COLUMNS.map((column) => [normaliseHeader(column), column]));
-
-/** The cell delimiter: whichever of `,` `;` tab `|` occurs most often outside quotes in the header row. */
-function detectDelimiter(text: string): string {
-  const counts = new Map<string, number>();
-  let quoted = false;
-  for (const char of text) {
-    if (char === '"') quoted = !quoted;
-    else if (!quoted && (char === "\n" || char === "\r")) break;
-    else if (!quoted && ",;\t|".includes(char)) counts.set(char, (counts.get(char) ?? 0) + 1);
-  }
-  let best = ",";
-  for (const [char, count] of counts) if (count > (counts.get(best) ?? 0)) best = char;
-  return best;
-}
 
 /** A row of the file: its number (header = 1) and the cells of the catalogue's columns it has. */
 interface FileRow {

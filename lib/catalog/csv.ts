@@ -395,8 +395,7 @@ class ImportRefused extends Error {
  * everything back. Each product gets its audit rows, as the back office's own edits would: `created` (its fields),
  * `edited` (or `hidden`/`shown`; each changed field before and after), `stock_adjusted` (before, after, reason
  * {@link IMPORT_STOCK_REASON}); each naming the import and its row. One `imported` row sums it up. The import is
- * marked applied in the same transaction, so it applies at most once. The caller expires the storefront's cache
- * (lib/catalog/products.ts, CATALOG_TAG).
+ * marked applied in the same transaction, so it applies at most once.
  * @param by the admin's e-mail.
  * @throws the database's errors but a slug taken meanwhile (`stale`).
  */

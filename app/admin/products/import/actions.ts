@@ -1,10 +1,8 @@
 "use server";
 
-import { updateTag } from "next/cache";
 import { redirect } from "next/navigation";
 import { requireAdmin } from "@/lib/admin/auth";
 import { applyCatalogImport, IMPORT_ID, storeCatalogImport } from "@/lib/catalog/csv";
-import { CATALOG_TAG } from "@/lib/catalog/products";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/log";
 
@@ -28,7 +26,8 @@ export async function checkCatalogCsvAction(form: FormData): Promise<void> {
 
 /**
  * "Apply" (form fields `id`, and `plan`: the hash of the dry run the admin saw): imports the stored file in one
- * transaction, as the signed-in admin (lib/catalog/csv.ts), then expires the storefront's cached catalogue.
+ * transaction, as the signed-in admin (lib/catalog/csv.ts). The storefront reads the catalogue from the database on
+ * every request (lib/catalog/products.ts), so it shows the import at once.
  */
 export async function applyCatalogCsvAction(form: FormData): Promise<void> {
   const admin = await requireAdmin();
@@ -38,7 +37,6 @@ export async function applyCatalogCsvAction(form: FormData): Promise<void> {
     ? await applyCatalogImport(getDb(), id, plan, admin.email)
     : { outcome: "not_found" as const };
   logger.info({ event: "admin_catalog_import", importId: id.slice(0, 64), result: result.outcome });
-  if (result.outcome === "applied") updateTag(CATALOG_TAG);
   const counts = result.outcome === "applied" ? `&created=${result.created}&updated=${result.updated}` : "";
   redirect(`/admin/products/import/${encodeURIComponent(id.slice(0, 64))}?result=${result.outcome}${counts}`);
 }

@@ -49,6 +49,9 @@ test("signed out, every admin page, the export and an admin action are refused",
     "/admin/products",
     "/admin/products/new",
     "/admin/products/1",
+    "/admin/products/import",
+    "/admin/products/import/imp_0123456789abcdef",
+    "/admin/products/export",
   ]) {
     await page.goto(path);
     await expect(page, path).toHaveURL(/\/admin\/sign-in$/);

@@ -107,8 +107,8 @@ test("the merchant adds a product with a picture; it is sold in the shop until i
   await page.getByRole("button", { name: shop("admin.products.stock.submit") }).click();
   await expect(page.getByTestId("product-on-hand")).toHaveText("1");
 
-  // Two customers want the last unit; the first buys it. The other's cart, which reads the database, says sold out,
-  // and the back office lists it among the sold out.
+  // Two customers want the last unit; the first buys it. The other's cart says sold out, the product's page says so
+  // and offers no "Add to cart", and the back office lists it among the sold out.
   const other = await browser.newContext({ baseURL: stack().shopUrl, locale: lang === "ar" ? "ar-LY" : "en-US" });
   const otherPage = await other.newPage();
   await addToCart(otherPage, slug, 1);
@@ -116,6 +116,9 @@ test("the merchant adds a product with a picture; it is sold in the shop until i
   await checkOutAndPay(page);
   await otherPage.goto("/cart");
   await expect(otherPage.getByText(shop("cart.soldOut"))).toBeVisible();
+  await otherPage.goto(`/products/${slug}`);
+  await expect(otherPage.getByTestId("sold-out")).toHaveText(shop("product.soldOut"));
+  await expect(otherPage.getByRole("button", { name: shop("product.add") })).toHaveCount(0);
 
   // That customer posts the back office's "Hide" form, taken from the merchant's page, without an admin session:
   // refused, and the product stays in the shop.

@@ -13,12 +13,17 @@ import { direction, LOCALE_COOKIE, resolveLocale, type Locale } from "./i18n/con
 export const MAX_FORM_BYTES = 64 * 1024;
 
 /**
- * The one larger form: the back office's payment list (app/admin/reconcile), a list of up to 512 KB
- * (lib/admin/payment-list.ts, `MAX_LIST_BYTES`, which the page itself refuses with a message) and the form around it;
- * still under Next.js's 1 MB.
+ * The two larger forms: the back office's payment list (app/admin/reconcile) and catalogue CSV (app/admin/products/
+ * import), files of up to 512 KB (lib/admin/payment-list.ts, `MAX_LIST_BYTES`; lib/catalog/csv.ts,
+ * `MAX_CATALOG_CSV_BYTES`; each page itself refuses a larger one with a message) and the form around them; still
+ * under Next.js's 1 MB.
  */
 export const MAX_LIST_FORM_BYTES = 576 * 1024;
-const LIST_FORM_PATH = "/admin/reconcile";
+/** The pages whose forms carry a file, and the sentence of the refusal page that names what they read. */
+const FILE_FORMS: Record<string, "textList" | "textCatalog"> = {
+  "/admin/reconcile": "textList",
+  "/admin/products/import": "textCatalog",
+};
 
 /**
  * The largest: a product's page in the back office (app/admin/products/[id]), where the merchant uploads a picture of
@@ -29,10 +34,10 @@ const LIST_FORM_PATH = "/admin/reconcile";
 export const MAX_PICTURE_FORM_BYTES = 5 * 1024 * 1024 + MAX_FORM_BYTES;
 const PICTURE_FORM_PATH = /^\/admin\/products\/[1-9]\d{0,14}$/;
 
-/** The largest form a page reads: a product picture's, the payment list's, or every other form's. */
+/** The largest form a page reads: a product picture's, a file's, or every other form's. */
 function formLimit(pathname: string): number {
   if (PICTURE_FORM_PATH.test(pathname)) return MAX_PICTURE_FORM_BYTES;
-  return pathname === LIST_FORM_PATH ? MAX_LIST_FORM_BYTES : MAX_FORM_BYTES;
+  return Object.hasOwn(FILE_FORMS, pathname) ? MAX_LIST_FORM_BYTES : MAX_FORM_BYTES;
 }
 
 /** A POST that Next.js may read as a server action: a form, or the client's own action call, to a page. */
@@ -82,15 +87,21 @@ function refusalPage(
  */
 export function refuseOversizedForm(request: NextRequest, nonce: string): Response | null {
   const length = Number(request.headers.get("content-length") ?? 0);
-  const limit = formLimit(request.nextUrl.pathname);
+  const pathname = request.nextUrl.pathname;
+  const limit = formLimit(pathname);
   if (!isFormPost(request) || !(length > limit)) return null;
   return refusalPage(request, nonce, 413, (locale) => {
     const t = createTranslator({ locale, messages: messagesOf(locale), namespace: "formTooLarge" });
     return {
       title: t("title"),
-      text: t(limit === MAX_FORM_BYTES ? "text" : limit === MAX_LIST_FORM_BYTES ? "textList" : "textPicture", {
-        size: limit / 1024,
-      }),
+      text: t(
+        limit === MAX_PICTURE_FORM_BYTES
+          ? "textPicture"
+          : Object.hasOwn(FILE_FORMS, pathname)
+            ? FILE_FORMS[pathname]!
+            : "text",
+        { size: limit / 1024 },
+      ),
       back: t("back"),
     };
   });

@@ -280,9 +280,9 @@ function decodeUtf8(bytes: Uint8Array): string | null {
 /**
  * The cell delimiter: whichever of `,` `;` tab `|` occurs most often outside quotes in the first line (a header, or a
  * payment). Decided here rather than by csv-parse's own guess, so that a decimal comma in an amount (`103,75`) can
- * never be taken for one on a list separated by semicolons.
+ * never be taken for one on a list separated by semicolons. The catalogue's CSV import reads its files the same way.
  */
-function detectDelimiter(text: string): string {
+export function detectDelimiter(text: string): string {
   const counts = new Map<string, number>();
   let quoted = false;
   for (const char of text) {

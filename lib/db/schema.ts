@@ -517,6 +517,29 @@ export const catalogEvents = pgTable(
   (t) => [index("catalog_events_product_at").on(t.productId, t.at)],
 );
 
+/**
+ * Catalogue CSV files as an admin uploaded them to the back office's import (lib/catalog/csv.ts): kept as given, so
+ * that the dry run and "Apply" read the same file (the browser is never trusted to send it back), and so that an import
+ * is applied at most once. Products it changes name it in their audit rows.
+ */
+export const catalogImports = pgTable(
+  "catalog_imports",
+  {
+    /** `imp_` + 16 base-32 characters. */
+    id: text().primaryKey(),
+    /** The admin who uploaded it (their e-mail). */
+    createdBy: text().notNull(),
+    fileName: text(),
+    /** The file as text (CSV), decoded from its bytes; at most lib/catalog/csv.ts's MAX_CATALOG_CSV_BYTES. */
+    content: text().notNull(),
+    /** When and by whom it was applied; null while it has only been checked. */
+    appliedAt: timestamp({ withTimezone: true, precision: 3 }),
+    appliedBy: text(),
+    createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index("catalog_imports_created").on(t.createdAt)],
+);
+
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
 export type OrderEventRow = typeof orderEvents.$inferSelect;
@@ -524,3 +547,4 @@ export type AdminUserRow = typeof adminUsers.$inferSelect;
 export type EmailOutboxRow = typeof emailOutbox.$inferSelect;
 export type PaymentListRow = typeof paymentLists.$inferSelect;
 export type ProductRow = typeof products.$inferSelect;
+export type CatalogImportRow = typeof catalogImports.$inferSelect;

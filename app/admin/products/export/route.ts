@@ -1,0 +1,24 @@
+import { connection } from "next/server";
+import { currentAdmin } from "@/lib/admin/auth";
+import { exportCatalogCsv } from "@/lib/catalog/csv";
+import { getDb } from "@/lib/db/client";
+
+/**
+ * `GET /admin/products/export`: the whole catalogue, hidden products included, as a CSV download that the import
+ * (app/admin/products/import) reads back unchanged. Signed-out requests are sent to the sign-in page like every admin
+ * URL.
+ */
+export async function GET(): Promise<Response> {
+  await connection(); // at request time, never at build
+  // A relative Location: behind a reverse proxy, request.url carries the proxy's upstream host, not the public one.
+  if (!(await currentAdmin())) return new Response(null, { status: 303, headers: { Location: "/admin/sign-in" } });
+  const csv = await exportCatalogCsv(getDb());
+  const date = new Date().toISOString().slice(0, 10);
+  return new Response(csv, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="products-${date}.csv"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}

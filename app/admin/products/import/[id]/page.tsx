@@ -1,0 +1,240 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getFormatter, getLocale, getTranslations } from "next-intl/server";
+import { z } from "zod";
+import { SubmitButton } from "@/components/submit-button";
+import { requireAdmin } from "@/lib/admin/auth";
+import {
+  CSV_COLUMNS,
+  findCatalogImport,
+  MAX_CATALOG_CSV_ROWS,
+  planCatalogImport,
+  type ImportError,
+} from "@/lib/catalog/csv";
+import { getDb } from "@/lib/db/client";
+import { formatMoney } from "@/lib/money";
+import { applyCatalogCsvAction } from "../actions";
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.products.csv"))("importTitle") };
+}
+
+const resultSchema = z.enum(["applied", "stale", "invalid", "already_applied"]);
+const countSchema = z.coerce.number().int().min(0).max(MAX_CATALOG_CSV_ROWS).catch(0);
+
+/** Text wrapped in Unicode's first-strong isolate (FSI … PDI): it takes its own direction inside any sentence. */
+const isolate = (text: string) => `\u2068${text}\u2069`;
+/** A long cell shortened for the page (a description may have 5,000 characters). */
+const clip = (text: string) => (text.length > 120 ? `${text.slice(0, 119)}…` : text);
+
+/**
+ * The catalogue's CSV, step two: a stored file checked against the catalogue as it is now (the dry run: this page
+ * only reads), with every problem by row and column, what importing it would add and change, and the button that
+ * applies exactly the plan shown (its hash goes with the form; lib/catalog/csv.ts refuses a plan that changed since).
+ */
+export default async function CatalogImportPage({ params, searchParams }: Props) {
+  await requireAdmin();
+  const [{ id }, query, locale, format, t, tProducts] = await Promise.all([
+    params,
+    searchParams,
+    getLocale(),
+    getFormatter(),
+    getTranslations("admin.products.csv"),
+    getTranslations("admin.products"),
+  ]);
+  const stored = await findCatalogImport(getDb(), id);
+  const back = (
+    <Link href="/admin/products/import" className="font-medium text-brand-800 underline underline-offset-2">
+      {t("another")}
+    </Link>
+  );
+  if (!stored) {
+    return (
+      <section className="space-y-4">
+        {back}
+        <p className="rounded-xl border border-stone-200 bg-white p-6">{t("notFound")}</p>
+      </section>
+    );
+  }
+  const plan = await planCatalogImport(getDb(), stored.content);
+  const result = resultSchema.safeParse(query.result);
+  const when = (date: Date) => format.dateTime(date, { dateStyle: "medium", timeStyle: "short" });
+  const message = (error: ImportError) =>
+    error.scope === "product"
+      ? tProducts(`problems.${error.problem}`)
+      : t(`problems.${error.problem}`, { max: MAX_CATALOG_CSV_ROWS });
+  const shown = (value: string) => (value === "" ? t("empty") : isolate(clip(value)));
+  const changing = plan.rows.filter((row) => row.action !== "unchanged");
+  const toApply = plan.counts.create + plan.counts.update;
+
+  return (
+    <section className="space-y-6">
+      {back}
+      {result.success && (
+        <p
+          role="status"
+          className={`rounded-lg border p-3 ${result.data === "applied" ? "border-brand-600 bg-brand-50" : "border-amber-300 bg-amber-50 text-amber-900"}`}
+        >
+          {t(`result.${result.data}`, {
+            created: countSchema.parse(query.created),
+            updated: countSchema.parse(query.updated),
+          })}
+        </p>
+      )}
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">
+          {t("checkTitle", { file: isolate(stored.fileName ?? t("untitled")) })}
+        </h1>
+        <p className="mt-1 text-sm text-stone-600">
+          {t("uploadedBy", { by: stored.createdBy, when: when(stored.createdAt) })}{" "}
+          {stored.appliedAt && t("applied", { by: stored.appliedBy ?? "", when: when(stored.appliedAt) })}
+        </p>
+      </div>
+
+      {!stored.appliedAt && (
+        <>
+          <dl className="flex flex-wrap gap-3" data-testid="import-counts">
+            {(
+              [
+                ["create", plan.counts.create],
+                ["update", plan.counts.update],
+                ["unchanged", plan.counts.unchanged],
+                ["errors", plan.errors.length],
+              ] as const
+            ).map(([key, count]) => (
+              <div key={key} className="rounded-xl border border-stone-200 bg-white px-4 py-2">
+                <dt className="text-sm text-stone-600">{t(`counts.${key}`)}</dt>
+                <dd className="text-xl font-semibold">{format.number(count)}</dd>
+              </div>
+            ))}
+          </dl>
+
+          {plan.ignoredColumns.length > 0 && (
+            <p className="text-sm text-stone-700">
+              {t("ignored", { columns: plan.ignoredColumns.map(isolate).join(", ") })}
+            </p>
+          )}
+
+          {plan.errors.length > 0 && (
+            <section
+              aria-labelledby="problems"
+              className="rounded-xl border border-red-300 bg-red-50 p-4 text-red-900"
+              data-testid="import-problems"
+            >
+              <h2 id="problems" className="font-semibold">
+                {t("problemsTitle")}
+              </h2>
+              <p className="mt-1 text-sm">{t("problemsHelp")}</p>
+              <div className="mt-2 overflow-x-auto" role="region" aria-labelledby="problems" tabIndex={0}>
+                <table className="w-full min-w-[30rem] text-sm">
+                  <thead>
+                    <tr>
+                      <th scope="col" className="px-1 py-1 text-start font-medium">
+                        {t("row")}
+                      </th>
+                      <th scope="col" className="px-1 py-1 text-start font-medium">
+                        {t("column")}
+                      </th>
+                      <th scope="col" className="px-1 py-1 text-start font-medium">
+                        {t("problem")}
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-red-200">
+                    {plan.errors.map((error, index) => (
+                      <tr key={index}>
+                        <td className="px-1 py-1">{error.row === null ? t("wholeFile") : format.number(error.row)}</td>
+                        <td className="px-1 py-1">
+                          {error.column && (
+                            <code dir="ltr" className="rounded bg-white px-1">
+                              {error.column}
+                            </code>
+                          )}
+                        </td>
+                        <td className="px-1 py-1">{message(error)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </section>
+          )}
+
+          {plan.errors.length === 0 && toApply === 0 && (
+            <p className="rounded-xl border border-stone-200 bg-white p-4">{t("nothingToDo")}</p>
+          )}
+          {plan.errors.length === 0 && toApply > 0 && (
+            <form action={applyCatalogCsvAction} className="rounded-xl border border-brand-600 bg-white p-4">
+              <input type="hidden" name="id" value={stored.id} />
+              <input type="hidden" name="plan" value={plan.hash} />
+              <SubmitButton pendingLabel={t("applying")}>{t("apply", { count: toApply })}</SubmitButton>
+              <p className="mt-2 text-sm text-stone-600">{t("applyHelp")}</p>
+            </form>
+          )}
+
+          {changing.length > 0 && (
+            <section aria-labelledby="changes" className="rounded-xl border border-stone-200 bg-white p-4">
+              <h2 id="changes" className="font-semibold">
+                {t("changesTitle")}
+              </h2>
+              <div className="mt-2 overflow-x-auto" role="region" aria-labelledby="changes" tabIndex={0}>
+                <table className="w-full min-w-[36rem] text-sm" data-testid="import-rows">
+                  <thead className="text-stone-600">
+                    <tr>
+                      <th scope="col" className="px-1 py-1 text-start font-medium">
+                        {t("row")}
+                      </th>
+                      <th scope="col" className="px-1 py-1 text-start font-medium">
+                        {t("product")}
+                      </th>
+                      <th scope="col" className="px-1 py-1 text-start font-medium">
+                        {t("changes")}
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-stone-200">
+                    {changing.map((row) => (
+                      <tr key={row.row} className="align-top">
+                        <td className="px-1 py-1">{format.number(row.row)}</td>
+                        <th scope="row" className="px-1 py-1 text-start font-normal">
+                          <span className="me-2 rounded bg-stone-100 px-1 text-xs">{t(`action.${row.action}`)}</span>
+                          <code dir="ltr">{row.slug}</code>
+                          <div>{locale === "ar" ? row.input.nameAr : row.input.nameEn}</div>
+                        </th>
+                        <td className="px-1 py-1">
+                          {row.action === "create" ? (
+                            formatMoney(row.input.price, locale)
+                          ) : (
+                            <ul>
+                              {CSV_COLUMNS.filter((column) => row.changes[column]).map((column) => {
+                                const [before, after] = row.changes[column]!;
+                                return (
+                                  <li key={column}>
+                                    {t("change", {
+                                      column: isolate(column),
+                                      before: shown(before),
+                                      after: shown(after),
+                                    })}
+                                  </li>
+                                );
+                              })}
+                            </ul>
+                          )}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              {plan.counts.unchanged > 0 && (
+                <p className="mt-2 text-sm text-stone-600">{t("unchangedHidden", { count: plan.counts.unchanged })}</p>
+              )}
+            </section>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

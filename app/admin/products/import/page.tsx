@@ -1,0 +1,139 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getFormatter, getTranslations } from "next-intl/server";
+import { z } from "zod";
+import { SubmitButton } from "@/components/submit-button";
+import { requireAdmin } from "@/lib/admin/auth";
+import { CSV_COLUMNS, MAX_CATALOG_CSV_BYTES, recentCatalogImports } from "@/lib/catalog/csv";
+import { getDb } from "@/lib/db/client";
+import { checkCatalogCsvAction } from "./actions";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.products.csv"))("importTitle") };
+}
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const errorSchema = z.enum(["empty", "too_large", "not_text"]);
+
+/**
+ * The catalogue's CSV, step one: the export to start from, the upload that leads to the file's dry run
+ * (`[id]/page.tsx`), what the file's columns hold, and the files uploaded lately.
+ */
+export default async function ImportProductsPage({ searchParams }: Props) {
+  await requireAdmin();
+  const [query, t, format, imports] = await Promise.all([
+    searchParams,
+    getTranslations("admin.products.csv"),
+    getFormatter(),
+    recentCatalogImports(getDb()),
+  ]);
+  const error = errorSchema.safeParse(query.error);
+  const kb = MAX_CATALOG_CSV_BYTES / 1024;
+  const when = (date: Date) => format.dateTime(date, { dateStyle: "medium", timeStyle: "short" });
+
+  return (
+    <section className="space-y-6">
+      <h1 className="text-2xl font-semibold tracking-tight">{t("importTitle")}</h1>
+      <p className="max-w-3xl">{t("importIntro")}</p>
+      <p>
+        {/* A download, not a page: a plain link, so that the browser saves the file. */}
+        <a
+          href="/admin/products/export"
+          download
+          className="font-medium text-brand-800 underline underline-offset-2"
+          data-testid="catalog-export"
+        >
+          {t("export")}
+        </a>
+        <span className="ms-2 text-sm text-stone-600">{t("exportHelp")}</span>
+      </p>
+      {error.success && (
+        <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-900">
+          {t(`errors.${error.data}`, { kb })}
+        </p>
+      )}
+
+      <form
+        action={checkCatalogCsvAction}
+        className="grid gap-4 rounded-xl border border-stone-200 bg-white p-4"
+        aria-describedby="csv-format"
+      >
+        <label className="grid gap-1 text-sm font-medium">
+          {t("file", { kb })}
+          <input
+            type="file"
+            name="file"
+            required
+            accept=".csv,.tsv,.txt,text/csv,text/plain,text/tab-separated-values"
+            className="text-sm font-normal file:me-3 file:rounded-lg file:border file:border-stone-300 file:bg-white file:px-3 file:py-1.5 file:font-medium hover:file:bg-stone-50"
+          />
+        </label>
+        <div className="flex flex-wrap items-center gap-3">
+          <SubmitButton pendingLabel={t("checking")}>{t("check")}</SubmitButton>
+          <p className="text-sm text-stone-600">{t("checkHelp")}</p>
+        </div>
+      </form>
+
+      <section aria-labelledby="csv-format-title" className="max-w-3xl text-sm text-stone-700">
+        <h2 id="csv-format-title" className="font-semibold text-stone-900">
+          {t("formatTitle")}
+        </h2>
+        <div id="csv-format">
+          <p className="mt-1">{t("format")}</p>
+          <p className="mt-1">{t("stockRule")}</p>
+          <table className="mt-2 w-full text-start">
+            <caption className="sr-only">{t("columnsCaption")}</caption>
+            <thead className="text-stone-600">
+              <tr>
+                <th scope="col" className="py-1 pe-3 text-start font-medium">
+                  {t("column")}
+                </th>
+                <th scope="col" className="py-1 text-start font-medium">
+                  {t("meaning")}
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-stone-200">
+              {CSV_COLUMNS.map((column) => (
+                <tr key={column}>
+                  <th scope="row" className="py-1 pe-3 text-start align-top font-normal">
+                    <code dir="ltr" className="rounded bg-stone-100 px-1">
+                      {column}
+                    </code>
+                  </th>
+                  <td className="py-1">{t(`columns.${column}`)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      {imports.length > 0 && (
+        <section aria-labelledby="recent-imports" className="text-sm">
+          <h2 id="recent-imports" className="font-semibold">
+            {t("recent")}
+          </h2>
+          <ul className="mt-1 space-y-1">
+            {imports.map((item) => (
+              <li key={item.id}>
+                <Link
+                  href={`/admin/products/import/${item.id}`}
+                  className="text-brand-800 underline underline-offset-2"
+                >
+                  {t("recentItem", {
+                    file: item.fileName ?? t("untitled"),
+                    by: item.createdBy,
+                    when: when(item.createdAt),
+                  })}
+                </Link>{" "}
+                <span className="text-stone-600">({item.appliedAt ? t("recentApplied") : t("recentChecked")})</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </section>
+  );
+}

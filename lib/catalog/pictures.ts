@@ -16,7 +16,7 @@ import { recordCatalogEvent } from "./editing";
 /** The largest upload accepted. */
 export const MAX_PICTURE_BYTES = 5 * 1024 * 1024;
 /** The most pixels an upload may have: more is refused before it is decoded (a decompression bomb is a small file). */
-export const MAX_PICTURE_PIXELS = 40_000_000;
+const MAX_PICTURE_PIXELS = 40_000_000;
 /** The formats accepted: photographs and drawings, never SVG (a document that can carry script). */
 const FORMATS = new Set(["jpeg", "png", "webp", "avif", "gif", "heif"]);
 /** The two sizes kept: the product page's (fit inside), and the lists' (a square). */

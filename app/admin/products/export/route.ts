@@ -1,4 +1,3 @@
-import { connection } from "next/server";
 import { currentAdmin } from "@/lib/admin/auth";
 import { exportCatalogCsv } from "@/lib/catalog/csv";
 import { getDb } from "@/lib/db/client";
@@ -9,7 +8,6 @@ import { getDb } from "@/lib/db/client";
  * URL.
  */
 export async function GET(): Promise<Response> {
-  await connection(); // at request time, never at build
   // A relative Location: behind a reverse proxy, request.url carries the proxy's upstream host, not the public one.
   if (!(await currentAdmin())) return new Response(null, { status: 303, headers: { Location: "/admin/sign-in" } });
   const csv = await exportCatalogCsv(getDb());

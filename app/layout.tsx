@@ -1,14 +1,21 @@
 import type { Metadata, Viewport } from "next";
 import { getLocale, getTranslations } from "next-intl/server";
+import { BRAND, shopName } from "@/lib/brand";
 import { direction } from "@/lib/i18n/config";
 import "./globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {
-  const t = await getTranslations("meta");
-  return { title: { default: t("shopName"), template: `%s · ${t("shopName")}` }, description: t("description") };
+  const [locale, t] = await Promise.all([getLocale(), getTranslations("meta")]);
+  const name = shopName(locale);
+  return { title: { default: name, template: `%s · ${name}` }, description: t("description") };
 }
 
-export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#115c3b" };
+export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: BRAND.colors.main };
+
+/** The brand's colours as the CSS variables app/globals.css gives Tailwind's `brand-*` colours. */
+const brandColors = Object.fromEntries(
+  Object.entries(BRAND.colors).map(([name, value]) => [`--brand-${name}`, value]),
+) as React.CSSProperties;
 
 /**
  * The document: language and direction, the skip link. The shop (app/(shop)) and the back office (app/admin) add their
@@ -17,7 +24,7 @@ export const viewport: Viewport = { width: "device-width", initialScale: 1, them
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   const [locale, t] = await Promise.all([getLocale(), getTranslations("layout")]);
   return (
-    <html lang={locale} dir={direction(locale)}>
+    <html lang={locale} dir={direction(locale)} style={brandColors}>
       <body className="flex min-h-dvh flex-col">
         <a
           href="#main"

@@ -1,23 +1,22 @@
 import { getLocale, getTranslations } from "next-intl/server";
+import { BRAND, shopName } from "@/lib/brand";
 import { getSession } from "@/lib/session";
 import { LanguageSwitch } from "./language-switch";
 import { ShopLink } from "./shop-link";
 
 /** The shop's header (name, language, orders, cart with its count), main area and footer around a page. */
 export async function ShopChrome({ children }: { children: React.ReactNode }) {
-  const [locale, t, tMeta, { cart }] = await Promise.all([
-    getLocale(),
-    getTranslations("layout"),
-    getTranslations("meta"),
-    getSession(),
-  ]);
+  const [locale, t, { cart }] = await Promise.all([getLocale(), getTranslations("layout"), getSession()]);
   const count = cart.lines.reduce((n, line) => n + line.quantity, 0);
   return (
     <>
       <header className="border-b border-sand-200 bg-white">
         <nav aria-label={t("mainNav")} className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-4 py-3">
-          <ShopLink href="/" className="text-lg font-semibold tracking-tight text-brand-800">
-            {tMeta("shopName")}
+          <ShopLink href="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight text-brand-800">
+            <svg viewBox="0 0 64 64" aria-hidden="true" className="size-7 shrink-0">
+              <path d={BRAND.logoPath} fill="currentColor" />
+            </svg>
+            {shopName(locale)}
           </ShopLink>
           <div className="flex items-center gap-2">
             <LanguageSwitch
@@ -48,7 +47,19 @@ export async function ShopChrome({ children }: { children: React.ReactNode }) {
         {children}
       </main>
       <footer className="border-t border-sand-200 bg-white">
-        <p className="mx-auto max-w-5xl px-4 py-4 text-sm text-stone-600">{t("footer")}</p>
+        <div className="mx-auto max-w-5xl px-4 py-4 text-sm text-stone-600">
+          <p>{t("footer")}</p>
+          <p className="mt-1">
+            {t("contact")}{" "}
+            <a href={`mailto:${BRAND.contact.email}`} className="underline">
+              {BRAND.contact.email}
+            </a>{" "}
+            ·{" "}
+            <a href={`tel:${BRAND.contact.phone.replaceAll(" ", "")}`} className="underline" dir="ltr">
+              {BRAND.contact.phone}
+            </a>
+          </p>
+        </div>
       </footer>
     </>
   );

@@ -13,6 +13,7 @@ import { quickAdmin } from "@/testing/admins";
 import { setUpTestDatabase } from "@/testing/db";
 import { startTestSmtpServer, type TestSmtpServer } from "@/testing/smtp";
 import { requestSignInLinkAction, signInAction, signOutAction } from "./actions";
+import { BRAND } from "@/lib/brand";
 
 /**
  * The back office's sign-in and sign-out actions as a browser meets them: a form in, a redirect and a cookie out, on
@@ -146,7 +147,7 @@ describe("asking for a sign-in link", () => {
     await (vi.mocked(after).mock.calls[0]![0] as () => Promise<void>)();
     const [mail] = smtp.messages;
     expect(JSON.stringify(mail!.to)).toContain("asks-for-a-link@shop.ly");
-    expect(mail!.subject).toBe(ar.email.signInLink.subject.replace("{shop}", ar.meta.shopName));
+    expect(mail!.subject).toBe(ar.email.signInLink.subject.replace("{shop}", BRAND.name.ar));
     expect(mail!.text).toMatch(/https:\/\/shop\.example\.ly\/admin\/sign-in\/link\?token=[\w-]{43}/);
     expect(mail!.text).toContain("203.0.113.50");
   });

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { LanguageSwitch } from "@/components/language-switch";
 import { currentAdmin } from "@/lib/admin/auth";
+import { shopName } from "@/lib/brand";
 import { signOutAction } from "./actions";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -15,11 +16,10 @@ export async function generateMetadata(): Promise<Metadata> {
  * and how to sign out.
  */
 export default async function AdminLayout({ children }: { children: React.ReactNode }) {
-  const [locale, t, tLayout, tMeta, admin] = await Promise.all([
+  const [locale, t, tLayout, admin] = await Promise.all([
     getLocale(),
     getTranslations("admin"),
     getTranslations("layout"),
-    getTranslations("meta"),
     currentAdmin(),
   ]);
   return (
@@ -30,7 +30,7 @@ export default async function AdminLayout({ children }: { children: React.ReactN
           className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3"
         >
           <Link href="/admin/orders" className="font-semibold tracking-tight">
-            {tMeta("shopName")} · {t("title")}
+            {shopName(locale)} · {t("title")}
           </Link>
           {admin && (
             <ul className="flex flex-wrap items-center gap-4 text-sm">

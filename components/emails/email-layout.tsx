@@ -13,6 +13,7 @@ import {
   Text,
 } from "@react-email/components";
 import type { CSSProperties, ReactNode } from "react";
+import { BRAND } from "@/lib/brand";
 
 /**
  * The frame and the parts both of the shop's e-mails are made of (React Email). Everything is inline styles and
@@ -24,7 +25,6 @@ import type { CSSProperties, ReactNode } from "react";
 /** The system fonts the shop's pages use, Arabic ones included. */
 const FONT =
   'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans Arabic", Tahoma, Arial, sans-serif';
-const BRAND = "#115c3b";
 
 export type Direction = "ltr" | "rtl";
 
@@ -50,7 +50,15 @@ export function EmailLayout({
     <Html lang={lang} dir={dir}>
       <Head />
       <Preview>{preview}</Preview>
-      <Body style={{ backgroundColor: "#fbf8f3", color: "#1c1917", fontFamily: FONT, margin: 0, padding: "24px 0" }}>
+      <Body
+        style={{
+          backgroundColor: BRAND.colors.paper,
+          color: "#1c1917",
+          fontFamily: FONT,
+          margin: 0,
+          padding: "24px 0",
+        }}
+      >
         <Container
           dir={dir}
           style={{
@@ -62,10 +70,15 @@ export function EmailLayout({
             textAlign: align(dir),
           }}
         >
-          <Text style={{ color: BRAND, fontSize: 18, fontWeight: 700, margin: "0 0 16px" }}>{shopName}</Text>
+          <Text style={{ color: BRAND.colors.main, fontSize: 18, fontWeight: 700, margin: "0 0 16px" }}>
+            {shopName}
+          </Text>
           {children}
           <Hr style={{ borderColor: "#e7e5e4", margin: "24px 0 12px" }} />
           <Text style={{ color: "#57534e", fontSize: 12, lineHeight: "18px", margin: 0 }}>{footer}</Text>
+          <Text style={{ color: "#57534e", fontSize: 12, lineHeight: "18px", margin: "4px 0 0" }} dir="ltr">
+            {BRAND.contact.email} · {BRAND.contact.phone}
+          </Text>
         </Container>
       </Body>
     </Html>
@@ -204,7 +217,7 @@ export function Action({ href, label, note }: { href: string; label: string; not
       <Button
         href={href}
         style={{
-          backgroundColor: BRAND,
+          backgroundColor: BRAND.colors.main,
           borderRadius: 8,
           color: "#ffffff",
           fontSize: 15,

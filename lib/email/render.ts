@@ -9,6 +9,7 @@ import { direction, isLocale, type Locale } from "../i18n/config";
 import ar from "../i18n/messages/ar.json";
 import en from "../i18n/messages/en.json";
 import { CURRENCY, formatMoney, fromDecimalAmount, multiply } from "../money";
+import { BRAND } from "../brand";
 
 /**
  * The shop's two e-mails as subject, HTML and plain text: the customer's receipt in the order's language and the
@@ -56,7 +57,7 @@ export async function renderOrderEmail(
   const common = {
     lang: locale,
     dir: direction(locale),
-    shopName: messages.meta.shopName,
+    shopName: BRAND.name[locale],
     headings: {
       product: t("lines.product"),
       quantity: t("lines.quantity"),
@@ -88,7 +89,7 @@ export async function renderOrderEmail(
         ...(paidWith ? ([[t("receipt.paidWith"), paidWith]] as [string, string][]) : []),
       ],
       link: { href: `${siteUrl}/orders/${order.id}`, label: t("receipt.view"), note: t("receipt.viewNote") },
-      footer: t("receipt.footer", { shop: messages.meta.shopName, site }),
+      footer: t("receipt.footer", { shop: BRAND.name[locale], site }),
     });
     return { subject: t("receipt.subject", { id: order.id, total }), ...(await htmlAndText(element)) };
   }
@@ -141,7 +142,7 @@ export async function renderOrderEmail(
       [t("notice.paidWith"), paidWith ?? none],
     ],
     link: { href: `${siteUrl}/admin/orders/${order.id}`, label: t("notice.open") },
-    footer: t("notice.footer", { shop: messages.meta.shopName, site }),
+    footer: t("notice.footer", { shop: BRAND.name[locale], site }),
   });
   return { subject: texts.subject, ...(await htmlAndText(element)) };
 }

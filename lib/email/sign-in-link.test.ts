@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import ar from "../i18n/messages/ar.json";
 import en from "../i18n/messages/en.json";
 import { renderSignInLinkEmail } from "./sign-in-link";
+import { BRAND } from "../brand";
 
 /** The sign-in link e-mail as an admin reads it, in both languages. */
 
@@ -23,7 +24,7 @@ describe("the sign-in link e-mail", () => {
     "in %s: the link, the account, when and from where it was asked, how long it works, and what to do if you did not ask",
     async (lang, dir, t, minutes, until) => {
       const { subject, html, text } = await renderSignInLinkEmail(link, lang, SITE);
-      expect(subject).toBe(t.email.signInLink.subject.replace("{shop}", t.meta.shopName));
+      expect(subject).toBe(t.email.signInLink.subject.replace("{shop}", BRAND.name[lang]));
       expect(html).toMatch(new RegExp(`<html[^>]* dir="${dir}" lang="${lang}"`));
       for (const part of [html, text]) {
         expect(part).toContain(t.email.signInLink.heading);

@@ -10,6 +10,7 @@ import en from "../i18n/messages/en.json";
 import { logger } from "../log";
 import { htmlAndText, type RenderedEmail } from "./render";
 import { createMailTransport, emailSettings, type EmailSettings } from "./settings";
+import { BRAND } from "../brand";
 
 /**
  * The back office's sign-in link e-mail (lib/admin/sign-in-links.ts), in the language of the page it was asked from:
@@ -38,7 +39,7 @@ export async function renderSignInLinkEmail(link: SignInLink, locale: Locale, si
   const messages = catalogues[locale];
   const t = createTranslator({ locale, messages, namespace: "email.signInLink" });
   const format = createFormatter({ locale, timeZone: TIME_ZONE });
-  const shop = messages.meta.shopName;
+  const shop = BRAND.name[locale];
   const minutes = Math.round((link.expiresAt.getTime() - link.requestedAt.getTime()) / 60_000);
   const element = createElement(SignInLinkEmail, {
     lang: locale,

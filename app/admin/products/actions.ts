@@ -1,5 +1,6 @@
 "use server";
 
+import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
@@ -144,7 +145,8 @@ export async function adjustStockAction(_previous: StockFormState, form: FormDat
     return { values, fieldErrors: { amount: message }, message: t("fixFields") };
   }
   const counted = (count: number | null) => (count === null ? t("notCountedShort") : String(count));
-  // The form is emptied for the next adjustment; the page around it shows the new stock.
+  // The form is emptied for the next adjustment; the page around it is rendered again and shows the new stock.
+  revalidatePath(`/admin/products/${id}`);
   return {
     values: {},
     done: true,

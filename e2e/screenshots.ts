@@ -60,6 +60,9 @@ for (const lang of ["en", "ar"] as const) {
       const shot = (name: string) => page.screenshot({ path: `${DIR}/${name}-${lang}-${device}.png`, fullPage: true });
       const visit = async (path: string, name: string) => {
         await page.goto(path);
+        // A full-page picture shows what is below the fold too: load every picture, lazy or not, before taking it.
+        await page.evaluate(() => document.querySelectorAll("img").forEach((img) => (img.loading = "eager")));
+        await page.waitForFunction(() => [...document.images].every((img) => img.complete && img.naturalWidth > 0));
         await shot(name);
       };
 

@@ -133,3 +133,42 @@ test("one address flooding the checkout keeps the payment service's allowance fo
   expect(refused.html).toContain("Many payments were started from your network in the last few minutes");
   expect(await emulator.payments(request)).toHaveLength(22);
 });
+
+test("the last 3 units, wanted by 20 customers at once on two instances: 3 payments, and everyone else is told it sold out, cart kept", async ({
+  request,
+}) => {
+  const slug = `last-jars-${crypto.randomUUID().slice(0, 8)}`;
+  await database((pool) =>
+    pool.query(
+      `insert into products (slug, name_en, name_ar, price_minor, stock) values ($1, 'Honey, the last jars', 'عسل', 3000, 3)`,
+      [slug],
+    ),
+  );
+  const [a, b] = instances.map((instance) => instance.url) as [string, string];
+  // Twenty customers, each at an address of their own, each with one jar in the cart, submit at once.
+  const customers = await Promise.all(
+    Array.from({ length: 20 }, async (_, i) => {
+      const base = i % 2 ? b : a;
+      const cookie = await addToCart(base, { slug });
+      const { hidden } = await loadCheckoutForm(base, cookie);
+      return { base, cookie, hidden, address: `198.51.100.${i + 1}` };
+    }),
+  );
+  const answers = await Promise.all(
+    customers.map(({ base, cookie, hidden, address }) =>
+      submitCheckout(base, cookie, hidden, { full_name: "Mabrouka Salem" }, { "X-Forwarded-For": address }),
+    ),
+  );
+
+  expect(destinations(answers).filter((where) => where === "payment")).toHaveLength(3);
+  expect(await emulator.payments(request)).toHaveLength(3);
+  const soldOut = shop("problems.outOfStockLine", "en")
+    .replace("{name}", "Honey, the last jars")
+    .replace(/\{left, plural.*\}$/, "sold out");
+  const refused = answers.filter((answer) => answer.status === 200);
+  expect(refused).toHaveLength(17);
+  for (const answer of refused) expect(answer.html).toContain(soldOut);
+  // Their carts are kept: the jar is still in each.
+  const [first] = refused.map((answer) => customers[answers.indexOf(answer)]!);
+  expect(await getPage(`${first!.base}/cart`, first!.cookie)).toContain("Honey, the last jars");
+});

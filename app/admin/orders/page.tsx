@@ -2,11 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { OrderStatusBadge } from "@/components/admin/order-status-badge";
-import { primaryAction } from "@/components/styles";
 import { requireAdmin } from "@/lib/admin/auth";
 import { listOrders, ORDER_FILTERS, parseOrderListQuery, type OrderListQuery } from "@/lib/admin/orders";
 import { getDb } from "@/lib/db/client";
 import { formatMoney } from "@/lib/money";
+import { ListSearchForm } from "@/components/admin/list-search-form";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("admin.orders"))("title") };
@@ -47,58 +47,23 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
         </p>
       )}
 
-      <form
-        method="get"
-        action="/admin/orders"
-        className="mt-4 flex flex-wrap items-end gap-3 rounded-xl border border-stone-200 bg-white p-4"
-      >
-        <div>
-          <label htmlFor="status" className="block text-sm font-medium">
-            {t("show")}
-          </label>
-          <select
-            id="status"
-            name="status"
-            defaultValue={query.status ?? ""}
-            className="mt-1 rounded-lg border border-stone-300 bg-white px-3 py-2"
-          >
-            <option value="">{t("all")}</option>
-            {ORDER_FILTERS.map((filter) => (
-              <option key={filter} value={filter}>
-                {tFilter(filter)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="min-w-56 flex-1">
-          <label htmlFor="q" className="block text-sm font-medium">
-            {t("search")}
-          </label>
-          <input
-            id="q"
-            name="q"
-            type="search"
-            defaultValue={query.q ?? ""}
-            aria-describedby="q-hint"
-            dir="auto"
-            className="mt-1 w-full rounded-lg border border-stone-300 px-3 py-2"
-          />
-          <p id="q-hint" className="mt-1 text-xs text-stone-600">
-            {t("searchHint")}
-          </p>
-        </div>
-        <div className="flex gap-2 pb-5">
-          <button type="submit" className={primaryAction}>
-            {t("apply")}
-          </button>
-          <Link
-            href="/admin/orders"
-            className="rounded-lg px-3 py-2.5 font-medium text-stone-700 underline-offset-2 hover:underline"
-          >
-            {t("clear")}
-          </Link>
-        </div>
-      </form>
+      <ListSearchForm
+        path="/admin/orders"
+        filter={{
+          name: "status",
+          value: query.status ?? "",
+          options: ORDER_FILTERS.map((value) => ({ value, label: tFilter(value) })),
+        }}
+        search={{ value: query.q ?? "" }}
+        labels={{
+          show: t("show"),
+          all: t("all"),
+          search: t("search"),
+          searchHint: t("searchHint"),
+          apply: t("apply"),
+          clear: t("clear"),
+        }}
+      />
 
       <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
         <p data-testid="orders-summary">

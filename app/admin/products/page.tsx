@@ -13,6 +13,7 @@ import {
 } from "@/lib/catalog/back-office";
 import { getDb } from "@/lib/db/client";
 import { formatMoney } from "@/lib/money";
+import { ListSearchForm } from "@/components/admin/list-search-form";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("admin.products.list"))("title") };
@@ -75,58 +76,23 @@ export default async function AdminProductsPage({ searchParams }: Props) {
         </div>
       ) : (
         <>
-          <form
-            method="get"
-            action="/admin/products"
-            className="mt-4 flex flex-wrap items-end gap-3 rounded-xl border border-stone-200 bg-white p-4"
-          >
-            <div>
-              <label htmlFor="filter" className="block text-sm font-medium">
-                {t("show")}
-              </label>
-              <select
-                id="filter"
-                name="filter"
-                defaultValue={query.filter ?? ""}
-                className="mt-1 rounded-lg border border-stone-300 bg-white px-3 py-2"
-              >
-                <option value="">{t("all")}</option>
-                {PRODUCT_FILTERS.map((filter) => (
-                  <option key={filter} value={filter}>
-                    {t(`filters.${filter}`)}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="min-w-56 flex-1">
-              <label htmlFor="q" className="block text-sm font-medium">
-                {t("search")}
-              </label>
-              <input
-                id="q"
-                name="q"
-                type="search"
-                defaultValue={query.q ?? ""}
-                aria-describedby="q-hint"
-                dir="auto"
-                className="mt-1 w-full rounded-lg border border-stone-300 px-3 py-2"
-              />
-              <p id="q-hint" className="mt-1 text-xs text-stone-600">
-                {t("searchHint")}
-              </p>
-            </div>
-            <div className="flex gap-2 pb-5">
-              <button type="submit" className={primaryAction}>
-                {t("apply")}
-              </button>
-              <Link
-                href="/admin/products"
-                className="rounded-lg px-3 py-2.5 font-medium text-stone-700 underline-offset-2 hover:underline"
-              >
-                {t("clear")}
-              </Link>
-            </div>
-          </form>
+          <ListSearchForm
+            path="/admin/products"
+            filter={{
+              name: "filter",
+              value: query.filter ?? "",
+              options: PRODUCT_FILTERS.map((value) => ({ value, label: t(`filters.${value}`) })),
+            }}
+            search={{ value: query.q ?? "" }}
+            labels={{
+              show: t("show"),
+              all: t("all"),
+              search: t("search"),
+              searchHint: t("searchHint"),
+              apply: t("apply"),
+              clear: t("clear"),
+            }}
+          />
 
           <p className="mt-4" data-testid="products-summary">
             {t("summary", { count: total })}

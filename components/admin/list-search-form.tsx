@@ -1,0 +1,74 @@
+import Link from "next/link";
+import { primaryAction } from "../styles";
+
+/**
+ * A back-office list's filter and search (a GET form, so it works without JavaScript and its URL can be shared): one
+ * select of what to show, a search field with its hint, "Apply" and "Clear" (the list's own path).
+ */
+export function ListSearchForm({
+  path,
+  filter,
+  search,
+  labels,
+}: {
+  path: string;
+  /** The select: its field name, its value now, and its options (value → label); "" shows everything. */
+  filter: { name: string; value: string; options: { value: string; label: string }[] };
+  search: { value: string };
+  labels: { show: string; all: string; search: string; searchHint: string; apply: string; clear: string };
+}) {
+  return (
+    <form
+      method="get"
+      action={path}
+      className="mt-4 flex flex-wrap items-end gap-3 rounded-xl border border-stone-200 bg-white p-4"
+    >
+      <div>
+        <label htmlFor={filter.name} className="block text-sm font-medium">
+          {labels.show}
+        </label>
+        <select
+          id={filter.name}
+          name={filter.name}
+          defaultValue={filter.value}
+          className="mt-1 rounded-lg border border-stone-300 bg-white px-3 py-2"
+        >
+          <option value="">{labels.all}</option>
+          {filter.options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="min-w-56 flex-1">
+        <label htmlFor="q" className="block text-sm font-medium">
+          {labels.search}
+        </label>
+        <input
+          id="q"
+          name="q"
+          type="search"
+          defaultValue={search.value}
+          aria-describedby="q-hint"
+          dir="auto"
+          className="mt-1 w-full rounded-lg border border-stone-300 px-3 py-2"
+        />
+        <p id="q-hint" className="mt-1 text-xs text-stone-600">
+          {labels.searchHint}
+        </p>
+      </div>
+      <div className="flex gap-2 pb-5">
+        <button type="submit" className={primaryAction}>
+          {labels.apply}
+        </button>
+        <Link
+          href={path}
+          className="rounded-lg px-3 py-2.5 font-medium text-stone-700 underline-offset-2 hover:underline"
+        >
+          {labels.clear}
+        </Link>
+      </div>
+    </form>
+  );
+}

@@ -66,7 +66,7 @@ export interface ProductPage {
   products: Product[];
   /** The page shown, from 1: the one asked for, or the last when that is beyond the end. */
   page: number;
-  /** How many pages there are (0 when nothing is for sale). */
+  /** How many pages there are (0 when nothing is for sale; `page` is then 1). */
   pages: number;
   /** Whether the page asked for was beyond the last (the last is shown instead). */
   beyond: boolean;
@@ -94,7 +94,12 @@ export async function listProducts(db: DbOrTx, { page }: { page: number }): Prom
   const pages = Math.ceil((counted[0]?.total ?? 0) / PAGE_SIZE);
   const beyond = pages > 0 && page > pages;
   const rows = beyond ? await visiblePage(pages) : asked;
-  return { products: await withPicturesAndStock(db, rows), page: beyond ? pages : page, pages, beyond };
+  return {
+    products: await withPicturesAndStock(db, rows),
+    page: pages === 0 ? 1 : Math.min(page, pages),
+    pages,
+    beyond,
+  };
 }
 
 /**

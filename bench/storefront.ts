@@ -9,6 +9,7 @@
 // Needs the shop's production build: `SITE_URL=https://localhost:4443 npm run build`, as the browser tests do. Takes
 // about a minute on 2 cores.
 import { existsSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import path from "node:path";
 import { Pool } from "pg";
 import { migrate, ROOT, startEmbeddedDatabase, startShop, stopAll } from "../scripts/servers";
@@ -124,6 +125,7 @@ try {
     },
   });
   const samples = targets.map(() => [] as number[]);
+  const loadBefore = loadavg()[0]!;
   for (let round = 0; round < WARMUP + REQUESTS; round++) {
     for (const [k, target] of targets.entries()) {
       const elapsed = await timeOnce(`${shop.url}${target.path}`, target);
@@ -135,7 +137,11 @@ try {
     target,
     summary: summary(samples[k]!),
   }));
-  console.log(`\n${REQUESTS} requests each, at ${PRODUCTS} products (budget: p95 ≤ ${BUDGET_MS} ms)`);
+  // The machine's other work shows in the tail: the load says whether the run had the cores to itself.
+  console.log(
+    `\n${REQUESTS} requests each, at ${PRODUCTS} products (budget: p95 ≤ ${BUDGET_MS} ms); ` +
+      `load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
+  );
   for (const { target, summary: s } of results) {
     console.log(
       `  ${target.name.padEnd(14)} ${target.path.padEnd(30)} p50 ${s.p50.toFixed(1).padStart(6)} ms   ` +

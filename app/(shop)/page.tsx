@@ -92,7 +92,7 @@ export default async function HomePage({ searchParams }: Props) {
           ) : (
             <span />
           )}
-          <p className="text-sm text-stone-700" aria-current="page">
+          <p className="text-sm text-stone-700">
             {t("pagination.status", { page, pages })}
           </p>
           {page < pages ? (

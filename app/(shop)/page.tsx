@@ -92,9 +92,7 @@ export default async function HomePage({ searchParams }: Props) {
           ) : (
             <span />
           )}
-          <p className="text-sm text-stone-700">
-            {t("pagination.status", { page, pages })}
-          </p>
+          <p className="text-sm text-stone-700">{t("pagination.status", { page, pages })}</p>
           {page < pages ? (
             <ShopLink href={pageHref(page + 1)} rel="next" className={pageLink}>
               {t("pagination.next")}

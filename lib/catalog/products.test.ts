@@ -66,17 +66,15 @@ describe("the storefront's pages of products", () => {
       locale: "en",
       claimExpiresAt: new Date(Date.now() + 600_000),
     });
-    await t.db
-      .insert(orderLines)
-      .values({
-        orderId: id,
-        position: 0,
-        productId: first!.id,
-        productSlug: first!.slug,
-        name: "x",
-        unitMinor: 100,
-        quantity: 2,
-      });
+    await t.db.insert(orderLines).values({
+      orderId: id,
+      position: 0,
+      productId: first!.id,
+      productSlug: first!.slug,
+      name: "x",
+      unitMinor: 100,
+      quantity: 2,
+    });
     const again = (await listProducts(t.db, { page: 1 })).products.find((product) => product.id === first!.id);
     expect(again?.available).toBe(3);
   });

@@ -1,6 +1,17 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { addToCart, createAdmin, emulator, expect, type Lang, shop, signInAsAdmin, stack, test } from "./support";
+import {
+  addToCart,
+  createAdmin,
+  database,
+  emulator,
+  expect,
+  type Lang,
+  shop,
+  signInAsAdmin,
+  stack,
+  test,
+} from "./support";
 
 /**
  * axe on every page of the shop (and the emulator's payment pages), in both languages, on a desktop and a phone
@@ -43,6 +54,26 @@ for (const lang of ["en", "ar"] as const) {
   }) => {
     await useLanguage(page, lang);
     await check(page, "/");
+    await check(page, "/?page=abc"); // the message for a page number that is not one
+
+    // Two pages of products: the links between them. The extra products, after the others, are gone again after.
+    const extra = `a11y-page-${lang}-`;
+    await database((pool) =>
+      pool.query(
+        `insert into products (slug, name_en, name_ar, price_minor, sort_order)
+         select $1 || i, 'Page filler ' || i, 'منتج إضافي ' || i, 1000, 1000000 + i from generate_series(1, 30) as i`,
+        [extra],
+      ),
+    );
+    try {
+      await check(page, "/?page=2");
+      await expect(page.getByRole("link", { name: shop("home.pagination.previous", lang) })).toHaveAttribute(
+        "href",
+        "/",
+      );
+    } finally {
+      await database((pool) => pool.query("delete from products where slug like $1 || '%'", [extra]));
+    }
     await check(page, "/cart"); // empty
     await check(page, "/this-page-does-not-exist");
     await check(page, "/orders/unknown");

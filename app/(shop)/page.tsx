@@ -3,17 +3,29 @@ import { EmptyState } from "@/components/empty-state";
 import { ProductImage } from "@/components/product-image";
 import { ShopLink } from "@/components/shop-link";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
-import { listProducts, type Product } from "@/lib/catalog/products";
+import { listProducts, parsePageParam, type ProductPage } from "@/lib/catalog/products";
+import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
 import { logger } from "@/lib/log";
 import { formatMoney } from "@/lib/money";
 
-/** The shop's window: every visible product, in the merchant's order, sold out ones said so. */
-export default async function HomePage() {
-  const [locale, t] = await Promise.all([getLocale(), getTranslations("home")]);
-  let products: Product[];
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** The home page's address for page `n` (page 1 is the home page itself). */
+const pageHref = (n: number) => (n === 1 ? "/" : `/?page=${n}`);
+
+const pageLink = "rounded-lg border border-brand-700 bg-white px-4 py-2 font-medium text-brand-800 hover:bg-sand-100";
+
+/**
+ * The shop's window: the visible products in the merchant's order, a page at a time (`?page=N`), sold out ones said
+ * so. A `page` that is not a page number shows page 1 and says so; one beyond the end shows the last page.
+ */
+export default async function HomePage({ searchParams }: Props) {
+  const [locale, t, params] = await Promise.all([getLocale(), getTranslations("home"), searchParams]);
+  const asked = parsePageParam(params.page);
+  let list: ProductPage;
   try {
-    products = await listProducts();
+    list = await listProducts(getDb(), { page: asked.page });
   } catch (error) {
     logger.error({ event: "home_page_unavailable", ...describeDbFailure(error) });
     return (
@@ -25,6 +37,7 @@ export default async function HomePage() {
       />
     );
   }
+  const { products, page, pages } = list;
   if (products.length === 0) {
     // A new shop: nothing to sell yet. The merchant adds products in the back office.
     return (
@@ -35,6 +48,13 @@ export default async function HomePage() {
     <>
       <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
       <p className="mt-1 text-stone-600">{t("subtitle")}</p>
+      {(asked.invalid !== undefined || list.beyond) && (
+        <p role="status" className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-900">
+          {asked.invalid !== undefined
+            ? t("pagination.invalid", { value: asked.invalid })
+            : t("pagination.beyond", { pages })}
+        </p>
+      )}
       <ul className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
         {products.map((product, index) => (
           <li key={product.id}>
@@ -63,6 +83,25 @@ export default async function HomePage() {
           </li>
         ))}
       </ul>
+      {pages > 1 && (
+        <nav aria-label={t("pagination.label")} className="mt-8 flex items-center justify-between gap-3">
+          {page > 1 ? (
+            <ShopLink href={pageHref(page - 1)} rel="prev" className={pageLink}>
+              {t("pagination.previous")}
+            </ShopLink>
+          ) : (
+            <span />
+          )}
+          <p className="text-sm text-stone-700">{t("pagination.status", { page, pages })}</p>
+          {page < pages ? (
+            <ShopLink href={pageHref(page + 1)} rel="next" className={pageLink}>
+              {t("pagination.next")}
+            </ShopLink>
+          ) : (
+            <span />
+          )}
+        </nav>
+      )}
     </>
   );
 }

@@ -1,5 +1,6 @@
 import "server-only";
-import { asc, eq, inArray, and } from "drizzle-orm";
+import { asc, eq, inArray, and, count } from "drizzle-orm";
+import { z } from "zod";
 import { getDb, type DbOrTx } from "../db/client";
 import { productPictures, products, type ProductRow } from "../db/schema";
 import type { Locale } from "../i18n/config";
@@ -38,16 +39,67 @@ export interface Product {
 /** The URL of a stored image by its hash (served by app/images/[file]/route.ts with immutable caching). */
 export const imageUrl = (hash: string) => `/images/${hash}.webp`;
 
+/** Products a page of the storefront's list shows. */
+export const PAGE_SIZE = 24;
+
+/** A `?page=` value: a whole number from 1 (leading zeros and signs are not page numbers). */
+const pageSchema = z
+  .string()
+  .regex(/^[1-9][0-9]{0,8}$/)
+  .transform(Number);
+
 /**
- * The visible products in the merchant's order, as the storefront lists them.
+ * The home page's `?page=` parameter, read as a page number.
+ * @param value the parameter as the URL has it (absent, once, or repeated: the first counts).
+ * @returns the page asked for (1 when absent), and `invalid` with what was typed when it is not a page number (the
+ * page is then 1, and the page says so).
  */
-export async function listProducts(): Promise<Product[]> {
-  const rows = await getDb()
-    .select()
-    .from(products)
-    .where(eq(products.visible, true))
-    .orderBy(asc(products.sortOrder), asc(products.id));
-  return withPicturesAndStock(getDb(), rows);
+export function parsePageParam(value: string | string[] | undefined): { page: number; invalid?: string } {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (raw === undefined || raw === "") return { page: 1 };
+  const parsed = pageSchema.safeParse(raw);
+  return parsed.success ? { page: parsed.data } : { page: 1, invalid: raw.slice(0, 40) };
+}
+
+/** One page of the storefront's list. */
+export interface ProductPage {
+  products: Product[];
+  /** The page shown, from 1: the one asked for, or the last when that is beyond the end. */
+  page: number;
+  /** How many pages there are (0 when nothing is for sale; `page` is then 1). */
+  pages: number;
+  /** Whether the page asked for was beyond the last (the last is shown instead). */
+  beyond: boolean;
+}
+
+/**
+ * One page of the visible products, {@link PAGE_SIZE} a page, in the merchant's order (sort order, then id): one
+ * statement on the `products_storefront` index for the page, and a count. A page beyond the last gives the last.
+ * @param db the shop's database (`getDb()`). @param page from 1 ({@link parsePageParam}).
+ */
+export async function listProducts(db: DbOrTx, { page }: { page: number }): Promise<ProductPage> {
+  const visiblePage = (n: number) =>
+    db
+      .select()
+      .from(products)
+      .where(eq(products.visible, true))
+      .orderBy(asc(products.sortOrder), asc(products.id))
+      .limit(PAGE_SIZE)
+      .offset((n - 1) * PAGE_SIZE);
+  // Page and count side by side: a page beyond the end (rare: an old link) costs one more statement, not every page.
+  const [counted, asked] = await Promise.all([
+    db.select({ total: count() }).from(products).where(eq(products.visible, true)),
+    visiblePage(page),
+  ]);
+  const pages = Math.ceil((counted[0]?.total ?? 0) / PAGE_SIZE);
+  const beyond = pages > 0 && page > pages;
+  const rows = beyond ? await visiblePage(pages) : asked;
+  return {
+    products: await withPicturesAndStock(db, rows),
+    page: pages === 0 ? 1 : Math.min(page, pages),
+    pages,
+    beyond,
+  };
 }
 
 /**
@@ -86,7 +138,11 @@ async function withPicturesAndStock(db: DbOrTx, rows: ProductRow[]): Promise<Pro
       .from(productPictures)
       .where(inArray(productPictures.productId, ids))
       .orderBy(asc(productPictures.productId), asc(productPictures.position)),
-    heldStock(db, ids),
+    // Only the products whose stock is counted can have units held: the rest skip the sum over live orders' lines.
+    heldStock(
+      db,
+      rows.filter((row) => row.stock !== null).map((row) => row.id),
+    ),
   ]);
   return rows.map((row) => ({
     id: row.id,

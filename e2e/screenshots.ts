@@ -108,6 +108,21 @@ for (const lang of ["en", "ar"] as const) {
       await expect(page).toHaveURL(/\/admin\/products\/\d+$/);
       await shot("admin-product");
       await visit("/admin/products/new", "admin-product-new");
+      // The catalogue as a spreadsheet: the import page, and a file checked (never applied: shots repeat) with one
+      // product to add, one to change and one problem named by row and column.
+      await visit("/admin/products/import", "admin-products-import");
+      const csv = [
+        "slug,nameEn,nameAr,price,stock",
+        "honey-jar,Sidr honey jar,جرة عسل السدر,65.00,12",
+        'saffron,"Saffron threads, 2 g",خيوط الزعفران، 2 غ,19.50,',
+        "dates-box,Dates box,علبة تمر,abc,",
+      ].join("\r\n");
+      await page
+        .getByLabel(shop("admin.products.csv.file", lang).replace("{kb}", "512"))
+        .setInputFiles({ name: "products.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+      await page.getByRole("button", { name: shop("admin.products.csv.check", lang) }).click();
+      await expect(page).toHaveURL(/\/admin\/products\/import\/imp_/);
+      await shot("admin-products-import-check");
 
       // Reconciliation: the form, and a dashboard list of seeded payments checked (never applied: shots repeat).
       await visit("/admin/reconcile", "admin-reconcile");

@@ -80,6 +80,11 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
           returnType: oneOf(RETURN_TYPES, data.returnType) ? t(`returnTypes.${data.returnType}`) : "?",
         });
       case "fulfilled":
+      case "packed":
+      case "out_for_delivery":
+      case "delivered":
+      case "ready_for_pickup":
+      case "picked_up":
       case "receipt_resent":
       case "notice_resent":
         return t(type, { by: data.by ?? "?" });

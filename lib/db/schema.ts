@@ -72,7 +72,9 @@ export type OrderFlag = (typeof ORDER_FLAGS)[number];
  * - `webhook_received`: a verified delivery from the payment service, whatever it said
  * - `expired`: the payment page died; `confirmation_overdue`: a reported payment stayed unconfirmed past the grace
  * - `marked_paid`: the merchant marked the order paid by hand (resolving the flags the mark answers); `fulfilled`: the
- *   merchant sent the goods; `flag_resolved`: an admin marked a flag as dealt with (who, and a note)
+ *   merchant sent the goods of an order with nothing to deliver; `packed`, `out_for_delivery`, `delivered`,
+ *   `ready_for_pickup`, `picked_up`: a step of a parcel's way (see {@link FULFILMENT_STEPS}); `flag_resolved`: an
+ *   admin marked a flag as dealt with (who, and a note)
  * - `email_queued`, `email_sent`, `email_failed`: an e-mail of the order written to the outbox, then each attempt to
  *   send it (lib/email/); `receipt_resent`, `notice_resent`: an admin asked for the receipt, or the merchant's
  *   notice, again
@@ -89,6 +91,11 @@ export const ORDER_EVENT_TYPES = [
   "confirmation_overdue",
   "marked_paid",
   "fulfilled",
+  "packed",
+  "out_for_delivery",
+  "delivered",
+  "ready_for_pickup",
+  "picked_up",
   "flag_resolved",
   "email_queued",
   "email_sent",
@@ -97,6 +104,28 @@ export const ORDER_EVENT_TYPES = [
   "notice_resent",
 ] as const;
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
+
+/**
+ * How an order reaches its customer: `delivery` to an address in one of the merchant's delivery zones (a city, which
+ * sets the fee), or `pickup` from the shop. An order with nothing physical in it has neither (null).
+ */
+export const DELIVERY_METHODS = ["delivery", "pickup"] as const;
+export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
+
+/**
+ * Where a paid order's goods are, step by step, as the merchant records them (lib/orders/fulfilment.ts): a delivery is
+ * `packed`, `out_for_delivery`, then `delivered`; a pickup is `packed`, `ready_for_pickup`, then `picked_up`; an order
+ * with nothing to deliver is simply `fulfilled`. The last step of each sets `orders.fulfilled_at`.
+ */
+export const FULFILMENT_STEPS = [
+  "packed",
+  "out_for_delivery",
+  "delivered",
+  "ready_for_pickup",
+  "picked_up",
+  "fulfilled",
+] as const;
+export type FulfilmentStep = (typeof FULFILMENT_STEPS)[number];
 
 const timestamps = {
   createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
@@ -128,6 +157,20 @@ export const orders = pgTable(
     email: text(),
     phone: text(),
     paymentGateway: text(),
+    /**
+     * How the goods reach the customer (null: nothing physical to deliver). For a delivery: the zone it was priced
+     * by, the city's names as they were then, the area and street, an optional nearest landmark and a second phone
+     * for the courier. `deliveryFeeMinor` is part of `amountMinor` (0 for pickup, free delivery, or nothing to
+     * deliver).
+     */
+    deliveryMethod: text({ enum: DELIVERY_METHODS }),
+    deliveryZoneId: bigint({ mode: "number" }).references(() => deliveryZones.id),
+    deliveryCityEn: text(),
+    deliveryCityAr: text(),
+    deliveryAddress: text(),
+    deliveryLandmark: text(),
+    secondPhone: text(),
+    deliveryFeeMinor: integer().notNull().default(0),
     /** The service's payment token and payment URL, once the payment exists. */
     paymentToken: text().unique(),
     paymentUrl: text(),
@@ -164,7 +207,9 @@ export const orders = pgTable(
     needsAttention: boolean()
       .notNull()
       .generatedAlwaysAs(sql`not (flags <@ resolved_flags)`),
-    /** When the merchant marked the goods as sent (only ever a paid order). */
+    /** The last step of the goods' way the merchant recorded (only ever on a paid order); null before the first. */
+    fulfilment: text({ enum: FULFILMENT_STEPS }),
+    /** When the goods reached the customer: the last step (`delivered`, `picked_up` or `fulfilled`). */
     fulfilledAt: timestamp({ withTimezone: true, precision: 3 }),
     ...timestamps,
   },
@@ -195,6 +240,24 @@ export const orders = pgTable(
     check("orders_payment_while_open", sql`${t.status} in ('started', 'failed') or ${t.paymentToken} is not null`),
     // Only a flag the order has can be resolved.
     check("orders_resolved_flags_raised", sql`${t.resolvedFlags} <@ ${t.flags}`),
+    check(
+      "orders_delivery_method_known",
+      sql.raw(`delivery_method in (${DELIVERY_METHODS.map((method) => `'${method}'`).join(", ")})`),
+    ),
+    // A delivery knows where to go; pickup and nothing to deliver cost no fee.
+    check(
+      "orders_delivery_complete",
+      sql`${t.deliveryMethod} is distinct from 'delivery' or (${t.deliveryZoneId} is not null and ${t.deliveryCityEn} is not null and ${t.deliveryCityAr} is not null and ${t.deliveryAddress} is not null)`,
+    ),
+    check(
+      "orders_delivery_fee_range",
+      sql`${t.deliveryFeeMinor} >= 0 and (${t.deliveryMethod} is not distinct from 'delivery' or ${t.deliveryFeeMinor} = 0) and ${t.deliveryFeeMinor} <= ${t.amountMinor}`,
+    ),
+    check(
+      "orders_fulfilment_known",
+      sql.raw(`fulfilment in (${FULFILMENT_STEPS.map((step) => `'${step}'`).join(", ")})`),
+    ),
+    check("orders_fulfilment_when_paid", sql`${t.fulfilment} is null or ${t.status} = 'paid'`),
   ],
 );
 
@@ -315,13 +378,24 @@ export const signInLinks = pgTable(
 );
 
 /**
- * E-mails about orders: the customer's receipt (in the order's language) and the merchant's notice (in
- * MERCHANT_LOCALE). Why one is sent: the order became `paid`, a payment arrived with another amount, the scheduled job
+ * E-mails about orders: the customer's receipt and the steps of their goods' way (in the order's language), and the
+ * merchant's notice (in MERCHANT_LOCALE). Why one is sent: the order became `paid`, a payment arrived with another amount, the scheduled job
  * flagged a reported payment that was never confirmed (`unconfirmed_report`), or an admin asked for the receipt again.
  */
-export const EMAIL_KINDS = ["receipt", "merchant_notice"] as const;
+export const EMAIL_KINDS = ["receipt", "merchant_notice", "fulfilment_update"] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
-export const EMAIL_REASONS = ["paid", "amount_mismatch", "unconfirmed_report", "resend"] as const;
+/** A `fulfilment_update` tells the customer a step of their goods' way (in the order's language): its reason is the step. */
+export const EMAIL_REASONS = [
+  "paid",
+  "amount_mismatch",
+  "unconfirmed_report",
+  "resend",
+  "packed",
+  "out_for_delivery",
+  "delivered",
+  "ready_for_pickup",
+  "picked_up",
+] as const;
 export type EmailReason = (typeof EMAIL_REASONS)[number];
 /** `pending` until delivered (`sent`) or given up on (`failed`: refused by the server, or out of attempts). */
 export const EMAIL_STATUSES = ["pending", "sent", "failed"] as const;
@@ -540,6 +614,82 @@ export const catalogImports = pgTable(
   (t) => [index("catalog_imports_created").on(t.createdAt)],
 );
 
+/**
+ * Where the shop delivers (lib/delivery/), edited in the back office: a city with its names in both languages, its
+ * fee in integer minor units (1/100 LYD), optionally free from an order total (the lines, before the fee), and whether
+ * the checkout offers it. A new database has Libya's main cities (migration 0014), with fees for the merchant to set.
+ */
+export const deliveryZones = pgTable(
+  "delivery_zones",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    nameEn: text().notNull(),
+    nameAr: text().notNull(),
+    feeMinor: integer().notNull(),
+    /** Delivery costs nothing when the lines come to at least this much; null: never free. */
+    freeAboveMinor: integer(),
+    enabled: boolean().notNull().default(true),
+    /** The checkout lists zones by this, then by id. */
+    sortOrder: integer().notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("delivery_zones_name_en").on(sql`lower(${t.nameEn})`),
+    uniqueIndex("delivery_zones_name_ar").on(t.nameAr),
+    check("delivery_zones_fee_range", sql.raw(`fee_minor >= 0 and fee_minor <= ${MAX_PRICE_MINOR}`)),
+    check(
+      "delivery_zones_free_above_range",
+      sql.raw(`free_above_minor is null or (free_above_minor > 0 and free_above_minor <= ${MAX_PRICE_MINOR})`),
+    ),
+  ],
+);
+
+/**
+ * In-store pickup, one row (id 1): whether the checkout offers it, and where and when the customer collects, in both
+ * languages. Off in a new database until the merchant gives the address.
+ */
+export const storePickup = pgTable(
+  "store_pickup",
+  {
+    id: integer().primaryKey().default(1),
+    enabled: boolean().notNull().default(false),
+    addressEn: text().notNull().default(""),
+    addressAr: text().notNull().default(""),
+    hoursEn: text().notNull().default(""),
+    hoursAr: text().notNull().default(""),
+    updatedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("store_pickup_one_row", sql`${t.id} = 1`),
+    check(
+      "store_pickup_address_when_enabled",
+      sql`not ${t.enabled} or (${t.addressEn} <> '' and ${t.addressAr} <> '')`,
+    ),
+  ],
+);
+
+/**
+ * What the back office changed in delivery (who, when, the fields before and after), one row per change, never updated
+ * or deleted (a trigger refuses it): a zone created or edited, pickup's settings edited.
+ */
+export const DELIVERY_EVENT_TYPES = ["zone_created", "zone_edited", "pickup_edited"] as const;
+export type DeliveryEventType = (typeof DELIVERY_EVENT_TYPES)[number];
+
+export const deliveryEvents = pgTable(
+  "delivery_events",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    /** The zone, or null for pickup. */
+    zoneId: bigint({ mode: "number" }).references(() => deliveryZones.id),
+    type: text({ enum: DELIVERY_EVENT_TYPES }).notNull(),
+    /** The admin's e-mail. */
+    by: text().notNull(),
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    at: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index("delivery_events_at").on(t.at)],
+);
+
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
 export type OrderEventRow = typeof orderEvents.$inferSelect;
@@ -548,3 +698,5 @@ export type EmailOutboxRow = typeof emailOutbox.$inferSelect;
 export type PaymentListRow = typeof paymentLists.$inferSelect;
 export type ProductRow = typeof products.$inferSelect;
 export type CatalogImportRow = typeof catalogImports.$inferSelect;
+export type DeliveryZoneRow = typeof deliveryZones.$inferSelect;
+export type StorePickupRow = typeof storePickup.$inferSelect;

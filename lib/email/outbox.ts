@@ -58,8 +58,15 @@ export async function queueOrderEmails(
     recipient: settings.merchantEmail,
     locale: settings.merchantLocale,
   };
+  // A step of the goods' way is the customer's news, in the order's language.
+  const update = { ...receipt, kind: "fulfilment_update" as const };
   const wanted = {
     paid: [receipt, notice],
+    packed: [update],
+    out_for_delivery: [update],
+    delivered: [update],
+    ready_for_pickup: [update],
+    picked_up: [update],
     amount_mismatch: [notice],
     unconfirmed_report: [notice],
     resend: [resent === "receipt" ? receipt : notice],

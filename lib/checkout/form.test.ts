@@ -2,25 +2,111 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_GATEWAYS } from "../gateways";
 import { checkoutFormSchema, looksLikeWebAddress, normaliseLibyanMobile } from "./form";
 
-const schema = checkoutFormSchema(DEFAULT_GATEWAYS);
-const issues = (values: Record<string, string>) => {
-  const result = schema.safeParse(values);
+/** A cart of digital products only: no delivery, a way to reach the customer (the tests below give an e-mail). */
+const schema = checkoutFormSchema(DEFAULT_GATEWAYS, { physical: false, pickup: false });
+const goods = checkoutFormSchema(DEFAULT_GATEWAYS, { physical: true, pickup: false });
+const goodsOrPickup = checkoutFormSchema(DEFAULT_GATEWAYS, { physical: true, pickup: true });
+const issuesOf = (of: typeof schema) => (values: Record<string, string>) => {
+  const result = of.safeParse(values);
   return result.success ? {} : Object.fromEntries(result.error.issues.map((i) => [String(i.path[0]), i.message]));
+};
+const issues = (values: Record<string, string>) => issuesOf(schema)({ email: "a@example.ly", ...values });
+/** A delivery as the form posts it, to Tripoli (zone 1). */
+const delivered = {
+  phone: "0912345678",
+  delivery_method: "delivery",
+  delivery_zone: "1",
+  delivery_address: "Hay Al-Andalus, Gargaresh Street",
 };
 
 describe("checkout form schema", () => {
-  it("accepts an empty form: every detail can be given on the payment page", () => {
-    expect(schema.parse({ full_name: "", email: "  ", phone: "", payment_gateway: "" })).toEqual({
-      full_name: undefined,
-      email: undefined,
-      phone: undefined,
-      payment_gateway: undefined,
+  it("refuses a digital cart's form with no e-mail and no phone: the shop could not reach the customer", () => {
+    expect(issuesOf(schema)({ full_name: "", email: "  ", phone: "", payment_gateway: "" })).toEqual({
+      email: "contactRequired",
     });
   });
 
+  it("takes a digital cart's form with an e-mail or a phone alone, and ignores any delivery field", () => {
+    expect(
+      schema.parse({ email: " a@example.ly ", phone: "", delivery_address: "x", delivery_method: "pickup" }),
+    ).toEqual({ full_name: undefined, email: "a@example.ly", phone: undefined, payment_gateway: undefined });
+    expect(schema.parse({ phone: "091 234 5678" }).phone).toBe("0912345678");
+  });
+
+  it("asks a cart of goods for the method, the phone, the city and the address, each with its own message", () => {
+    expect(issuesOf(goods)({})).toEqual({ phone: "phoneRequired", delivery_method: "deliveryMethodMissing" });
+    expect(issuesOf(goods)({ delivery_method: "delivery", email: "bad" })).toEqual({
+      email: "emailInvalid",
+      phone: "phoneRequired",
+      delivery_zone: "zoneMissing",
+      delivery_address: "addressMissing",
+    });
+    expect(issuesOf(goods)({ ...delivered, delivery_zone: "tripoli", delivery_method: "drone" })).toEqual({
+      delivery_method: "deliveryMethodMissing",
+    });
+    expect(issuesOf(goods)({ ...delivered, delivery_zone: "-1" })).toEqual({ delivery_zone: "zoneUnavailable" });
+  });
+
+  it("turns a delivery into its details: trimmed, the second phone normalised, blanks dropped", () => {
+    expect(
+      goods.parse({
+        ...delivered,
+        full_name: "Aisha",
+        delivery_address: "  حي الأندلس، شارع قرقارش ",
+        delivery_landmark: "",
+        second_phone: "+218 92 345 6789",
+      }),
+    ).toEqual({
+      full_name: "Aisha",
+      email: undefined,
+      phone: "0912345678",
+      payment_gateway: undefined,
+      delivery: { method: "delivery", zoneId: 1, address: "حي الأندلس، شارع قرقارش", secondPhone: "0923456789" },
+    });
+  });
+
+  it("refuses a bad address, landmark or second phone with its own message", () => {
+    expect(
+      issuesOf(goods)({
+        ...delivered,
+        delivery_address: "x".repeat(301),
+        delivery_landmark: "near\nthe mosque",
+        second_phone: "12345",
+      }),
+    ).toEqual({
+      delivery_address: "addressTooLong",
+      delivery_landmark: "landmarkControl",
+      second_phone: "secondPhoneInvalid",
+    });
+    expect(
+      issuesOf(goods)({ ...delivered, delivery_address: "Street\t5", delivery_landmark: "y".repeat(201) }),
+    ).toEqual({
+      delivery_address: "addressControl",
+      delivery_landmark: "landmarkTooLong",
+    });
+  });
+
+  it("offers pickup only when the merchant does; a pickup needs the phone and no address", () => {
+    expect(issuesOf(goods)({ phone: "0912345678", delivery_method: "pickup" })).toEqual({
+      delivery_method: "pickupUnavailable",
+    });
+    expect(
+      goodsOrPickup.parse({ phone: "0912345678", delivery_method: "pickup", delivery_address: "ignored" }),
+    ).toEqual({
+      full_name: undefined,
+      email: undefined,
+      phone: "0912345678",
+      payment_gateway: undefined,
+      delivery: { method: "pickup" },
+    });
+    expect(issuesOf(goodsOrPickup)({ delivery_method: "pickup" })).toEqual({ phone: "phoneRequired" });
+  });
+
   it("trims and keeps Arabic and other Unicode names", () => {
-    expect(schema.parse({ full_name: "  عائشة بن علي  " }).full_name).toBe("عائشة بن علي");
-    expect(schema.parse({ full_name: "Zoë O'Brien-Łukasz" }).full_name).toBe("Zoë O'Brien-Łukasz");
+    expect(schema.parse({ email: "a@example.ly", full_name: "  عائشة بن علي  " }).full_name).toBe("عائشة بن علي");
+    expect(schema.parse({ email: "a@example.ly", full_name: "Zoë O'Brien-Łukasz" }).full_name).toBe(
+      "Zoë O'Brien-Łukasz",
+    );
   });
 
   it("gives a specific message per bad field", () => {
@@ -53,9 +139,9 @@ describe("checkout form schema", () => {
   );
 
   it("only offers the configured gateways", () => {
-    const narrow = checkoutFormSchema([{ alias: "sadad", name: "Sadad" }]);
-    expect(narrow.safeParse({ payment_gateway: "sadad" }).success).toBe(true);
-    expect(narrow.safeParse({ payment_gateway: "edfali" }).success).toBe(false);
+    const narrow = checkoutFormSchema([{ alias: "sadad", name: "Sadad" }], { physical: false, pickup: false });
+    expect(narrow.safeParse({ email: "a@example.ly", payment_gateway: "sadad" }).success).toBe(true);
+    expect(narrow.safeParse({ email: "a@example.ly", payment_gateway: "edfali" }).success).toBe(false);
   });
 });
 

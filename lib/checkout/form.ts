@@ -8,11 +8,22 @@ import type { ProblemKey } from "../problems";
 
 /**
  * Field names of the checkout form: the customer's details of the create call, under the spec's own names
- * (docs/payment-service.md, "Creating a payment"), so a reader can match form, code and wire. The checkout's
- * fingerprint covers every one of them (lib/checkout/place-order.ts).
+ * (docs/payment-service.md, "Creating a payment"), so a reader can match form, code and wire; then how the goods
+ * reach the customer. The checkout's fingerprint covers every one of them (lib/checkout/place-order.ts).
  */
-export const CHECKOUT_FIELDS = CUSTOMER_FIELDS;
+export const DELIVERY_FIELDS = [
+  "delivery_method",
+  "delivery_zone",
+  "delivery_address",
+  "delivery_landmark",
+  "second_phone",
+] as const;
+export const CHECKOUT_FIELDS = [...CUSTOMER_FIELDS, ...DELIVERY_FIELDS] as const;
 export type CheckoutField = (typeof CHECKOUT_FIELDS)[number];
+
+/** How long the area-and-street address and the landmark may be (characters). */
+export const ADDRESS_MAX = 300;
+export const LANDMARK_MAX = 200;
 
 /** Text from a form: trimmed, and `undefined` when blank, so optional fields can simply be left empty. */
 const optionalText = (max: number, tooLong: ProblemKey) =>
@@ -43,24 +54,68 @@ export function looksLikeWebAddress(name: string): boolean {
   return /[a-z][a-z0-9+.-]*:\/\/|\bwww\.|\/\/|[\p{L}\p{N}-]{2,}\.\p{L}{2,}/iu.test(name);
 }
 
+/** What the checkout asks of this cart: whether it holds goods to deliver, and whether pickup is offered now. */
+export interface CheckoutNeeds {
+  /** The cart holds a physical product (lib/catalog/products.ts, `kind`): delivery or pickup is asked. */
+  physical: boolean;
+  /** The merchant offers in-store pickup (lib/delivery/zones.ts, `readPickup`). */
+  pickup: boolean;
+}
+
 /**
- * The checkout form schema (zod). Issue messages are {@link ProblemKey}s, translated by the page. Every field is
- * optional: with none the customer fills them in on the payment page; with `full_name`, `email`, `phone` and
- * `payment_gateway` all given, the payment page goes straight to the gateway (docs/payment-service.md,
- * "Creating a payment").
- * @param gateways the aliases offered in the picker; any other alias is refused. One schema is built per list and
- *   kept: zod compiles a schema on its first use, which a checkout should not pay for every time.
+ * The checkout form schema (zod). Issue messages are {@link ProblemKey}s, translated by the page. The rules:
+ * - A cart with a physical product asks how it reaches the customer (`delivery_method`: delivery, or pickup when it
+ *   is offered) and requires the phone (the courier or the shop calls it); a delivery requires the city
+ *   (`delivery_zone`, a zone's id — whether the merchant still delivers there is checked when the order is priced,
+ *   lib/checkout/place-order.ts) and the area and street; the landmark and a second phone are optional.
+ * - A cart of digital products only asks nothing of delivery (any such field is ignored) and requires an e-mail or a
+ *   phone: the shop must be able to reach the customer and send the receipt.
+ * - With `full_name`, `email`, `phone` and `payment_gateway` all given, the payment page goes straight to the gateway
+ *   (docs/payment-service.md, "Creating a payment").
+ * @param gateways the aliases offered in the picker; any other alias is refused. Schemas are built once per list and
+ *   needs, and kept: zod compiles a schema on its first use, which a checkout should not pay for every time.
  */
-export function checkoutFormSchema(gateways: readonly Gateway[]) {
-  let schema = schemas.get(gateways);
-  if (!schema) schemas.set(gateways, (schema = buildSchema(gateways)));
+export function checkoutFormSchema(gateways: readonly Gateway[], needs: CheckoutNeeds) {
+  let built = schemas.get(gateways);
+  if (!built) schemas.set(gateways, (built = new Map()));
+  const key = `${needs.physical}:${needs.pickup}`;
+  let schema = built.get(key);
+  if (!schema) built.set(key, (schema = buildSchema(gateways, needs)));
   return schema;
 }
 
-const schemas = new WeakMap<readonly Gateway[], ReturnType<typeof buildSchema>>();
+const schemas = new WeakMap<readonly Gateway[], Map<string, ReturnType<typeof buildSchema>>>();
 
-function buildSchema(gateways: readonly Gateway[]) {
-  return z.object({
+/** A Libyan mobile number from a form, normalised ({@link normaliseLibyanMobile}); blank is `undefined`. */
+const mobile = (invalid: ProblemKey) =>
+  optionalText(32, invalid)
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const normalised = normaliseLibyanMobile(value);
+      if (normalised === null) {
+        ctx.addIssue({ code: "custom", message: invalid });
+        return z.NEVER;
+      }
+      return normalised;
+    })
+    .optional();
+
+/** One line of text for the courier: bounded, and no control characters (a tab or line break has no place on a label). */
+const courierText = (max: number, tooLong: ProblemKey, control: ProblemKey) =>
+  optionalText(max, tooLong).pipe(
+    z
+      .string()
+      .refine((text) => !/\p{Cc}/u.test(text), control)
+      .optional(),
+  );
+
+/** How the goods reach the customer, once the form is valid: delivered to an address in a zone, or picked up. */
+export type Delivery =
+  | { method: "delivery"; zoneId: number; address: string; landmark?: string; secondPhone?: string }
+  | { method: "pickup" };
+
+function buildSchema(gateways: readonly Gateway[], needs: CheckoutNeeds) {
+  const fields = z.object({
     full_name: optionalText(100, "fullNameTooLong").pipe(
       z
         .string()
@@ -71,25 +126,75 @@ function buildSchema(gateways: readonly Gateway[]) {
         .optional(),
     ),
     email: optionalText(254, "emailTooLong").pipe(z.email("emailInvalid" satisfies ProblemKey).optional()),
-    phone: optionalText(32, "phoneInvalid")
-      .transform((value, ctx) => {
-        if (value === undefined) return undefined;
-        const normalised = normaliseLibyanMobile(value);
-        if (normalised === null) {
-          ctx.addIssue({ code: "custom", message: "phoneInvalid" satisfies ProblemKey });
-          return z.NEVER;
-        }
-        return normalised;
-      })
-      .optional(),
+    phone: mobile("phoneInvalid"),
     payment_gateway: optionalText(50, "gatewayInvalid").refine(
       (alias) => alias === undefined || gateways.some((gateway) => gateway.alias === alias),
       "gatewayInvalid" satisfies ProblemKey,
     ),
+    delivery_method: optionalText(20, "deliveryMethodMissing"),
+    delivery_zone: optionalText(20, "zoneUnavailable"),
+    delivery_address: courierText(ADDRESS_MAX, "addressTooLong", "addressControl"),
+    delivery_landmark: courierText(LANDMARK_MAX, "landmarkTooLong", "landmarkControl"),
+    second_phone: mobile("secondPhoneInvalid"),
   });
+  type Fields = z.output<typeof fields>;
+  const issue = (ctx: z.RefinementCtx, path: CheckoutField, message: ProblemKey) =>
+    ctx.addIssue({ code: "custom", path: [path], message });
+
+  return (
+    fields
+      // Which fields are required depends on the cart and on the other fields. It runs even when a field is invalid
+      // (`when`), so one submission shows every problem; a field that failed counts as given (its own message shows).
+      .superRefine(
+        (values: Fields, ctx) => {
+          if (!needs.physical) {
+            if (values.email === undefined && values.phone === undefined) issue(ctx, "email", "contactRequired");
+            return;
+          }
+          if (values.phone === undefined) issue(ctx, "phone", "phoneRequired");
+          const method = values.delivery_method;
+          if (method === undefined) issue(ctx, "delivery_method", "deliveryMethodMissing");
+          else if (method === "pickup") {
+            if (!needs.pickup) issue(ctx, "delivery_method", "pickupUnavailable");
+          } else if (method !== "delivery") issue(ctx, "delivery_method", "deliveryMethodMissing");
+          else {
+            if (values.delivery_zone === undefined) issue(ctx, "delivery_zone", "zoneMissing");
+            else if (!/^[1-9][0-9]{0,15}$/.test(values.delivery_zone)) issue(ctx, "delivery_zone", "zoneUnavailable");
+            if (values.delivery_address === undefined) issue(ctx, "delivery_address", "addressMissing");
+          }
+        },
+        { when: () => true },
+      )
+      .transform(
+        ({
+          delivery_method,
+          delivery_zone,
+          delivery_address,
+          delivery_landmark,
+          second_phone,
+          ...contact
+        }): typeof contact & { delivery?: Delivery } => {
+          // The rules above hold here: a physical cart has a valid method, and a delivery its zone and address.
+          let delivery: Delivery | undefined;
+          if (needs.physical && delivery_method === "pickup") delivery = { method: "pickup" };
+          else if (needs.physical)
+            delivery = {
+              method: "delivery",
+              zoneId: Number(delivery_zone),
+              address: delivery_address!,
+              ...(delivery_landmark ? { landmark: delivery_landmark } : {}),
+              ...(second_phone ? { secondPhone: second_phone } : {}),
+            };
+          return delivery ? { ...contact, delivery } : contact;
+        },
+      )
+  );
 }
 
-/** The customer's details after validation: trimmed, phone normalised, blanks removed; the spec's field names. */
+/**
+ * The customer's details after validation: trimmed, phones normalised, blanks removed, under the spec's field names;
+ * and `delivery` when the cart holds goods to deliver.
+ */
 export type CheckoutDetails = z.output<ReturnType<typeof checkoutFormSchema>>;
 
 /** What the form posted, as strings, so a failed submission can show the customer what they typed. */

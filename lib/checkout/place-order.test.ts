@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { priceCart, type PricedCart } from "../cart";
 import { createDb } from "../db/client";
 import { productsForCheckout } from "../catalog/products";
-import { emailOutbox, orderEvents, orderLines, orders, products } from "../db/schema";
+import { deliveryZones, emailOutbox, orderEvents, orderLines, orders, products, storePickup } from "../db/schema";
 import { settle } from "../orders/settle";
 import { parseEnv } from "../env";
 import { ACCESS_TOKEN_LIFETIME_MS, PaymentError } from "../payments";
@@ -14,6 +14,7 @@ import { startEmulator, type RunningEmulator } from "../../testing/emulator";
 import {
   canResume,
   checkoutFingerprint,
+  DeliveryUnavailableError,
   OrderStoreError,
   OutOfStockError,
   PaymentBudgetError,
@@ -421,6 +422,17 @@ describe("the same checkout", () => {
     expect(await fingerprint({ cart: threeSaffron })).not.toBe(same);
     expect(await fingerprint({ details: { email: "a@example.ly", payment_gateway: "sadad" } })).not.toBe(same);
     expect(await fingerprint({ cartId: "cart-2" })).not.toBe(same);
+    const toTripoli = { method: "delivery", zoneId: 1, address: "Gargaresh Street" } as const;
+    const delivered = await fingerprint({ details: { email: "a@example.ly", delivery: toTripoli } });
+    expect(delivered).not.toBe(same);
+    for (const delivery of [
+      { ...toTripoli, zoneId: 2 },
+      { ...toTripoli, address: "Omar Al-Mukhtar Street" },
+      { ...toTripoli, landmark: "the mosque" },
+      { ...toTripoli, secondPhone: "0923456789" },
+      { method: "pickup" } as const,
+    ])
+      expect(await fingerprint({ details: { email: "a@example.ly", delivery } })).not.toBe(delivered);
   });
 
   it("resumes only a pending order whose payment page has time left", () => {
@@ -430,5 +442,122 @@ describe("the same checkout", () => {
     expect(canResume({ ...order, status: "paid" }, now)).toBe(false);
     expect(canResume({ ...order, paymentExpiresAt: null }, now)).toBe(false);
     expect(canResume(order, now + ACCESS_TOKEN_LIFETIME_MS - 60_000)).toBe(false);
+  });
+});
+
+describe("delivery", () => {
+  /** The seeded zones by English name (drizzle/0014_delivery.sql): Tripoli 10 LYD, Benghazi 35 LYD. */
+  const zone = async (nameEn: string) =>
+    (await t.db.query.deliveryZones.findFirst({ where: eq(deliveryZones.nameEn, nameEn) }))!;
+  const details = (delivery: NonNullable<PlaceOrderInput["details"]["delivery"]>) => ({
+    full_name: "Aisha Ben Ali",
+    phone: "0912345678",
+    delivery,
+  });
+  const order = async (id: string) => (await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))!;
+
+  it("charges the lines plus the city's fee, and stores where the goods go", async () => {
+    const benghazi = await zone("Benghazi");
+    const placed = await placeOrder(
+      t.db,
+      checkout({
+        details: details({
+          method: "delivery",
+          zoneId: benghazi.id,
+          address: "Al-Fuwayhat, Venice Street",
+          landmark: "behind the pharmacy",
+          secondPhone: "0923456789",
+        }),
+      }),
+    );
+    // Two saffron (37.50) and Benghazi's 35.00, on the wire.
+    expect((await payments()).map((payment) => payment.amount)).toEqual(["72.50"]);
+    expect(await order(placed.id)).toMatchObject({
+      amountMinor: 7_250,
+      deliveryFeeMinor: 3_500,
+      deliveryMethod: "delivery",
+      deliveryZoneId: benghazi.id,
+      deliveryCityEn: "Benghazi",
+      deliveryCityAr: "بنغازي",
+      deliveryAddress: "Al-Fuwayhat, Venice Street",
+      deliveryLandmark: "behind the pharmacy",
+      secondPhone: "0923456789",
+      phone: "0912345678",
+    });
+  });
+
+  it("delivers free from the zone's free-above total, and charges nothing for pickup", async () => {
+    const misrata = await zone("Misrata");
+    await t.db.update(deliveryZones).set({ freeAboveMinor: 3_750 }).where(eq(deliveryZones.id, misrata.id));
+    await t.db.update(storePickup).set({ enabled: true, addressEn: "Souq Al-Turk 4", addressAr: "سوق الترك 4" });
+    try {
+      const free = await placeOrder(
+        t.db,
+        checkout({ details: details({ method: "delivery", zoneId: misrata.id, address: "Ras Al-Tubbal" }) }),
+      );
+      const justBelow = await placeOrder(
+        t.db,
+        checkout({
+          cart: await priceCart(t.db, { lines: [{ productId: saffronId, quantity: 1, seenMinor: 1_875 }] }),
+          details: details({ method: "delivery", zoneId: misrata.id, address: "Ras Al-Tubbal" }),
+        }),
+      );
+      const pickup = await placeOrder(t.db, checkout({ details: details({ method: "pickup" }) }));
+      expect((await payments()).map((payment) => payment.amount)).toEqual([
+        "37.50",
+        `${(1_875 + misrata.feeMinor) / 100}`,
+        "37.50",
+      ]);
+      expect(await order(free.id)).toMatchObject({
+        deliveryFeeMinor: 0,
+        amountMinor: 3_750,
+        deliveryCityEn: "Misrata",
+      });
+      expect(await order(justBelow.id)).toMatchObject({ deliveryFeeMinor: misrata.feeMinor });
+      expect(await order(pickup.id)).toMatchObject({
+        deliveryMethod: "pickup",
+        deliveryFeeMinor: 0,
+        amountMinor: 3_750,
+        deliveryZoneId: null,
+        deliveryAddress: null,
+      });
+    } finally {
+      await t.db.update(deliveryZones).set({ freeAboveMinor: null }).where(eq(deliveryZones.id, misrata.id));
+      await t.db.update(storePickup).set({ enabled: false });
+    }
+  });
+
+  it("refuses a zone turned off, or pickup not offered, before anything is stored or asked of the service", async () => {
+    const zawiya = await zone("Zawiya");
+    await t.db.update(deliveryZones).set({ enabled: false }).where(eq(deliveryZones.id, zawiya.id));
+    try {
+      const toZawiya = checkout({
+        details: details({ method: "delivery", zoneId: zawiya.id, address: "Main Street" }),
+      });
+      await expect(placeOrder(t.db, toZawiya)).rejects.toEqual(new DeliveryUnavailableError("delivery"));
+      const toNowhere = checkout({ details: details({ method: "delivery", zoneId: 999_999, address: "Main Street" }) });
+      await expect(placeOrder(t.db, toNowhere)).rejects.toBeInstanceOf(DeliveryUnavailableError);
+      const pickup = checkout({ details: details({ method: "pickup" }) });
+      await expect(placeOrder(t.db, pickup)).rejects.toEqual(new DeliveryUnavailableError("pickup"));
+      const sessions = [toZawiya, toNowhere, pickup].map((input) => input.sessionId);
+      expect(await t.db.select().from(orders).where(inArray(orders.sessionId, sessions))).toEqual([]);
+      expect(await payments()).toEqual([]);
+    } finally {
+      await t.db.update(deliveryZones).set({ enabled: true }).where(eq(deliveryZones.id, zawiya.id));
+    }
+  });
+
+  it("makes another payment for another city, and resumes the first for the same details", async () => {
+    const [tripoli, benghazi] = await Promise.all([zone("Tripoli"), zone("Benghazi")]);
+    const toTripoli = checkout({ details: details({ method: "delivery", zoneId: tripoli.id, address: "Gargaresh" }) });
+    const first = await placeOrder(t.db, toTripoli);
+    const toBenghazi = await placeOrder(t.db, {
+      ...toTripoli,
+      details: details({ method: "delivery", zoneId: benghazi.id, address: "Gargaresh" }),
+    });
+    const again = await placeOrder(t.db, toTripoli);
+    expect(toBenghazi.id).not.toBe(first.id);
+    expect(again).toEqual(first);
+    expect((await payments()).map((payment) => payment.amount)).toEqual(["47.50", "72.50"]);
   });
 });

@@ -9,7 +9,8 @@ import { orderLines, orders, type OrderRow, type OrderStatus } from "../db/schem
 import { getEnv, paymentServiceConfig } from "../env";
 import type { Locale } from "../i18n/config";
 import { logger } from "../log";
-import { CURRENCY } from "../money";
+import { CURRENCY, sum } from "../money";
+import { deliveryFeeMinor, findEnabledZone, readPickup } from "../delivery/zones";
 import { changeOrder, recordOrderEvent } from "../orders/events";
 import { isPaymentPageOpen } from "../orders/payment-page";
 import { newOrderId } from "../orders/store";
@@ -27,13 +28,14 @@ import {
   type PaymentErrorKind,
   type PaymentRequest,
 } from "../payments";
-import { CHECKOUT_FIELDS, type CheckoutDetails } from "./form";
+import type { CheckoutDetails, Delivery } from "./form";
 
 /**
  * One checkout, one payment — on any number of server instances. Everything that decides whether a submission is
  * a new checkout or the same one again lives here:
  *
- * - The **fingerprint** of a checkout is a digest of the cart (its id, lines and prices) and the customer's details.
+ * - The **fingerprint** of a checkout is a digest of the cart (its id, lines and prices), the customer's details and
+ *   the delivery chosen (method, city, address, landmark, second phone): another city is another payment.
  *   Two submissions of one browser session with the same fingerprint are the same checkout (a double click, a second
  *   tab, back + submit). A cart gets a new id when it is bought (lib/cart.ts), so buying the same things again later
  *   is a new checkout.
@@ -48,6 +50,9 @@ import { CHECKOUT_FIELDS, type CheckoutDetails } from "./form";
  * - The **stock**: the claim checks, with the products locked, that the stock can cover the cart, and its lines hold
  *   it from then on (lib/catalog/stock.ts); a cart it cannot cover goes back to the form saying which lines and how
  *   many are left.
+ * - The **delivery fee** is priced in the claim's transaction from the zone as the database has it then
+ *   (lib/delivery/zones.ts): a zone turned off or gone, or pickup no longer offered, is refused
+ *   ({@link DeliveryUnavailableError}) before anything is stored; the amount is the lines plus the fee.
  * - The **budget**: a client address may start at most `PAYMENTS_PER_ADDRESS` new payments within
  *   {@link PAYMENTS_WINDOW_MS}. Each one costs two of the calls a minute the service allows the whole shop
  *   (docs/payment-service.md, "Rate limit"), so one address flooding the checkout cannot spend them all. It is
@@ -79,6 +84,17 @@ export class OutOfStockError extends Error {
   constructor(readonly lines: { name: Product["name"]; available: number }[]) {
     super("the stock cannot cover the cart");
     this.name = "OutOfStockError";
+  }
+}
+
+/**
+ * The delivery chosen is no longer offered: the zone was turned off or deleted, or pickup turned off, since the form
+ * was shown. Nothing was stored or asked of the service; the cart is kept.
+ */
+export class DeliveryUnavailableError extends Error {
+  constructor(readonly method: Delivery["method"]) {
+    super(`the ${method === "delivery" ? "delivery zone" : "pickup"} chosen is no longer offered`);
+    this.name = "DeliveryUnavailableError";
   }
 }
 
@@ -143,6 +159,7 @@ export async function placeOrder(
     const found = await storeStep(() => claim(db, input, fingerprint, paymentsPerAddress, startTokenRequest));
     if ("refused" in found) throw new PaymentBudgetError(found.refused.retryAfterMinutes);
     if ("short" in found) throw new OutOfStockError(found.short);
+    if ("unavailable" in found) throw new DeliveryUnavailableError(found.unavailable);
     let order: Claim;
     if ("existing" in found) {
       const existing = found.existing;
@@ -211,8 +228,8 @@ function paymentRequest(order: Claim, input: PlaceOrderInput): PaymentRequest {
 }
 
 /**
- * A digest of everything a payment is made of — the cart's id, its lines, prices and total, and every field of the
- * checkout form — so a double click, a second tab, or the back button and submit again can be recognised as the same
+ * A digest of everything a payment is made of — the cart's id, its lines, prices and total, the customer's details
+ * and the delivery chosen (every field of the checkout form) — so a double click, a second tab, or the back button and submit again can be recognised as the same
  * checkout, and any change is another one.
  */
 export async function checkoutFingerprint({
@@ -224,10 +241,19 @@ export async function checkoutFingerprint({
     cartId,
     cart.lines.map((line) => [line.product.id, line.quantity, line.product.priceMinor]),
     cart.totalMinor,
-    CHECKOUT_FIELDS.map((field) => details[field] ?? ""),
+    CUSTOMER_FIELDS.map((field) => details[field] ?? ""),
+    deliveryMaterial(details.delivery),
   ]);
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(material));
   return Buffer.from(digest).toString("base64url");
+}
+
+/** The delivery's part of the fingerprint: every field the customer chose, in a fixed order. */
+function deliveryMaterial(delivery: Delivery | undefined): string[] {
+  if (!delivery) return [];
+  if (delivery.method === "pickup") return ["pickup"];
+  const { zoneId, address, landmark = "", secondPhone = "" } = delivery;
+  return ["delivery", String(zoneId), address, landmark, secondPhone];
 }
 
 /** Whether a pending order's payment page has long enough left to send the customer back to it. */
@@ -245,12 +271,13 @@ const GO_TO: readonly OrderStatus[] = ["started", "pending", "awaiting_confirmat
  * Claims this checkout, in one transaction under two advisory locks — the checkout's (session and fingerprint) and
  * the client address's, always in that order — so that on any number of instances one claim decision is made at a
  * time for each: finds the checkout's newest order to go to (a pending one only while it can be resumed); if there
- * is none, the address's budget allows and the stock covers the lines (lib/catalog/stock.ts, `holdStock`: the products'
+ * is none, the delivery chosen is still offered (its fee priced from the zone as
+ * it is now), the address's budget allows and the stock covers the lines (lib/catalog/stock.ts, `holdStock`: the products'
  * rows are locked for the rest of this transaction), inserts the order as `started` with its lines as sold — which
  * holds their stock from the commit on — and its `created` event. `onClaimed` runs as soon as the order's row is in
  * (the access token is requested meanwhile).
- * @returns the order to go to, the new claim, the minutes until the address may start a payment again, or the lines
- *   the stock cannot cover.
+ * @returns the order to go to, the new claim, the delivery method no longer offered, the minutes until the address
+ *   may start a payment again, or the lines the stock cannot cover.
  */
 async function claim(
   db: Db,
@@ -261,6 +288,7 @@ async function claim(
 ): Promise<
   | { existing: OrderRow }
   | { claimed: Claim }
+  | { unavailable: Delivery["method"] }
   | { refused: { retryAfterMinutes: number } }
   | { short: OutOfStockError["lines"] }
 > {
@@ -273,6 +301,28 @@ async function claim(
       orderBy: desc(orders.createdAt),
     });
     if (existing && (existing.status !== "pending" || canResume(existing))) return { existing };
+
+    // The fee as the zone is priced now, in this transaction: what the form showed may have changed since.
+    const { delivery } = details;
+    let feeMinor = 0;
+    let shipping: Partial<typeof orders.$inferInsert> = {};
+    if (delivery?.method === "delivery") {
+      const zone = await findEnabledZone(tx, delivery.zoneId);
+      if (!zone) return { unavailable: "delivery" };
+      shipping = {
+        deliveryMethod: "delivery",
+        deliveryZoneId: zone.id,
+        deliveryCityEn: zone.name.en,
+        deliveryCityAr: zone.name.ar,
+        deliveryAddress: delivery.address,
+        deliveryLandmark: delivery.landmark,
+        secondPhone: delivery.secondPhone,
+      };
+      feeMinor = deliveryFeeMinor(zone, cart.totalMinor);
+    } else if (delivery?.method === "pickup") {
+      if (!(await readPickup(tx)).enabled) return { unavailable: "pickup" };
+      shipping = { deliveryMethod: "pickup" };
+    }
 
     const now = new Date();
     const windowStart = new Date(now.getTime() - PAYMENTS_WINDOW_MS);
@@ -300,7 +350,7 @@ async function claim(
 
     const order: Claim = {
       id: newOrderId(),
-      amountMinor: cart.totalMinor,
+      amountMinor: sum([cart.totalMinor, feeMinor]),
       currency: CURRENCY,
       claimExpiresAt: new Date(now.getTime() + CLAIM_MS),
     };
@@ -317,6 +367,8 @@ async function claim(
         email: details.email,
         phone: details.phone,
         paymentGateway: details.payment_gateway,
+        ...shipping,
+        deliveryFeeMinor: feeMinor,
         createdAt: now,
         updatedAt: now,
       })
@@ -336,7 +388,10 @@ async function claim(
         quantity: line.quantity,
       })),
     );
-    await recordOrderEvent(tx, order.id, { type: "created", data: { amountMinor: order.amountMinor } });
+    await recordOrderEvent(tx, order.id, {
+      type: "created",
+      data: { amountMinor: order.amountMinor, deliveryFeeMinor: feeMinor },
+    });
     return { claimed: order };
   });
 }

@@ -12,9 +12,10 @@ import {
   type CheckoutField,
   type CheckoutValues,
 } from "@/lib/checkout/form";
-import { OutOfStockError, placeOrder, type PlacedOrder } from "@/lib/checkout/place-order";
+import { DeliveryUnavailableError, OutOfStockError, placeOrder, type PlacedOrder } from "@/lib/checkout/place-order";
 import { checkoutProblem } from "@/lib/checkout/problems";
 import { getDb } from "@/lib/db/client";
+import { readPickup } from "@/lib/delivery/zones";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { isPaymentPageOpen } from "@/lib/orders/payment-page";
@@ -34,34 +35,23 @@ export interface CheckoutState {
 }
 
 /**
- * The checkout, in four steps (README, "How a checkout works"): 1. parse the form, 2. price the cart on the server,
- * 3. pay and store (placeOrder: the order is stored, then paid for with a fresh access token, or this checkout's
+ * The checkout, in four steps (README, "How a checkout works"): 1. price the cart on the server, 2. parse the form
+ * (what it asks depends on the cart: delivery for goods, a way to reach the customer for digital products only),
+ * 3. pay and store (the delivery fee priced from the zone in the claim's transaction) (placeOrder: the order is stored, then paid for with a fresh access token, or this checkout's
  * pending payment resumed), 4. keep the order in the session and redirect to the payment URL. Every failure returns
  * to the form with a message and the customer's input, and keeps the cart. A cart that is already paid for (another
  * tab paid it, or the customer paid and closed the payment page) is not paid again: the customer is sent to its
  * order, and the cart is emptied as after paying.
  */
 export async function startCheckout(_previous: CheckoutState, form: FormData): Promise<CheckoutState> {
-  // 1. Parse.
+  // 1. Price.
   const values = readCheckoutValues(form);
   const { PAYMENT_GATEWAYS, SITE_URL } = getEnv();
-  const parsed = checkoutFormSchema(PAYMENT_GATEWAYS).safeParse(values);
-  if (!parsed.success) {
-    // The schema's messages are problem keys (lib/checkout/form.ts); each field shows its first.
-    const issues = z.flattenError(parsed.error).fieldErrors;
-    const fieldErrors: CheckoutState["fieldErrors"] = {};
-    for (const field of CHECKOUT_FIELDS) {
-      const key = issues[field]?.[0] as ProblemKey | undefined;
-      if (key) fieldErrors[field] = await translateProblem({ key });
-    }
-    return { values, fieldErrors, message: (await getTranslations("checkout"))("fixFields") };
-  }
-
-  // 2. Price.
   const session = await getSession();
   let cart: PricedCart;
+  let pickup: boolean;
   try {
-    cart = await priceCart(getDb(), session.cart);
+    [cart, { enabled: pickup }] = await Promise.all([priceCart(getDb(), session.cart), readPickup(getDb())]);
   } catch {
     return { values, message: await translateProblem({ key: "orderNotSaved" }) };
   }
@@ -76,6 +66,20 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
         isPaymentPageOpen(placed) && placed.paymentUrl ? placed.paymentUrl : `/orders/${encodeURIComponent(placed.id)}`,
       );
     return { values, message: await translateProblem({ key: "cartEmpty" }) };
+  }
+
+  // 2. Parse, by what this cart needs.
+  const physical = cart.lines.some((line) => line.product.kind === "physical");
+  const parsed = checkoutFormSchema(PAYMENT_GATEWAYS, { physical, pickup }).safeParse(values);
+  if (!parsed.success) {
+    // The schema's messages are problem keys (lib/checkout/form.ts); each field shows its first.
+    const issues: Partial<Record<string, string[]>> = z.flattenError(parsed.error).fieldErrors;
+    const fieldErrors: CheckoutState["fieldErrors"] = {};
+    for (const field of CHECKOUT_FIELDS) {
+      const key = issues[field]?.[0] as ProblemKey | undefined;
+      if (key) fieldErrors[field] = await translateProblem({ key });
+    }
+    return { values, fieldErrors, message: (await getTranslations("checkout"))("fixFields") };
   }
 
   // 3. Pay and store.
@@ -100,6 +104,15 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
         ),
       );
       return { values, message: await translateProblem({ key: "outOfStock", values: { lines: lines.join("; ") } }) };
+    }
+    if (error instanceof DeliveryUnavailableError) {
+      // The zone or pickup was turned off since the form was shown: the field says so, the rest is kept.
+      const [field, key] =
+        error.method === "delivery"
+          ? (["delivery_zone", "zoneUnavailable"] as const)
+          : (["delivery_method", "pickupUnavailable"] as const);
+      const text = await translateProblem({ key });
+      return { values, fieldErrors: { [field]: text }, message: text };
     }
     const reason =
       error instanceof PaymentError

@@ -2,7 +2,9 @@
 
 import { useActionState, useEffect, useRef } from "react";
 import { startCheckout, type CheckoutState } from "@/app/(shop)/checkout/actions";
+import type { CheckoutField } from "@/lib/checkout/form";
 import type { Gateway } from "@/lib/gateways";
+import { useDeliveryChoice, type OfferedZone } from "./checkout-delivery";
 import { SubmitButton } from "./submit-button";
 
 const initialState: CheckoutState = { values: {} };
@@ -10,36 +12,108 @@ const initialState: CheckoutState = { values: {} };
 export interface CheckoutLabels {
   details: string;
   optional: string;
+  required: string;
+  contactNote: string;
   fullName: string;
   email: string;
   phone: string;
   phoneHint: string;
+  phoneCourier: string;
   method: string;
   methodNote: string;
   submit: string;
   submitting: string;
+  delivery: string;
+  deliverTo: string;
+  pickup: string;
+  city: string;
+  chooseCity: string;
+  address: string;
+  addressHint: string;
+  landmark: string;
+  secondPhone: string;
+}
+
+/** What a cart of goods is asked: the zones offered, and pickup's place and hours when the merchant offers it. */
+export interface DeliveryOffer {
+  zones: OfferedZone[];
+  /** Pickup's address and hours, in the shopper's language; absent when pickup is off. */
+  pickup?: string;
 }
 
 /**
- * The checkout form: the customer's optional details and the gateway picker (the first entry, alias "", lets the
- * customer choose on the payment page), posted to the `startCheckout` server action. Works without JavaScript;
- * with it, the button shows progress and cannot be pressed twice, errors are announced and focus moves to the error
- * summary, whose links lead to each field.
+ * The checkout form: the customer's details, how a cart of goods reaches them (delivery to an address in a city, or
+ * pickup — asked only when `delivery` is given), and the gateway picker (the first entry, alias "", lets the customer
+ * choose on the payment page), posted to the `startCheckout` server action; the server decides what is required
+ * (lib/checkout/form.ts). Works without JavaScript (every field rendered); with it, the address fields hide for pickup,
+ * the order summary follows the city chosen (components/checkout-delivery.tsx), the button shows progress and cannot
+ * be pressed twice, errors are announced and focus moves to the error summary, whose links lead to each field.
  */
-export function CheckoutForm({ gateways, labels }: { gateways: readonly Gateway[]; labels: CheckoutLabels }) {
+export function CheckoutForm({
+  gateways,
+  labels,
+  delivery,
+}: {
+  gateways: readonly Gateway[];
+  labels: CheckoutLabels;
+  delivery?: DeliveryOffer;
+}) {
   const [state, action] = useActionState(startCheckout, initialState);
   const summary = useRef<HTMLDivElement>(null);
+  const { choice, choose } = useDeliveryChoice();
   const errors = state.fieldErrors ?? {};
-  const fields = [
-    { name: "full_name", label: labels.fullName, type: "text", autoComplete: "name", hint: undefined },
-    { name: "email", label: labels.email, type: "email", autoComplete: "email", hint: undefined },
-    { name: "phone", label: labels.phone, type: "tel", autoComplete: "tel", hint: labels.phoneHint },
-  ] as const;
+  const values = state.values;
 
   useEffect(() => {
     if (state.message) summary.current?.focus();
-  }, [state]);
+    // What was posted comes back with a failure: the summary follows it.
+    choose({ method: state.values.delivery_method ?? "delivery", zone: state.values.delivery_zone ?? "" });
+  }, [state, choose]);
 
+  const field = (
+    name: CheckoutField,
+    label: string,
+    {
+      type = "text",
+      autoComplete,
+      hint,
+      marker,
+    }: { type?: string; autoComplete?: string; hint?: string; marker?: string },
+  ) => {
+    const error = errors[name];
+    const describedBy = [hint && `${name}-hint`, error && `${name}-error`].filter(Boolean).join(" ") || undefined;
+    return (
+      <div key={name}>
+        <label htmlFor={name} className="block text-sm font-medium">
+          {label} {marker && <span className="font-normal text-stone-600">{marker}</span>}
+        </label>
+        {hint && (
+          <p id={`${name}-hint`} className="text-sm text-stone-600">
+            {hint}
+          </p>
+        )}
+        <input
+          id={name}
+          name={name}
+          type={type}
+          dir={type === "text" ? "auto" : "ltr"}
+          autoComplete={autoComplete}
+          defaultValue={values[name] ?? ""}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          className={`mt-1 w-full rounded-lg border px-3 py-2 text-start ${error ? "border-red-600" : "border-stone-300"}`}
+        />
+        {error && (
+          <p id={`${name}-error`} className="mt-1 text-sm text-red-700">
+            {error}
+          </p>
+        )}
+      </div>
+    );
+  };
+
+  const methodChosen = values.delivery_method ?? "delivery";
+  const zoneError = errors.delivery_zone;
   return (
     <form action={action} noValidate className="mt-6 space-y-6">
       {state.message && (
@@ -53,9 +127,9 @@ export function CheckoutForm({ gateways, labels }: { gateways: readonly Gateway[
           <p className="font-medium">{state.message}</p>
           {Object.keys(errors).length > 0 && (
             <ul className="mt-2 list-disc ps-5 text-sm">
-              {Object.entries(errors).map(([field, message]) => (
-                <li key={field}>
-                  <a href={`#${field}`} className="underline">
+              {Object.entries(errors).map(([name, message]) => (
+                <li key={name}>
+                  <a href={`#${name}`} className="underline">
                     {message}
                   </a>
                 </li>
@@ -65,42 +139,94 @@ export function CheckoutForm({ gateways, labels }: { gateways: readonly Gateway[
         </div>
       )}
 
-      <fieldset className="space-y-4">
+      <fieldset className="space-y-4" aria-describedby={delivery ? undefined : "contact-note"}>
         <legend className="text-lg font-semibold">{labels.details}</legend>
-        {fields.map((field) => {
-          const error = errors[field.name];
-          const describedBy =
-            [field.hint && `${field.name}-hint`, error && `${field.name}-error`].filter(Boolean).join(" ") || undefined;
-          return (
-            <div key={field.name}>
-              <label htmlFor={field.name} className="block text-sm font-medium">
-                {field.label} <span className="font-normal text-stone-600">{labels.optional}</span>
+        {!delivery && (
+          <p id="contact-note" className="text-sm text-stone-600">
+            {labels.contactNote}
+          </p>
+        )}
+        {field("full_name", labels.fullName, { autoComplete: "name", marker: labels.optional })}
+        {field("email", labels.email, {
+          type: "email",
+          autoComplete: "email",
+          marker: delivery ? labels.optional : undefined,
+        })}
+        {field("phone", labels.phone, {
+          type: "tel",
+          autoComplete: "tel",
+          hint: delivery ? `${labels.phoneHint}. ${labels.phoneCourier}` : labels.phoneHint,
+          marker: delivery ? labels.required : undefined,
+        })}
+      </fieldset>
+
+      {delivery && (
+        <fieldset className="space-y-4" data-testid="delivery-fieldset">
+          <legend className="text-lg font-semibold">{labels.delivery}</legend>
+          <div id="delivery_method" tabIndex={-1} className="grid gap-2">
+            {errors.delivery_method && <p className="text-sm text-red-700">{errors.delivery_method}</p>}
+            {(["delivery", ...(delivery.pickup ? ["pickup"] : [])] as const).map((method) => (
+              <label
+                key={method}
+                className="flex cursor-pointer items-start gap-3 rounded-lg border border-stone-300 bg-white px-3 py-2 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
+              >
+                <input
+                  type="radio"
+                  name="delivery_method"
+                  value={method}
+                  defaultChecked={methodChosen === method}
+                  onChange={() => choose({ ...choice, method })}
+                  className="mt-1 accent-brand-700"
+                />
+                <span>
+                  {method === "delivery" ? labels.deliverTo : labels.pickup}
+                  {method === "pickup" && <span className="block text-sm text-stone-600">{delivery.pickup}</span>}
+                </span>
               </label>
-              {field.hint && (
-                <p id={`${field.name}-hint`} className="text-sm text-stone-600">
-                  {field.hint}
-                </p>
-              )}
-              <input
-                id={field.name}
-                name={field.name}
-                type={field.type}
-                dir={field.type === "text" ? "auto" : "ltr"}
-                autoComplete={field.autoComplete}
-                defaultValue={state.values[field.name] ?? ""}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={describedBy}
-                className={`mt-1 w-full rounded-lg border px-3 py-2 text-start ${error ? "border-red-600" : "border-stone-300"}`}
-              />
-              {error && (
-                <p id={`${field.name}-error`} className="mt-1 text-sm text-red-700">
-                  {error}
+            ))}
+          </div>
+          {/* Hidden for pickup only once JavaScript runs: without it every field is there, and the server decides. */}
+          <div className="space-y-4" hidden={choice.method === "pickup"} data-testid="address-fields">
+            <div>
+              <label htmlFor="delivery_zone" className="block text-sm font-medium">
+                {labels.city} <span className="font-normal text-stone-600">{labels.required}</span>
+              </label>
+              <select
+                id="delivery_zone"
+                name="delivery_zone"
+                defaultValue={values.delivery_zone ?? ""}
+                onChange={(event) => choose({ ...choice, zone: event.target.value })}
+                aria-invalid={zoneError ? true : undefined}
+                aria-describedby={zoneError ? "delivery_zone-error" : undefined}
+                className={`mt-1 w-full rounded-lg border bg-white px-3 py-2 ${zoneError ? "border-red-600" : "border-stone-300"}`}
+              >
+                <option value="">{labels.chooseCity}</option>
+                {delivery.zones.map((zone) => (
+                  <option key={zone.id} value={zone.id}>
+                    {zone.option}
+                  </option>
+                ))}
+              </select>
+              {zoneError && (
+                <p id="delivery_zone-error" className="mt-1 text-sm text-red-700">
+                  {zoneError}
                 </p>
               )}
             </div>
-          );
-        })}
-      </fieldset>
+            {field("delivery_address", labels.address, {
+              autoComplete: "street-address",
+              hint: labels.addressHint,
+              marker: labels.required,
+            })}
+            {field("delivery_landmark", labels.landmark, { marker: labels.optional })}
+            {field("second_phone", labels.secondPhone, {
+              type: "tel",
+              hint: labels.phoneHint,
+              marker: labels.optional,
+            })}
+          </div>
+        </fieldset>
+      )}
 
       <fieldset aria-describedby="gateway-note">
         <legend className="text-lg font-semibold">{labels.method}</legend>
@@ -118,7 +244,7 @@ export function CheckoutForm({ gateways, labels }: { gateways: readonly Gateway[
                 type="radio"
                 name="payment_gateway"
                 value={gateway.alias}
-                defaultChecked={(state.values.payment_gateway ?? "") === gateway.alias}
+                defaultChecked={(values.payment_gateway ?? "") === gateway.alias}
                 className="accent-brand-700"
               />
               {gateway.name}

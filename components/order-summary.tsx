@@ -1,17 +1,23 @@
 import type { Locale } from "@/lib/i18n/config";
 import { formatMoney, type MinorUnits } from "@/lib/money";
 
-/** The lines and total of a cart or order, amounts in minor units. */
+/**
+ * The lines and total of a cart or order, amounts in minor units. `delivery` is the delivery's own line ("Delivery —
+ * Benghazi", or pickup): its fee in minor units (0 shows `free`), or `null` when it is not known yet (no city chosen:
+ * the label says the city's fee is added). `totalMinor` is the total including the fee.
+ */
 export function OrderSummary({
   lines,
   totalMinor,
   totalLabel,
   locale,
+  delivery,
 }: {
   lines: { name: string; quantity: number; totalMinor: MinorUnits }[];
   totalMinor: MinorUnits;
   totalLabel: string;
   locale: Locale;
+  delivery?: { label: string; feeMinor: MinorUnits | null; free: string };
 }) {
   return (
     <dl className="mt-3 space-y-2 text-sm">
@@ -23,6 +29,18 @@ export function OrderSummary({
           <dd className="whitespace-nowrap">{formatMoney(line.totalMinor, locale)}</dd>
         </div>
       ))}
+      {delivery && (
+        <div className="flex justify-between gap-3" data-testid="delivery-line">
+          <dt>{delivery.label}</dt>
+          <dd className="whitespace-nowrap" data-testid="delivery-fee">
+            {delivery.feeMinor === null
+              ? ""
+              : delivery.feeMinor === 0
+                ? delivery.free
+                : formatMoney(delivery.feeMinor, locale)}
+          </dd>
+        </div>
+      )}
       <div className="flex justify-between gap-3 border-t border-sand-200 pt-2 text-base font-semibold">
         <dt>{totalLabel}</dt>
         <dd data-testid="order-total">{formatMoney(totalMinor, locale)}</dd>

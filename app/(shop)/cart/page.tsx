@@ -115,6 +115,9 @@ export default async function CartPage() {
         <p className="text-lg">
           {t("total")} <strong data-testid="cart-total">{formatMoney(priced.totalMinor, locale)}</strong>
         </p>
+        {priced.lines.some((line) => line.product.kind === "physical") && (
+          <p className="text-sm text-stone-600">{t("deliveryAtCheckout")}</p>
+        )}
         {priced.lines.length > 0 && <LinkButton href="/checkout">{t("toCheckout")}</LinkButton>}
       </div>
     </section>

@@ -1,16 +1,18 @@
 import type { Metadata } from "next";
 import { getLocale, getMessages, getTranslations } from "next-intl/server";
-import { CheckoutForm } from "@/components/checkout-form";
+import { CheckoutSummary, DeliveryChoiceProvider, type OfferedZone } from "@/components/checkout-delivery";
+import { CheckoutForm, type DeliveryOffer } from "@/components/checkout-form";
 import { EmptyState } from "@/components/empty-state";
-import { OrderSummary } from "@/components/order-summary";
 import { ShopLink } from "@/components/shop-link";
 import { priceCart, type PricedCart } from "@/lib/cart";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
+import { deliveryFeeMinor, listDeliveryZones, readPickup, type DeliveryZone, type Pickup } from "@/lib/delivery/zones";
 import { logger } from "@/lib/log";
 import { getEnv } from "@/lib/env";
 import { localiseGateways } from "@/lib/gateways";
+import { formatMoney } from "@/lib/money";
 import { findCustomerOrder } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
 
@@ -29,10 +31,14 @@ export default async function CheckoutPage() {
   ]);
   let priced: PricedCart;
   let order: Awaited<ReturnType<typeof findCustomerOrder>>;
+  let zones: DeliveryZone[];
+  let pickup: Pickup;
   try {
-    [priced, order] = await Promise.all([
+    [priced, order, zones, pickup] = await Promise.all([
       priceCart(getDb(), cart),
       orderId ? findCustomerOrder(getDb(), orderId, sessionId) : undefined,
+      listDeliveryZones(getDb(), { enabledOnly: true }),
+      readPickup(getDb()),
     ]);
   } catch (error) {
     // The database is down: the cart cannot be priced, no checkout can be stored now, and the last one's state cannot
@@ -51,54 +57,97 @@ export default async function CheckoutPage() {
     return <EmptyState title={tCart("emptyTitle")} text={t("emptyText")} action={tCart("browse")} href="/" />;
   }
   const { PAYMENT_GATEWAYS } = getEnv();
+  // Goods to deliver: the zones offered, each with its fee for this cart (the server prices it again at the submit).
+  let delivery: DeliveryOffer | undefined;
+  if (priced.lines.some((line) => line.product.kind === "physical")) {
+    const offered: OfferedZone[] = zones.map((zone) => {
+      const feeMinor = deliveryFeeMinor(zone, priced.totalMinor);
+      const city = zone.name[locale];
+      const fee = feeMinor === 0 ? t("free") : formatMoney(feeMinor, locale);
+      return {
+        id: zone.id,
+        option:
+          zone.freeAboveMinor !== null && feeMinor > 0
+            ? t("cityFeeFreeAbove", { city, fee, above: formatMoney(zone.freeAboveMinor, locale) })
+            : t("cityFee", { city, fee }),
+        line: t("deliveryLine", { city }),
+        feeMinor,
+      };
+    });
+    delivery = {
+      zones: offered,
+      ...(pickup.enabled
+        ? { pickup: t("pickupWhere", { address: pickup.address[locale], hours: pickup.hours[locale] }) }
+        : {}),
+    };
+  }
   return (
-    <div className="grid gap-8 md:grid-cols-[1fr_20rem]">
-      <section>
-        <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
-        <p className="mt-1 text-stone-600">{t("intro")}</p>
-        {order?.status === "pending" && (
-          <p
-            role="status"
-            className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
-            data-testid="pending-notice"
+    <DeliveryChoiceProvider>
+      <div className="grid gap-8 md:grid-cols-[1fr_20rem]">
+        <section>
+          <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
+          <p className="mt-1 text-stone-600">{t("intro")}</p>
+          {order?.status === "pending" && (
+            <p
+              role="status"
+              className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+              data-testid="pending-notice"
+            >
+              {t("pendingNotice")}
+            </p>
+          )}
+          <CheckoutForm
+            delivery={delivery}
+            gateways={[{ alias: "", name: t("chooseLater") }, ...localiseGateways(PAYMENT_GATEWAYS, messages.gateways)]}
+            labels={{
+              details: t("details"),
+              optional: t("optional"),
+              required: t("required"),
+              contactNote: t("contactNote"),
+              fullName: t("fullName"),
+              email: t("email"),
+              phone: t("phone"),
+              phoneHint: t("phoneHint"),
+              phoneCourier: t("phoneCourier"),
+              method: t("method"),
+              methodNote: t("methodNote"),
+              submit: t("submit"),
+              submitting: t("submitting"),
+              delivery: t("delivery"),
+              deliverTo: t("deliverTo"),
+              pickup: t("pickup"),
+              city: t("city"),
+              chooseCity: t("chooseCity"),
+              address: t("address"),
+              addressHint: t("addressHint"),
+              landmark: t("landmark"),
+              secondPhone: t("secondPhone"),
+            }}
+          />
+        </section>
+        <aside aria-labelledby="summary-heading" className="h-fit rounded-xl border border-sand-200 bg-white p-4">
+          <h2 id="summary-heading" className="font-semibold">
+            {t("summary")}
+          </h2>
+          <CheckoutSummary
+            locale={locale}
+            labels={{ total: t("total"), pickupLine: t("pickupLine"), feeByCity: t("feeByCity"), free: t("free") }}
+            lines={priced.lines.map((l) => ({
+              name: l.product.name[locale],
+              quantity: l.quantity,
+              totalMinor: l.totalMinor,
+            }))}
+            linesTotalMinor={priced.totalMinor}
+            {...(delivery ? { delivery: { zones: delivery.zones } } : {})}
+          />
+          <ShopLink
+            href="/cart"
+            className="mt-3 inline-block text-sm text-brand-700 underline-offset-2 hover:underline"
           >
-            {t("pendingNotice")}
-          </p>
-        )}
-        <CheckoutForm
-          gateways={[{ alias: "", name: t("chooseLater") }, ...localiseGateways(PAYMENT_GATEWAYS, messages.gateways)]}
-          labels={{
-            details: t("details"),
-            optional: t("optional"),
-            fullName: t("fullName"),
-            email: t("email"),
-            phone: t("phone"),
-            phoneHint: t("phoneHint"),
-            method: t("method"),
-            methodNote: t("methodNote"),
-            submit: t("submit"),
-            submitting: t("submitting"),
-          }}
-        />
-      </section>
-      <aside aria-labelledby="summary-heading" className="h-fit rounded-xl border border-sand-200 bg-white p-4">
-        <h2 id="summary-heading" className="font-semibold">
-          {t("summary")}
-        </h2>
-        <OrderSummary
-          locale={locale}
-          totalLabel={t("total")}
-          lines={priced.lines.map((l) => ({
-            name: l.product.name[locale],
-            quantity: l.quantity,
-            totalMinor: l.totalMinor,
-          }))}
-          totalMinor={priced.totalMinor}
-        />
-        <ShopLink href="/cart" className="mt-3 inline-block text-sm text-brand-700 underline-offset-2 hover:underline">
-          {t("editCart")}
-        </ShopLink>
-      </aside>
-    </div>
+            {t("editCart")}
+          </ShopLink>
+        </aside>
+      </div>
+    </DeliveryChoiceProvider>
   );
 }

@@ -114,7 +114,27 @@ export default async function OrderPage({ params, searchParams }: Props) {
       </div>
       <div className="mt-6 rounded-xl border border-sand-200 bg-white p-4">
         <h2 className="font-semibold">{t("heading", { id: order.id })}</h2>
-        <OrderSummary locale={locale} totalLabel={tCheckout("total")} lines={lines} totalMinor={order.amountMinor} />
+        <OrderSummary
+          locale={locale}
+          totalLabel={tCheckout("total")}
+          lines={lines}
+          totalMinor={order.amountMinor}
+          // The delivery's own line: the city (its name as sold) and its fee, or pickup. No street address here.
+          delivery={
+            order.deliveryMethod === null
+              ? undefined
+              : {
+                  label:
+                    order.deliveryMethod === "pickup"
+                      ? tCheckout("pickupLine")
+                      : tCheckout("deliveryLine", {
+                          city: locale === "ar" ? order.deliveryCityAr! : order.deliveryCityEn!,
+                        }),
+                  feeMinor: order.deliveryFeeMinor,
+                  free: tCheckout("free"),
+                }
+          }
+        />
       </div>
     </section>
   );

@@ -69,24 +69,34 @@ export const TEST_PRODUCTS = [
     priceMinor: 1_875,
     picture: "saffron.svg",
   },
+  // Sent by e-mail, not delivered: a cart of it alone asks for no address (issue of delivery).
+  {
+    slug: "gift-card",
+    nameEn: "Digital gift card, 50 LYD",
+    nameAr: "بطاقة هدية رقمية، 50 د.ل",
+    priceMinor: 5_000,
+    picture: "gift-card.svg",
+    kind: "digital",
+  },
 ] as const;
 
 export type TestSlug = (typeof TEST_PRODUCTS)[number]["slug"];
 
 /**
- * Creates {@link TEST_PRODUCTS} (visible, physical, stock not counted) in a migrated database; with `pictures`, each
- * with its drawing stored as an uploaded picture is (lib/catalog/pictures.ts).
+ * Creates {@link TEST_PRODUCTS} (visible, stock not counted, physical but for the digital gift card) in a migrated
+ * database; with `pictures`, each with its drawing stored as an uploaded picture is (lib/catalog/pictures.ts).
  * @returns each product's id by slug.
  */
 export async function seedTestCatalogue(db: Db, { pictures = false } = {}): Promise<Record<TestSlug, number>> {
   const rows = await db
     .insert(products)
     .values(
-      TEST_PRODUCTS.map(({ slug, nameEn, nameAr, priceMinor }, sortOrder) => ({
-        slug,
-        nameEn,
-        nameAr,
-        priceMinor,
+      TEST_PRODUCTS.map((product, sortOrder) => ({
+        slug: product.slug,
+        nameEn: product.nameEn,
+        nameAr: product.nameAr,
+        priceMinor: product.priceMinor,
+        kind: "kind" in product ? product.kind : ("physical" as const),
         sortOrder,
       })),
     )

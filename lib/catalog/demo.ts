@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import type { Db } from "../db/client";
-import { productPictures, products } from "../db/schema";
+import { productPictures, products, type ProductKind } from "../db/schema";
 import type { Locale } from "../i18n/config";
 import type { MinorUnits } from "../money";
 import { recordCatalogEvent } from "./editing";
@@ -21,6 +21,8 @@ interface DemoProduct {
   priceMinor: MinorUnits;
   /** Units on hand, or `null`: not counted. */
   stock: number | null;
+  /** Goods to deliver, unless `digital` (lib/db/schema.ts, PRODUCT_KINDS). */
+  kind?: ProductKind;
   /** Its picture, a drawing in lib/catalog/demo/. */
   picture: string;
 }
@@ -114,6 +116,18 @@ const DEMO: readonly DemoProduct[] = [
     stock: null,
     picture: "saffron.svg",
   },
+  {
+    slug: "gift-card",
+    name: { en: "Digital gift card, 50 LYD", ar: "بطاقة هدية رقمية، 50 د.ل" },
+    description: {
+      en: "Sent by e-mail with its code: nothing to deliver, and it never runs out.",
+      ar: "تُرسل بالبريد الإلكتروني مع رمزها: لا شيء يُوصَّل، ولا تنفد أبدًا.",
+    },
+    priceMinor: 5_000,
+    stock: null,
+    kind: "digital",
+    picture: "gift-card.svg",
+  },
 ];
 
 /** Who the demo catalogue's audit rows name. */
@@ -141,6 +155,7 @@ export async function seedDemoCatalogue(db: Db): Promise<number> {
           descriptionAr: product.description.ar,
           priceMinor: product.priceMinor,
           stock: product.stock,
+          kind: product.kind ?? "physical",
           sortOrder: index,
         })
         .returning({ id: products.id });

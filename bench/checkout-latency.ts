@@ -46,9 +46,9 @@ export interface LatencyRun {
 /** A fresh shop session with one product in its cart, and its checkout form. */
 async function newCartSession(shopUrl: string) {
   const cookie = await addToCart(shopUrl, { slug: "olive-oil", quantity: 1 });
-  const { hidden, gateways } = await loadCheckoutForm(shopUrl, cookie);
+  const { hidden, gateways, delivery } = await loadCheckoutForm(shopUrl, cookie);
   if (!gateways[0]) throw new Error("the checkout form offers no payment gateway");
-  return { cookie, hidden, gateway: gateways[0] };
+  return { cookie, hidden, gateway: gateways[0], delivery };
 }
 
 /** A unique full name of fixed length, so every checkout is a new one (no resume) and bodies keep one size. */
@@ -170,7 +170,9 @@ export async function measureCheckoutLatency({
     sessions.set(shop.key, await mapLimit(Array.from({ length: total + 1 }), 4, () => newCartSession(shop.url)));
   const baselineHidden = await baselineForm(baselineUrl);
 
-  const details = (arm: string, index: number, gateway: string): CheckoutDetails => ({
+  // The olive oil is delivered: the shop's form asks the city and address (the baseline's takes none).
+  const details = (arm: string, index: number, gateway: string, delivery: CheckoutDetails = {}): CheckoutDetails => ({
+    ...delivery,
     full_name: uniqueName(run, arm, index),
     email: "bench@example.ly",
     phone: "0912345678",
@@ -183,7 +185,7 @@ export async function measureCheckoutLatency({
     first.url,
     firstSession.cookie,
     firstSession.hidden,
-    details("x", 0, firstSession.gateway),
+    details("x", 0, firstSession.gateway, firstSession.delivery),
     serviceOrigin,
   );
   const shape = await bodyShapeOf(emulator, probe.paymentToken);
@@ -201,7 +203,7 @@ export async function measureCheckoutLatency({
             shop.url,
             session.cookie,
             session.hidden,
-            details(`${shopIndex}`, index, session.gateway),
+            details(`${shopIndex}`, index, session.gateway, session.delivery),
             serviceOrigin,
           )
         ).elapsed;

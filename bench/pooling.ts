@@ -107,6 +107,7 @@ async function checkouts(instances: RunningApp[]): Promise<{ failed: number; err
       const started = performance.now();
       try {
         const answer = await submitCheckout(base, cookie, form.hidden, {
+          ...form.delivery,
           full_name: "Load Test",
           email: "load@example.ly",
           phone: "0912345678",

@@ -6,6 +6,7 @@ import {
   database,
   emulator,
   expect,
+  fillCheckout,
   type Lang,
   shop,
   signInAsAdmin,
@@ -97,6 +98,7 @@ for (const lang of ["en", "ar"] as const) {
     await useLanguage(page, lang);
     await addToCart(page, "olive-oil", 2, lang);
     await page.goto("/checkout");
+    await fillCheckout(page, {}, lang);
     await page.getByRole("button", { name: shop("checkout.submit", lang) }).click();
     await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
     await expectNoSeriousViolations(page, `payment page: gateway selection (${lang})`);
@@ -153,6 +155,18 @@ test("the checkout works by keyboard alone", async ({ page, request }) => {
   await page.keyboard.type("huda@example.ly");
   await page.keyboard.press("Tab");
   await page.keyboard.type("0912345678");
+  // Through the delivery: the method (delivery is chosen), the city (the arrow picks the first), the address, then
+  // past the optional landmark and second phone.
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("radio", { name: shop("checkout.deliverTo") })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel(shop("checkout.city"))).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByLabel(shop("checkout.city"))).not.toHaveValue("");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("Gargaresh Street");
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Tab");
   // Into the gateway radio group: the arrow keys move the choice.
   await page.keyboard.press("Tab");
   await expect(page.getByRole("radio", { name: shop("checkout.chooseLater") })).toBeFocused();

@@ -8,6 +8,7 @@ import {
   database,
   emulator,
   expect,
+  fillCheckout,
   type Lang,
   mailbox,
   paymentPage,
@@ -44,7 +45,8 @@ const outbox = (orderId: string) =>
   });
 
 /**
- * A browser in `lang` that fills the cart (2 × olive oil at 42.50, 1 × saffron at 18.75: 103.75 LYD) and reaches the
+ * A browser in `lang` that fills the cart (2 × olive oil at 42.50, 1 × saffron at 18.75: 103.75 LYD), delivered to
+ * Tripoli (10.00 LYD: 113.75 LYD in all), and reaches the
  * gateway page. @returns the page and the payment's token.
  */
 async function toGatewayPage(browser: Browser, lang: Lang, customer: string): Promise<{ page: Page; token: string }> {
@@ -53,9 +55,11 @@ async function toGatewayPage(browser: Browser, lang: Lang, customer: string): Pr
   await addToCart(page, "olive-oil", 2, lang);
   await addToCart(page, "saffron", 1, lang);
   await page.goto("/checkout");
-  await page.getByLabel(shop("checkout.fullName", lang)).fill("Aisha Ben Ali");
-  await page.getByLabel(shop("checkout.email", lang)).fill(customer);
-  await page.getByRole("radio", { name: shop("gateways.sadad", lang) }).check();
+  await fillCheckout(
+    page,
+    { full_name: "Aisha Ben Ali", email: customer, gateway: shop("gateways.sadad", lang) },
+    lang,
+  );
   await page.getByRole("button", { name: shop("checkout.submit", lang) }).click();
   await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
   const token = new URL(page.url()).pathname.split("/").pop()!;
@@ -100,7 +104,7 @@ for (const lang of ["en", "ar"] as const) {
     expect(receipt, "one receipt, to the customer").toBeDefined();
     expect(notice, "one notice, to the merchant").toBeDefined();
 
-    const total = formatMoney(10375, lang);
+    const total = formatMoney(11375, lang);
     expect(receipt.subject).toBe(fill(shop("email.receipt.subject", lang), { id: orderId, total }));
     expect(receipt.html).toMatch(new RegExp(`<html[^>]* dir="${lang === "ar" ? "rtl" : "ltr"}" lang="${lang}"`));
     expect(receipt.text).toContain(shop("email.receipt.heading", lang));
@@ -113,7 +117,7 @@ for (const lang of ["en", "ar"] as const) {
 
     // The merchant's notice is in the merchant's language (MERCHANT_LOCALE, English here), whatever the customer's.
     expect(notice.subject).toBe(
-      fill(shop("email.notice.subjectPaid", "en"), { id: orderId, total: formatMoney(10375, "en") }),
+      fill(shop("email.notice.subjectPaid", "en"), { id: orderId, total: formatMoney(11375, "en") }),
     );
     expect(notice.text).toContain(customer);
     expect(notice.text).toContain(`${stack().env.SITE_URL}/admin/orders/${orderId}`);
@@ -170,7 +174,7 @@ test("money after a cancel: the merchant's notice spells out the flag", async ({
 
   const notice = (await mailbox.waitFor(request, orderId, 2)).find((email) => to(email) === MERCHANT)!;
   expect(notice.subject).toBe(
-    fill(shop("email.notice.subjectFlagged", "en"), { id: orderId, total: formatMoney(10375, "en") }),
+    fill(shop("email.notice.subjectFlagged", "en"), { id: orderId, total: formatMoney(11375, "en") }),
   );
   expect(notice.text).toContain(shop("email.flags.paid_after_cancel", "en"));
 });

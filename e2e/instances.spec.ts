@@ -48,8 +48,8 @@ test("ten identical checkout posts alternated between two instances make one pay
 }) => {
   const [a, b] = instances.map((instance) => instance.url) as [string, string];
   const cookie = await addToCart(a, { slug: "saffron", quantity: 2 });
-  const { hidden } = await loadCheckoutForm(a, cookie);
-  const details = { full_name: "Salem Fathi", email: "salem@example.ly", phone: "", payment_gateway: "" };
+  const { hidden, delivery } = await loadCheckoutForm(a, cookie);
+  const details = { ...delivery, full_name: "Salem Fathi", email: "salem@example.ly", payment_gateway: "" };
   const answers = await Promise.all(
     Array.from({ length: 10 }, (_, i) => submitCheckout(i % 2 ? b : a, cookie, hidden, details)),
   );
@@ -83,8 +83,8 @@ test("a cart paid the moment its page opens is paid once: the tabs that submit a
   );
   const [a, b] = instances.map((instance) => instance.url) as [string, string];
   const cookie = await addToCart(a, { slug: "olive-oil", quantity: 1 });
-  const { hidden } = await loadCheckoutForm(b, cookie);
-  const details = { full_name: "Huda Elmagri", email: "", phone: "", payment_gateway: "sadad" };
+  const { hidden, delivery } = await loadCheckoutForm(b, cookie);
+  const details = { ...delivery, full_name: "Huda Elmagri", email: "", payment_gateway: "sadad" };
   const submit = (count: number) =>
     Promise.all(Array.from({ length: count }, (_, i) => submitCheckout(i % 2 ? b : a, cookie, hidden, details)));
 
@@ -118,8 +118,8 @@ test("one address flooding the checkout keeps the payment service's allowance fo
   const [a, b] = instances.map((instance) => instance.url) as [string, string];
   const checkout = async (base: string, address: string) => {
     const cookie = await addToCart(base, { slug: "saffron" });
-    const { hidden } = await loadCheckoutForm(base, cookie);
-    return submitCheckout(base, cookie, hidden, {}, { "X-Forwarded-For": address });
+    const { hidden, delivery } = await loadCheckoutForm(base, cookie);
+    return submitCheckout(base, cookie, hidden, delivery, { "X-Forwarded-For": address });
   };
 
   const flood = [];
@@ -150,13 +150,19 @@ test("the last 3 units, wanted by 20 customers at once on two instances: 3 payme
     Array.from({ length: 20 }, async (_, i) => {
       const base = i % 2 ? b : a;
       const cookie = await addToCart(base, { slug });
-      const { hidden } = await loadCheckoutForm(base, cookie);
-      return { base, cookie, hidden, address: `198.51.100.${i + 1}` };
+      const { hidden, delivery } = await loadCheckoutForm(base, cookie);
+      return { base, cookie, hidden, delivery, address: `198.51.100.${i + 1}` };
     }),
   );
   const answers = await Promise.all(
-    customers.map(({ base, cookie, hidden, address }) =>
-      submitCheckout(base, cookie, hidden, { full_name: "Mabrouka Salem" }, { "X-Forwarded-For": address }),
+    customers.map(({ base, cookie, hidden, delivery, address }) =>
+      submitCheckout(
+        base,
+        cookie,
+        hidden,
+        { ...delivery, full_name: "Mabrouka Salem" },
+        { "X-Forwarded-For": address },
+      ),
     ),
   );
 

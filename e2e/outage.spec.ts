@@ -2,7 +2,18 @@ import { readFileSync, statSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { Pool, type PoolClient, type QueryConfig } from "pg";
 import { ERROR_PAGE_TEXT } from "../lib/i18n/error-page";
-import { addToCart, createAdmin, emulator, expect, paymentPage, shop, signInAsAdmin, stack, test } from "./support";
+import {
+  addToCart,
+  createAdmin,
+  emulator,
+  expect,
+  fillCheckout,
+  paymentPage,
+  shop,
+  signInAsAdmin,
+  stack,
+  test,
+} from "./support";
 
 /**
  * The shop's database goes away while a customer is on the payment page. Without JavaScript (where the error page
@@ -46,7 +57,7 @@ test.describe("without JavaScript", () => {
     await emulator.reset(request);
     await addToCart(page, "saffron", 1, "en");
     await page.goto("/checkout");
-    await page.getByRole("radio", { name: shop("gateways.sadad", "en") }).check();
+    await fillCheckout(page, { gateway: shop("gateways.sadad", "en") }, "en");
     await page.getByRole("button", { name: shop("checkout.submit", "en") }).click();
     await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
     await page.getByRole("button", { name: paymentPage("en").continue }).click();

@@ -7,6 +7,7 @@ import {
   database,
   emulator,
   expect,
+  fillCheckout,
   paymentPage,
   shop,
   signInAsAdmin,
@@ -31,6 +32,7 @@ test.beforeEach(async ({ request }) => {
 /** Buys what is in the cart on the emulator's payment page, and waits for the order to read paid. */
 async function checkOutAndPay(page: Page) {
   await page.goto("/checkout");
+  await fillCheckout(page, {});
   await submitCheckout(page);
   await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
   await page.getByRole("radio", { name: "Sadad" }).check();

@@ -8,6 +8,7 @@ import {
   database,
   emulator,
   expect,
+  fillCheckout,
   mailbox,
   paymentPage,
   shop,
@@ -43,8 +44,7 @@ async function toGatewayPage(browser: Browser, email: string): Promise<{ page: P
   const page = await (await browser.newContext({ locale: "en-US" })).newPage();
   await addToCart(page, "saffron", 1, "en");
   await page.goto("/checkout");
-  await page.getByLabel(shop("checkout.email", "en")).fill(email);
-  await page.getByRole("radio", { name: "Sadad" }).check();
+  await fillCheckout(page, { email, gateway: "Sadad" }, "en");
   await page.getByRole("button", { name: shop("checkout.submit", "en") }).click();
   await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
   const token = new URL(page.url()).pathname.split("/").pop()!;
@@ -107,7 +107,7 @@ test("a payment whose webhooks were all lost and whose order expired is found by
   const [flagNotice] = await mailbox.waitFor(request, idB, 1);
   expect(to(flagNotice!)).toBe(MERCHANT);
   expect(flagNotice!.subject).toBe(
-    fill(shop("email.notice.subjectUnconfirmed", "en"), { id: idB, total: formatMoney(1875, "en") }),
+    fill(shop("email.notice.subjectUnconfirmed", "en"), { id: idB, total: formatMoney(2875, "en") }),
   );
   expect(flagNotice!.text).toContain(shop("email.flags.unconfirmed_report", "en"));
   await runScheduledJob(lost.page);
@@ -120,8 +120,8 @@ test("a payment whose webhooks were all lost and whose order expired is found by
   const today = new Intl.DateTimeFormat("en-GB", { timeZone: "Africa/Tripoli" }).format(new Date());
   const list = [
     "Payment token;Order number;Amount;Transaction reference;Date",
-    `${lost.token};;18,75;${referenceA};${today}`,
-    `;${idB};18,75;${referenceB};${today}`,
+    `${lost.token};;28,75;${referenceA};${today}`,
+    `;${idB};28,75;${referenceB};${today}`,
     `pt-of-another-shop;;5,00;TXN-ELSEWHERE;${today}`,
   ].join("\n");
   await createAdmin(ADMIN.email, ADMIN.password);
@@ -160,7 +160,7 @@ test("a payment whose webhooks were all lost and whose order expired is found by
   const emailsA = await mailbox.waitFor(request, idA, 2);
   const noticeA = emailsA.find((email) => to(email) === MERCHANT)!;
   expect(noticeA.subject).toBe(
-    fill(shop("email.notice.subjectFlagged", "en"), { id: idA, total: formatMoney(1875, "en") }),
+    fill(shop("email.notice.subjectFlagged", "en"), { id: idA, total: formatMoney(2875, "en") }),
   );
   expect(noticeA.text).toContain(shop("email.flags.paid_manually", "en"));
   expect(emailsA.map(to)).toContain(`lost-${run}@example.ly`);

@@ -8,6 +8,7 @@ import {
   database,
   emulator,
   expect,
+  fillCheckout,
   paymentPage,
   shop,
   signInAsAdmin,
@@ -31,9 +32,11 @@ async function checkout(browser: Browser, details: { name?: string; email: strin
   const page = await (await browser.newContext({ locale: "en-US" })).newPage();
   await addToCart(page, "saffron", 1, "en");
   await page.goto("/checkout");
-  if (details.name) await page.getByLabel(shop("checkout.fullName", "en")).fill(details.name);
-  await page.getByLabel(shop("checkout.email", "en")).fill(details.email);
-  if (details.gateway) await page.getByRole("radio", { name: details.gateway }).check();
+  await fillCheckout(
+    page,
+    { email: details.email, ...(details.name ? { full_name: details.name } : {}), gateway: details.gateway },
+    "en",
+  );
   await page.getByRole("button", { name: shop("checkout.submit", "en") }).click();
   await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
   return page;

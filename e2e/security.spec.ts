@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Page } from "@playwright/test";
-import { addToCart, cartCount, emulator, expect, stack, test } from "./support";
+import { addToCart, cartCount, emulator, expect, fillCheckout, stack, test } from "./support";
 import { E2E_SECRETS } from "./stacks";
 
 test.beforeEach(async ({ request }) => {
@@ -12,6 +12,7 @@ test.beforeEach(async ({ request }) => {
 async function startPayment(page: Page): Promise<string> {
   await addToCart(page, "saffron", 2);
   await page.goto("/checkout");
+  await fillCheckout(page, {});
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
   return page.url().split("/").pop()!.split("?")[0]!;

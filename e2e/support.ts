@@ -179,15 +179,47 @@ export async function cartCount(page: Page): Promise<number> {
   return Number(await page.getByTestId("cart-count").textContent());
 }
 
-/** Fills the checkout's customer fields; `gateway` is the picker's display name. */
+/** The phone and address the checkout helpers give a delivery when a test names none. */
+export const TEST_PHONE = "0912345678";
+export const TEST_ADDRESS = "Gargaresh Street, building 12";
+
+/** How a test's checkout of goods is delivered: to a city (Tripoli unless named), by pickup, or left blank. */
+export type DeliveryChoice =
+  { city?: string; address?: string; landmark?: string; second_phone?: string } | "pickup" | "blank";
+
+/**
+ * Fills the checkout's customer fields; `gateway` is the picker's display name. When the cart holds goods (the page
+ * shows the delivery fieldset), also chooses the delivery — by default to Tripoli at {@link TEST_ADDRESS} — and gives
+ * the phone it requires ({@link TEST_PHONE}) unless the test gives one; `delivery: "blank"` leaves all of it empty.
+ */
 export async function fillCheckout(
   page: Page,
-  details: { full_name?: string; email?: string; phone?: string; gateway?: string },
+  details: { full_name?: string; email?: string; phone?: string; gateway?: string; delivery?: DeliveryChoice },
+  lang: Lang = currentLang(),
 ) {
-  if (details.full_name !== undefined) await page.getByLabel(shop("checkout.fullName")).fill(details.full_name);
-  if (details.email !== undefined) await page.getByLabel(shop("checkout.email")).fill(details.email);
-  if (details.phone !== undefined) await page.getByLabel(shop("checkout.phone")).fill(details.phone);
+  const { delivery = {} } = details;
+  const goods = delivery !== "blank" && (await page.getByTestId("delivery-fieldset").count()) > 0;
+  const phone = details.phone ?? (goods ? TEST_PHONE : undefined);
+  if (details.full_name !== undefined) await page.getByLabel(shop("checkout.fullName", lang)).fill(details.full_name);
+  if (details.email !== undefined) await page.getByLabel(shop("checkout.email", lang)).fill(details.email);
+  if (phone !== undefined) await page.getByLabel(shop("checkout.phone", lang)).fill(phone);
+  if (goods && delivery === "pickup") await page.getByRole("radio", { name: shop("checkout.pickup", lang) }).check();
+  else if (goods && typeof delivery === "object") {
+    await page.getByRole("radio", { name: shop("checkout.deliverTo", lang) }).check();
+    await chooseCity(page, delivery.city ?? (lang === "ar" ? "طرابلس" : "Tripoli"), lang);
+    await page.getByLabel(shop("checkout.address", lang)).fill(delivery.address ?? TEST_ADDRESS);
+    if (delivery.landmark !== undefined) await page.getByLabel(shop("checkout.landmark", lang)).fill(delivery.landmark);
+    if (delivery.second_phone !== undefined)
+      await page.getByLabel(shop("checkout.secondPhone", lang)).fill(delivery.second_phone);
+  }
   if (details.gateway !== undefined) await page.getByRole("radio", { name: details.gateway }).check();
+}
+
+/** Chooses a delivery city on the checkout form by its name in the page's language (the option also shows its fee). */
+export async function chooseCity(page: Page, city: string, lang: Lang = currentLang()) {
+  const select = page.getByLabel(shop("checkout.city", lang));
+  const value = await select.locator("option", { hasText: city }).first().getAttribute("value");
+  await select.selectOption(value!);
 }
 
 /** Submits the checkout form. */

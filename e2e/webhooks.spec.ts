@@ -6,6 +6,7 @@ import {
   database,
   emulator,
   expect,
+  fillCheckout,
   paymentPage,
   shop,
   signInAsAdmin,
@@ -31,7 +32,7 @@ const paymentTokenOf = (page: Page) => new URL(page.url()).pathname.split("/").p
 async function toGatewayPage(page: Page): Promise<string> {
   await addToCart(page, "saffron", 2, "en");
   await page.goto("/checkout");
-  await page.getByRole("radio", { name: "Sadad" }).check();
+  await fillCheckout(page, { gateway: "Sadad" }, "en");
   await page.getByRole("button", { name: shop("checkout.submit", "en") }).click();
   await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
   const token = paymentTokenOf(page);
@@ -80,7 +81,7 @@ test("Pay → the service's webhook confirms the order, and the database has the
     verified: true,
     from: "pending",
     to: "paid",
-    amount: 37.5,
+    amount: 47.5,
     currency: "LYD",
     gateway: "sadad",
   });
@@ -108,7 +109,7 @@ test.describe("without JavaScript", () => {
     await emulator.fault(request, { route: "webhook", kind: "delay", delayMs: 3_000 });
     await addToCart(page, "saffron", 1, "en");
     await page.goto("/checkout");
-    await page.getByRole("radio", { name: "Sadad" }).check();
+    await fillCheckout(page, { gateway: "Sadad" }, "en");
     await page.getByRole("button", { name: shop("checkout.submit", "en") }).click();
     await page.getByRole("button", { name: paymentPage("en").continue }).click();
     await pay(page);
@@ -191,7 +192,7 @@ test("a forged webhook (bad signature) is refused with 401, changes nothing and 
   expect(delivery!.attempts[0]!.status).toBe(401);
 
   // And one made by hand, with a signature from another secret.
-  const body = JSON.stringify({ event: "payment.success", token, amount: 37.5, currency: "LYD" });
+  const body = JSON.stringify({ event: "payment.success", token, amount: 47.5, currency: "LYD" });
   const forged = await request.post(`${stack().env.SITE_URL}/api/payments/webhook`, {
     data: body,
     headers: {

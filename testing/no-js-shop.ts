@@ -9,10 +9,11 @@
 // browser test. Forms are found by their field names, never by their (translated) texts.
 import { parse, type HTMLElement } from "node-html-parser";
 
-/** A form's hidden inputs (the `$ACTION_…` fields) and, per radio group, the values offered. */
+/** A form's hidden inputs (the `$ACTION_…` fields) and, per radio group and per select, the values offered. */
 export interface FoundForm {
   hidden: [string, string][];
   radios: Record<string, string[]>;
+  selects: Record<string, string[]>;
 }
 
 /** The first `<form>` of `html` that has a control named `fieldName`, or `null`. */
@@ -29,7 +30,14 @@ export function findForm(html: string, fieldName: string): FoundForm | null {
     if (input.getAttribute("type") === "hidden") hidden.push([name, value]);
     if (input.getAttribute("type") === "radio") (radios[name] ??= []).push(value);
   }
-  return { hidden, radios };
+  const selects: Record<string, string[]> = {};
+  for (const select of form.querySelectorAll("select[name]")) {
+    selects[select.getAttribute("name")!] = select
+      .querySelectorAll("option")
+      .map((option) => option.getAttribute("value") ?? "")
+      .filter(Boolean);
+  }
+  return { hidden, radios, selects };
 }
 
 /** Parsed HTML, for callers that read more than a form (testing/page-weight.ts). */
@@ -105,30 +113,50 @@ export async function addToCart(
 
 /**
  * Loads the checkout page with a cart's cookie and reads its form.
- * @returns the form's hidden inputs (the `$ACTION_…` fields) and the gateway aliases offered.
+ * @returns the form's hidden inputs (the `$ACTION_…` fields), the gateway aliases offered, and `delivery`: what a cart
+ *   of goods needs to check out (the phone, delivery to the first city offered — Tripoli — at a test address), or
+ *   nothing when the form asks no delivery (digital products only). Spread it under the test's own details.
  */
 export async function loadCheckoutForm(
   baseUrl: string,
   cookie: string,
-): Promise<{ hidden: [string, string][]; gateways: string[] }> {
+): Promise<{ hidden: [string, string][]; gateways: string[]; delivery: CheckoutDetails }> {
   const form = findForm(await getPage(new URL("/checkout", baseUrl).href, cookie), "full_name");
   if (!form) throw new Error("the checkout page has no checkout form (no field named full_name): is the cart empty?");
-  return { hidden: form.hidden, gateways: (form.radios.payment_gateway ?? []).filter(Boolean) };
+  const zone = form.selects.delivery_zone?.[0];
+  return {
+    hidden: form.hidden,
+    gateways: (form.radios.payment_gateway ?? []).filter(Boolean),
+    delivery: zone
+      ? {
+          phone: "0912345678",
+          delivery_method: "delivery",
+          delivery_zone: zone,
+          delivery_address: "Gargaresh Street, building 12",
+        }
+      : {},
+  };
 }
 
-/** The customer's details as the checkout form names them (the spec's field names); blanks are allowed. */
-export type CheckoutDetails = Partial<Record<"full_name" | "email" | "phone" | "payment_gateway", string>>;
+/** The checkout form's fields (lib/checkout/form.ts, CHECKOUT_FIELDS). */
+const FIELDS = [
+  "full_name",
+  "email",
+  "phone",
+  "payment_gateway",
+  "delivery_method",
+  "delivery_zone",
+  "delivery_address",
+  "delivery_landmark",
+  "second_phone",
+] as const;
 
-/** The fields of one checkout submission: the form's hidden inputs plus the customer's details. */
+/** What a checkout submission gives, as the checkout form names its fields (the spec's field names); blanks allowed. */
+export type CheckoutDetails = Partial<Record<(typeof FIELDS)[number], string>>;
+
+/** The fields of one checkout submission: the form's hidden inputs plus the customer's details and delivery. */
 export function checkoutFields(hidden: [string, string][], details: CheckoutDetails = {}): [string, string][] {
-  const { full_name = "", email = "", phone = "", payment_gateway = "" } = details;
-  return [
-    ...hidden,
-    ["full_name", full_name],
-    ["email", email],
-    ["phone", phone],
-    ["payment_gateway", payment_gateway],
-  ];
+  return [...hidden, ...FIELDS.map((field): [string, string] => [field, details[field] ?? ""])];
 }
 
 /**
@@ -207,10 +235,11 @@ export async function placePaidOrder(
   { slug = "olive-oil", quantity = 1 } = {},
 ): Promise<{ orderPath: string; cookie: string; paymentUrl: string }> {
   const cartCookie = await addToCart(baseUrl, { slug, quantity });
-  const { hidden, gateways } = await loadCheckoutForm(baseUrl, cartCookie);
+  const { hidden, gateways, delivery } = await loadCheckoutForm(baseUrl, cartCookie);
   const gateway = gateways[0];
   if (!gateway) throw new Error("the checkout form offers no payment gateway");
   const details = {
+    ...delivery,
     full_name: "Page Weight",
     email: "weight@example.ly",
     phone: "0912345678",

@@ -191,7 +191,10 @@ export function CheckoutForm({
               <label htmlFor="delivery_zone" className="block text-sm font-medium">
                 {labels.city} <span className="font-normal text-stone-600">{labels.required}</span>
               </label>
+              {/* Keyed by what was posted: React applies a select's defaultValue only when it mounts, and the form's
+                  reset after a failed submission would otherwise go back to "Choose your city". */}
               <select
+                key={values.delivery_zone ?? ""}
                 id="delivery_zone"
                 name="delivery_zone"
                 defaultValue={values.delivery_zone ?? ""}

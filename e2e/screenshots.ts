@@ -7,6 +7,7 @@ import {
   database,
   emulator,
   expect,
+  fillCheckout,
   mailbox,
   shop,
   signInAsAdmin,
@@ -74,6 +75,21 @@ for (const lang of ["en", "ar"] as const) {
       await visit("/products/ghadames-slippers", "product");
       await visit("/cart", "cart");
       await visit("/checkout", "checkout");
+      // Delivery to Benghazi: the summary shows its fee on a line of its own, and in the total.
+      await fillCheckout(
+        page,
+        {
+          full_name: lang === "ar" ? "سالم فتحي" : "Salem Fathi",
+          delivery: {
+            city: lang === "ar" ? "بنغازي" : "Benghazi",
+            address: lang === "ar" ? "الفويهات، شارع البندقية 7" : "Al-Fuwayhat, Venice Street 7",
+            landmark: lang === "ar" ? "خلف صيدلية الشفاء" : "Behind Al-Shifa pharmacy",
+          },
+        },
+        lang,
+      );
+      await expect(page.getByTestId("delivery-fee")).not.toBeEmpty();
+      await shot("checkout-delivery");
       await page.getByLabel(shop("checkout.email", lang)).fill("salem-at-example");
       await page.getByLabel(shop("checkout.phone", lang)).fill("12345");
       await page.getByRole("button", { name: shop("checkout.submit", lang) }).click();
@@ -82,7 +98,7 @@ for (const lang of ["en", "ar"] as const) {
 
       // A valid address this time, so the customer gets a receipt (shot below).
       await page.getByLabel(shop("checkout.email", lang)).fill("salem@example.ly");
-      await page.getByLabel(shop("checkout.phone", lang)).fill("");
+      await page.getByLabel(shop("checkout.phone", lang)).fill("0912345678");
       await page.getByRole("button", { name: shop("checkout.submit", lang) }).click();
       await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
       await shot("payment-page");

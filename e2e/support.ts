@@ -180,8 +180,8 @@ export async function cartCount(page: Page): Promise<number> {
 }
 
 /** The phone and address the checkout helpers give a delivery when a test names none. */
-export const TEST_PHONE = "0912345678";
-export const TEST_ADDRESS = "Gargaresh Street, building 12";
+const TEST_PHONE = "0912345678";
+const TEST_ADDRESS = "Gargaresh Street, building 12";
 
 /** How a test's checkout of goods is delivered: to a city (Tripoli unless named), by pickup, or left blank. */
 export type DeliveryChoice =

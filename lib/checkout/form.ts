@@ -11,7 +11,7 @@ import type { ProblemKey } from "../problems";
  * (docs/payment-service.md, "Creating a payment"), so a reader can match form, code and wire; then how the goods
  * reach the customer. The checkout's fingerprint covers every one of them (lib/checkout/place-order.ts).
  */
-export const DELIVERY_FIELDS = [
+const DELIVERY_FIELDS = [
   "delivery_method",
   "delivery_zone",
   "delivery_address",
@@ -22,8 +22,8 @@ export const CHECKOUT_FIELDS = [...CUSTOMER_FIELDS, ...DELIVERY_FIELDS] as const
 export type CheckoutField = (typeof CHECKOUT_FIELDS)[number];
 
 /** How long the area-and-street address and the landmark may be (characters). */
-export const ADDRESS_MAX = 300;
-export const LANDMARK_MAX = 200;
+const ADDRESS_MAX = 300;
+const LANDMARK_MAX = 200;
 
 /** Text from a form: trimmed, and `undefined` when blank, so optional fields can simply be left empty. */
 const optionalText = (max: number, tooLong: ProblemKey) =>

@@ -63,7 +63,8 @@ async function toGatewayPage(browser: Browser, lang: Lang, customer: string): Pr
   await page.getByRole("button", { name: shop("checkout.submit", lang) }).click();
   await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
   const token = new URL(page.url()).pathname.split("/").pop()!;
-  await page.getByRole("button", { name: paymentPage(lang).continue }).click();
+  // Name, e-mail, phone (the delivery's) and a gateway: the payment page goes on to the gateway by itself.
+  await expect(page.getByRole("button", { name: paymentPage(lang).pay, exact: true })).toBeVisible({ timeout: 15_000 });
   return { page, token };
 }
 

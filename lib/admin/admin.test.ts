@@ -412,6 +412,13 @@ describe("orders in the back office", () => {
       "transaction_reference",
       "payment_token",
       "lines",
+      "fulfilment",
+      "delivery_method",
+      "delivery_city",
+      "delivery_address",
+      "delivery_landmark",
+      "second_phone",
+      "delivery_fee",
     ]);
     expect(row).toMatchObject({
       0: order!.id,

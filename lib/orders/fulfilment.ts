@@ -14,7 +14,7 @@ import { changeOrder } from "./events";
  */
 
 /** The steps of each way, in order; `none` is an order without a delivery method. */
-export const FULFILMENT_WAYS = {
+const FULFILMENT_WAYS = {
   delivery: ["packed", "out_for_delivery", "delivered"],
   pickup: ["packed", "ready_for_pickup", "picked_up"],
   none: ["fulfilled"],
@@ -36,13 +36,8 @@ export function nextFulfilmentStep(order: Pick<OrderRow, "deliveryMethod" | "ful
   return steps[index + 1] ?? null;
 }
 
-/** Whether `order` has taken the last step of its way (the goods reached the customer). */
-export function isFulfilled(order: Pick<OrderRow, "deliveryMethod" | "fulfilment">): boolean {
-  return order.fulfilment !== null && fulfilmentSteps(order.deliveryMethod).at(-1) === order.fulfilment;
-}
-
 /** A step's customer e-mail: the steps of a parcel's way each have one; plain `fulfilled` has none. */
-export function stepEmailsCustomer(step: FulfilmentStep): step is Exclude<FulfilmentStep, "fulfilled"> {
+function stepEmailsCustomer(step: FulfilmentStep): step is Exclude<FulfilmentStep, "fulfilled"> {
   return step !== "fulfilled";
 }
 

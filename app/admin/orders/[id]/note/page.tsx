@@ -1,24 +1,26 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
-import { getTranslations } from "next-intl/server";
+import { createTranslator } from "next-intl";
 import { OrderNotePrint } from "@/components/admin/order-note-print";
 import { requireAdmin } from "@/lib/admin/auth";
 import { findOrderForAdmin } from "@/lib/admin/orders";
 import { BRAND } from "@/lib/brand";
 import { getDb } from "@/lib/db/client";
 import { readPickup } from "@/lib/delivery/zones";
+import ar from "@/lib/i18n/messages/ar.json";
+import en from "@/lib/i18n/messages/en.json";
 import { formatMoney } from "@/lib/money";
 
 type Props = { params: Promise<{ id: string }> };
 
+// Both languages whatever the page's: the request's translator only has the reader's.
+const tEn = createTranslator({ locale: "en", messages: en, namespace: "admin.note" });
+const tAr = createTranslator({ locale: "ar", messages: ar, namespace: "admin.note" });
+
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
-  const [en, ar] = await Promise.all([
-    getTranslations({ locale: "en", namespace: "admin.note" }),
-    getTranslations({ locale: "ar", namespace: "admin.note" }),
-  ]);
-  return { title: `${en("title")} · ${ar("title")} ${id.slice(0, 40)}` };
+  return { title: `${tEn("title")} · ${tAr("title")} ${id.slice(0, 40)}` };
 }
 
 /**
@@ -38,29 +40,24 @@ const PRINT_CSS = `
 
 export default async function DeliveryNotePage({ params }: Props) {
   await requireAdmin();
-  const [{ id }, en, ar, nonce] = await Promise.all([
-    params,
-    getTranslations({ locale: "en", namespace: "admin.note" }),
-    getTranslations({ locale: "ar", namespace: "admin.note" }),
-    headers().then((all) => all.get("x-nonce") ?? undefined),
-  ]);
+  const [{ id }, nonce] = await Promise.all([params, headers().then((all) => all.get("x-nonce") ?? undefined)]);
   const order = await findOrderForAdmin(getDb(), id);
-  type Key = Parameters<typeof en>[0];
+  type Key = Parameters<typeof tEn>[0];
   /** A label in both languages: English, then Arabic written right to left. */
   const both = (key: Key) => (
     <>
-      {en(key)} ·{" "}
+      {tEn(key)} ·{" "}
       <span lang="ar" dir="rtl">
-        {ar(key)}
+        {tAr(key)}
       </span>
     </>
   );
   if (!order) {
     return (
       <p className="rounded-xl border border-stone-200 bg-white p-6">
-        {en("notFound", { id: id.slice(0, 40) })} ·{" "}
+        {tEn("notFound", { id: id.slice(0, 40) })} ·{" "}
         <span lang="ar" dir="rtl">
-          {ar("notFound", { id: id.slice(0, 40) })}
+          {tAr("notFound", { id: id.slice(0, 40) })}
         </span>
       </p>
     );
@@ -72,7 +69,7 @@ export default async function DeliveryNotePage({ params }: Props) {
     <div className="contents" key={key}>
       <dt className="text-stone-600">{both(key)}</dt>
       <dd className="font-medium" dir="auto" data-testid={testId}>
-        {value ?? en("none")}
+        {value ?? tEn("none")}
       </dd>
     </div>
   );
@@ -84,7 +81,7 @@ export default async function DeliveryNotePage({ params }: Props) {
         <Link href={`/admin/orders/${order.id}`} className="font-medium text-brand-800 underline underline-offset-2">
           {both("back")}
         </Link>
-        <OrderNotePrint label={`${en("print")} · ${ar("print")}`} />
+        <OrderNotePrint label={`${tEn("print")} · ${tAr("print")}`} />
       </div>
       <article
         className="note-sheet mx-auto max-w-[148mm] space-y-4 rounded-xl border border-stone-300 bg-white p-6 text-sm text-stone-900"
@@ -178,7 +175,7 @@ export default async function DeliveryNotePage({ params }: Props) {
                 <th scope="col" className="py-1 text-start font-medium">
                   {both("product")}
                 </th>
-                <th scope="col" className="w-20 py-1 text-end font-medium">
+                <th scope="col" className="w-32 py-1 text-end font-medium">
                   {both("quantity")}
                 </th>
               </tr>

@@ -87,7 +87,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
   const order = await findOrderForAdmin(getDb(), id);
   const settings = emailSettings();
   const merchantEmail = settings?.merchantEmail;
-  const merchantEmailOn = settings !== null;
+  const emailOn = settings !== null;
   const result = resultSchema.safeParse(query.result);
 
   if (!order) {
@@ -155,7 +155,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
   for (const event of order.events)
     if ((steps as readonly string[]).includes(event.type)) stepAt.set(event.type as FulfilmentStep, event.at);
   const next = order.status === "paid" ? nextFulfilmentStep(order) : null;
-  const canEmail = Boolean(order.email && merchantEmailOn);
+  const canEmail = Boolean(order.email && emailOn);
 
   return (
     <section className="space-y-6">

@@ -41,9 +41,10 @@ async function seedOrders() {
       const id = `ord_seed${String(index).padStart(12, "0")}`; // a valid order id: base-32, no o
       await pool.query(
         `insert into orders (id, session_id, fingerprint, status, amount_minor, currency, locale, full_name, email, phone,
-           payment_token, payment_url, payment_expires_at, claim_expires_at, flags, fulfilled_at, created_at)
+           payment_token, payment_url, payment_expires_at, claim_expires_at, flags, fulfilment, fulfilled_at, created_at)
          values ($1, 'demo', $1, $2, $3, 'LYD', 'en', $4, $5, '0912345678', 'pt-' || $1, 'https://pay.example.ly/x',
-           now() + interval '10 minutes', now(), $6, case when $7 then now() end, now() - ($8 || ' hours')::interval)
+           now() + interval '10 minutes', now(), $6, case when $7 then 'fulfilled' end, case when $7 then now() end,
+           now() - ($8 || ' hours')::interval)
          on conflict do nothing`,
         [id, status, amount, name, email, flags, fulfilled, 7 - index],
       );
@@ -157,6 +158,49 @@ for (const lang of ["en", "ar"] as const) {
       await shot("admin-reconcile-list");
     });
   }
+}
+
+/**
+ * The delivery note of a paid delivery to Benghazi (seeded: an order as the checkout and the webhook leave it), from
+ * the back office in each language: its labels are in both whatever the page's, so the two shots differ only in the
+ * frame around it. Desktop only: the note is printed on A5.
+ */
+for (const lang of ["en", "ar"] as const) {
+  test(`delivery note ${lang}`, async ({ page }) => {
+    mkdirSync(DIR, { recursive: true });
+    const id = "ord_seedde1very00000"; // a valid order id: base-32, no i, l, o or u
+    await database(async (pool) => {
+      const { rows } = await pool.query("select id, fee_minor from delivery_zones where name_en = 'Benghazi'");
+      await pool.query(
+        `insert into orders (id, session_id, fingerprint, status, amount_minor, currency, locale, full_name, email,
+           phone, payment_token, payment_url, payment_expires_at, claim_expires_at, delivery_method, delivery_zone_id,
+           delivery_city_en, delivery_city_ar, delivery_address, delivery_landmark, second_phone, delivery_fee_minor,
+           fulfilment)
+         values ($1, 'demo', $1, 'paid', 8500 + $3, 'LYD', 'ar', 'عائشة بن علي', 'aisha@example.ly', '+218912345678',
+           'pt-' || $1, 'https://pay.example.ly/x', now() + interval '10 minutes', now(), 'delivery', $2, 'Benghazi',
+           'بنغازي', 'الفويهات، شارع جمال عبد الناصر، عمارة 12', 'قرب مسجد عصمان', '+218923456789', $3, 'packed')
+         on conflict do nothing`,
+        [id, rows[0].id, rows[0].fee_minor],
+      );
+      await pool.query(
+        `insert into order_lines (order_id, position, product_slug, name, unit_minor, quantity)
+         values ($1, 0, 'olive-oil', 'زيت زيتون بكر، 1 لتر', 4250, 2) on conflict do nothing`,
+        [id],
+      );
+      const { rowCount } = await pool.query("select 1 from order_events where order_id = $1", [id]);
+      if (!rowCount)
+        await pool.query("insert into order_events (order_id, type, data) values ($1, 'webhook_received', $2)", [
+          id,
+          { verified: true, from: "awaiting_confirmation", to: "paid", gateway: "sadad", transactionId: "TXN-20977" },
+        ]);
+    });
+    await page.setViewportSize(viewports.desktop);
+    await page.context().addCookies([{ name: "NEXT_LOCALE", value: lang, url: stack().shopUrl }]);
+    await signInAsAdmin(page, ADMIN.email, ADMIN.password, lang);
+    await page.goto(`/admin/orders/${id}/note`);
+    await expect(page.getByTestId("delivery-note")).toBeVisible();
+    await page.screenshot({ path: `${DIR}/admin-delivery-note-${lang}-desktop.png`, fullPage: true });
+  });
 }
 
 /**

@@ -7,7 +7,11 @@ import { linkTokenSchema, parseCredentials, parseLinkRequest } from "@/lib/admin
 import { requestSignInLink, signInWithLink } from "@/lib/admin/sign-in-links";
 import { sendSignInLinkAfterResponse } from "@/lib/email/sign-in-link";
 import { isLocale } from "@/lib/i18n/config";
-import { fulfilOrder } from "@/lib/orders/fulfilment";
+import { z } from "zod";
+import { FULFILMENT_STEPS } from "@/lib/db/schema";
+import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
+import { recordFulfilmentStep } from "@/lib/orders/fulfilment";
+import { ORDER_ID } from "@/lib/orders/store";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/log";
 
@@ -70,11 +74,30 @@ export async function signInWithLinkAction(form: FormData): Promise<void> {
   redirect("/admin/orders");
 }
 
-/** Marks the order of form field `id` as fulfilled, as the signed-in admin; says on the order page how it went. */
-export async function fulfilAction(form: FormData): Promise<void> {
+const stepSchema = z.object({ id: z.string().regex(ORDER_ID), step: z.enum(FULFILMENT_STEPS) });
+
+/**
+ * Records a step of the goods' way (form fields `id`, `step`, and `notify` — the "e-mail the customer" checkbox,
+ * `on` when ticked) as the signed-in admin (lib/orders/fulfilment.ts), sends the step's e-mail after the redirect when
+ * one was queued, and says on the order page how it went.
+ */
+export async function fulfilmentStepAction(form: FormData): Promise<void> {
   const admin = await requireAdmin();
-  const id = String(form.get("id") ?? "");
-  const result = await fulfilOrder(getDb(), id, admin.email);
-  logger.info({ event: "admin_fulfil", orderId: id, result });
+  const id = String(form.get("id") ?? "").slice(0, 64);
+  const parsed = stepSchema.safeParse({ id, step: form.get("step") });
+  const outcome = parsed.success
+    ? await recordFulfilmentStep(getDb(), id, parsed.data.step, {
+        by: admin.email,
+        notify: form.get("notify") === "on",
+      })
+    : ({ result: "not_found" } as const);
+  logger.info({ event: "admin_fulfilment_step", orderId: id, step: parsed.data?.step, ...outcome });
+  if (outcome.result === "done" && outcome.emailed) sendPendingEmailsAfterResponse();
+  const result =
+    outcome.result === "done"
+      ? `${parsed.data!.step}${outcome.emailed ? "&emailed=1" : ""}`
+      : outcome.result === "not_paid" || outcome.result === "not_found"
+        ? outcome.result
+        : `step_${outcome.result}`;
   redirect(`/admin/orders/${encodeURIComponent(id)}?result=${result}`);
 }

@@ -1,5 +1,5 @@
 import { getFormatter, getMessages, getTranslations } from "next-intl/server";
-import { ORDER_FLAGS, type OrderStatus } from "@/lib/db/schema";
+import { ORDER_FLAGS, type FulfilmentStep, type OrderStatus } from "@/lib/db/schema";
 import { gatewayName } from "@/lib/gateways";
 import { isLocale } from "@/lib/i18n/config";
 import { PAYMENT_ERROR_KINDS } from "@/lib/payments";
@@ -19,6 +19,7 @@ export async function orderLabels() {
   const [t, messages, format] = await Promise.all([getTranslations("admin"), getMessages(), getFormatter()]);
   return {
     status: (status: OrderStatus) => t(`filters.${status}`),
+    step: (step: FulfilmentStep) => t(`steps.${step}`),
     flag: (flag: unknown) => (oneOf(ORDER_FLAGS, flag) ? t(`flags.${flag}`) : String(flag)),
     language: (locale: string) => (isLocale(locale) ? t(`languages.${locale}`) : locale),
     gateway: (alias: string) => gatewayName(alias, messages.gateways),

@@ -12,11 +12,14 @@ const TONES: Record<OrderRow["status"], string> = {
   expired: "bg-stone-100 text-stone-800",
 };
 
-/** An order's status in words, with "fulfilled" and the flags the merchant has not resolved next to it. */
+/**
+ * An order's status in words, with the step of its goods' way once it has one (packed, out for delivery… solid once it
+ * is the last) and the flags the merchant has not resolved next to it.
+ */
 export async function OrderStatusBadge({
   order,
 }: {
-  order: Pick<OrderRow, "status" | "flags" | "resolvedFlags" | "fulfilledAt">;
+  order: Pick<OrderRow, "status" | "flags" | "resolvedFlags" | "fulfilledAt" | "fulfilment">;
 }) {
   const [t, tFlag, tAdmin] = await Promise.all([
     getTranslations("admin.filters"),
@@ -26,9 +29,12 @@ export async function OrderStatusBadge({
   return (
     <span className="flex flex-wrap gap-1" data-testid="admin-order-status">
       <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${TONES[order.status]}`}>{t(order.status)}</span>
-      {order.fulfilledAt && (
-        <span className="rounded-full bg-brand-700 px-2 py-0.5 text-xs font-medium text-white">
-          {tAdmin("fulfilled")}
+      {order.fulfilment && (
+        <span
+          data-testid="admin-order-step"
+          className={`rounded-full px-2 py-0.5 text-xs font-medium ${order.fulfilledAt ? "bg-brand-700 text-white" : "border border-brand-700 text-brand-800"}`}
+        >
+          {tAdmin(`steps.${order.fulfilment}`)}
         </span>
       )}
       {unresolvedFlags(order).map((flag) => (

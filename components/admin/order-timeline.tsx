@@ -1,5 +1,5 @@
 import { getLocale, getTranslations } from "next-intl/server";
-import type { OrderEventRow, OrderEventType, OrderStatus } from "@/lib/db/schema";
+import { FULFILMENT_STEPS, type OrderEventRow, type OrderEventType, type OrderStatus } from "@/lib/db/schema";
 import { CURRENCY, formatMoney, fromDecimalAmount } from "@/lib/money";
 import { orderLabels } from "./labels";
 
@@ -25,7 +25,11 @@ interface EventData {
   /** The flags a move resolved (a mark as paid: lib/orders/settle.ts, `RESOLVED_BY_MARK`). */
   resolved?: string[];
   // E-mails (lib/email/outbox.ts): which, to whom, which attempt, and why one failed.
-  kind?: "receipt" | "merchant_notice";
+  kind?: "receipt" | "merchant_notice" | "fulfilment_update";
+  /** Why an e-mail was queued: for a customer's update, the step it tells of. */
+  reason?: string;
+  /** A step of the goods' way: whether the admin chose to e-mail the customer about it. */
+  notify?: boolean;
   recipient?: string;
   attempt?: number;
   error?: string;
@@ -123,6 +127,10 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
             data.transactionId ? t("transaction", { reference: data.transactionId }) : null,
             data.note ? t("note", { note: data.note }) : null,
             data.list ? t("fromList") : null,
+            data.notify === true ? t("stepNotify") : data.notify === false ? t("stepNoNotify") : null,
+            data.kind === "fulfilment_update" && oneOf(FULFILMENT_STEPS, data.reason)
+              ? t("emailAbout", { step: label.step(data.reason) })
+              : null,
             data.attempt !== undefined ? t("emailAttempt", { attempt: data.attempt }) : null,
             data.error ? t("emailError", { error: data.error }) : null,
             data.retryAt

@@ -16,7 +16,7 @@ import type { CSSProperties, ReactNode } from "react";
 import { BRAND } from "@/lib/brand";
 
 /**
- * The frame and the parts both of the shop's e-mails are made of (React Email). Everything is inline styles and
+ * The frame and the parts the shop's e-mails are made of (React Email). Everything is inline styles and
  * tables, which every mail client reads; no image, web font or stylesheet is fetched from anywhere, so an e-mail looks
  * the same offline and tells nobody when it was opened. Right-to-left languages get `dir="rtl"` on every block and
  * explicit alignment, because several clients ignore the `<html>` element's direction.
@@ -152,17 +152,19 @@ export interface EmailLine {
   total: string;
 }
 
-/** The order's lines and its total. */
+/** The order's lines, the delivery fee's own line when there is one ("Delivery — Benghazi"), and the total. */
 export function Lines({
   dir,
   headings,
   lines,
+  fee,
   totalLabel,
   total,
 }: {
   dir: Direction;
   headings: { product: string; quantity: string; price: string; total: string };
   lines: EmailLine[];
+  fee?: { label: string; amount: string };
   totalLabel: string;
   total: string;
 }) {
@@ -188,6 +190,14 @@ export function Lines({
           <Column style={{ ...cell, textAlign: end, whiteSpace: "nowrap" }}>{line.total}</Column>
         </Row>
       ))}
+      {fee && (
+        <Row dir={dir} data-testid="email-fee" data-text-format="dataTable">
+          <Column dir="auto" style={{ ...cell, textAlign: start }}>
+            {fee.label}
+          </Column>
+          <Column style={{ ...cell, textAlign: end, whiteSpace: "nowrap", width: 110 }}>{fee.amount}</Column>
+        </Row>
+      )}
       <Row dir={dir} data-text-format="dataTable">
         <Column style={{ ...cell, borderTop: "2px solid #a8a29e", fontWeight: 700, textAlign: start }}>
           {totalLabel}

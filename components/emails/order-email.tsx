@@ -13,6 +13,8 @@ export interface OrderEmailProps {
   facts: [string, string][];
   headings: { product: string; quantity: string; price: string; total: string };
   lines: EmailLine[];
+  /** The delivery fee's own line, for an order delivered to an address. */
+  fee?: { label: string; amount: string };
   totalLabel: string;
   total: string;
   link: { href: string; label: string; note?: string };
@@ -42,6 +44,7 @@ export function OrderEmail(props: OrderEmailProps) {
         dir={props.dir}
         headings={props.headings}
         lines={props.lines}
+        fee={props.fee}
         totalLabel={props.totalLabel}
         total={props.total}
       />

@@ -9,7 +9,7 @@ import { quickAdmin as storeQuickAdmin } from "../../testing/admins";
 import { setUpTestDatabase } from "../../testing/db";
 import { ensureDevelopmentAdmin, saveAdmin } from "./accounts";
 import { endSessions, Gate, LOCKOUT_WINDOW_MS, SIGN_IN_LIMITS, signIn, signInGates } from "./auth";
-import { fulfilOrder } from "../orders/fulfilment";
+import { recordFulfilmentStep } from "../orders/fulfilment";
 import { exportOrdersCsv, listOrders, neutraliseFormula, parseOrderListQuery, PAGE_SIZE } from "./orders";
 import { hashPassword, verifyPassword } from "./passwords";
 
@@ -367,10 +367,12 @@ describe("orders in the back office", () => {
   it("fulfils a paid order once, records who did it, and refuses anything else", async () => {
     const [paid] = await seed(1);
     const [pending] = await seed(1, { status: "pending" });
-    expect(await fulfilOrder(t.db, paid!.id, "owner@shop.ly")).toBe("fulfilled");
-    expect(await fulfilOrder(t.db, paid!.id, "owner@shop.ly")).toBe("already_fulfilled");
-    expect(await fulfilOrder(t.db, pending!.id, "owner@shop.ly")).toBe("not_paid");
-    expect(await fulfilOrder(t.db, "ord_nope", "owner@shop.ly")).toBe("not_found");
+    const fulfil = (id: string) =>
+      recordFulfilmentStep(t.db, id, "fulfilled", { by: "owner@shop.ly", notify: false }).then((r) => r.result);
+    expect(await fulfil(paid!.id)).toBe("done");
+    expect(await fulfil(paid!.id)).toBe("already");
+    expect(await fulfil(pending!.id)).toBe("not_paid");
+    expect(await fulfil("ord_nope")).toBe("not_found");
     const events = await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, paid!.id));
     expect(events.map((e) => [e.type, e.data])).toEqual([["fulfilled", { by: "owner@shop.ly" }]]);
   });
@@ -410,6 +412,13 @@ describe("orders in the back office", () => {
       "transaction_reference",
       "payment_token",
       "lines",
+      "fulfilment",
+      "delivery_method",
+      "delivery_city",
+      "delivery_address",
+      "delivery_landmark",
+      "second_phone",
+      "delivery_fee",
     ]);
     expect(row).toMatchObject({
       0: order!.id,

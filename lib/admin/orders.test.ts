@@ -4,6 +4,7 @@ import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { orderEvents, orderLines } from "../db/schema";
 import { resolveFlag } from "../orders/flags";
+import { recordFulfilmentStep } from "../orders/fulfilment";
 import { settle } from "../orders/settle";
 import { receiveWebhook } from "../orders/webhook";
 import { setUpTestDatabase } from "../../testing/db";
@@ -172,6 +173,13 @@ describe("the CSV as the merchant opens it", () => {
       "transaction_reference",
       "payment_token",
       "lines",
+      "fulfilment",
+      "delivery_method",
+      "delivery_city",
+      "delivery_address",
+      "delivery_landmark",
+      "second_phone",
+      "delivery_fee",
     ]);
     expect(row(byWebhook.id)).toEqual({
       order: byWebhook.id,
@@ -191,6 +199,13 @@ describe("the CSV as the merchant opens it", () => {
       transaction_reference: "TXN-EDF-1",
       payment_token: byWebhook.paymentToken,
       lines: "1 × Saffron threads, 2 g",
+      fulfilment: "",
+      delivery_method: "",
+      delivery_city: "",
+      delivery_address: "",
+      delivery_landmark: "",
+      second_phone: "",
+      delivery_fee: "",
     });
     expect(row(byMark.id)).toMatchObject({
       status: "paid",
@@ -207,6 +222,36 @@ describe("the CSV as the merchant opens it", () => {
     const flagged = await exported({ status: "flagged" });
     expect(() => flagged.row(mismatched.id)).not.toThrow();
     expect(() => flagged.row(dealtWith.id)).toThrow();
+  });
+
+  it("carries where the goods go, the fee and the step, with formulas neutralised in what the customer typed", async () => {
+    const [zone] = (await t.pool.query("select id from delivery_zones where name_en = 'Benghazi'")).rows;
+    const delivered = await storeOrder(t.db, {
+      status: "paid",
+      amountMinor: 1875 + 3500,
+      deliveryMethod: "delivery",
+      deliveryZoneId: Number(zone.id),
+      deliveryCityEn: "Benghazi",
+      deliveryCityAr: "بنغازي",
+      deliveryAddress: "Al-Fuwayhat, Gamal Abdel Nasser St.",
+      deliveryLandmark: "=behind the mosque",
+      secondPhone: "+218923456789",
+      deliveryFeeMinor: 3500,
+    });
+    await recordFulfilmentStep(t.db, delivered.id, "packed", { by: "owner@medina.example", notify: false });
+    const pickup = await storeOrder(t.db, { status: "paid", deliveryMethod: "pickup" });
+    const { row } = await exported();
+    expect(row(delivered.id)).toMatchObject({
+      amount: "53.75",
+      fulfilment: "packed",
+      delivery_method: "delivery",
+      delivery_city: "Benghazi",
+      delivery_address: "Al-Fuwayhat, Gamal Abdel Nasser St.",
+      delivery_landmark: "'=behind the mosque",
+      second_phone: "'+218923456789",
+      delivery_fee: "35.00",
+    });
+    expect(row(pickup.id)).toMatchObject({ delivery_method: "pickup", delivery_city: "", delivery_fee: "" });
   });
 
   it("writes each time with Libya's offset on that date, and names the file by Libya's day", () => {

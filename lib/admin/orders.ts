@@ -333,6 +333,14 @@ const CSV_COLUMNS = [
   "transaction_reference",
   "payment_token",
   "lines",
+  // Appended, so a spreadsheet built on the columns before keeps reading them where they were.
+  "fulfilment",
+  "delivery_method",
+  "delivery_city",
+  "delivery_address",
+  "delivery_landmark",
+  "second_phone",
+  "delivery_fee",
 ];
 
 const TRIPOLI = new Intl.DateTimeFormat("en-CA", {
@@ -368,7 +376,10 @@ export function exportFileName(now = new Date()): string {
  * Money is the decimal string of the wire (`103.75`); times are Libya's with their offset ({@link tripoliTime}), as
  * the back office shows them. `flags` are those still to look at, `resolved_flags` those dealt with; `gateway` is
  * the one chosen at checkout, `paid_with` the one the service says was used; the payment's time and transaction
- * reference are those of the event that made the order paid ({@link paymentRecord}).
+ * reference are those of the event that made the order paid ({@link paymentRecord}). Then the goods' way: the step it
+ * is at (`fulfilment`), how it is delivered (`delivery` or `pickup`; empty: nothing to deliver), the city (its English
+ * name as sold), the area and street, the landmark, the second phone, and the delivery fee (a decimal, part of
+ * `amount`; empty unless delivered to an address).
  */
 export async function* exportOrdersCsv(db: Db, query: Pick<OrderListQuery, "status" | "q">): AsyncGenerator<string> {
   yield stringify([CSV_COLUMNS]);
@@ -426,6 +437,13 @@ export async function* exportOrdersCsv(db: Db, query: Pick<OrderListQuery, "stat
           payment?.reference ?? "",
           order.paymentToken ?? "",
           (linesOf.get(order.id) ?? []).map((line) => `${line.quantity} × ${line.name}`).join("; "),
+          order.fulfilment ?? "",
+          order.deliveryMethod ?? "",
+          order.deliveryCityEn ?? "",
+          order.deliveryAddress ?? "",
+          order.deliveryLandmark ?? "",
+          order.secondPhone ?? "",
+          order.deliveryMethod === "delivery" ? toWireAmount(order.deliveryFeeMinor) : "",
         ].map((cell) => neutraliseFormula(cell));
       }),
     );

@@ -135,3 +135,119 @@ describe("the merchant's notice", () => {
     }
   });
 });
+
+const delivered: EmailOrder = {
+  ...order,
+  order: {
+    ...order.order,
+    amountMinor: 10375 + 3500,
+    deliveryMethod: "delivery",
+    deliveryCityEn: "Benghazi",
+    deliveryCityAr: "بنغازي",
+    deliveryAddress: "الفويهات، شارع جمال عبد الناصر",
+    deliveryLandmark: "قرب مسجد عصمان",
+    secondPhone: "0923456789",
+    deliveryFeeMinor: 3500,
+  },
+};
+const pickedUp: EmailOrder = {
+  ...order,
+  order: { ...order.order, deliveryMethod: "pickup" },
+  pickup: {
+    enabled: true,
+    address: { en: "12 Omar Al-Mukhtar St., Tripoli", ar: "12 شارع عمر المختار، طرابلس" },
+    hours: { en: "Sat–Thu, 9:00–21:00", ar: "السبت–الخميس، 9:00–21:00" },
+  },
+};
+const update = (
+  data: EmailOrder,
+  reason: "packed" | "out_for_delivery" | "delivered" | "ready_for_pickup" | "picked_up",
+  locale: string,
+) => renderOrderEmail({ kind: "fulfilment_update", reason, locale }, data, SITE);
+
+describe("the customer's update of a step", () => {
+  it.each([
+    ["en", "ltr", en, "Benghazi"],
+    ["ar", "rtl", ar, "بنغازي"],
+  ] as const)(
+    "in %s: what happened, the way so far, the address, the items with the fee's line, and the order's link",
+    async (lang, dir, t, city) => {
+      const { subject, html, text } = await update(delivered, "out_for_delivery", lang);
+      expect(subject).toBe(t.email.update.out_for_delivery.subject.replace("{id}", order.order.id));
+      expect(html).toMatch(new RegExp(`<html[^>]* dir="${dir}" lang="${lang}"`));
+      for (const part of [html, text]) {
+        expect(part).toContain(t.email.update.out_for_delivery.heading);
+        expect(part).toContain(t.email.update.out_for_delivery.intro);
+        expect(part).toContain(`✓ ${t.email.update.steps.packed}`);
+        expect(part).toContain(`✓ ${t.email.update.steps.out_for_delivery}`);
+        expect(part).toContain(`○ ${t.email.update.steps.delivered}`);
+        expect(part).toContain(`${city} — الفويهات، شارع جمال عبد الناصر`);
+        expect(part).toContain("قرب مسجد عصمان");
+        expect(part).toContain("Olive oil");
+        expect(part).toContain(t.email.lines.deliveryFee.replace("{city}", city));
+        expect(part).toContain(formatMoney(3500, lang));
+        expect(part).toContain(formatMoney(13875, lang));
+        expect(part).toContain(`${SITE}/orders/${order.order.id}`);
+      }
+      // Never the merchant's business: no back-office link, no second phone.
+      expect(html).not.toContain("/admin/");
+      expect(text).not.toContain("0923456789");
+    },
+  );
+
+  it("each step says its own news; the last thanks the customer by the shop's name", async () => {
+    const subjects = new Set<string>();
+    for (const reason of ["packed", "out_for_delivery", "delivered"] as const)
+      subjects.add((await update(delivered, reason, "en")).subject);
+    expect(subjects.size).toBe(3);
+    expect((await update(delivered, "delivered", "ar")).text).toContain(
+      ar.email.update.delivered.intro.replace("{shop}", "سوق المدينة"),
+    );
+  });
+
+  it.each([
+    ["en", en],
+    ["ar", ar],
+  ] as const)("for a pickup, in %s: where and when to collect, and no fee", async (lang, t) => {
+    const { subject, text, html } = await update(pickedUp, "ready_for_pickup", lang);
+    expect(subject).toBe(t.email.update.ready_for_pickup.subject.replace("{id}", order.order.id));
+    expect(text).toContain(t.email.update.ready_for_pickup.heading);
+    expect(text).toContain(pickedUp.pickup!.address[lang]);
+    expect(text).toContain(pickedUp.pickup!.hours[lang]);
+    expect(html).not.toContain('data-testid="email-fee"');
+  });
+
+  it("refuses a step that is not of the order's way rather than tell the customer something false", async () => {
+    await expect(update(delivered, "ready_for_pickup", "en")).rejects.toThrow();
+    await expect(update(order, "packed", "en")).rejects.toThrow();
+  });
+});
+
+describe("the delivery's details in the receipt and the merchant's notice", () => {
+  it("the receipt: the fee's own line and where the goods go, in the order's language", async () => {
+    for (const [lang, t, city] of [
+      ["en", en, "Benghazi"],
+      ["ar", ar, "بنغازي"],
+    ] as const) {
+      const { text, html } = await renderOrderEmail({ kind: "receipt", reason: "paid", locale: lang }, delivered, SITE);
+      expect(html).toContain('data-testid="email-fee"');
+      expect(text).toContain(t.email.lines.deliveryFee.replace("{city}", city));
+      expect(text).toContain(`${city} — الفويهات، شارع جمال عبد الناصر`);
+      expect(text).toContain(formatMoney(13875, lang));
+    }
+    expect((await receipt("en")).html).not.toContain('data-testid="email-fee"');
+  });
+
+  it("the notice: method, city, address, landmark and both phones for the merchant", async () => {
+    const { text } = await notice(delivered, "paid", "en");
+    for (const fact of [
+      en.email.lines.deliveryFee.replace("{city}", "Benghazi"),
+      "الفويهات، شارع جمال عبد الناصر",
+      "قرب مسجد عصمان",
+      "0912345678",
+      "0923456789",
+    ])
+      expect(text).toContain(fact);
+    expect((await notice(pickedUp, "paid", "ar")).text).toContain(ar.email.notice.pickup);
+  });
+});

@@ -2,8 +2,11 @@ import "server-only";
 import { render } from "@react-email/render";
 import { createFormatter, createTranslator } from "next-intl";
 import { createElement, type ReactElement } from "react";
+import { FulfilmentEmail } from "../../components/emails/fulfilment-email";
 import { OrderEmail } from "../../components/emails/order-email";
+import type { Pickup } from "../delivery/zones";
 import type { EmailOutboxRow, OrderLineRow, OrderRow } from "../db/schema";
+import { fulfilmentSteps } from "../orders/fulfilment";
 import { gatewayName } from "../gateways";
 import { direction, isLocale, type Locale } from "../i18n/config";
 import ar from "../i18n/messages/ar.json";
@@ -12,20 +15,36 @@ import { CURRENCY, formatMoney, fromDecimalAmount, multiply } from "../money";
 import { BRAND } from "../brand";
 
 /**
- * The shop's two e-mails as subject, HTML and plain text: the customer's receipt in the order's language and the
- * merchant's notice in the merchant's, from the components in components/emails/ (React Email) and the texts in
+ * The shop's e-mails about an order as subject, HTML and plain text: the customer's receipt and the news of each step
+ * of their goods' way (`fulfilment_update`) in the order's language, and the merchant's notice in the merchant's, from the components in components/emails/ (React Email) and the texts in
  * lib/i18n/messages (`email.*`). Nothing in them is a secret or a key: an order number and a link to a page that
  * shows the order only to the browser that placed it (or to a signed-in admin).
  */
 
 /** What an e-mail is about: the order as stored, its lines as sold, and what the payment service reported. */
 export interface EmailOrder {
-  order: Pick<OrderRow, "id" | "amountMinor" | "locale" | "fullName" | "email" | "phone" | "flags" | "createdAt">;
+  order: Pick<OrderRow, "id" | "amountMinor" | "locale" | "fullName" | "email" | "phone" | "flags" | "createdAt"> &
+    /** Where the goods go (absent or null: nothing to deliver), and the step they are at. */
+    Partial<
+      Pick<
+        OrderRow,
+        | "deliveryMethod"
+        | "deliveryCityEn"
+        | "deliveryCityAr"
+        | "deliveryAddress"
+        | "deliveryLandmark"
+        | "secondPhone"
+        | "deliveryFeeMinor"
+        | "fulfilment"
+      >
+    >;
   lines: Pick<OrderLineRow, "name" | "unitMinor" | "quantity">[];
   /** The gateway alias the confirming webhook named, else the one chosen at checkout; `null` when neither. */
   paidWith: string | null;
   /** For a payment with another amount: what arrived, as the delivery said it (`amount` decimal, `currency`). */
   received?: { amount: number | string; currency: string };
+  /** For a pickup: where and when the customer collects, as the shop's settings say now. */
+  pickup?: Pickup;
 }
 
 export interface RenderedEmail {
@@ -54,6 +73,22 @@ export async function renderOrderEmail(
   const money = (minor: number) => formatMoney(minor, locale);
   const { order } = data;
   const total = money(order.amountMinor);
+  const city = (locale === "ar" ? order.deliveryCityAr : order.deliveryCityEn) ?? null;
+  // Where the goods go, for the customer: the city and street (and landmark), or the shop's pickup address and hours.
+  const destination: [string, string][] =
+    order.deliveryMethod === "delivery"
+      ? [
+          [t("receipt.deliverTo"), [city, order.deliveryAddress].filter(Boolean).join(" — ")],
+          ...(order.deliveryLandmark ? ([[t("receipt.landmark"), order.deliveryLandmark]] as [string, string][]) : []),
+        ]
+      : order.deliveryMethod === "pickup" && data.pickup
+        ? [
+            [t("receipt.pickupAt"), data.pickup.address[locale]],
+            ...(data.pickup.hours[locale]
+              ? ([[t("receipt.hours"), data.pickup.hours[locale]]] as [string, string][])
+              : []),
+          ]
+        : [];
   const common = {
     lang: locale,
     dir: direction(locale),
@@ -70,6 +105,14 @@ export async function renderOrderEmail(
       unitPrice: money(line.unitMinor),
       total: money(multiply(line.unitMinor, line.quantity)),
     })),
+    ...(order.deliveryMethod === "delivery"
+      ? {
+          fee: {
+            label: t("lines.deliveryFee", { city: city ?? "" }),
+            amount: order.deliveryFeeMinor ? money(order.deliveryFeeMinor) : t("lines.free"),
+          },
+        }
+      : {}),
     totalLabel: t("lines.orderTotal"),
     total,
   };
@@ -87,11 +130,34 @@ export async function renderOrderEmail(
         [t("receipt.order"), order.id],
         [t("receipt.placed"), placed],
         ...(paidWith ? ([[t("receipt.paidWith"), paidWith]] as [string, string][]) : []),
+        ...destination,
       ],
       link: { href: `${siteUrl}/orders/${order.id}`, label: t("receipt.view"), note: t("receipt.viewNote") },
       footer: t("receipt.footer", { shop: BRAND.name[locale], site }),
     });
     return { subject: t("receipt.subject", { id: order.id, total }), ...(await htmlAndText(element)) };
+  }
+
+  if (email.kind === "fulfilment_update") {
+    const step = fulfilmentSteps(order.deliveryMethod ?? null).find((each) => each === email.reason);
+    if (!step || step === "fulfilled") throw new Error(`no update e-mail for ${email.reason} on this order`);
+    const texts = messages.email.update[step];
+    const way = fulfilmentSteps(order.deliveryMethod ?? null);
+    const element = createElement(FulfilmentEmail, {
+      ...common,
+      preview: t(`update.${step}.intro`, { shop: BRAND.name[locale] }),
+      heading: texts.heading,
+      paragraphs: [t(`update.${step}.intro`, { shop: BRAND.name[locale] })],
+      // The way as of this e-mail's step (a later step may be recorded by the time it is sent).
+      progress: way.map((each, index) => ({
+        label: t(`update.steps.${each}`),
+        done: index <= way.indexOf(step),
+      })),
+      facts: [[t("update.order"), order.id], ...destination],
+      link: { href: `${siteUrl}/orders/${order.id}`, label: t("receipt.view"), note: t("receipt.viewNote") },
+      footer: t("receipt.footer", { shop: BRAND.name[locale], site }),
+    });
+    return { subject: t(`update.${step}.subject`, { id: order.id }), ...(await htmlAndText(element)) };
   }
 
   const received = data.received
@@ -138,6 +204,16 @@ export async function renderOrderEmail(
       [t("notice.customer"), order.fullName ?? none],
       [t("notice.email"), order.email ?? none],
       [t("notice.phone"), order.phone ?? none],
+      ...((order.deliveryMethod === "delivery"
+        ? [
+            [t("notice.delivery"), city ?? none],
+            [t("notice.address"), order.deliveryAddress ?? none],
+            [t("notice.landmark"), order.deliveryLandmark || none],
+            [t("notice.secondPhone"), order.secondPhone || none],
+          ]
+        : order.deliveryMethod === "pickup"
+          ? [[t("notice.delivery"), t("notice.pickup")]]
+          : []) as [string, string][]),
       [t("notice.language"), isLocale(order.locale) ? t(`languages.${order.locale}`) : order.locale],
       [t("notice.paidWith"), paidWith ?? none],
     ],

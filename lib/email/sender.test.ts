@@ -2,7 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import { Pool } from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createDb } from "../db/client";
-import { emailOutbox, orderEvents, orderLines, type OrderFlag } from "../db/schema";
+import { emailOutbox, orderEvents, orderLines, storePickup, type OrderFlag } from "../db/schema";
 import { formatMoney } from "../money";
 import { settle } from "../orders/settle";
 import { setUpTestDatabase } from "../../testing/db";
@@ -69,6 +69,35 @@ const received = (orderId: string) => smtp.messages.filter((mail) => mail.subjec
 const inMinutes = (minutes: number) => () => new Date(Date.now() + minutes * 60_000);
 
 describe("delivery", () => {
+  it("sends a pickup's step with the shop's pickup address and hours as they are set now, in the order's language", async () => {
+    await t.db
+      .update(storePickup)
+      .set({ enabled: true, addressEn: "12 Omar Al-Mukhtar St.", addressAr: "12 شارع عمر المختار", hoursAr: "9–21" })
+      .where(eq(storePickup.id, 1));
+    const order = await storeOrder(t.db, {
+      status: "paid",
+      locale: "ar",
+      email: "aisha@example.ly",
+      deliveryMethod: "pickup",
+    });
+    await t.db.insert(orderLines).values({
+      orderId: order.id,
+      position: 0,
+      productSlug: "olive-oil",
+      name: "Olive oil",
+      unitMinor: 1875,
+      quantity: 1,
+    });
+    await t.db.transaction((tx) => queueOrderEmails(tx, order.id, "ready_for_pickup", new Date(), settings));
+    expect(await deliverPendingEmails(t.db, settings)).toMatchObject({ sent: 1 });
+    const [mail] = received(order.id);
+    expect(mail!.to).toMatchObject({ text: "aisha@example.ly" });
+    expect(mail!.subject).toBe(`طلبك ${order.id} جاهز للاستلام`);
+    expect(mail!.text).toContain("12 شارع عمر المختار");
+    expect(mail!.text).toContain("9–21");
+    expect(mail!.text).not.toContain("Omar Al-Mukhtar");
+  });
+
   it("sends the receipt to the customer in the order's language and the notice to the merchant, once", async () => {
     const order = await paidOrder({ locale: "ar" });
     expect(await deliverPendingEmails(t.db, settings)).toEqual({ sent: 2, failed: 0, retrying: 0 });

@@ -4,6 +4,7 @@ import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { paidWith } from "../admin/orders";
 import { getDb, type Db } from "../db/client";
 import { describeDbFailure } from "../db/errors";
+import { readPickup } from "../delivery/zones";
 import { emailOutbox, orderEvents, orderLines, orders, type EmailOutboxRow } from "../db/schema";
 import { storableJson } from "../db/text";
 import { logger } from "../log";
@@ -166,7 +167,10 @@ async function claimNext(db: Db, now: Date): Promise<EmailOutboxRow | undefined>
   return claimed;
 }
 
-/** The order an e-mail is about, as stored now, with what the payment service reported about its payment. */
+/**
+ * The order an e-mail is about, as stored now, with what the payment service reported about its payment and, for a
+ * pickup, the shop's pickup address and hours.
+ */
 async function loadEmailOrder(db: Db, orderId: string): Promise<EmailOrder> {
   const [order, lines, events] = await Promise.all([
     db.query.orders.findFirst({ where: eq(orders.id, orderId) }),
@@ -178,11 +182,13 @@ async function loadEmailOrder(db: Db, orderId: string): Promise<EmailOrder> {
       .orderBy(asc(orderEvents.id)),
   ]);
   if (!order) throw new Error(`order ${orderId} is gone`);
+  const pickup = order.deliveryMethod === "pickup" ? await readPickup(db) : undefined;
   const mismatch = events.findLast((event) => event.data.outcome === "amount_mismatch")?.data;
   return {
     order,
     lines,
     paidWith: paidWith(events) ?? order.paymentGateway,
+    ...(pickup ? { pickup } : {}),
     ...(mismatch && (typeof mismatch.amount === "number" || typeof mismatch.amount === "string")
       ? { received: { amount: mismatch.amount, currency: String(mismatch.currency ?? "") } }
       : {}),

@@ -1,30 +1,108 @@
 import "server-only";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { orders } from "../db/schema";
+import { orders, type DeliveryMethod, type FulfilmentStep, type OrderRow } from "../db/schema";
+import { queueOrderEmails } from "../email/outbox";
 import { changeOrder } from "./events";
 
 /**
- * Marks a paid order as fulfilled (the goods are on their way), once, and records who did it.
- * @returns `fulfilled`, or why not: `not_paid` (only a confirmed payment may be shipped), `already_fulfilled`,
- *   `not_found`.
+ * The goods' way, as the merchant records it on the order's page (docs/order-states.md, "Fulfilment"): a delivery is
+ * packed, out for delivery, then delivered; a pickup is packed, ready for pickup, then picked up; an order with nothing
+ * to deliver (no delivery method: digital goods, or placed before delivery existed) is simply fulfilled. Each step is
+ * one conditional update of a paid order that is exactly at the step before, written with its event (and, when the
+ * merchant asks, the customer's e-mail) in one transaction: two clicks racing on two server instances make one step.
  */
-export async function fulfilOrder(
+
+/** The steps of each way, in order; `none` is an order without a delivery method. */
+const FULFILMENT_WAYS = {
+  delivery: ["packed", "out_for_delivery", "delivered"],
+  pickup: ["packed", "ready_for_pickup", "picked_up"],
+  none: ["fulfilled"],
+} as const satisfies Record<DeliveryMethod | "none", readonly FulfilmentStep[]>;
+
+/** The steps of an order with `method` (null: nothing to deliver), in order. */
+export function fulfilmentSteps(method: DeliveryMethod | null): readonly FulfilmentStep[] {
+  return FULFILMENT_WAYS[method ?? "none"];
+}
+
+/**
+ * The step an order takes next: the first of its way when it has none yet, the one after its current step, or `null`
+ * when it is at its last (or at a step that is not of its way, which the database's rules never let happen).
+ */
+export function nextFulfilmentStep(order: Pick<OrderRow, "deliveryMethod" | "fulfilment">): FulfilmentStep | null {
+  const steps = fulfilmentSteps(order.deliveryMethod);
+  const index = order.fulfilment === null ? -1 : steps.indexOf(order.fulfilment);
+  if (order.fulfilment !== null && index < 0) return null;
+  return steps[index + 1] ?? null;
+}
+
+/** A step's customer e-mail: the steps of a parcel's way each have one; plain `fulfilled` has none. */
+function stepEmailsCustomer(step: FulfilmentStep): step is Exclude<FulfilmentStep, "fulfilled"> {
+  return step !== "fulfilled";
+}
+
+/**
+ * What {@link recordFulfilmentStep} did: `done` (the step and its event written, and `emailed` when the customer's
+ * e-mail was queued with it), or why not: `not_found`, `not_paid` (only a confirmed payment is sent), `already` (the
+ * order is at this step or past it), `skipped` (the step before it is not done yet), `wrong_way` (not a step of this
+ * order's way: pickup's steps on a delivery, a parcel's steps on an order with nothing to deliver, or the reverse).
+ */
+export type FulfilmentResult =
+  { result: "done"; emailed: boolean } | { result: "not_found" | "not_paid" | "already" | "skipped" | "wrong_way" };
+
+/**
+ * Records that a paid order took `step`, once, as admin `by`; the last step of its way also sets `fulfilledAt`. With
+ * `notify` (the merchant's choice, per step), the customer's e-mail for the step is queued in the same transaction
+ * (lib/email/outbox.ts, reason = the step: one per order and step, however often asked); the caller sends it after
+ * its response. An order without an e-mail address, or e-mail switched off, is moved without one.
+ * @param now the step's time (tests pass one). @returns what happened ({@link FulfilmentResult}).
+ * @throws the database's error when it cannot write.
+ */
+export async function recordFulfilmentStep(
   db: Db,
   id: string,
-  adminEmail: string,
-): Promise<"fulfilled" | "not_paid" | "already_fulfilled" | "not_found"> {
-  const now = new Date();
-  const fulfilled = await changeOrder(
-    db,
-    id,
-    { set: { fulfilledAt: now }, where: and(eq(orders.status, "paid"), isNull(orders.fulfilledAt)) },
-    { type: "fulfilled", at: now, data: { by: adminEmail } },
+  step: FulfilmentStep,
+  { by, notify, now = new Date() }: { by: string; notify: boolean; now?: Date },
+): Promise<FulfilmentResult> {
+  const ways = (Object.keys(FULFILMENT_WAYS) as (keyof typeof FULFILMENT_WAYS)[]).filter((way) =>
+    (FULFILMENT_WAYS[way] as readonly FulfilmentStep[]).includes(step),
   );
-  if (fulfilled) return "fulfilled";
+  // The step before, in the ways that have this step (`packed` begins both a delivery's and a pickup's, so the step
+  // before is the same in each).
+  const steps: readonly FulfilmentStep[] = FULFILMENT_WAYS[ways[0]!];
+  const previous = steps[steps.indexOf(step) - 1] ?? null;
+  const methods = ways.filter((way) => way !== "none");
+  const last = ways.some((way) => FULFILMENT_WAYS[way].at(-1) === step);
+  const done = await db.transaction(async (tx) => {
+    const changed = await changeOrder(
+      tx,
+      id,
+      {
+        set: { fulfilment: step, ...(last ? { fulfilledAt: now } : {}) },
+        where: and(
+          eq(orders.status, "paid"),
+          methods.length === 0 ? isNull(orders.deliveryMethod) : inArray(orders.deliveryMethod, methods),
+          previous === null ? isNull(orders.fulfilment) : eq(orders.fulfilment, previous),
+        ),
+      },
+      { type: step, at: now, data: { by, ...(stepEmailsCustomer(step) ? { notify } : {}) } },
+    );
+    if (!changed) return null;
+    const queued = notify && stepEmailsCustomer(step) ? await queueOrderEmails(tx, id, step, now) : [];
+    return { emailed: queued.length > 0 };
+  });
+  if (done) return { result: "done", ...done };
+
+  // Nothing changed: say why, from the order as it is now.
   const [order] = await db
-    .select({ status: orders.status, fulfilledAt: orders.fulfilledAt })
+    .select({ status: orders.status, deliveryMethod: orders.deliveryMethod, fulfilment: orders.fulfilment })
     .from(orders)
     .where(eq(orders.id, id));
-  return !order ? "not_found" : order.fulfilledAt ? "already_fulfilled" : "not_paid";
+  if (!order) return { result: "not_found" };
+  if (order.status !== "paid") return { result: "not_paid" };
+  const way = fulfilmentSteps(order.deliveryMethod);
+  const wanted = way.indexOf(step);
+  if (wanted < 0) return { result: "wrong_way" };
+  const current = order.fulfilment === null ? -1 : way.indexOf(order.fulfilment);
+  return { result: current >= wanted ? "already" : "skipped" };
 }

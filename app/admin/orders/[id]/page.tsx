@@ -13,7 +13,9 @@ import { emailSettings } from "@/lib/email/settings";
 import { formatMoney, multiply } from "@/lib/money";
 import { unresolvedFlags } from "@/lib/orders/flags";
 import { canMarkPaid } from "@/lib/orders/settle";
-import { fulfilAction } from "../../actions";
+import { fulfilmentSteps, nextFulfilmentStep } from "@/lib/orders/fulfilment";
+import type { FulfilmentStep } from "@/lib/db/schema";
+import { fulfilmentStepAction } from "../../actions";
 import { markPaidAction, resendEmailAction, resolveFlagAction } from "./actions";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -25,8 +27,15 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 const resultSchema = z.enum([
   "fulfilled",
+  "packed",
+  "out_for_delivery",
+  "delivered",
+  "ready_for_pickup",
+  "picked_up",
+  "step_already",
+  "step_skipped",
+  "step_wrong_way",
   "not_paid",
-  "already_fulfilled",
   "not_found",
   "marked_paid",
   "cannot_mark_paid",
@@ -47,11 +56,24 @@ const resultSchema = z.enum([
 ]);
 
 /** Results that say something was done (the others say why not). */
-const DONE = new Set(["fulfilled", "marked_paid", "receipt_queued", "notice_queued", "flag_resolved"]);
+const DONE = new Set([
+  "fulfilled",
+  "packed",
+  "out_for_delivery",
+  "delivered",
+  "ready_for_pickup",
+  "picked_up",
+  "marked_paid",
+  "receipt_queued",
+  "notice_queued",
+  "flag_resolved",
+]);
 
 /**
  * One order as the merchant needs it: lines as sold, customer, payment, the flags to look at (each resolved with a
- * note) and those dealt with, its history, and "fulfil". Every value is named in the reader's language.
+ * note) and those dealt with, where its goods go (the delivery's city, address, landmark and phones, or pickup) and
+ * their way step by step (each step optionally e-mailing the customer), its delivery note, and its history. Every
+ * value is named in the reader's language.
  */
 export default async function AdminOrderPage({ params, searchParams }: Props) {
   await requireAdmin();
@@ -63,7 +85,9 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
     orderLabels(),
   ]);
   const order = await findOrderForAdmin(getDb(), id);
-  const merchantEmail = emailSettings()?.merchantEmail;
+  const settings = emailSettings();
+  const merchantEmail = settings?.merchantEmail;
+  const emailOn = settings !== null;
   const result = resultSchema.safeParse(query.result);
 
   if (!order) {
@@ -95,6 +119,43 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
     ...(order.failure ? ([[t("failure"), label.failure(order.failure)]] as [string, React.ReactNode][]) : []),
   ];
   const open = unresolvedFlags(order);
+  const city = order.deliveryCityEn && (locale === "ar" ? order.deliveryCityAr : order.deliveryCityEn);
+  const delivery: [string, React.ReactNode][] = [
+    [t("method"), t(`methods.${order.deliveryMethod ?? "none"}`)],
+    ...((order.deliveryMethod === "delivery"
+      ? [
+          [t("city"), city],
+          [
+            t("address"),
+            <span key="address" dir="auto">
+              {order.deliveryAddress}
+            </span>,
+          ],
+          [
+            t("landmark"),
+            order.deliveryLandmark ? (
+              <span key="landmark" dir="auto">
+                {order.deliveryLandmark}
+              </span>
+            ) : (
+              t("none")
+            ),
+          ],
+          [t("phone"), order.phone ? <span dir="ltr">{order.phone}</span> : t("none")],
+          [t("secondPhone"), order.secondPhone ? <span dir="ltr">{order.secondPhone}</span> : t("none")],
+          [t("deliveryFee"), order.deliveryFeeMinor ? formatMoney(order.deliveryFeeMinor, locale) : t("free")],
+        ]
+      : order.deliveryMethod === "pickup"
+        ? [[t("phone"), order.phone ? <span dir="ltr">{order.phone}</span> : t("none")]]
+        : []) as [string, React.ReactNode][]),
+  ];
+  // When each step of the goods' way was recorded: the latest event of its type (a step happens once).
+  const steps = fulfilmentSteps(order.deliveryMethod);
+  const stepAt = new Map<FulfilmentStep, Date>();
+  for (const event of order.events)
+    if ((steps as readonly string[]).includes(event.type)) stepAt.set(event.type as FulfilmentStep, event.at);
+  const next = order.status === "paid" ? nextFulfilmentStep(order) : null;
+  const canEmail = Boolean(order.email && emailOn);
 
   return (
     <section className="space-y-6">
@@ -107,6 +168,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
           className={`rounded-lg border p-3 ${DONE.has(result.data) ? "border-brand-600 bg-brand-50" : "border-amber-300 bg-amber-50 text-amber-900"}`}
         >
           {t(`results.${result.data}`)}
+          {DONE.has(result.data) && query.emailed === "1" && <> {t("results.emailed")}</>}
         </p>
       )}
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -192,6 +254,16 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
               ))}
             </tbody>
             <tfoot>
+              {order.deliveryMethod === "delivery" && (
+                <tr className="border-t border-stone-200" data-testid="admin-fee-line">
+                  <th scope="row" colSpan={3} className="py-1 text-start font-normal">
+                    {t("feeLine", { city: city ?? "" })}
+                  </th>
+                  <td className="py-1 text-end whitespace-nowrap">
+                    {order.deliveryFeeMinor ? formatMoney(order.deliveryFeeMinor, locale) : t("free")}
+                  </td>
+                </tr>
+              )}
               <tr className="border-t border-stone-300 font-semibold">
                 <th scope="row" colSpan={3} className="py-1 text-start">
                   {t("orderTotal")}
@@ -251,19 +323,74 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
         </section>
       )}
 
-      <section aria-labelledby="fulfil" className="rounded-xl border border-stone-200 bg-white p-4">
-        <h2 id="fulfil" className="sr-only">
-          {t("fulfil")}
-        </h2>
-        {order.fulfilledAt ? (
-          <p>{t("fulfilledAt", { at: when(order.fulfilledAt) })}</p>
-        ) : order.status === "paid" ? (
-          <form action={fulfilAction}>
+      <section
+        aria-labelledby="delivery"
+        className="rounded-xl border border-stone-200 bg-white p-4"
+        data-testid="admin-delivery"
+      >
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="delivery" className="font-semibold">
+            {t("delivery")} · {t("fulfilment")}
+          </h2>
+          <Link
+            href={`/admin/orders/${order.id}/note`}
+            className="text-sm font-medium text-brand-800 underline underline-offset-2"
+          >
+            {t("deliveryNote")}
+          </Link>
+        </div>
+        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+          {delivery.map(([term, value]) => (
+            <div key={term} className="contents">
+              <dt className="text-stone-600">{term}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+        {order.deliveryMethod && (
+          <ol className="mt-3 flex flex-wrap gap-2 text-sm" data-testid="admin-steps">
+            {steps.map((step) => {
+              const at = stepAt.get(step);
+              return (
+                <li
+                  key={step}
+                  className={`rounded-lg border px-2 py-1 ${at ? "border-brand-600 bg-brand-50" : "border-stone-200 text-stone-600"}`}
+                >
+                  {at
+                    ? t("stepDone", { step: label.step(step), at: when(at) })
+                    : t("stepNotYet", { step: label.step(step) })}
+                </li>
+              );
+            })}
+          </ol>
+        )}
+        {order.fulfilledAt && !order.deliveryMethod ? (
+          <p className="mt-3">{t("fulfilledAt", { at: when(order.fulfilledAt) })}</p>
+        ) : next ? (
+          <form action={fulfilmentStepAction} className="mt-3 grid gap-2 sm:max-w-md">
             <input type="hidden" name="id" value={order.id} />
-            <SubmitButton pendingLabel={t("fulfilling")}>{t("fulfil")}</SubmitButton>
+            <input type="hidden" name="step" value={next} />
+            {next !== "fulfilled" && (
+              <>
+                <p className="text-sm text-stone-600">{t("fulfilmentHelp")}</p>
+                {canEmail ? (
+                  <label className="flex items-center gap-2 text-sm">
+                    <input type="checkbox" name="notify" defaultChecked className="size-4 accent-brand-700" />
+                    {t("notify", { email: order.email ?? "" })}
+                  </label>
+                ) : (
+                  <p className="text-sm text-stone-600">{order.email ? t("results.email_off") : t("noEmail")}</p>
+                )}
+              </>
+            )}
+            <div>
+              <SubmitButton pendingLabel={t("fulfilling")}>
+                {next === "fulfilled" ? t("fulfil") : t(`markStep.${next}`)}
+              </SubmitButton>
+            </div>
           </form>
         ) : (
-          <p className="text-stone-600">{t("fulfilHint")}</p>
+          order.status !== "paid" && <p className="mt-3 text-stone-600">{t("fulfilHint")}</p>
         )}
       </section>
 

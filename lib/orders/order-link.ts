@@ -1,6 +1,8 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { ORDER_ID } from "./store";
+import type { Db } from "../db/client";
+import { getEnv } from "../env";
+import { findLinkedOrder, ORDER_ID, type LinkedOrder } from "./store";
 
 /**
  * The signed link of an order: `/orders/<id>?key=<signature>`, which opens that order's page in any browser, no
@@ -43,4 +45,21 @@ export function verifyOrderLinkKey(orderId: string, key: unknown, secret: string
  */
 export function orderLinkUrl(siteUrl: string, orderId: string, secret: string): string {
   return `${siteUrl}/orders/${orderId}?key=${orderLinkKey(orderId, secret)}`;
+}
+
+/**
+ * The order a signed link opens: its signature is checked first (a wrong one costs no query), then the order is read
+ * with only what such a page may show ({@link LinkedOrder}).
+ * @param key the link's `key` as the request carried it (anything: a missing, repeated or malformed one is "no").
+ * @param secret ORDER_LINK_SECRET (default: this process's).
+ * @returns the order, or `undefined` for a link that does not verify or an order that is not shown ("not found").
+ */
+export async function findOrderByLink(
+  db: Db,
+  orderId: string,
+  key: unknown,
+  secret: string = getEnv().ORDER_LINK_SECRET,
+): Promise<LinkedOrder | undefined> {
+  if (!verifyOrderLinkKey(orderId, key, secret)) return undefined;
+  return findLinkedOrder(db, orderId);
 }

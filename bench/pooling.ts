@@ -57,6 +57,7 @@ async function startInstances(databaseUrl: string): Promise<RunningApp[]> {
           PAYMENT_CLIENT_ID: "sandbox-demo-client-id",
           PAYMENT_CLIENT_SECRET: "sandbox-demo-client-secret",
           SESSION_SECRET: "pooling-bench-session-secret-32-characters",
+          ORDER_LINK_SECRET: "pooling-bench-order-link-secret-32-characters",
           PAYMENT_WEBHOOK_SECRET: "pooling-bench-webhook-secret",
           LOG_LEVEL: "silent",
           // All 200 checkouts come from this machine's address: the budget per address is not what is measured.

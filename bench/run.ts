@@ -109,6 +109,7 @@ const shopEnv = (port: number, emulator: string, databaseUrl?: string): Record<s
   PAYMENT_CLIENT_ID: CLIENT_ID,
   PAYMENT_CLIENT_SECRET: CLIENT_SECRET,
   SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
+  ORDER_LINK_SECRET: "bench-only-order-link-secret-0123456789abcdef",
   PAYMENT_WEBHOOK_SECRET: "bench-only-webhook-secret-0123456789",
   CRON_SECRET: "bench-only-cron-secret-0123456789",
   SITE_URL: `http://localhost:${port}`,

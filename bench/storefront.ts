@@ -120,6 +120,7 @@ try {
       PAYMENT_CLIENT_ID: "bench-client-id",
       PAYMENT_CLIENT_SECRET: "bench-client-secret",
       SESSION_SECRET: "storefront-bench-session-secret-32-chars",
+      ORDER_LINK_SECRET: "storefront-bench-order-link-secret-32-chars",
       PAYMENT_WEBHOOK_SECRET: "storefront-bench-webhook-secret",
       LOG_LEVEL: "silent",
     },

@@ -23,6 +23,7 @@ export const baseShopEnv: Readonly<
     MERCHANT_EMAIL: string;
     PAYMENT_CLIENT_SECRET: string;
     SESSION_SECRET: string;
+    ORDER_LINK_SECRET: string;
     PAYMENT_WEBHOOK_SECRET: string;
     CRON_SECRET: string;
   }
@@ -39,6 +40,7 @@ export const BUILD_SITE_URL = baseShopEnv.SITE_URL;
 export const E2E_SECRETS = [
   baseShopEnv.PAYMENT_CLIENT_SECRET,
   baseShopEnv.SESSION_SECRET,
+  baseShopEnv.ORDER_LINK_SECRET,
   baseShopEnv.PAYMENT_WEBHOOK_SECRET,
   baseShopEnv.CRON_SECRET,
 ] as const;

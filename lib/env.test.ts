@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
+  DEVELOPMENT_ORDER_LINK_SECRET,
   DEVELOPMENT_SESSION_SECRET,
   DEVELOPMENT_WEBHOOK_SECRET,
   EMBEDDED_DATABASE_URL,
@@ -15,6 +16,7 @@ const production = {
   PAYMENT_CLIENT_ID: "client-123",
   PAYMENT_CLIENT_SECRET: "secret-456",
   SESSION_SECRET: "s".repeat(32),
+  ORDER_LINK_SECRET: "o".repeat(32),
   SITE_URL: "https://shop.example.ly",
   DATABASE_URL: "postgresql://shop:secret@db.example.ly:5432/shop",
   PAYMENT_WEBHOOK_SECRET: "whsec-0123456789abcdef",
@@ -107,6 +109,14 @@ describe("parseEnv", () => {
     expect(parseEnv(production, "production").warnings).toEqual([]);
   });
 
+  it("gives development and tests an order links' key of their own, refused in production", () => {
+    expect(parseEnv({}, "development").ORDER_LINK_SECRET).toBe(DEVELOPMENT_ORDER_LINK_SECRET);
+    expect(parseEnv({}, "test").ORDER_LINK_SECRET).toBe(DEVELOPMENT_ORDER_LINK_SECRET);
+    expect(problems({ ...production, ORDER_LINK_SECRET: undefined })).toEqual([
+      "ORDER_LINK_SECRET is missing: set it in the shop's environment (see .env.example)",
+    ]);
+  });
+
   it("gives development the webhook secret it shares with the emulator", () => {
     expect(parseEnv({}, "development").PAYMENT_WEBHOOK_SECRET).toBe(DEVELOPMENT_WEBHOOK_SECRET);
   });
@@ -131,6 +141,7 @@ describe("parseEnv", () => {
       "PAYMENT_CLIENT_ID",
       "PAYMENT_CLIENT_SECRET",
       "SESSION_SECRET",
+      "ORDER_LINK_SECRET",
       "SITE_URL",
       "DATABASE_URL",
       "PAYMENT_WEBHOOK_SECRET",
@@ -147,6 +158,10 @@ describe("parseEnv", () => {
     ["PAYMENT_CLIENT_SECRET", " secret ", "PAYMENT_CLIENT_SECRET has leading or trailing spaces"],
     ["PAYMENT_CLIENT_SECRET", "<your-client-secret>", "PAYMENT_CLIENT_SECRET still holds a placeholder"],
     ["SESSION_SECRET", "short", "SESSION_SECRET must be at least 32 characters"],
+    ["ORDER_LINK_SECRET", "o".repeat(31), "ORDER_LINK_SECRET must be at least 32 characters"],
+    ["ORDER_LINK_SECRET", "", "ORDER_LINK_SECRET is empty"],
+    ["ORDER_LINK_SECRET", "replace-me-with-openssl-rand-base64-32", "ORDER_LINK_SECRET still holds a placeholder"],
+    ["ORDER_LINK_SECRET", DEVELOPMENT_ORDER_LINK_SECRET, "ORDER_LINK_SECRET is the development default"],
     ["PAYMENT_API_BASE_URL", "pay.example.ly/pay/api/v1", "PAYMENT_API_BASE_URL must be an absolute URL"],
     ["PAYMENT_API_BASE_URL", "http://pay.example.ly/pay/api/v1", "PAYMENT_API_BASE_URL uses http://"],
     [

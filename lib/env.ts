@@ -28,6 +28,8 @@ export const EMBEDDED_DATABASE_URL = "postgresql://postgres:postgres@127.0.0.1:5
 
 /** The session secret development falls back to; a production server refuses it. */
 export const DEVELOPMENT_SESSION_SECRET = "development-only-session-secret--never-use-in-production";
+/** The order links' key development falls back to; a production server refuses it. */
+export const DEVELOPMENT_ORDER_LINK_SECRET = "development-only-order-link-secret--never-use-in-production";
 /** The webhook secret `npm run dev` gives both the shop and the emulator (.env.example shares it). */
 export const DEVELOPMENT_WEBHOOK_SECRET = "development-only-webhook-secret--shared-with-the-emulator";
 const DEVELOPMENT_SITE_URL = "http://localhost:3000";
@@ -87,6 +89,10 @@ const schema = z.object({
   SESSION_SECRET: text("SESSION_SECRET").refine(
     (value) => value.length >= 32,
     "SESSION_SECRET must be at least 32 characters: generate one with `openssl rand -base64 32` (or run `npm run setup`)",
+  ),
+  ORDER_LINK_SECRET: text("ORDER_LINK_SECRET").refine(
+    (value) => value.length >= 32,
+    "ORDER_LINK_SECRET must be at least 32 characters: generate one with `openssl rand -base64 32` (or run `npm run setup`)",
   ),
   SITE_URL: httpUrl("SITE_URL")
     .refine(
@@ -201,20 +207,21 @@ type Source = Record<string, string | undefined>;
  * Pure: no logging, no caching, so tests can feed it any mix of variables.
  * @param source variables to read; empty strings count as unset only for the development fallbacks.
  * @param mode `production` requires every variable; `development` and `test` fill the payment variables (when all
- *   three are unset), the session secret, SITE_URL and DATABASE_URL (the embedded database) with local defaults.
+ *   three are unset), the session secret, the order links' key, SITE_URL and DATABASE_URL (the embedded database) with local defaults.
  * @throws EnvError listing every problem at once.
  */
 export function parseEnv(source: Source = process.env, mode: string = process.env.NODE_ENV ?? "development"): Env {
   const production = mode === "production";
   // Every variable the schema names, read from one list so none can be left out (an empty value counts as unset),
-  // except that the service's credentials and the session secret are read as given: an empty one is an error, not
-  // a default.
+  // except that the service's credentials and the session and order-link secrets are read as given: an empty one is
+  // an error, not a default.
   const input: Source = {
     ...Object.fromEntries(Object.keys(schema.shape).map((key) => [key, source[key] || undefined])),
     PAYMENT_API_BASE_URL: source.PAYMENT_API_BASE_URL,
     PAYMENT_CLIENT_ID: source.PAYMENT_CLIENT_ID,
     PAYMENT_CLIENT_SECRET: source.PAYMENT_CLIENT_SECRET,
     SESSION_SECRET: source.SESSION_SECRET,
+    ORDER_LINK_SECRET: source.ORDER_LINK_SECRET,
     SITE_URL: source.SITE_URL ?? vercelSiteUrl(source),
   };
   const warnings: string[] = [];
@@ -225,6 +232,7 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
   const usingEmbeddedDatabase = !production && input.DATABASE_URL === undefined;
   if (!production) {
     input.SESSION_SECRET ??= DEVELOPMENT_SESSION_SECRET;
+    input.ORDER_LINK_SECRET ??= DEVELOPMENT_ORDER_LINK_SECRET;
     input.SITE_URL ??= DEVELOPMENT_SITE_URL;
     input.DATABASE_URL ??= EMBEDDED_DATABASE_URL;
     input.PAYMENT_WEBHOOK_SECRET ??= DEVELOPMENT_WEBHOOK_SECRET;
@@ -245,6 +253,9 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
 
   if (production && env.SESSION_SECRET === DEVELOPMENT_SESSION_SECRET) {
     problems.push("SESSION_SECRET is the development default: generate a new one with `openssl rand -base64 32`");
+  }
+  if (production && env.ORDER_LINK_SECRET === DEVELOPMENT_ORDER_LINK_SECRET) {
+    problems.push("ORDER_LINK_SECRET is the development default: generate a new one with `openssl rand -base64 32`");
   }
   if (production && env.PAYMENT_WEBHOOK_SECRET === DEVELOPMENT_WEBHOOK_SECRET) {
     problems.push(

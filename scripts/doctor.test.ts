@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { DEVELOPMENT_SESSION_SECRET } from "../lib/env";
+import { DEVELOPMENT_ORDER_LINK_SECRET, DEVELOPMENT_SESSION_SECRET } from "../lib/env";
 import { setUpTestDatabase } from "../testing/db";
 import { startTestSmtpServer } from "../testing/smtp";
 
@@ -46,6 +46,7 @@ describe("npm run doctor -- --production", () => {
       PAYMENT_API_BASE_URL: "https://pay.example.ly/pay/api/v1",
       PAYMENT_CLIENT_SECRET: "secret-456",
       SESSION_SECRET: DEVELOPMENT_SESSION_SECRET,
+      ORDER_LINK_SECRET: DEVELOPMENT_ORDER_LINK_SECRET,
       SITE_URL: "https://shop.example.ly",
       PAYMENT_WEBHOOK_SECRET: "whsec-0123456789abcdef",
       DATABASE_URL: t.url,
@@ -55,6 +56,7 @@ describe("npm run doctor -- --production", () => {
     expect(failures).toEqual([
       "  ✗ PAYMENT_CLIENT_ID is missing: set it in the shop's environment (see .env.example)",
       "  ✗ SESSION_SECRET is the development default: generate a new one with `openssl rand -base64 32`",
+      "  ✗ ORDER_LINK_SECRET is the development default: generate a new one with `openssl rand -base64 32`",
       expect.stringMatching(/^ {2}✗ CRON_SECRET is not set/),
     ]);
     // The database is readable, so it is checked in the same run.
@@ -100,6 +102,7 @@ describe("npm run doctor -- --production, e-mail", () => {
     PAYMENT_CLIENT_ID: "client-123",
     PAYMENT_CLIENT_SECRET: "secret-456",
     SESSION_SECRET: "a-production-session-secret-of-32-characters",
+    ORDER_LINK_SECRET: "a-production-order-link-secret-of-32-characters",
     SITE_URL: "https://shop.example.ly",
     PAYMENT_WEBHOOK_SECRET: "whsec-0123456789abcdef",
     CRON_SECRET: "cron-0123456789abcdef",

@@ -1,6 +1,6 @@
 // `npm run setup`: writes .env.development.local (development's settings, which Next.js reads in `next dev` only,
-// never in a production build) from .env.example with a freshly generated SESSION_SECRET and the emulator's sandbox
-// defaults. Never overwrites an existing file.
+// never in a production build) from .env.example with freshly generated secrets (SESSION_SECRET, ORDER_LINK_SECRET)
+// and the emulator's sandbox defaults. Never overwrites an existing file.
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
@@ -10,13 +10,14 @@ if (existsSync(target)) {
   process.exit(0);
 }
 
-const example = readFileSync(".env.example", "utf8");
-const secret = randomBytes(32).toString("base64");
-const lines = example
-  .split("\n")
-  .map((line) => (line.startsWith("SESSION_SECRET=") ? `SESSION_SECRET=${secret}` : line));
-if (!lines.some((line) => line === `SESSION_SECRET=${secret}`))
-  throw new Error(".env.example has no SESSION_SECRET= line");
+let lines = readFileSync(".env.example", "utf8").split("\n");
+// Each its own key: the session cookie's, and the order links' (changing one never touches the other).
+const generated = ["SESSION_SECRET", "ORDER_LINK_SECRET"];
+for (const name of generated) {
+  const secret = randomBytes(32).toString("base64");
+  lines = lines.map((line) => (line.startsWith(`${name}=`) ? `${name}=${secret}` : line));
+  if (!lines.includes(`${name}=${secret}`)) throw new Error(`.env.example has no ${name}= line`);
+}
 writeFileSync(target, lines.join("\n"), { mode: 0o600 });
-console.log(`Wrote ${target}: a new SESSION_SECRET and the emulator's sandbox credentials.`);
+console.log(`Wrote ${target}: new ${generated.join(" and ")} and the emulator's sandbox credentials.`);
 console.log("Next: `npm run dev`, or put your sandbox keys in it and run `npm run doctor`.");

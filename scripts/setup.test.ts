@@ -16,17 +16,20 @@ function readEnvFile(path: string): Record<string, string> {
 }
 
 describe("npm run setup", () => {
-  it("writes a usable .env.local with a fresh 32-byte session secret, private to the user", () => {
+  it("writes a usable .env.local with a fresh 32-byte session secret and order links' key, private to the user", () => {
     const target = join(mkdtempSync(join(tmpdir(), "setup-")), ".env.local");
     expect(run(target)).toContain("Wrote");
     const env = readEnvFile(target);
     expect(Buffer.from(env.SESSION_SECRET!, "base64")).toHaveLength(32);
+    expect(Buffer.from(env.ORDER_LINK_SECRET!, "base64")).toHaveLength(32);
+    expect(env.ORDER_LINK_SECRET).not.toBe(env.SESSION_SECRET);
     expect(() => parseEnv(env, "development")).not.toThrow();
     expect(statSync(target).mode & 0o077).toBe(0);
 
     const other = join(mkdtempSync(join(tmpdir(), "setup-")), ".env.local");
     run(other);
     expect(readEnvFile(other).SESSION_SECRET).not.toBe(env.SESSION_SECRET);
+    expect(readEnvFile(other).ORDER_LINK_SECRET).not.toBe(env.ORDER_LINK_SECRET);
   });
 
   it("never overwrites an existing file", () => {

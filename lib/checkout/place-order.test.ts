@@ -392,6 +392,7 @@ describe("a Vercel preview without SITE_URL", () => {
         PAYMENT_CLIENT_ID: "sandbox-demo-client-id",
         PAYMENT_CLIENT_SECRET: "sandbox-demo-client-secret",
         SESSION_SECRET: "a-preview-session-secret-of-32-characters",
+        ORDER_LINK_SECRET: "a-preview-order-link-secret-of-32-characters",
         PAYMENT_WEBHOOK_SECRET: "whsec-preview-0123456789",
         DATABASE_URL: t.url,
         VERCEL: "1",

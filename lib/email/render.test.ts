@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import ar from "../i18n/messages/ar.json";
 import en from "../i18n/messages/en.json";
 import { formatMoney } from "../money";
+import { orderLinkUrl, verifyOrderLinkKey } from "../orders/order-link";
 import { renderOrderEmail, type EmailOrder } from "./render";
 
 /** The two e-mails as a reader gets them, in both languages. */
@@ -24,8 +25,9 @@ const order: EmailOrder = {
   paidWith: "sadad",
 };
 const SITE = "https://shop.example.ly";
+const ORDER_LINK_SECRET = "render-test-order-link-secret-of-32-characters";
 const receipt = (locale: string, reason: "paid" | "resend" = "paid") =>
-  renderOrderEmail({ kind: "receipt", reason, locale }, order, SITE);
+  renderOrderEmail({ kind: "receipt", reason, locale }, order, SITE, ORDER_LINK_SECRET);
 const notice = (data: EmailOrder, reason: "paid" | "amount_mismatch" | "unconfirmed_report" = "paid", locale = "en") =>
   renderOrderEmail({ kind: "merchant_notice", reason, locale }, data, SITE);
 
@@ -48,7 +50,7 @@ describe("the receipt", () => {
         expect(part).toContain(formatMoney(6500, lang)); // 2 × 32.50
         expect(part).toContain(total);
         expect(part).toContain(t.gateways.sadad);
-        expect(part).toContain(`${SITE}/orders/${order.order.id}`);
+        expect(part).toContain(orderLinkUrl(SITE, order.order.id, ORDER_LINK_SECRET));
       }
     },
   );
@@ -58,8 +60,24 @@ describe("the receipt", () => {
       expect(html).not.toMatch(/<img|<link|<script|@import|@font-face|url\(/i);
       const links = [...html.matchAll(/(?:href|src)="([^"]*)"/g)].map((match) => match[1]);
       expect(links.length).toBeGreaterThan(0);
-      for (const link of links) expect(link).toMatch(new RegExp(`^${SITE}/(orders|admin/orders)/${order.order.id}$`));
+      for (const link of links)
+        expect(link).toMatch(
+          new RegExp(`^${SITE}/(orders/${order.order.id}\\?key=[\\w-]{43}|admin/orders/${order.order.id})$`),
+        );
     }
+  });
+
+  it("links to the order's page with its signed link: the order id and a signature that verifies, nothing personal", async () => {
+    const { html } = await receipt("ar");
+    const [href] = [...html.matchAll(/href="([^"]*)"/g)].map((match) => match[1]!);
+    const url = new URL(href!);
+    expect(url.origin + url.pathname).toBe(`${SITE}/orders/${order.order.id}`);
+    expect([...url.searchParams.keys()]).toEqual(["key"]);
+    expect(verifyOrderLinkKey(order.order.id, url.searchParams.get("key"), ORDER_LINK_SECRET)).toBe(true);
+    expect(verifyOrderLinkKey("ord_0123456789abcdeg", url.searchParams.get("key"), ORDER_LINK_SECRET)).toBe(false);
+    expect(verifyOrderLinkKey(order.order.id, url.searchParams.get("key"), `${ORDER_LINK_SECRET}-rotated`)).toBe(false);
+    for (const personal of ["aisha", "0912345678", "عائشة", encodeURIComponent("عائشة")])
+      expect(href).not.toContain(personal);
   });
 
   it("sent again, says it is a copy", async () => {

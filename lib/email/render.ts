@@ -13,12 +13,15 @@ import ar from "../i18n/messages/ar.json";
 import en from "../i18n/messages/en.json";
 import { CURRENCY, formatMoney, fromDecimalAmount, multiply } from "../money";
 import { BRAND } from "../brand";
+import { getEnv } from "../env";
+import { orderLinkUrl } from "../orders/order-link";
 
 /**
  * The shop's e-mails about an order as subject, HTML and plain text: the customer's receipt and the news of each step
- * of their goods' way (`fulfilment_update`) in the order's language, and the merchant's notice in the merchant's, from the components in components/emails/ (React Email) and the texts in
- * lib/i18n/messages (`email.*`). Nothing in them is a secret or a key: an order number and a link to a page that
- * shows the order only to the browser that placed it (or to a signed-in admin).
+ * of their goods' way (`fulfilment_update`) in the order's language, and the merchant's notice in the merchant's, from
+ * the components in components/emails/ (React Email) and the texts in lib/i18n/messages (`email.*`). Nothing in them
+ * is a secret: the customer's link is signed (lib/orders/order-link.ts) and opens the order's page in any browser,
+ * without the customer's name, phone, e-mail or address; the notice's link opens only for a signed-in admin.
  */
 
 /** What an e-mail is about: the order as stored, its lines as sold, and what the payment service reported. */
@@ -59,12 +62,14 @@ const TIME_ZONE = "Africa/Tripoli";
 /**
  * Renders one outbox e-mail.
  * @param email its kind, why it was queued and its language. @param siteUrl the shop's public origin, for the link.
+ * @param orderLinkSecret the key of the receipt's signed link (ORDER_LINK_SECRET).
  * @returns the subject, the HTML (self-contained: inline styles, no remote image or font) and the plain text.
  */
 export async function renderOrderEmail(
   email: Pick<EmailOutboxRow, "kind" | "reason" | "locale">,
   data: EmailOrder,
   siteUrl: string,
+  orderLinkSecret: string = getEnv().ORDER_LINK_SECRET,
 ): Promise<RenderedEmail> {
   const locale: Locale = isLocale(email.locale) ? email.locale : "en";
   const messages = catalogues[locale];
@@ -132,7 +137,11 @@ export async function renderOrderEmail(
         ...(paidWith ? ([[t("receipt.paidWith"), paidWith]] as [string, string][]) : []),
         ...destination,
       ],
-      link: { href: `${siteUrl}/orders/${order.id}`, label: t("receipt.view"), note: t("receipt.viewNote") },
+      link: {
+        href: orderLinkUrl(siteUrl, order.id, orderLinkSecret),
+        label: t("receipt.view"),
+        note: t("receipt.viewNote"),
+      },
       footer: t("receipt.footer", { shop: BRAND.name[locale], site }),
     });
     return { subject: t("receipt.subject", { id: order.id, total }), ...(await htmlAndText(element)) };
@@ -154,7 +163,11 @@ export async function renderOrderEmail(
         done: index <= way.indexOf(step),
       })),
       facts: [[t("update.order"), order.id], ...destination],
-      link: { href: `${siteUrl}/orders/${order.id}`, label: t("receipt.view"), note: t("receipt.viewNote") },
+      link: {
+        href: orderLinkUrl(siteUrl, order.id, orderLinkSecret),
+        label: t("receipt.view"),
+        note: t("receipt.viewNote"),
+      },
       footer: t("receipt.footer", { shop: BRAND.name[locale], site }),
     });
     return { subject: t(`update.${step}.subject`, { id: order.id }), ...(await htmlAndText(element)) };

@@ -66,6 +66,56 @@ export async function findCustomerOrder(db: Db, id: string, sessionId: string): 
   return { ...order, status: shownStatus(order), lines };
 }
 
+/**
+ * What the page opened by an order's signed link shows (lib/orders/order-link.ts): its status, lines and total, the
+ * delivery method and city, and where its goods are. Nothing that names or reaches the customer (name, phone,
+ * e-mail, street address, landmark), nor the payment page's address: a link may be forwarded.
+ */
+export type LinkedOrder = Pick<
+  CustomerOrder,
+  | "id"
+  | "status"
+  | "amountMinor"
+  | "customerReturnedAt"
+  | "deliveryMethod"
+  | "deliveryCityEn"
+  | "deliveryCityAr"
+  | "deliveryFeeMinor"
+  | "fulfilment"
+> & { lines: Pick<OrderLineRow, "name" | "unitMinor" | "quantity">[] };
+
+/**
+ * One order by its id alone, with its lines, as the page opened by its signed link shows it: only the columns of
+ * {@link LinkedOrder} are read. Call it only once the link's signature is verified. An id that is not an order id, or
+ * an order that never got a payment, is "not found". Reads only.
+ */
+export async function findLinkedOrder(db: Db, id: string): Promise<LinkedOrder | undefined> {
+  if (!ORDER_ID.test(id)) return undefined;
+  const [order] = await db
+    .select({
+      id: orders.id,
+      status: orders.status,
+      paymentExpiresAt: orders.paymentExpiresAt,
+      amountMinor: orders.amountMinor,
+      customerReturnedAt: orders.customerReturnedAt,
+      deliveryMethod: orders.deliveryMethod,
+      deliveryCityEn: orders.deliveryCityEn,
+      deliveryCityAr: orders.deliveryCityAr,
+      deliveryFeeMinor: orders.deliveryFeeMinor,
+      fulfilment: orders.fulfilment,
+    })
+    .from(orders)
+    .where(and(eq(orders.id, id), notInArray(orders.status, [...NEVER_SHOWN])));
+  if (!order) return undefined;
+  const lines = await db
+    .select({ name: orderLines.name, unitMinor: orderLines.unitMinor, quantity: orderLines.quantity })
+    .from(orderLines)
+    .where(eq(orderLines.orderId, id))
+    .orderBy(asc(orderLines.position));
+  const { paymentExpiresAt, ...shown } = order;
+  return { ...shown, status: shownStatus({ status: order.status, paymentExpiresAt }), lines };
+}
+
 /** The orders one browser session placed that got a payment, newest first ("your orders"), each as it reads now. */
 export async function listCustomerOrders(db: Db, sessionId: string, limit = 50): Promise<CustomerOrder<OrderRow>[]> {
   const rows = await db

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { AutoRefresh } from "@/components/auto-refresh";
-import { EmptyState } from "@/components/empty-state";
 import { LinkButton } from "@/components/link-button";
 import { OrderSummary } from "@/components/order-summary";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
@@ -11,8 +11,9 @@ import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
 import { logger } from "@/lib/log";
 import { multiply } from "@/lib/money";
+import { findOrderByLink } from "@/lib/orders/order-link";
 import { isPaymentPageOpen } from "@/lib/orders/payment-page";
-import { awaitingConfirmationUntil, findCustomerOrder, type CustomerOrder } from "@/lib/orders/store";
+import { awaitingConfirmationUntil, findCustomerOrder, type CustomerOrder, type LinkedOrder } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
 import { buyAgainAction } from "../../cart/actions";
 
@@ -28,9 +29,14 @@ const noticeSchema = z.enum(["already_settled", "token_mismatch", "invalid_redir
 const REFRESH_SECONDS = 3;
 
 /**
- * One order of this browser session, read from the database: what happened, in words the customer understands —
- * confirmed paid, reported and awaiting the service's confirmation (the page refreshes itself for a minute),
- * cancelled, expired, or still waiting for the payment.
+ * One order, read from the database: what happened, in words the customer understands — confirmed paid, reported and
+ * awaiting the service's confirmation (the page refreshes itself for a minute), cancelled, expired, or still waiting
+ * for the payment — and, for goods, how they come and where they are.
+ *
+ * The browser session that placed the order sees it with its actions (back to the payment page, buy again). Any other
+ * browser sees it only with the receipt's signed link (`?key=`, lib/orders/order-link.ts), and then without actions
+ * and without anything that names or reaches the customer: a link may be forwarded. Anything else is "not found"
+ * (404), the same for an order that does not exist. Reads only: opening it changes neither the order nor the session.
  */
 export default async function OrderPage({ params, searchParams }: Props) {
   const [{ id }, query, session, locale, t, tCheckout] = await Promise.all([
@@ -47,14 +53,19 @@ export default async function OrderPage({ params, searchParams }: Props) {
       {t(`notices.${notice.data}`)}
     </p>
   );
-  let order: CustomerOrder | undefined;
+  let owned: CustomerOrder | undefined;
+  let linked: LinkedOrder | undefined;
   try {
-    order = await findCustomerOrder(getDb(), id, session.id);
+    owned = await findCustomerOrder(getDb(), id, session.id);
+    if (!owned && query.key !== undefined) linked = await findOrderByLink(getDb(), id, query.key);
   } catch (error) {
     // The database is down: the return handler sends customers here with `not_recorded` exactly then. Say what
     // they need to know (the payment is safe) in the page itself: the error page needs JavaScript to show anything.
     logger.error({ event: "order_page_unavailable", ...describeDbFailure(error) });
-    const again = `/orders/${encodeURIComponent(id)}${notice.success ? `?outcome=${notice.data}` : ""}`;
+    const search = new URLSearchParams();
+    if (notice.success) search.set("outcome", notice.data);
+    if (typeof query.key === "string") search.set("key", query.key);
+    const again = `/orders/${encodeURIComponent(id)}${search.size > 0 ? `?${search}` : ""}`;
     return (
       <DatabaseUnavailable
         title={t("unavailable.title")}
@@ -66,19 +77,31 @@ export default async function OrderPage({ params, searchParams }: Props) {
     );
   }
 
-  if (!order)
-    return <EmptyState title={t("notFoundTitle")} text={t("notFoundText")} action={t("toCart")} href="/cart" />;
+  const order = owned ?? linked;
+  if (!order) notFound(); // not-found.tsx: the same page, status 404
   const { status } = order;
   const waitUntil = awaitingConfirmationUntil(order);
 
-  // Where the customer goes from here: shop on, try again, or back to a payment page that still works.
-  const next = {
-    paid: { href: "/", label: t("continueShopping") },
-    awaiting_confirmation: { href: "/", label: t("continueShopping") },
-    cancelled: { href: "/cart", label: t("backToCart") },
-    expired: { href: "/cart", label: t("backToCart") },
-    pending: isPaymentPageOpen(order) ? { href: order.paymentUrl!, label: t("resume") } : undefined,
-  }[status];
+  // Where the customer goes from here: shop on, try again, or back to a payment page that still works. Through a
+  // link, only shopping on: the cart is this browser's, and the payment page shows the customer's details.
+  const next = owned
+    ? {
+        paid: { href: "/", label: t("continueShopping") },
+        awaiting_confirmation: { href: "/", label: t("continueShopping") },
+        cancelled: { href: "/cart", label: t("backToCart") },
+        expired: { href: "/cart", label: t("backToCart") },
+        pending: isPaymentPageOpen(owned) ? { href: owned.paymentUrl!, label: t("resume") } : undefined,
+      }[status]
+    : { href: "/", label: t("continueShopping") };
+
+  // How goods come (the city as sold, in the page's language; never the street) and where they are now.
+  const city = locale === "ar" ? order.deliveryCityAr : order.deliveryCityEn;
+  const way =
+    order.deliveryMethod === "delivery"
+      ? t("progress.deliveryTo", { city: city ?? "" })
+      : order.deliveryMethod === "pickup"
+        ? t("progress.pickup")
+        : null;
 
   const lines = order.lines.map((line) => ({
     name: line.name,
@@ -102,7 +125,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
       {waitUntil && <AutoRefresh seconds={REFRESH_SECONDS} until={waitUntil} />}
       <div className="mt-4 flex flex-wrap gap-3">
         {next && <LinkButton href={next.href}>{next.label}</LinkButton>}
-        {(status === "paid" || status === "awaiting_confirmation") && (
+        {owned && (status === "paid" || status === "awaiting_confirmation") && (
           // Paying again for the same things takes this: the same cart submitted again goes to this order.
           <form action={buyAgainAction}>
             <input type="hidden" name="id" value={order.id} />
@@ -112,6 +135,22 @@ export default async function OrderPage({ params, searchParams }: Props) {
           </form>
         )}
       </div>
+      {(way || order.fulfilment) && (
+        <dl className="mt-6 space-y-2 rounded-xl border border-sand-200 bg-white p-4" data-testid="order-progress">
+          {way && (
+            <div className="flex flex-wrap justify-between gap-x-3">
+              <dt className="text-stone-600">{t("progress.way")}</dt>
+              <dd>{way}</dd>
+            </div>
+          )}
+          {order.fulfilment && (
+            <div className="flex flex-wrap justify-between gap-x-3">
+              <dt className="text-stone-600">{t("progress.step")}</dt>
+              <dd className="font-semibold">{t(`progress.steps.${order.fulfilment}`)}</dd>
+            </div>
+          )}
+        </dl>
+      )}
       <div className="mt-6 rounded-xl border border-sand-200 bg-white p-4">
         <h2 className="font-semibold">{t("heading", { id: order.id })}</h2>
         <OrderSummary

@@ -27,7 +27,7 @@ import { parseTypedAmount, westernDigits, type AmountProblem } from "../money";
 export type DeliveryProblem = keyof Messages["admin"]["delivery"]["problems"];
 
 /** The longest city name the back office accepts, in either language. */
-export const MAX_CITY_NAME = 60;
+const MAX_CITY_NAME = 60;
 
 /** Text a person typed on one line: trimmed, at most `max` characters, no control characters. */
 const typed = (max: number, tooLong: DeliveryProblem) =>
@@ -183,6 +183,11 @@ function nameTaken(error: unknown): NameTaken | undefined {
   if (cause.constraint === "delivery_zones_name_en") return "nameEnTaken";
   if (cause.constraint === "delivery_zones_name_ar") return "nameArTaken";
   return undefined;
+}
+
+/** A zone's id as a form or an address gives it (text); undefined when it is not one. */
+export function parseZoneId(value: unknown): number | undefined {
+  return typeof value === "string" && /^[1-9]\d{0,14}$/.test(value) ? Number(value) : undefined;
 }
 
 /** A zone's row as the back office edits it (with its sort order); undefined when there is none. */

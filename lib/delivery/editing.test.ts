@@ -2,7 +2,15 @@ import { asc, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { deliveryEvents, deliveryZones } from "../db/schema";
 import { setUpTestDatabase } from "../../testing/db";
-import { createZone, editPickup, editZone, findZoneForAdmin, pickupInputSchema, zoneInputSchema } from "./editing";
+import {
+  createZone,
+  editPickup,
+  editZone,
+  findZoneForAdmin,
+  nextZoneSortOrder,
+  pickupInputSchema,
+  zoneInputSchema,
+} from "./editing";
 import { findEnabledZone, readPickup } from "./zones";
 
 /** The back office's changes to delivery against a real database: the fields' rules, the writes and their audit. */
@@ -96,6 +104,7 @@ describe("pickup's fields", () => {
 
 describe("the back office's changes to delivery", () => {
   it("adds a zone, and its audit row says who added what", async () => {
+    expect(await nextZoneSortOrder(t.db)).toBe(210); // after Ubari's 200
     const created = await createZone(t.db, zoneInputSchema.parse(zoneForm({ freeAbove: "400" })), ADMIN);
     expect(created.ok).toBe(true);
     const id = (created as { id: number }).id;

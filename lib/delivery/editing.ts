@@ -1,5 +1,5 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Messages } from "next-intl";
 import { z } from "zod";
 import type { Db, DbOrTx, Tx } from "../db/client";
@@ -194,6 +194,14 @@ export function parseZoneId(value: unknown): number | undefined {
 export async function findZoneForAdmin(db: DbOrTx, id: number): Promise<DeliveryZoneRow | undefined> {
   const [row] = await db.select().from(deliveryZones).where(eq(deliveryZones.id, id));
   return row;
+}
+
+/** The sort order that puts a new zone after every other (the largest plus 10; 10 for the first). */
+export async function nextZoneSortOrder(db: DbOrTx): Promise<number> {
+  const [row] = await db
+    .select({ next: sql<number>`coalesce(max(${deliveryZones.sortOrder}), 0)::int + 10` })
+    .from(deliveryZones);
+  return row!.next;
 }
 
 /**

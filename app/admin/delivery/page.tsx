@@ -108,8 +108,8 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
                       >
                         {zone.name[locale === "ar" ? "ar" : "en"]}
                       </Link>
-                      <span className="block text-stone-600" lang={other} dir={other === "ar" ? "rtl" : "ltr"}>
-                        {zone.name[other]}
+                      <span className="block text-stone-600" lang={other}>
+                        <bdi>{zone.name[other]}</bdi>
                       </span>
                     </th>
                     <td className="px-3 py-2 text-end whitespace-nowrap" data-testid="zone-fee">

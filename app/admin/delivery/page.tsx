@@ -87,7 +87,7 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
                   <th
                     key={column}
                     scope="col"
-                    className={`px-3 py-2 font-medium ${column === "fee" || column === "freeAbove" ? "text-end" : "text-start"}`}
+                    className={`px-2 py-2 sm:px-3 font-medium ${column === "fee" || column === "freeAbove" ? "text-end" : "text-start"}`}
                   >
                     {t(`zones.${column}`)}
                   </th>
@@ -100,7 +100,7 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
                 const other = locale === "ar" ? "en" : "ar";
                 return (
                   <tr key={zone.id} data-testid="zone-row" className={zone.enabled ? undefined : "bg-stone-50"}>
-                    <th scope="row" className="px-3 py-2 text-start font-normal">
+                    <th scope="row" className="px-2 py-2 sm:px-3 text-start font-normal">
                       <Link
                         href={`/admin/delivery/zones/${zone.id}`}
                         aria-label={t("zones.editLabel", { name: zone.name[locale === "ar" ? "ar" : "en"] })}
@@ -112,17 +112,17 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
                         <bdi>{zone.name[other]}</bdi>
                       </span>
                     </th>
-                    <td className="px-3 py-2 text-end whitespace-nowrap" data-testid="zone-fee">
+                    <td className="px-2 py-2 sm:px-3 text-end whitespace-nowrap" data-testid="zone-fee">
                       {zone.feeMinor === 0 ? t("zones.free") : formatMoney(zone.feeMinor, locale)}
                     </td>
-                    <td className="px-3 py-2 text-end">
+                    <td className="px-2 py-2 sm:px-3 text-end">
                       {zone.freeAboveMinor === null ? (
                         <span className="text-stone-600">{t("zones.never")}</span>
                       ) : (
                         <span className="whitespace-nowrap">{formatMoney(zone.freeAboveMinor, locale)}</span>
                       )}
                     </td>
-                    <td className="px-3 py-2" data-testid="zone-status">
+                    <td className="px-2 py-2 sm:px-3" data-testid="zone-status">
                       {zone.enabled ? (
                         t("zones.on")
                       ) : (

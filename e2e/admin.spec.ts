@@ -52,6 +52,9 @@ test("signed out, every admin page, the export and an admin action are refused",
     "/admin/products/import",
     "/admin/products/import/imp_0123456789abcdef",
     "/admin/products/export",
+    "/admin/delivery",
+    "/admin/delivery/zones/new",
+    "/admin/delivery/zones/1",
   ]) {
     await page.goto(path);
     await expect(page, path).toHaveURL(/\/admin\/sign-in$/);

@@ -204,6 +204,28 @@ for (const lang of ["en", "ar"] as const) {
 }
 
 /**
+ * Delivery in the back office: the zones (the seeded cities, their fees, one free from a total, one turned off) and
+ * pickup's form. Separate from the tour above, so that `--grep "admin delivery"` takes these alone.
+ */
+for (const lang of ["en", "ar"] as const) {
+  for (const [device, viewport] of Object.entries(viewports)) {
+    test(`admin delivery ${lang} ${device}`, async ({ page }) => {
+      mkdirSync(DIR, { recursive: true });
+      // Set as a merchant would have it; the same values each time, so the shots repeat.
+      await database(async (pool) => {
+        await pool.query(`update delivery_zones set free_above_minor = 30000 where name_en = 'Tripoli'`);
+        await pool.query(`update delivery_zones set enabled = false where name_en = 'Kufra'`);
+      });
+      await page.setViewportSize(viewport);
+      await page.context().addCookies([{ name: "NEXT_LOCALE", value: lang, url: stack().shopUrl }]);
+      await signInAsAdmin(page, ADMIN.email, ADMIN.password, lang);
+      await page.goto("/admin/delivery");
+      await page.screenshot({ path: `${DIR}/admin-delivery-${lang}-${device}.png`, fullPage: true });
+    });
+  }
+}
+
+/**
  * The order's two e-mails as the catcher received them, each rendered on its own in the browser: the receipt in the
  * order's language, and the merchant's notice. The shop's merchant reads English (MERCHANT_LOCALE's default); for the
  * Arabic shot the notice is queued once more in Arabic, as a merchant with MERCHANT_LOCALE=ar gets it, and sent by

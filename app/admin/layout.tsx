@@ -12,8 +12,8 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /**
- * The back office's frame: its name, the language switch and, when signed in, its pages (orders, products, reconciliation), who
- * and how to sign out.
+ * The back office's frame: its name, the language switch and, when signed in, its pages (orders, products, delivery,
+ * reconciliation), who and how to sign out.
  */
 export default async function AdminLayout({ children }: { children: React.ReactNode }) {
   const [locale, t, tLayout, admin] = await Promise.all([
@@ -42,6 +42,11 @@ export default async function AdminLayout({ children }: { children: React.ReactN
               <li>
                 <Link href="/admin/products" className="underline-offset-2 hover:underline">
                   {t("nav.products")}
+                </Link>
+              </li>
+              <li>
+                <Link href="/admin/delivery" className="underline-offset-2 hover:underline">
+                  {t("nav.delivery")}
                 </Link>
               </li>
               <li>

@@ -1,0 +1,149 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getLocale, getTranslations } from "next-intl/server";
+import { z } from "zod";
+import { PickupForm } from "@/components/admin/delivery-forms";
+import { primaryAction } from "@/components/styles";
+import { requireAdmin } from "@/lib/admin/auth";
+import { getDb } from "@/lib/db/client";
+import { listDeliveryZones, readPickup } from "@/lib/delivery/zones";
+import { formatMoney } from "@/lib/money";
+import { pickupFormLabels } from "./labels";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.delivery"))("title") };
+}
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const resultSchema = z.enum(["zone_created", "zone_saved", "unchanged", "pickup_saved", "not_found"]);
+
+/**
+ * Delivery as the merchant sets it: every zone (a city's names, its fee, free delivery from a total, offered or off)
+ * in the checkout's order, each with its edit page, a link to add one; and pickup from the shop (on or off, address
+ * and hours in both languages). Each change is audited (delivery_events).
+ */
+export default async function AdminDeliveryPage({ searchParams }: Props) {
+  await requireAdmin();
+  const [query, locale, t] = await Promise.all([searchParams, getLocale(), getTranslations("admin.delivery")]);
+  const db = getDb();
+  const [zones, pickup, pickupLabels] = await Promise.all([
+    listDeliveryZones(db, { enabledOnly: false }),
+    readPickup(db),
+    pickupFormLabels(),
+  ]);
+  const result = resultSchema.safeParse(query.result);
+  const pickupInitial = {
+    enabled: pickup.enabled,
+    addressEn: pickup.address.en,
+    addressAr: pickup.address.ar,
+    hoursEn: pickup.hours.en,
+    hoursAr: pickup.hours.ar,
+  };
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
+        <p className="mt-2 max-w-3xl text-stone-700">{t("intro")}</p>
+      </div>
+      {result.success && (
+        <p
+          role={result.data === "not_found" ? "alert" : "status"}
+          data-testid="delivery-result"
+          className={`rounded-lg border p-3 ${
+            result.data === "not_found"
+              ? "border-amber-300 bg-amber-50 text-amber-900"
+              : "border-green-300 bg-green-50 text-green-900"
+          }`}
+        >
+          {t(`results.${result.data}`)}
+        </p>
+      )}
+
+      <section aria-labelledby="zones" className="space-y-3">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="zones" className="text-lg font-semibold">
+            {t("zones.title")}
+          </h2>
+          <Link href="/admin/delivery/zones/new" className={primaryAction}>
+            {t("zones.add")}
+          </Link>
+        </div>
+        <p data-testid="zones-summary">
+          {t("zones.summary", { count: zones.length, on: zones.filter((zone) => zone.enabled).length })}
+        </p>
+        <div
+          className="overflow-x-auto rounded-xl border border-stone-200 bg-white"
+          role="region"
+          aria-label={t("zones.table")}
+          tabIndex={0}
+        >
+          <table className="w-full min-w-[20rem] text-sm">
+            <caption className="sr-only">{t("zones.caption")}</caption>
+            <thead className="bg-stone-100">
+              <tr>
+                {(["city", "fee", "freeAbove", "status"] as const).map((column) => (
+                  <th
+                    key={column}
+                    scope="col"
+                    className={`px-2 py-2 sm:px-3 font-medium ${column === "fee" || column === "freeAbove" ? "text-end" : "text-start"}`}
+                  >
+                    {t(`zones.${column}`)}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-stone-200">
+              {zones.map((zone) => {
+                // The city in the admin's language leads (and opens its edit page); the other name beneath it.
+                const other = locale === "ar" ? "en" : "ar";
+                return (
+                  <tr key={zone.id} data-testid="zone-row" className={zone.enabled ? undefined : "bg-stone-50"}>
+                    <th scope="row" className="px-2 py-2 sm:px-3 text-start font-normal">
+                      <Link
+                        href={`/admin/delivery/zones/${zone.id}`}
+                        aria-label={t("zones.editLabel", { name: zone.name[locale === "ar" ? "ar" : "en"] })}
+                        className="font-medium text-brand-800 underline underline-offset-2"
+                      >
+                        {zone.name[locale === "ar" ? "ar" : "en"]}
+                      </Link>
+                      <span className="block text-stone-600" lang={other}>
+                        <bdi>{zone.name[other]}</bdi>
+                      </span>
+                    </th>
+                    <td className="px-2 py-2 sm:px-3 text-end whitespace-nowrap" data-testid="zone-fee">
+                      {zone.feeMinor === 0 ? t("zones.free") : formatMoney(zone.feeMinor, locale)}
+                    </td>
+                    <td className="px-2 py-2 sm:px-3 text-end">
+                      {zone.freeAboveMinor === null ? (
+                        <span className="text-stone-600">{t("zones.never")}</span>
+                      ) : (
+                        <span className="whitespace-nowrap">{formatMoney(zone.freeAboveMinor, locale)}</span>
+                      )}
+                    </td>
+                    <td className="px-2 py-2 sm:px-3" data-testid="zone-status">
+                      {zone.enabled ? (
+                        t("zones.on")
+                      ) : (
+                        <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("zones.off")}</span>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section id="pickup" aria-labelledby="pickup-title" className="space-y-3">
+        <h2 id="pickup-title" className="text-lg font-semibold">
+          {t("pickup.title")}
+        </h2>
+        <p className="max-w-3xl text-stone-700">{t("pickup.intro")}</p>
+        <PickupForm key={JSON.stringify(pickupInitial)} initial={pickupInitial} labels={pickupLabels} />
+      </section>
+    </div>
+  );
+}

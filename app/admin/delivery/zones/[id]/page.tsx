@@ -1,0 +1,60 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getLocale, getTranslations } from "next-intl/server";
+import { ZoneForm } from "@/components/admin/delivery-forms";
+import { requireAdmin } from "@/lib/admin/auth";
+import { getDb } from "@/lib/db/client";
+import { findZoneForAdmin, parseZoneId } from "@/lib/delivery/editing";
+import { toWireAmount } from "@/lib/money";
+import { zoneFormLabels } from "../../labels";
+
+type Props = { params: Promise<{ id: string }> };
+
+/** The zone of the address, or undefined for an id that is not one or a zone that does not exist. */
+async function zoneOf(params: Props["params"]) {
+  const id = parseZoneId((await params).id);
+  return id === undefined ? undefined : findZoneForAdmin(getDb(), id);
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const [zone, locale, t] = await Promise.all([zoneOf(params), getLocale(), getTranslations("admin.delivery")]);
+  return { title: zone ? (locale === "ar" ? zone.nameAr : zone.nameEn) : t("results.not_found") };
+}
+
+/** One delivery zone as the merchant edits it: names, fee, free delivery from a total, on or off, its place. */
+export default async function ZonePage({ params }: Props) {
+  await requireAdmin();
+  const [zone, locale, t] = await Promise.all([zoneOf(params), getLocale(), getTranslations("admin.delivery")]);
+  const back = (
+    <Link href="/admin/delivery" className="text-sm font-medium text-brand-800 underline underline-offset-2">
+      {t("back")}
+    </Link>
+  );
+  if (!zone) {
+    return (
+      <section className="space-y-4">
+        <p role="alert" className="rounded-xl border border-stone-200 bg-white p-6">
+          {t("results.not_found")}
+        </p>
+        {back}
+      </section>
+    );
+  }
+  const initial = {
+    nameEn: zone.nameEn,
+    nameAr: zone.nameAr,
+    fee: toWireAmount(zone.feeMinor),
+    freeAbove: zone.freeAboveMinor === null ? "" : toWireAmount(zone.freeAboveMinor),
+    enabled: zone.enabled,
+    sortOrder: String(zone.sortOrder),
+  };
+  return (
+    <section className="space-y-4">
+      {back}
+      <h1 className="text-2xl font-semibold tracking-tight" dir="auto">
+        {t("zoneForm.editTitle", { name: locale === "ar" ? zone.nameAr : zone.nameEn })}
+      </h1>
+      <ZoneForm id={zone.id} initial={initial} labels={await zoneFormLabels("save")} />
+    </section>
+  );
+}

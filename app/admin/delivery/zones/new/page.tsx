@@ -1,0 +1,35 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getTranslations } from "next-intl/server";
+import { ZoneForm } from "@/components/admin/delivery-forms";
+import { requireAdmin } from "@/lib/admin/auth";
+import { getDb } from "@/lib/db/client";
+import { nextZoneSortOrder } from "@/lib/delivery/editing";
+import { zoneFormLabels } from "../../labels";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.delivery.zoneForm"))("newTitle") };
+}
+
+/**
+ * A new delivery zone: a city's names, its fee, free delivery from a total, on or off, its place in the list (after
+ * the others unless changed).
+ */
+export default async function NewZonePage() {
+  await requireAdmin();
+  const [t, labels, sortOrder] = await Promise.all([
+    getTranslations("admin.delivery"),
+    zoneFormLabels("create"),
+    nextZoneSortOrder(getDb()),
+  ]);
+  return (
+    <section className="space-y-4">
+      <Link href="/admin/delivery" className="text-sm font-medium text-brand-800 underline underline-offset-2">
+        {t("back")}
+      </Link>
+      <h1 className="text-2xl font-semibold tracking-tight">{t("zoneForm.newTitle")}</h1>
+      {/* At the end of the checkout's list unless the merchant places it elsewhere. */}
+      <ZoneForm initial={{ enabled: true, sortOrder: String(sortOrder) }} labels={labels} />
+    </section>
+  );
+}

@@ -60,13 +60,13 @@ test("signed out, every admin page, the export and an admin action are refused",
     await expect(page, path).toHaveURL(/\/admin\/sign-in$/);
   }
 
-  // The fulfil action, posted straight to the server without an admin session: refused, nothing changes.
+  // The first fulfilment step (the order is a delivery), posted straight to the server without an admin session: refused, nothing changes.
   const admin = await browser.newContext();
   const adminPage = await admin.newPage();
   await signInAsAdmin(adminPage, ADMIN.email, ADMIN.password, "en");
   await adminPage.goto(`/admin/orders/${orderId}`);
   const form = adminPage.locator("form", {
-    has: adminPage.getByRole("button", { name: shop("admin.order.fulfil", "en") }),
+    has: adminPage.getByRole("button", { name: shop("admin.order.markStep.packed", "en") }),
   });
   const fields = await form
     .locator("input[type=hidden]")
@@ -92,9 +92,9 @@ test("signed out, every admin page, the export and an admin action are refused",
   expect(crossSite.status()).toBe(403);
   expect(await crossSite.text()).toContain(shop("formFromElsewhere.title", "en"));
   const [row] = await database(
-    async (pool) => (await pool.query("select fulfilled_at from orders where id = $1", [orderId])).rows,
+    async (pool) => (await pool.query("select fulfilment, fulfilled_at from orders where id = $1", [orderId])).rows,
   );
-  expect(row.fulfilled_at).toBeNull();
+  expect(row).toEqual({ fulfilment: null, fulfilled_at: null });
 });
 
 test("six wrong passwords lock the account with a message that says when to try again", async ({ browser }) => {
@@ -225,7 +225,7 @@ test("signing out ends the session on the server: a copy of its cookie opens nei
   await Promise.all([first.close(), copy.close()]);
 });
 
-test("the order just paid is in the list with its history; fulfil it; the CSV has it", async ({ page, browser }) => {
+test("the order just paid is in the list with its history; pack it; the CSV has it", async ({ page, browser }) => {
   const orderId = await buyAndPay(page);
   const admin = await browser.newContext({ acceptDownloads: true });
   const adminPage = await admin.newPage();
@@ -250,9 +250,10 @@ test("the order just paid is in the list with its history; fulfil it; the CSV ha
   await expect(timeline).toContainText("signature verified");
   await expect(timeline).toContainText("Customer came back: reported paying");
 
-  await adminPage.getByRole("button", { name: "Mark as fulfilled" }).click();
-  await expect(adminPage.getByRole("status")).toHaveText("Marked as fulfilled.");
-  await expect(timeline).toContainText(`Fulfilled by ${ADMIN.email}`);
+  // A delivery's first step (the walk to delivered, with its e-mails, is e2e/fulfilment.spec.ts).
+  await adminPage.getByRole("button", { name: "Mark as packed" }).click();
+  await expect(adminPage.getByRole("status")).toHaveText("Marked as packed.");
+  await expect(timeline).toContainText(`Packed (by ${ADMIN.email})`);
 
   await adminPage.goto(`/admin/orders?q=${orderId}`);
   const [download] = await Promise.all([

@@ -26,7 +26,7 @@ import {
   startedWithin,
   toFulfil,
 } from "../dashboard/conditions";
-import { dayRangeSchema } from "../dashboard/period";
+import { dayRangeSchema, formatDayRange } from "../dashboard/period";
 import { isLocale, type Locale } from "../i18n/config";
 import { toWireAmount } from "../money";
 import { hasUnresolvedFlag, unresolvedFlags } from "../orders/flags";
@@ -96,6 +96,8 @@ const listQuerySchema = z.object({
   // The dashboard's links: orders paid, or started, within some Tripoli days (`2026-11-20..2026-11-26`), and paid
   // orders by the gateway the service says was used (`-`: none named).
   paid: dayRangeSchema.optional(),
+  // Orders with this flag not yet resolved (the dashboard's "needs a look", by reason).
+  flag: z.enum(ORDER_FLAGS).optional(),
   created: dayRangeSchema.optional(),
   gateway: z
     .string()
@@ -112,7 +114,7 @@ export function parseOrderListQuery(params: Record<string, string | string[] | u
 } {
   const query: Record<string, unknown> = {};
   const ignored: string[] = [];
-  for (const key of ["status", "q", "before", "after", "paid", "created", "gateway"] as const) {
+  for (const key of ["status", "q", "before", "after", "paid", "created", "gateway", "flag"] as const) {
     const value = params[key];
     if (value === undefined || value === "") continue;
     const parsed = listQuerySchema.shape[key].safeParse(Array.isArray(value) ? value[0] : value);
@@ -122,11 +124,21 @@ export function parseOrderListQuery(params: Record<string, string | string[] | u
   return { query: query as OrderListQuery, ignored };
 }
 
+/** The dashboard's filters of a query as the query string writes them (`paid`, `created`, `gateway`, `flag`). */
+export function dashboardFilters({ paid, created, gateway, flag }: OrderListQuery): Record<string, string> {
+  return {
+    ...(paid ? { paid: formatDayRange(paid) } : {}),
+    ...(created ? { created: formatDayRange(created) } : {}),
+    ...(gateway ? { gateway } : {}),
+    ...(flag ? { flag } : {}),
+  };
+}
+
 /** What narrows the list (and the export): all of the query string but the page's edge. */
-type ListFilter = Pick<OrderListQuery, "status" | "q" | "paid" | "created" | "gateway">;
+type ListFilter = Pick<OrderListQuery, "status" | "q" | "paid" | "created" | "gateway" | "flag">;
 
 /** The SQL condition for a filter and a search; the search picks its column by the shape of what was typed. */
-function conditions({ status, q, paid, created, gateway }: ListFilter): SQL | undefined {
+function conditions({ status, q, paid, created, gateway, flag }: ListFilter): SQL | undefined {
   const parts: (SQL | undefined)[] = [];
   if (status === "flagged") parts.push(hasUnresolvedFlag());
   else if (status === "to_fulfil") parts.push(toFulfil());
@@ -137,6 +149,11 @@ function conditions({ status, q, paid, created, gateway }: ListFilter): SQL | un
   if (paid) parts.push(paidWithin(paid));
   if (created) parts.push(startedWithin(created));
   if (gateway) parts.push(and(eq(orders.status, "paid"), paidWithGateway(gateway)));
+  if (flag)
+    parts.push(
+      hasUnresolvedFlag(),
+      sql`${flag} = any(${orders.flags}) and not (${flag} = any(${orders.resolvedFlags}))`,
+    );
   if (q) {
     const phone = normaliseLibyanMobile(q);
     if (ORDER_ID.test(q)) parts.push(eq(orders.id, q));

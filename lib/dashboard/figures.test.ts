@@ -240,6 +240,8 @@ describe("the dashboard's figures", () => {
     expect(await listOrders(t.db, { paid: week, gateway: "sadad" })).toMatchObject({ count: 2, totalMinor: 3_500 });
     expect(await listOrders(t.db, { paid: week, gateway: UNKNOWN_GATEWAY })).toMatchObject({ count: 1 });
     expect((await listOrders(t.db, { status: "to_fulfil" })).count).toBe(6);
+    expect((await listOrders(t.db, { flag: "paid_after_expiry" })).orders.map((o) => o.id)).toEqual([ids.flagged]);
+    expect((await listOrders(t.db, { flag: "paid_manually" })).count).toBe(0);
     expect((await listOrders(t.db, { status: "email_failed" })).orders.map((o) => o.id)).toEqual([ids.mailFailed]);
     expect((await listOrders(t.db, { status: "confirmation_overdue" })).orders.map((o) => o.id)).toEqual([ids.overdue]);
     const today = dayRange("2026-11-25", "2026-11-25");

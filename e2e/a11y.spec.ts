@@ -109,12 +109,15 @@ for (const lang of ["en", "ar"] as const) {
     const orderPath = new URL(page.url()).pathname;
     await check(page, "/orders");
 
-    // The back office: sign-in (with an error shown), asking for a sign-in link, the orders list, one order.
+    // The back office: sign-in (with an error shown), asking for a sign-in link, the orders list, one order, the home.
     await check(page, "/admin/sign-in?error=invalid");
     await check(page, "/admin/sign-in/link?error=limited&minutes=7");
     await signInAsAdmin(page, A11Y_ADMIN.email, A11Y_ADMIN.password, lang);
     await expectNoSeriousViolations(page, `admin orders (${lang})`);
     await check(page, `/admin${orderPath}`);
+    // The home (the dashboard), and a period it does not know (its notice shown).
+    await check(page, "/admin");
+    await check(page, "/admin?period=nonsense");
 
     // The catalogue: the list, a new product refused with its errors shown, then its page (stock, pictures, history).
     await check(page, "/admin/products");

@@ -58,17 +58,24 @@ try {
   });
   const cookie = await signInAdmin(shop.url);
   const loadBefore = loadavg()[0]!;
-  const timings = await measureAdminPages(shop.url, cookie, dashboardQueries(), { n: REQUESTS, warmup: WARMUP });
+  // Beside the budgeted periods, the cheapest back-office page (one order found by its id) as a floor: on a machine
+  // shared with other work, it says how much of the time is the machine's rather than the dashboard's.
+  const floor = { key: "floor", name: "Floor: one order", path: `/admin/orders?q=${seeded.orderId}`, rows: 1 };
+  const measured = await measureAdminPages(shop.url, cookie, [...dashboardQueries(), floor], {
+    n: REQUESTS,
+    warmup: WARMUP,
+  });
+  const timings = measured.filter((timing) => timing.key !== floor.key);
   // The machine's other work shows in the tail: the load says whether the run had the cores to itself.
   console.log(
     `\n${REQUESTS} requests each, at ${ORDERS.toLocaleString("en")} orders (budget: p95 ≤ ${ADMIN_P95_BUDGET_MS} ms); ` +
       `load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
   );
-  for (const { name, path: page, summary: s } of timings) {
+  for (const { name, path: page, summary: s, key } of measured) {
     console.log(
-      `  ${name.padEnd(16)} ${page.padEnd(22)} p50 ${s.p50.toFixed(1).padStart(6)} ms   ` +
+      `  ${name.padEnd(18)} ${page.padEnd(40)} p50 ${s.p50.toFixed(1).padStart(6)} ms   ` +
         `p95 ${s.p95.toFixed(1).padStart(6)} ms   max ${s.max.toFixed(1).padStart(6)} ms   ` +
-        (s.p95 <= ADMIN_P95_BUDGET_MS ? "within" : "OVER"),
+        (key === floor.key ? "(not budgeted)" : s.p95 <= ADMIN_P95_BUDGET_MS ? "within" : "OVER"),
     );
   }
   const over = timings.filter((timing) => timing.summary.p95 > ADMIN_P95_BUDGET_MS);

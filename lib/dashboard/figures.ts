@@ -32,7 +32,7 @@ export interface DaySales {
 }
 
 /** A paid order waiting for its goods to reach the customer. */
-export interface OrderToFulfil {
+interface OrderToFulfil {
   id: string;
   paidAt: Date;
   amountMinor: number;
@@ -43,7 +43,7 @@ export interface OrderToFulfil {
 /** Why an order needs a look: a flag not yet resolved, a reported payment still unconfirmed past the grace, a failed e-mail. */
 export type AttentionReason = OrderFlag | "confirmation_overdue" | "email_failed";
 
-export interface OrderToLookAt {
+interface OrderToLookAt {
   id: string;
   createdAt: Date;
   amountMinor: number;
@@ -52,7 +52,7 @@ export interface OrderToLookAt {
 }
 
 /** Paid orders of the period by the gateway the service says was used (`null`: none named). */
-export interface GatewayShare {
+interface GatewayShare {
   gateway: string | null;
   orders: number;
   salesMinor: number;
@@ -63,7 +63,7 @@ export interface GatewayShare {
  * where they are now (statuses as pages show them: a pending payment whose page died is expired). `open` are still
  * on their way (started, pending, or reported paid and awaiting confirmation).
  */
-export interface Funnel {
+interface Funnel {
   started: number;
   paymentCreated: number;
   paid: number;
@@ -86,7 +86,7 @@ export interface Dashboard {
 }
 
 /** How many orders each list on the home shows (their counts are of all). */
-export const LIST_LENGTH = 5;
+const LIST_LENGTH = 5;
 
 /**
  * Everything the home shows for `period` at `now`, in parallel: eight queries, each one aggregate.

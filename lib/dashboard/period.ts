@@ -10,10 +10,10 @@ import { z } from "zod";
 export const TIME_ZONE = "Africa/Tripoli";
 
 /** The periods the dashboard shows, by the number of days each covers (today included). */
-export const PERIOD_DAYS = { today: 1, "7d": 7, "30d": 30 } as const;
+const PERIOD_DAYS = { today: 1, "7d": 7, "30d": 30 } as const;
 export type Period = keyof typeof PERIOD_DAYS;
 export const PERIODS = Object.keys(PERIOD_DAYS) as Period[];
-export const DEFAULT_PERIOD: Period = "7d";
+const DEFAULT_PERIOD: Period = "7d";
 
 /**
  * Reads `?period=`: one of {@link PERIODS}; absent gives {@link DEFAULT_PERIOD}, and so does anything else, with

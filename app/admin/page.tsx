@@ -401,7 +401,7 @@ export default async function AdminHome({ searchParams }: Props) {
                     </td>
                     <td className="py-1 ps-3">
                       <span className="flex items-center gap-2">
-                        <svg aria-hidden="true" className="h-2 flex-1 text-brand-600">
+                        <svg aria-hidden="true" width="100%" height="8" className="min-w-0 flex-1 text-brand-600">
                           <rect
                             width={`${Math.round(share * 1000) / 10}%`}
                             height="100%"

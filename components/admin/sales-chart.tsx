@@ -38,7 +38,7 @@ export function SalesChart({
         x={rtl ? CHART.width : 0}
         y={CHART.top - 4}
         textAnchor={rtl ? "end" : "start"}
-        className="fill-stone-600 text-[11px]"
+        className="fill-stone-600 text-[13px]"
       >
         {best}
       </text>
@@ -55,7 +55,7 @@ export function SalesChart({
             data-sales-minor={bar.salesMinor}
           />
           {labelled.has(k) && (
-            <text x={bar.centre} y={CHART.height - 6} textAnchor="middle" className="fill-stone-600 text-[11px]">
+            <text x={bar.centre} y={CHART.height - 6} textAnchor="middle" className="fill-stone-600 text-[13px]">
               {dayLabel(bar.day)}
             </text>
           )}

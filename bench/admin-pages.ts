@@ -1,7 +1,8 @@
 // The back office at 100 000 orders: an admin signs in through /admin/sign-in like a browser without JavaScript
 // (the form's hidden `$ACTION_…` inputs posted back), then the orders list is timed from the bench process over
 // loopback — request sent to last byte read — unfiltered, filtered by status and by "flagged" (a flag not yet
-// resolved), searched by e-mail and by order id, and 90 % of the way down through a `before=` cursor.
+// resolved), searched by e-mail and by order id, and 90 % of the way down through a `before=` cursor; and the merchant's
+// home (the dashboard) for each of its periods.
 import { findForm, getPage } from "../testing/no-js-shop";
 import type { SeededOrders } from "./seed";
 import { summary, type Summary } from "./stats";
@@ -54,6 +55,19 @@ export interface AdminQuery {
   path: string;
   /** Rows the page must show (50 a page). */
   rows: number;
+  /** Text the page must contain besides (the right page was served). */
+  contains?: string;
+}
+
+/** The merchant's home (app/admin/page.tsx) for each of its periods: every figure at once. */
+export function dashboardQueries(): AdminQuery[] {
+  return (["today", "7d", "30d"] as const).map((period) => ({
+    key: `dashboard-${period}`,
+    name: `Dashboard, ${period}`,
+    path: `/admin?period=${period}`,
+    rows: 0,
+    contains: 'data-testid="sales-chart"',
+  }));
 }
 
 /** The pages measured, for the seeded orders. */
@@ -80,6 +94,7 @@ export function adminQueries(seeded: SeededOrders): AdminQuery[] {
       path: `/admin/orders?before=${seeded.deepCursor}`,
       rows: 50,
     },
+    ...dashboardQueries(),
   ];
 }
 
@@ -92,7 +107,7 @@ export interface AdminTiming {
 
 const ROW = /data-testid="admin-order-row"/g;
 
-async function timeOnce(url: string, cookie: string, expectedRows: number): Promise<number> {
+async function timeOnce(url: string, cookie: string, expectedRows: number, contains?: string): Promise<number> {
   const started = performance.now();
   const response = await fetch(url, {
     headers: { Accept: "text/html", "Accept-Language": "en", Cookie: cookie },
@@ -103,6 +118,7 @@ async function timeOnce(url: string, cookie: string, expectedRows: number): Prom
   if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
   const rows = html.match(ROW)?.length ?? 0;
   if (rows !== expectedRows) throw new Error(`GET ${url} showed ${rows} orders, expected ${expectedRows}`);
+  if (contains && !html.includes(contains)) throw new Error(`GET ${url} did not show ${contains}`);
   return elapsed;
 }
 
@@ -119,7 +135,7 @@ export async function measureAdminPages(
   const samples = new Map(queries.map((query) => [query.key, [] as number[]]));
   for (let round = 0; round < n + warmup; round++) {
     for (const query of queries) {
-      const elapsed = await timeOnce(`${shopUrl}${query.path}`, cookie, query.rows);
+      const elapsed = await timeOnce(`${shopUrl}${query.path}`, cookie, query.rows, query.contains);
       if (round >= warmup) samples.get(query.key)!.push(elapsed);
     }
   }

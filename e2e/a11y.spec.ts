@@ -143,6 +143,19 @@ for (const lang of ["en", "ar"] as const) {
     await expect(page.getByTestId("list-problems")).toBeVisible();
     await expectNoSeriousViolations(page, `admin payment list (${lang})`);
   });
+
+  test(`axe: the back office's home in ${lang}, on a desktop and a phone screen`, async ({ page }) => {
+    await useLanguage(page, lang);
+    await signInAsAdmin(page, A11Y_ADMIN.email, A11Y_ADMIN.password, lang);
+    // The home with its chart and tables (the table under the chart opened), and a period it does not know.
+    await page.goto("/admin?period=30d");
+    await page
+      .getByTestId("sales-table")
+      .locator("xpath=ancestor::details")
+      .evaluate((node) => node.setAttribute("open", ""));
+    await expectNoSeriousViolations(page, `/admin?period=30d (${lang})`);
+    await check(page, "/admin?period=nonsense");
+  });
 }
 
 test("the checkout works by keyboard alone", async ({ page, request }) => {

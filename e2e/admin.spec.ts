@@ -277,6 +277,63 @@ test("the order just paid is in the list with its history; pack it; the CSV has 
   await admin.close();
 });
 
+test("the home: a sale just paid is in today's figures, the chart and its table agree, each number opens its list", async ({
+  page,
+}) => {
+  const orderId = await buyAndPay(page);
+  await signInAsAdmin(page, ADMIN.email, ADMIN.password, "en");
+
+  // A period the page does not know: said, and the default (7 days) shown.
+  await page.goto("/admin?period=week");
+  await expect(page.getByRole("status")).toContainText("“week”");
+  await expect(page.getByRole("link", { name: shop("admin.dashboard.periods.7d", "en") })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
+  // One bar per day, named as an image, with the same numbers as the table under it.
+  const chart = page.getByRole("img", { name: /Bar chart of paid sales per day/ });
+  const bars = chart.locator("rect[data-day]");
+  await expect(bars).toHaveCount(7);
+  const rows = page.getByTestId("sales-table").locator("tbody tr");
+  await expect(rows).toHaveCount(7);
+  const figures = async (selector: string, attribute: string) =>
+    page
+      .locator(selector)
+      .evaluateAll(
+        (nodes, name) =>
+          nodes.map((node) => [node.closest("[data-day]")!.getAttribute("data-day"), node.getAttribute(name)]),
+        attribute,
+      );
+  const fromChart = await figures('[data-testid="sales-chart"] rect[data-day]', "data-sales-minor");
+  const fromTable = await figures('[data-testid="sales-table"] td[data-sales-minor]', "data-sales-minor");
+  expect(fromChart).toEqual(fromTable);
+  expect(Number(fromChart.at(-1)![1])).toBeGreaterThan(0);
+
+  // Today's paid sales open the list of the orders paid today, whose total is the figure.
+  await page.getByRole("link", { name: shop("admin.dashboard.periods.today", "en") }).click();
+  await expect(page).toHaveURL(/\/admin\?period=today$/);
+  const sales = (await page.getByTestId("figure-sales").textContent())!;
+  await page.getByTestId("figure-sales").click();
+  await expect(page).toHaveURL(/\/admin\/orders\?paid=\d{4}-\d{2}-\d{2}$/);
+  await expect(page.getByTestId("orders-summary")).toContainText(sales);
+  await expect(page.getByTestId("orders-narrowed")).toBeVisible();
+  await expect(page.getByRole("link", { name: orderId })).toBeVisible();
+  // "To fulfil" opens the list filtered that way, with the order in it.
+  await page.goto("/admin");
+  await page.getByTestId("to-fulfil-count").click();
+  await expect(page).toHaveURL(/\/admin\/orders\?status=to_fulfil$/);
+  await expect(page.getByRole("link", { name: orderId })).toBeVisible();
+
+  // In Arabic, time runs right to left: the newest day's bar is the leftmost.
+  await page.context().addCookies([{ name: "NEXT_LOCALE", value: "ar", url: stack().shopUrl }]);
+  await page.goto("/admin?period=7d");
+  const xs = await page
+    .locator('[data-testid="sales-chart"] rect[data-day]')
+    .evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute("x"))));
+  expect(xs).toEqual([...xs].sort((a, b) => b - a));
+  await page.context().addCookies([{ name: "NEXT_LOCALE", value: "en", url: stack().shopUrl }]);
+});
+
 test("the shop's session gives no admin access, and the admin cookie stays on this site", async ({
   page,
   browser,

@@ -1,5 +1,5 @@
-import { formatWeights, JS_BUDGET_BYTES, kb, measureShopPages } from "../testing/page-weight";
-import { expect, stack, test } from "./support";
+import { formatWeights, JS_BUDGET_BYTES, kb, measurePageWeight, measureShopPages } from "../testing/page-weight";
+import { createAdmin, expect, signInAsAdmin, stack, test } from "./support";
 
 /**
  * Page weight budget: every page of the shop ships at most 150 KB of gzipped JavaScript to a modern browser.
@@ -22,4 +22,21 @@ test("every page ships at most 150 KB of gzipped JavaScript", async ({ baseURL, 
         .toBeLessThanOrEqual(JS_BUDGET_BYTES);
     }
   }
+});
+
+test("the back office's home ships at most 150 KB of gzipped JavaScript: its chart is drawn on the server", async ({
+  page,
+  baseURL,
+}) => {
+  const admin = { email: "weight@medina.example", password: "a-strong-weight-password" };
+  await createAdmin(admin.email, admin.password);
+  await signInAsAdmin(page, admin.email, admin.password, "en");
+  // The admin cookie's path is /admin: ask for the cookies of a page there.
+  const cookie = (await page.context().cookies(`${baseURL}/admin`))
+    .map(({ name, value }) => `${name}=${value}`)
+    .join("; ");
+  const home = await measurePageWeight(`${baseURL}/admin?period=30d`, cookie);
+  console.log(`The back office's home: ${kb(home.js.gzip)} of gzipped JS in ${home.js.files.length} files`);
+  expect(home.status).toBe(200);
+  expect(home.js.gzip, `/admin: ${kb(home.js.gzip)} of gzipped JS`).toBeLessThanOrEqual(JS_BUDGET_BYTES);
 });

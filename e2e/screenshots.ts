@@ -41,14 +41,29 @@ async function seedOrders() {
       const id = `ord_seed${String(index).padStart(12, "0")}`; // a valid order id: base-32, no o
       await pool.query(
         `insert into orders (id, session_id, fingerprint, status, amount_minor, currency, locale, full_name, email, phone,
-           payment_token, payment_url, payment_expires_at, claim_expires_at, flags, fulfilment, fulfilled_at, created_at)
+           payment_token, payment_url, payment_expires_at, claim_expires_at, flags, fulfilled_at, fulfilment, paid_at,
+           paid_gateway, created_at)
          values ($1, 'demo', $1, $2, $3, 'LYD', 'en', $4, $5, '0912345678', 'pt-' || $1, 'https://pay.example.ly/x',
-           now() + interval '10 minutes', now(), $6, case when $7 then 'fulfilled' end, case when $7 then now() end,
-           now() - ($8 || ' hours')::interval)
+           now() + interval '10 minutes', now(), $6, case when $7 then now() end, case when $7 then 'fulfilled' end,
+           case when $2 = 'paid' then now() - ($8 || ' hours')::interval + interval '3 minutes' end,
+           case when $2 = 'paid' then 'sadad' end, now() - ($8 || ' hours')::interval)
          on conflict do nothing`,
         [id, status, amount, name, email, flags, fulfilled, 7 - index],
       );
     }
+    // A week of earlier sales for the home's chart: two to five paid orders a day, most of them fulfilled.
+    await pool.query(
+      `insert into orders (id, session_id, fingerprint, status, amount_minor, currency, locale, full_name, payment_token,
+         claim_expires_at, paid_at, paid_gateway, fulfilled_at, fulfilment, created_at)
+       select 'ord_week' || lpad(i::text, 12, '0'), 'demo', 'week-' || i, 'paid', 1500 + (i * 3371) % 14000, 'LYD', 'en',
+         'Customer ' || i, 'pt-week-' || i, now(), at + interval '3 minutes',
+         (array['moamalat', 'sadad', 'edfali', 'mobicash'])[1 + i % 4], case when i % 5 <> 0 then at + interval '1 day' end,
+         case when i % 5 <> 0 then 'fulfilled' end, at
+       from generate_series(1, 24) as i,
+         lateral (select now() - ((1 + i % 6) || ' days')::interval - ((i * 7) % 10 || ' hours')::interval as at) as t
+       where i % 6 <> 4 or i % 4 = 0
+       on conflict do nothing`,
+    );
   });
 }
 
@@ -117,6 +132,7 @@ for (const lang of ["en", "ar"] as const) {
       await visit("/admin/sign-in", "admin-sign-in");
       await signInAsAdmin(page, ADMIN.email, ADMIN.password, lang);
       await shot("admin-orders");
+      await visit("/admin?period=7d", "admin-home");
       await visit(`/admin${orderPath}`, "admin-order");
 
       // The catalogue: the list, one product's page (details, stock, pictures, history), the new product's form.

@@ -12,8 +12,8 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /**
- * The back office's frame: its name, the language switch and, when signed in, its pages (orders, products, delivery,
- * reconciliation), who and how to sign out.
+ * The back office's frame: its name (a link home), the language switch and, when signed in, its pages (home, orders,
+ * products, delivery, reconciliation), who and how to sign out.
  */
 export default async function AdminLayout({ children }: { children: React.ReactNode }) {
   const [locale, t, tLayout, admin] = await Promise.all([
@@ -29,11 +29,16 @@ export default async function AdminLayout({ children }: { children: React.ReactN
           aria-label={t("title")}
           className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3"
         >
-          <Link href="/admin/orders" className="font-semibold tracking-tight">
+          <Link href="/admin" className="font-semibold tracking-tight">
             {shopName(locale)} · {t("title")}
           </Link>
           {admin && (
             <ul className="flex flex-wrap items-center gap-4 text-sm">
+              <li>
+                <Link href="/admin" className="underline-offset-2 hover:underline">
+                  {t("nav.home")}
+                </Link>
+              </li>
               <li>
                 <Link href="/admin/orders" className="underline-offset-2 hover:underline">
                   {t("nav.orders")}

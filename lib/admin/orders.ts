@@ -1,6 +1,6 @@
 import "server-only";
 import { stringify } from "csv-stringify/sync";
-import { and, asc, desc, eq, getTableColumns, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { normaliseLibyanMobile } from "../checkout/form";
 import type { Db } from "../db/client";
@@ -17,6 +17,16 @@ import {
   type OrderLineRow,
   type OrderRow,
 } from "../db/schema";
+import {
+  confirmationOverdue,
+  emailFailed,
+  paidWithGateway,
+  paidWithin,
+  paymentCreated,
+  startedWithin,
+  toFulfil,
+} from "../dashboard/conditions";
+import { dayRangeSchema, formatDayRange } from "../dashboard/period";
 import { isLocale, type Locale } from "../i18n/config";
 import { toWireAmount } from "../money";
 import { hasUnresolvedFlag, unresolvedFlags } from "../orders/flags";
@@ -31,9 +41,17 @@ import { ORDER_ID, type Order } from "../orders/store";
 
 /**
  * The list's filters: every status, plus "flagged" (a flag the merchant has not resolved: something to look at) and
- * "to fulfil".
+ * "to fulfil"; and those the dashboard links to (lib/dashboard/conditions.ts): a reported payment unconfirmed past its
+ * grace, an e-mail that failed, a payment created (the customer reached the payment page).
  */
-export const ORDER_FILTERS = ["to_fulfil", "flagged", ...ORDER_STATUSES] as const;
+export const ORDER_FILTERS = [
+  "to_fulfil",
+  "flagged",
+  "confirmation_overdue",
+  "email_failed",
+  "payment_created",
+  ...ORDER_STATUSES,
+] as const;
 
 export const PAGE_SIZE = 50;
 
@@ -75,6 +93,17 @@ const listQuerySchema = z.object({
     .optional(),
   before: cursorSchema.optional(),
   after: cursorSchema.optional(),
+  // The dashboard's links: orders paid, or started, within some Tripoli days (`2026-11-20..2026-11-26`), and paid
+  // orders by the gateway the service says was used (`-`: none named).
+  paid: dayRangeSchema.optional(),
+  // Orders with this flag not yet resolved (the dashboard's "needs a look", by reason).
+  flag: z.enum(ORDER_FLAGS).optional(),
+  created: dayRangeSchema.optional(),
+  gateway: z
+    .string()
+    .max(100)
+    .refine((value) => isStorableText(value) && !/[\u0000-\u001f\u007f]/.test(value))
+    .optional(),
 });
 export type OrderListQuery = z.infer<typeof listQuerySchema>;
 
@@ -85,7 +114,7 @@ export function parseOrderListQuery(params: Record<string, string | string[] | u
 } {
   const query: Record<string, unknown> = {};
   const ignored: string[] = [];
-  for (const key of ["status", "q", "before", "after"] as const) {
+  for (const key of ["status", "q", "before", "after", "paid", "created", "gateway", "flag"] as const) {
     const value = params[key];
     if (value === undefined || value === "") continue;
     const parsed = listQuerySchema.shape[key].safeParse(Array.isArray(value) ? value[0] : value);
@@ -95,12 +124,36 @@ export function parseOrderListQuery(params: Record<string, string | string[] | u
   return { query: query as OrderListQuery, ignored };
 }
 
+/** The dashboard's filters of a query as the query string writes them (`paid`, `created`, `gateway`, `flag`). */
+export function dashboardFilters({ paid, created, gateway, flag }: OrderListQuery): Record<string, string> {
+  return {
+    ...(paid ? { paid: formatDayRange(paid) } : {}),
+    ...(created ? { created: formatDayRange(created) } : {}),
+    ...(gateway ? { gateway } : {}),
+    ...(flag ? { flag } : {}),
+  };
+}
+
+/** What narrows the list (and the export): all of the query string but the page's edge. */
+type ListFilter = Pick<OrderListQuery, "status" | "q" | "paid" | "created" | "gateway" | "flag">;
+
 /** The SQL condition for a filter and a search; the search picks its column by the shape of what was typed. */
-function conditions({ status, q }: Pick<OrderListQuery, "status" | "q">): SQL | undefined {
+function conditions({ status, q, paid, created, gateway, flag }: ListFilter): SQL | undefined {
   const parts: (SQL | undefined)[] = [];
   if (status === "flagged") parts.push(hasUnresolvedFlag());
-  else if (status === "to_fulfil") parts.push(and(eq(orders.status, "paid"), isNull(orders.fulfilledAt)));
+  else if (status === "to_fulfil") parts.push(toFulfil());
+  else if (status === "confirmation_overdue") parts.push(confirmationOverdue(new Date()));
+  else if (status === "email_failed") parts.push(emailFailed());
+  else if (status === "payment_created") parts.push(paymentCreated());
   else if (status) parts.push(effectiveStatusIs(status));
+  if (paid) parts.push(paidWithin(paid));
+  if (created) parts.push(startedWithin(created));
+  if (gateway) parts.push(and(eq(orders.status, "paid"), paidWithGateway(gateway)));
+  if (flag)
+    parts.push(
+      hasUnresolvedFlag(),
+      sql`${flag} = any(${orders.flags}) and not (${flag} = any(${orders.resolvedFlags}))`,
+    );
   if (q) {
     const phone = normaliseLibyanMobile(q);
     if (ORDER_ID.test(q)) parts.push(eq(orders.id, q));
@@ -381,7 +434,7 @@ export function exportFileName(now = new Date()): string {
  * name as sold), the area and street, the landmark, the second phone, and the delivery fee (a decimal, part of
  * `amount`; empty unless delivered to an address).
  */
-export async function* exportOrdersCsv(db: Db, query: Pick<OrderListQuery, "status" | "q">): AsyncGenerator<string> {
+export async function* exportOrdersCsv(db: Db, query: ListFilter): AsyncGenerator<string> {
   yield stringify([CSV_COLUMNS]);
   const where = conditions(query);
   let edge: { at: Date; id: string } | undefined;

@@ -268,3 +268,44 @@ export function parseStockForm(
   if (!parsed.success || problems.amount) return { ok: false, problems };
   return { ok: true, change, reason: parsed.data.reason };
 }
+
+/** A product the stock needs a look at: sold out or low ({@link LOW_STOCK} or fewer available now). */
+export interface StockAlert {
+  id: number;
+  nameEn: string;
+  nameAr: string;
+  /** Available now: on hand less what unpaid checkouts hold (0: sold out). */
+  available: number;
+}
+
+/**
+ * The catalogue's stock alerts, as the product list's `sold_out` and `low_stock` filters count them (hidden products
+ * included, as there): how many products are sold out and how many are low, and the `limit` with the fewest
+ * available, sold out first. One query. Reads only.
+ */
+export async function stockAlerts(
+  db: Db,
+  { limit = 5, now = new Date() }: { limit?: number; now?: Date } = {},
+): Promise<{ soldOut: number; low: number; products: StockAlert[] }> {
+  const held = heldNow(db, now);
+  const available = sql<number>`greatest(${products.stock} - coalesce(${held.held}, 0), 0)`;
+  const rows = await db
+    .select({
+      id: products.id,
+      nameEn: products.nameEn,
+      nameAr: products.nameAr,
+      available: sql<number>`${available}::int`,
+      soldOut: sql<number>`(count(*) filter (where ${available} = 0) over ())::int`,
+      low: sql<number>`(count(*) filter (where ${available} > 0) over ())::int`,
+    })
+    .from(products)
+    .leftJoin(held, eq(held.productId, products.id))
+    .where(and(isNotNull(products.stock), sql`${products.stock} - coalesce(${held.held}, 0) <= ${LOW_STOCK}`))
+    .orderBy(sql`${available}`, asc(products.sortOrder), asc(products.id))
+    .limit(limit);
+  return {
+    soldOut: rows[0]?.soldOut ?? 0,
+    low: rows[0]?.low ?? 0,
+    products: rows.map(({ id, nameEn, nameAr, available: left }) => ({ id, nameEn, nameAr, available: left })),
+  };
+}

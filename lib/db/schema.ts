@@ -207,6 +207,19 @@ export const orders = pgTable(
     needsAttention: boolean()
       .notNull()
       .generatedAlwaysAs(sql`not (flags <@ resolved_flags)`),
+    /**
+     * When the order became `paid`: set by the move to paid (lib/orders/settle.ts) in the same update, so it is the
+     * time of the verified webhook or of the merchant's mark that made it paid. The merchant's sales are counted by it
+     * (lib/dashboard/): an order paid today for a checkout started yesterday is today's sale. Null while not paid;
+     * orders paid before it existed got the time of that move from their events (migration "dashboard").
+     */
+    paidAt: timestamp({ withTimezone: true, precision: 3 }),
+    /**
+     * The gateway the payment service says the customer paid with (the verified delivery's `gateway`), set with
+     * `paidAt`, or by a delivery that confirms a payment the merchant had already marked paid; null when none named one.
+     * The order's `paymentGateway` is the customer's choice at checkout, empty when they chose on the payment page.
+     */
+    paidGateway: text(),
     /** The last step of the goods' way the merchant recorded (only ever on a paid order); null before the first. */
     fulfilment: text({ enum: FULFILMENT_STEPS }),
     /** When the goods reached the customer: the last step (`delivered`, `picked_up` or `fulfilled`). */
@@ -231,6 +244,14 @@ export const orders = pgTable(
       .where(sql`${t.needsAttention}`),
     index("orders_email").on(sql`lower(${t.email})`),
     index("orders_phone").on(t.phone),
+    // The merchant's sales by when they were paid (lib/dashboard/): figures, days and gateways read this index alone.
+    index("orders_paid_at")
+      .on(t.paidAt, t.amountMinor, t.paidGateway)
+      .where(sql`${t.status} = 'paid'`),
+    // Paid orders whose goods have not reached the customer, oldest payment first: the dashboard's "to fulfil".
+    index("orders_to_fulfil")
+      .on(t.paidAt, t.id)
+      .where(sql`${t.status} = 'paid' and ${t.fulfilledAt} is null`),
     // Open payments by when their page dies: what the expiry job looks for.
     index("orders_open_payments")
       .on(t.paymentExpiresAt)
@@ -439,6 +460,10 @@ export const emailOutbox = pgTable(
       .on(t.orderId, t.kind, t.reason)
       .where(sql`${t.reason} <> 'resend'`),
     index("email_outbox_order").on(t.orderId),
+    // E-mails given up on: the dashboard's "needs a look" reads only these.
+    index("email_outbox_failed")
+      .on(t.orderId)
+      .where(sql`${t.status} = 'failed'`),
     // What a sender looks for: pending e-mails by when they are due.
     index("email_outbox_due")
       .on(t.nextAttemptAt, t.id)

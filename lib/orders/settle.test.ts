@@ -300,6 +300,37 @@ describe("settle", () => {
   });
 });
 
+describe("when and how an order became paid (orders.paid_at, orders.paid_gateway: the dashboard's sales)", () => {
+  it("keeps the move to paid's time and the gateway the service named; a mark names none, a later delivery does", async () => {
+    const paidOnce = await storedOrder();
+    const at = new Date("2026-11-24T22:01:00Z");
+    const delivery = { gateway: "sadad", transactionId: "TXN-9" };
+    await settle(t.db, paidOnce.id, { kind: "payment_confirmed", paymentToken: paidOnce.paymentToken, delivery }, at);
+    // A repeated delivery moves nothing, and the time stays the first one's.
+    await settle(t.db, paidOnce.id, { kind: "payment_confirmed", paymentToken: paidOnce.paymentToken, delivery: {} });
+    expect(await t.db.query.orders.findFirst({ where: eq(orders.id, paidOnce.id) })).toMatchObject({
+      paidAt: at,
+      paidGateway: "sadad",
+    });
+
+    const marked = await storedOrder("awaiting_confirmation");
+    const markedAt = new Date("2026-11-25T09:00:00Z");
+    await settle(t.db, marked.id, { kind: "marked_paid", by: "owner@medina.example", reference: "REF-1" }, markedAt);
+    const columns = async () => {
+      const order = await t.db.query.orders.findFirst({ where: eq(orders.id, marked.id) });
+      return { paidAt: order?.paidAt, paidGateway: order?.paidGateway };
+    };
+    expect(await columns()).toEqual({ paidAt: markedAt, paidGateway: null });
+    const late = { gateway: "edfali" };
+    await settle(t.db, marked.id, { kind: "payment_confirmed", paymentToken: marked.paymentToken, delivery: late });
+    expect(await columns()).toEqual({ paidAt: markedAt, paidGateway: "edfali" });
+
+    const cancelled = await storedOrder("cancelled");
+    await settle(t.db, cancelled.id, { kind: "customer_returned", type: "success" });
+    expect((await t.db.query.orders.findFirst({ where: eq(orders.id, cancelled.id) }))?.paidAt).toBeNull();
+  });
+});
+
 describe("expiry", () => {
   it("expires pending orders whose payment page died, once, however often and concurrently it runs", async () => {
     const dead = await storedOrder("pending", "session-x", diedAMinuteAgo());

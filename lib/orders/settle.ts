@@ -172,6 +172,7 @@ export async function settle(
         paymentToken: orders.paymentToken,
         claimExpiresAt: orders.claimExpiresAt,
         paymentExpiresAt: orders.paymentExpiresAt,
+        paidGateway: orders.paidGateway,
       })
       .from(orders)
       .where(eq(orders.id, orderId))
@@ -183,6 +184,10 @@ export async function settle(
     const newFlag = move?.flag && !order.flags.includes(move.flag) ? move.flag : undefined;
     const news = move ? to !== from || newFlag : recordedWhenNothingMoves(input);
     if (!news) return { from, to, changed: false };
+    // The gateway the service says was used (lib/admin/orders.ts, paidWith): with the move to paid, or from a delivery
+    // that confirms a payment the merchant marked paid first.
+    const gateway = input.kind === "payment_confirmed" ? deliveredGateway(input.delivery) : null;
+    const namesGateway = gateway !== null && order.paidGateway === null && to === "paid";
     const sold = to === "paid" && from !== "paid";
     const oversold = sold && (await sellStock(tx, orderId, holdsStock(order, now), now));
     const flags = [...(newFlag ? [newFlag] : []), ...(oversold ? (["oversold"] as const) : [])];
@@ -207,6 +212,8 @@ export async function settle(
             : {};
     const set = {
       status: to,
+      ...(sold ? { paidAt: now } : {}),
+      ...(namesGateway ? { paidGateway: gateway } : {}),
       ...(to === "awaiting_confirmation" ? { customerReturnedAt: now } : {}),
       ...(flags.length > 0 ? { flags: withFlag(...flags) } : {}),
       ...(resolved.length > 0 ? { resolvedFlags: [...order.resolvedFlags, ...resolved] } : {}),
@@ -229,6 +236,7 @@ export async function settle(
     };
     // The row is locked: the change always applies.
     if (move) await changeOrder(tx, orderId, { set }, event);
+    else if (namesGateway) await changeOrder(tx, orderId, { set: { paidGateway: gateway } }, event);
     else await recordOrderEvent(tx, orderId, event);
     // A move writes its e-mails in its own transaction: never lost, never sent twice. The move to paid: the receipt
     // and the merchant's notice; a flag raised on its own: the merchant's notice.
@@ -242,4 +250,9 @@ export async function settle(
       ...(oversold ? { oversold } : {}),
     };
   });
+}
+
+/** The gateway a verified delivery names (lib/orders/webhook.ts records it as `gateway`), or null. */
+function deliveredGateway(delivery: Record<string, unknown>): string | null {
+  return typeof delivery.gateway === "string" && delivery.gateway ? delivery.gateway : null;
 }

@@ -3,8 +3,17 @@ import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { OrderStatusBadge } from "@/components/admin/order-status-badge";
 import { requireAdmin } from "@/lib/admin/auth";
-import { listOrders, ORDER_FILTERS, parseOrderListQuery, type OrderListQuery } from "@/lib/admin/orders";
+import {
+  dashboardFilters,
+  listOrders,
+  ORDER_FILTERS,
+  parseOrderListQuery,
+  type OrderListQuery,
+} from "@/lib/admin/orders";
 import { getDb } from "@/lib/db/client";
+import { orderLabels } from "@/components/admin/labels";
+import { UNKNOWN_GATEWAY } from "@/lib/dashboard/conditions";
+import { tripoliMidnight } from "@/lib/dashboard/period";
 import { formatMoney } from "@/lib/money";
 import { ListSearchForm } from "@/components/admin/list-search-form";
 
@@ -15,10 +24,13 @@ export async function generateMetadata(): Promise<Metadata> {
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 /** A link to the list (or the export) with the same filter and search and, optionally, a page edge. */
-function listHref(path: string, { status, q }: OrderListQuery, edge?: { before?: string; after?: string }): string {
+function listHref(path: string, filter: OrderListQuery, edge?: { before?: string; after?: string }): string {
+  const { status, q } = filter;
   const params = new URLSearchParams();
   if (status) params.set("status", status);
   if (q) params.set("q", q);
+  // The dashboard's filters (lib/admin/orders.ts) stay on every page and in the export.
+  for (const [name, value] of Object.entries(dashboardFilters(filter))) params.set(name, value);
   if (edge?.before) params.set("before", edge.before);
   if (edge?.after) params.set("after", edge.after);
   const query = params.toString();
@@ -28,19 +40,48 @@ function listHref(path: string, { status, q }: OrderListQuery, edge?: { before?:
 /** Every order, newest first: filter by status (or flagged, or to fulfil), search, page, export. */
 export default async function AdminOrdersPage({ searchParams }: Props) {
   await requireAdmin();
-  const [params, locale, format, t, tFilter] = await Promise.all([
+  const [params, locale, format, t, tFilter, labels] = await Promise.all([
     searchParams,
     getLocale(),
     getFormatter(),
     getTranslations("admin.orders"),
     getTranslations("admin.filters"),
+    orderLabels(),
   ]);
   const { query, ignored } = parseOrderListQuery(params);
   const page = await listOrders(getDb(), query);
+  // The dashboard's filters, said in words: they have no field in the form below.
+  const range = ({ from, to }: { from: string; to: string }) =>
+    from === to
+      ? format.dateTime(tripoliMidnight(from), { dateStyle: "medium" })
+      : format.dateTimeRange(tripoliMidnight(from), tripoliMidnight(to), { dateStyle: "medium" });
+  const narrowing = [
+    ...(query.paid ? [t("narrowedPaid", { range: range(query.paid) })] : []),
+    ...(query.created ? [t("narrowedCreated", { range: range(query.created) })] : []),
+    ...(query.gateway
+      ? [
+          t("narrowedGateway", {
+            gateway: query.gateway === UNKNOWN_GATEWAY ? t("noGateway") : labels.gateway(query.gateway),
+          }),
+        ]
+      : []),
+    ...(query.flag ? [labels.flag(query.flag)] : []),
+  ];
 
   return (
     <section>
       <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
+      {narrowing.length > 0 && (
+        <p className="mt-3 text-sm text-stone-700" data-testid="orders-narrowed">
+          {t("narrowed", { filters: format.list(narrowing, { type: "conjunction" }) })}{" "}
+          <Link
+            href={listHref("/admin/orders", { status: query.status, q: query.q })}
+            className="text-brand-800 underline"
+          >
+            {t("widen")}
+          </Link>
+        </p>
+      )}
       {ignored.length > 0 && (
         <p role="status" className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-900">
           {t("ignored", { names: ignored.join(", ") })}

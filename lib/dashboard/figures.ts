@@ -1,0 +1,269 @@
+import "server-only";
+import { asc, count, desc, sql, type SQL } from "drizzle-orm";
+import { stockAlerts, type StockAlert } from "../catalog/back-office";
+import type { Db } from "../db/client";
+import { orders, type DeliveryMethod, type OrderFlag, type OrderStatus } from "../db/schema";
+import { effectiveStatus, effectiveStatusIs } from "../orders/payment-page";
+import { confirmationOverdue, emailFailed, paidWithin, paymentCreated, startedWithin, toFulfil } from "./conditions";
+import { periodBounds, TIME_ZONE, type Period, type PeriodBounds } from "./period";
+
+/**
+ * The merchant's home (app/admin/page.tsx): what sold, what to ship, what needs a look. Each figure is one SQL
+ * aggregate over indexed columns (lib/db/schema.ts: `orders_paid_at`, `orders_to_fulfil`,
+ * `orders_needing_attention_created`, `orders_created`, `email_outbox_failed`), never orders loaded into memory; the
+ * figures are read in parallel. Money is integer minor units (1/100 LYD). A sale is a paid order, counted on the
+ * Tripoli day it became paid (`orders.paid_at`); cancelled, expired, failed and unconfirmed orders are never sales.
+ * Every function expects its caller to have checked the admin (lib/admin/auth.ts). Reads only.
+ */
+
+/** Paid sales over some days: their sum, how many orders, and the average order (rounded to the minor unit). */
+export interface Sales {
+  salesMinor: number;
+  orders: number;
+  /** `salesMinor / orders` rounded half up; 0 when no order was paid. */
+  averageMinor: number;
+}
+
+/** One Tripoli day's paid sales. */
+export interface DaySales {
+  day: string;
+  salesMinor: number;
+  orders: number;
+}
+
+/** A paid order waiting for its goods to reach the customer. */
+interface OrderToFulfil {
+  id: string;
+  paidAt: Date;
+  amountMinor: number;
+  fullName: string | null;
+  deliveryMethod: DeliveryMethod | null;
+}
+
+/** Why an order needs a look: a flag not yet resolved, a reported payment still unconfirmed past the grace, a failed e-mail. */
+export type AttentionReason = OrderFlag | "confirmation_overdue" | "email_failed";
+
+interface OrderToLookAt {
+  id: string;
+  createdAt: Date;
+  amountMinor: number;
+  status: OrderStatus;
+  reasons: AttentionReason[];
+}
+
+/** Paid orders of the period by the gateway the service says was used (`null`: none named). */
+interface GatewayShare {
+  gateway: string | null;
+  orders: number;
+  salesMinor: number;
+}
+
+/**
+ * The checkout funnel of the orders started in the period: how many reached the payment page (a payment created), and
+ * where they are now (statuses as pages show them: a pending payment whose page died is expired). `open` are still
+ * on their way (started, pending, or reported paid and awaiting confirmation).
+ */
+interface Funnel {
+  started: number;
+  paymentCreated: number;
+  paid: number;
+  cancelled: number;
+  expired: number;
+  failed: number;
+  open: number;
+}
+
+export interface Dashboard {
+  bounds: PeriodBounds;
+  sales: { current: Sales; previous: Sales };
+  /** Every day of the period, oldest first, zero on a day with no sale. */
+  days: DaySales[];
+  toFulfil: { count: number; oldest: OrderToFulfil[] };
+  attention: { count: number; byReason: Partial<Record<AttentionReason, number>>; orders: OrderToLookAt[] };
+  stock: { soldOut: number; low: number; products: StockAlert[] };
+  gateways: GatewayShare[];
+  funnel: Funnel;
+}
+
+/** How many orders each list on the home shows (their counts are of all). */
+const LIST_LENGTH = 5;
+
+/**
+ * Everything the home shows for `period` at `now`, in parallel: eight queries, each one aggregate.
+ * @throws the database's error when it cannot read.
+ */
+export async function loadDashboard(db: Db, period: Period, now = new Date()): Promise<Dashboard> {
+  const bounds = periodBounds(period, now);
+  const [sales, days, fulfil, attention, stock, gateways, funnel] = await Promise.all([
+    salesFigures(db, bounds),
+    salesByDay(db, bounds),
+    ordersToFulfil(db),
+    ordersToLookAt(db, now),
+    stockAlerts(db, { limit: LIST_LENGTH, now }),
+    gatewayShares(db, bounds),
+    checkoutFunnel(db, bounds, now),
+  ]);
+  return { bounds, sales, days, toFulfil: fulfil, attention, stock, gateways, funnel };
+}
+
+const sales = (salesMinor: number, orderCount: number): Sales => ({
+  salesMinor,
+  orders: orderCount,
+  averageMinor: orderCount === 0 ? 0 : Math.round(salesMinor / orderCount),
+});
+
+/** Paid sales of the period and of the one before it, in one pass over `orders_paid_at`. */
+async function salesFigures(db: Db, { current, previous }: PeriodBounds): Promise<Dashboard["sales"]> {
+  const inCurrent = sql`${orders.paidAt} >= ${current.start}`;
+  const [row] = await db
+    .select({
+      currentSales: sql<number>`coalesce(sum(${orders.amountMinor}) filter (where ${inCurrent}), 0)`.mapWith(Number),
+      currentOrders: sql<number>`count(*) filter (where ${inCurrent})`.mapWith(Number),
+      previousSales: sql<number>`coalesce(sum(${orders.amountMinor}) filter (where not ${inCurrent}), 0)`.mapWith(
+        Number,
+      ),
+      previousOrders: sql<number>`count(*) filter (where not ${inCurrent})`.mapWith(Number),
+    })
+    .from(orders)
+    .where(paidWithin({ start: previous.start, end: current.end }));
+  return {
+    current: sales(row?.currentSales ?? 0, row?.currentOrders ?? 0),
+    previous: sales(row?.previousSales ?? 0, row?.previousOrders ?? 0),
+  };
+}
+
+/** Paid sales per Tripoli day of the period, every day present. */
+async function salesByDay(db: Db, { current, days }: PeriodBounds): Promise<DaySales[]> {
+  const day = sql<string>`to_char(${orders.paidAt} at time zone ${sql.raw(`'${TIME_ZONE}'`)}, 'YYYY-MM-DD')`;
+  const rows = await db
+    .select({
+      day,
+      salesMinor: sql<number>`sum(${orders.amountMinor})`.mapWith(Number),
+      orders: count(),
+    })
+    .from(orders)
+    .where(paidWithin(current))
+    .groupBy(day);
+  const byDay = new Map(rows.map((row) => [row.day, row]));
+  return days.map((d) => ({ day: d, salesMinor: byDay.get(d)?.salesMinor ?? 0, orders: byDay.get(d)?.orders ?? 0 }));
+}
+
+/**
+ * How many paid orders wait for their goods to reach the customer (counted from the partial index `orders_to_fulfil`
+ * alone), and the oldest payments among them (read from it in order, a few rows).
+ */
+async function ordersToFulfil(db: Db): Promise<Dashboard["toFulfil"]> {
+  const [[counted], rows] = await Promise.all([
+    db.select({ n: count() }).from(orders).where(toFulfil()),
+    db
+      .select({
+        id: orders.id,
+        paidAt: orders.paidAt,
+        amountMinor: orders.amountMinor,
+        fullName: orders.fullName,
+        deliveryMethod: orders.deliveryMethod,
+      })
+      .from(orders)
+      .where(toFulfil())
+      .orderBy(asc(orders.paidAt), asc(orders.id))
+      .limit(LIST_LENGTH),
+  ]);
+  return {
+    count: counted?.n ?? 0,
+    // paid_at is set with every move to paid (and backfilled): never null on a paid order.
+    oldest: rows.map((order) => ({ ...order, paidAt: order.paidAt ?? new Date(0) })),
+  };
+}
+
+/**
+ * Orders that need a look, by reason (an order may have several; `count` counts orders), and the newest few of them
+ * with their reasons. Reads the three small sets through their own indexes: orders with a flag not resolved
+ * (`needs_attention`), reported payments unconfirmed past the grace, orders with a failed e-mail.
+ */
+async function ordersToLookAt(db: Db, now: Date): Promise<Dashboard["attention"]> {
+  const overdue = confirmationOverdue(now);
+  const reasons = sql`
+    select orders.id, flag as reason from orders cross join unnest(orders.flags) as flag
+      where orders.needs_attention and not (flag = any(orders.resolved_flags))
+    union all
+    select orders.id, 'confirmation_overdue' from orders where ${overdue}
+    union all
+    select distinct email_outbox.order_id, 'email_failed' from email_outbox where email_outbox.status = 'failed'`;
+  const [counted, listed] = await Promise.all([
+    db.execute<{ reason: AttentionReason | null; n: number }>(
+      sql`select reason, count(distinct id)::int as n from (${reasons}) as looks group by rollup (reason)`,
+    ),
+    db.execute<{
+      id: string;
+      created_at: string;
+      amount_minor: number;
+      status: OrderStatus;
+      payment_expires_at: string | null;
+      reasons: AttentionReason[];
+    }>(sql`
+      select orders.id, orders.created_at, orders.amount_minor, orders.status, orders.payment_expires_at,
+             array(select flag from unnest(orders.flags) as flag where not (flag = any(orders.resolved_flags)))
+               || case when ${overdue} then array['confirmation_overdue'] else '{}' end
+               || case when ${emailFailed()} then array['email_failed'] else '{}' end as reasons
+      from orders
+      where orders.id in (
+        (select orders.id from orders where orders.needs_attention order by orders.created_at desc limit ${LIST_LENGTH})
+        union (select orders.id from orders where ${overdue} order by orders.created_at desc limit ${LIST_LENGTH})
+        union (select email_outbox.order_id from email_outbox where email_outbox.status = 'failed'
+               order by email_outbox.id desc limit ${LIST_LENGTH}))
+      order by orders.created_at desc, orders.id desc
+      limit ${LIST_LENGTH}`),
+  ]);
+  const byReason: Partial<Record<AttentionReason, number>> = {};
+  let total = 0;
+  for (const { reason, n } of counted.rows) {
+    if (reason === null) total = n;
+    else byReason[reason] = n;
+  }
+  return {
+    count: total,
+    byReason,
+    orders: listed.rows.map((row) => {
+      const paymentExpiresAt = row.payment_expires_at === null ? null : new Date(row.payment_expires_at);
+      return {
+        id: row.id,
+        createdAt: new Date(row.created_at),
+        amountMinor: row.amount_minor,
+        status: effectiveStatus({ status: row.status, paymentExpiresAt }, now.getTime()),
+        reasons: row.reasons,
+      };
+    }),
+  };
+}
+
+/** The period's paid orders and sales by gateway, most sales first. */
+async function gatewayShares(db: Db, { current }: PeriodBounds): Promise<GatewayShare[]> {
+  const salesMinor = sql<number>`sum(${orders.amountMinor})`.mapWith(Number);
+  return db
+    .select({ gateway: orders.paidGateway, orders: count(), salesMinor })
+    .from(orders)
+    .where(paidWithin(current))
+    .groupBy(orders.paidGateway)
+    .orderBy(desc(salesMinor), asc(orders.paidGateway));
+}
+
+/** The funnel of the checkouts started in the period (see {@link Funnel}), in one pass over `orders_created`. */
+async function checkoutFunnel(db: Db, { current }: PeriodBounds, now: Date): Promise<Funnel> {
+  const counted = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
+  const [row] = await db
+    .select({
+      started: count(),
+      paymentCreated: counted(paymentCreated()),
+      paid: counted(effectiveStatusIs("paid", now)),
+      cancelled: counted(effectiveStatusIs("cancelled", now)),
+      expired: counted(effectiveStatusIs("expired", now)),
+      failed: counted(effectiveStatusIs("failed", now)),
+    })
+    .from(orders)
+    .where(startedWithin(current));
+  const funnel = row ?? { started: 0, paymentCreated: 0, paid: 0, cancelled: 0, expired: 0, failed: 0 };
+  return {
+    ...funnel,
+    open: funnel.started - funnel.paid - funnel.cancelled - funnel.expired - funnel.failed,
+  };
+}

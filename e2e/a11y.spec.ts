@@ -115,7 +115,7 @@ for (const lang of ["en", "ar"] as const) {
     await check(page, "/admin/sign-in?error=invalid");
     await check(page, "/admin/sign-in/link?error=limited&minutes=7");
     await signInAsAdmin(page, A11Y_ADMIN.email, A11Y_ADMIN.password, lang);
-    await expectNoSeriousViolations(page, `admin orders (${lang})`);
+    await check(page, "/admin/orders");
     await check(page, `/admin${orderPath}`);
 
     // The catalogue: the list, a new product refused with its errors shown, then its page (stock, pictures, history).

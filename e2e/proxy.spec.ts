@@ -200,6 +200,7 @@ test("the sign-in limit counts the address nginx saw, not one the client wrote",
   expect(attempts).toEqual([{ ip: "127.0.0.1" }]);
 
   await signInAsAdmin(page, ADMIN.email, ADMIN.password, "en");
+  await page.goto("/admin/orders");
   await expect(page.getByRole("link", { name: /ord_/ }).first()).toBeVisible();
   // The export's redirect for a signed-out visitor stays on the public origin.
   const signedOut = await page.request.get(`${PUBLIC_URL}/admin/orders/export`, {

@@ -33,7 +33,7 @@ export async function signInAction(form: FormData): Promise<void> {
         ? `/admin/sign-in?error=locked&minutes=${result.retryAfterMinutes}`
         : `/admin/sign-in?error=${result.reason}`,
     );
-  redirect("/admin/orders");
+  redirect("/admin");
 }
 
 /**
@@ -71,7 +71,7 @@ export async function signInWithLinkAction(form: FormData): Promise<void> {
   logger.info({ event: "admin_sign_in_link_used", ok: result.ok });
   if (!result.ok) redirect("/admin/sign-in/link?error=usedOrExpired");
   await startAdminSession(result.admin, result.sessionVersion);
-  redirect("/admin/orders");
+  redirect("/admin");
 }
 
 const stepSchema = z.object({ id: z.string().regex(ORDER_ID), step: z.enum(FULFILMENT_STEPS) });

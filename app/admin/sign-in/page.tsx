@@ -23,7 +23,7 @@ const minutesSchema = z.coerce.number().int().min(1).max(15).catch(15);
  */
 export default async function SignInPage({ searchParams }: Props) {
   const [query, t, admin] = await Promise.all([searchParams, getTranslations("admin.signIn"), currentAdmin()]);
-  if (admin) redirect("/admin/orders");
+  if (admin) redirect("/admin");
   const error = errorSchema.safeParse(query.error);
   const message = error.success
     ? error.data === "locked"

@@ -34,7 +34,7 @@ const inputClass = "mt-1 w-full rounded-lg border border-stone-300 px-3 py-2 tex
  */
 export default async function SignInLinkPage({ searchParams }: Props) {
   const [query, t, admin] = await Promise.all([searchParams, getTranslations("admin.signInLink"), currentAdmin()]);
-  if (admin) redirect("/admin/orders");
+  if (admin) redirect("/admin");
   const minutes = LINK_TTL_MS / 60_000;
   const token = linkTokenSchema.safeParse(query.token);
   const link = token.success ? await findSignInLink(getDb(), token.data) : null;

@@ -229,8 +229,8 @@ function paymentRequest(order: Claim, input: PlaceOrderInput): PaymentRequest {
 
 /**
  * A digest of everything a payment is made of — the cart's id, its lines, prices and total, the customer's details
- * and the delivery chosen (every field of the checkout form) — so a double click, a second tab, or the back button and submit again can be recognised as the same
- * checkout, and any change is another one.
+ * and the delivery chosen (every field of the checkout form) — so a double click, a second tab, or the back button
+ * and submit again can be recognised as the same checkout, and any change is another one.
  */
 export async function checkoutFingerprint({
   cartId,
@@ -271,9 +271,9 @@ const GO_TO: readonly OrderStatus[] = ["started", "pending", "awaiting_confirmat
  * Claims this checkout, in one transaction under two advisory locks — the checkout's (session and fingerprint) and
  * the client address's, always in that order — so that on any number of instances one claim decision is made at a
  * time for each: finds the checkout's newest order to go to (a pending one only while it can be resumed); if there
- * is none, the delivery chosen is still offered (its fee priced from the zone as
- * it is now), the address's budget allows and the stock covers the lines (lib/catalog/stock.ts, `holdStock`: the products'
- * rows are locked for the rest of this transaction), inserts the order as `started` with its lines as sold — which
+ * is none, the delivery chosen is still offered (its fee priced from the zone as it is now), the address's budget
+ * allows and the stock covers the lines (lib/catalog/stock.ts, `holdStock`: the products' rows are locked for the rest
+ * of this transaction), inserts the order as `started` with its lines as sold — which
  * holds their stock from the commit on — and its `created` event. `onClaimed` runs as soon as the order's row is in
  * (the access token is requested meanwhile).
  * @returns the order to go to, the new claim, the delivery method no longer offered, the minutes until the address

@@ -2,7 +2,6 @@ import "server-only";
 import { render } from "@react-email/render";
 import { createFormatter, createTranslator } from "next-intl";
 import { createElement, type ReactElement } from "react";
-import { FulfilmentEmail } from "../../components/emails/fulfilment-email";
 import { OrderEmail } from "../../components/emails/order-email";
 import type { Pickup } from "../delivery/zones";
 import type { EmailOutboxRow, OrderLineRow, OrderRow } from "../db/schema";
@@ -152,7 +151,7 @@ export async function renderOrderEmail(
     if (!step || step === "fulfilled") throw new Error(`no update e-mail for ${email.reason} on this order`);
     const texts = messages.email.update[step];
     const way = fulfilmentSteps(order.deliveryMethod ?? null);
-    const element = createElement(FulfilmentEmail, {
+    const element = createElement(OrderEmail, {
       ...common,
       preview: t(`update.${step}.intro`, { shop: BRAND.name[locale] }),
       heading: texts.heading,

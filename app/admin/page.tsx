@@ -160,39 +160,28 @@ export default async function AdminHome({ searchParams }: Props) {
         </div>
         <details className="mt-3 text-sm">
           <summary className="cursor-pointer font-medium text-brand-800">{t("tableCaption")}</summary>
-          <table className="mt-2 w-full" data-testid="sales-table">
-            <caption className="sr-only">{t("tableCaption")}</caption>
-            <thead>
-              <tr className="text-stone-600">
-                <th scope="col" className="py-1 text-start font-medium">
-                  {t("day")}
+          <FigureTable
+            className="mt-2 w-full"
+            testId="sales-table"
+            caption={t("tableCaption")}
+            headings={[t("day"), t("dayOrders"), t("daySales")]}
+          >
+            {days.map((row) => (
+              <tr key={row.day} data-day={row.day}>
+                <th scope="row" className="py-1 text-start font-normal">
+                  {day(row.day)}
                 </th>
-                <th scope="col" className="py-1 text-end font-medium">
-                  {t("dayOrders")}
-                </th>
-                <th scope="col" className="py-1 text-end font-medium">
-                  {t("daySales")}
-                </th>
+                <td className="py-1 text-end">
+                  <Link href={paidIn({ ...bounds.current, from: row.day, to: row.day })} className={linkClass}>
+                    {format.number(row.orders)}
+                  </Link>
+                </td>
+                <td className="py-1 text-end" data-sales-minor={row.salesMinor}>
+                  {money(row.salesMinor)}
+                </td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-stone-100">
-              {days.map((row) => (
-                <tr key={row.day} data-day={row.day}>
-                  <th scope="row" className="py-1 text-start font-normal">
-                    {day(row.day)}
-                  </th>
-                  <td className="py-1 text-end">
-                    <Link href={paidIn({ ...bounds.current, from: row.day, to: row.day })} className={linkClass}>
-                      {format.number(row.orders)}
-                    </Link>
-                  </td>
-                  <td className="py-1 text-end" data-sales-minor={row.salesMinor}>
-                    {money(row.salesMinor)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </FigureTable>
         </details>
       </section>
 
@@ -303,48 +292,37 @@ export default async function AdminHome({ searchParams }: Props) {
           {gateways.length === 0 ? (
             <p className="mt-1 text-stone-600">{t("noSales")}</p>
           ) : (
-            <table className="mt-2 w-full text-sm" data-testid="gateways-table">
-              <caption className="sr-only">{t("gatewaysCaption")}</caption>
-              <thead>
-                <tr className="text-stone-600">
-                  <th scope="col" className="py-1 text-start font-medium">
-                    {t("gateway")}
+            <FigureTable
+              className="mt-2 w-full text-sm"
+              testId="gateways-table"
+              caption={t("gatewaysCaption")}
+              headings={[t("gateway"), t("gatewayOrders"), t("gatewaySales")]}
+            >
+              {gateways.map((row) => (
+                <tr key={row.gateway ?? UNKNOWN_GATEWAY}>
+                  <th scope="row" className="py-1 text-start font-normal">
+                    {row.gateway === null ? t("unknownGateway") : labels.gateway(row.gateway)}
                   </th>
-                  <th scope="col" className="py-1 text-end font-medium">
-                    {t("gatewayOrders")}
-                  </th>
-                  <th scope="col" className="py-1 text-end font-medium">
-                    {t("gatewaySales")}
-                  </th>
+                  <td className="py-1 text-end">
+                    <Link
+                      href={paidIn(bounds.current, { gateway: row.gateway ?? UNKNOWN_GATEWAY })}
+                      className={linkClass}
+                    >
+                      {format.number(row.orders)}
+                    </Link>
+                    <span className="block text-xs text-stone-600">
+                      {t("share", { percent: percent(row.orders / totalOrders) })}
+                    </span>
+                  </td>
+                  <td className="py-1 text-end">
+                    {money(row.salesMinor)}
+                    <span className="block text-xs text-stone-600">
+                      {t("salesShare", { percent: percent(totalSales === 0 ? 0 : row.salesMinor / totalSales) })}
+                    </span>
+                  </td>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-stone-100">
-                {gateways.map((row) => (
-                  <tr key={row.gateway ?? UNKNOWN_GATEWAY}>
-                    <th scope="row" className="py-1 text-start font-normal">
-                      {row.gateway === null ? t("unknownGateway") : labels.gateway(row.gateway)}
-                    </th>
-                    <td className="py-1 text-end">
-                      <Link
-                        href={paidIn(bounds.current, { gateway: row.gateway ?? UNKNOWN_GATEWAY })}
-                        className={linkClass}
-                      >
-                        {format.number(row.orders)}
-                      </Link>
-                      <span className="block text-xs text-stone-600">
-                        {t("share", { percent: percent(row.orders / totalOrders) })}
-                      </span>
-                    </td>
-                    <td className="py-1 text-end">
-                      {money(row.salesMinor)}
-                      <span className="block text-xs text-stone-600">
-                        {t("salesShare", { percent: percent(totalSales === 0 ? 0 : row.salesMinor / totalSales) })}
-                      </span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </FigureTable>
           )}
         </section>
 
@@ -427,4 +405,42 @@ export default async function AdminHome({ searchParams }: Props) {
   function reasonText(reason: AttentionReason): string {
     return isFlag(reason) ? labels.flag(reason) : t(`reasons.${reason}`);
   }
+}
+
+/**
+ * A table of the home's figures: a caption for screen readers, and columns of a row heading then two numbers (aligned
+ * to the end); its rows (`children`) are `<tr>`s of a `<th scope="row">` and two `<td>`s.
+ */
+function FigureTable({
+  caption,
+  headings: [head, first, second],
+  className,
+  testId,
+  children,
+}: {
+  caption: string;
+  headings: [string, string, string];
+  className: string;
+  testId: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <table className={className} data-testid={testId}>
+      <caption className="sr-only">{caption}</caption>
+      <thead>
+        <tr className="text-stone-600">
+          <th scope="col" className="py-1 text-start font-medium">
+            {head}
+          </th>
+          <th scope="col" className="py-1 text-end font-medium">
+            {first}
+          </th>
+          <th scope="col" className="py-1 text-end font-medium">
+            {second}
+          </th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-stone-100">{children}</tbody>
+    </table>
+  );
 }

@@ -12,6 +12,7 @@ import {
   type ProductRow,
 } from "../db/schema";
 import { parseTypedAmount, westernDigits, type AmountProblem } from "../money";
+import { typedText } from "../typed-text";
 
 /**
  * How the back office changes the catalogue: the one schema a product's fields must pass (the product form and the
@@ -28,21 +29,9 @@ export type ProductProblem = keyof Messages["admin"]["products"]["problems"];
 /** The largest stock count the back office accepts. */
 export const MAX_STOCK = 1_000_000;
 
-/** Text a person typed: trimmed; control characters refused (but line breaks in a description). */
-const typed = (max: number, tooLong: ProductProblem, { multiline = false } = {}) =>
-  z
-    .string()
-    .default("")
-    .transform((value) => value.trim())
-    .pipe(
-      z
-        .string()
-        .max(max, tooLong)
-        .refine(
-          (value) => !(multiline ? /[^\P{Cc}\n\r\t]/u : /\p{Cc}/u).test(value),
-          "textControl" satisfies ProductProblem,
-        ),
-    );
+/** Text a person typed (lib/typed-text.ts): trimmed, bounded; control characters refused (but line breaks in a description). */
+const typed = (max: number, tooLong: ProductProblem, options?: { multiline?: boolean }) =>
+  typedText<ProductProblem>(max, { tooLong, control: "textControl" }, options);
 
 const requiredName = typed(200, "nameTooLong").pipe(z.string().min(1, "nameMissing" satisfies ProductProblem));
 

@@ -13,6 +13,7 @@ import {
   type StorePickupRow,
 } from "../db/schema";
 import { parseTypedAmount, westernDigits, type AmountProblem } from "../money";
+import { typedText } from "../typed-text";
 
 /**
  * How the back office changes delivery (app/admin/delivery): the schemas a zone's and pickup's fields must pass, and
@@ -29,18 +30,9 @@ export type DeliveryProblem = keyof Messages["admin"]["delivery"]["problems"];
 /** The longest city name the back office accepts, in either language. */
 const MAX_CITY_NAME = 60;
 
-/** Text a person typed on one line: trimmed, at most `max` characters, no control characters. */
+/** Text a person typed on one line (lib/typed-text.ts): trimmed, at most `max` characters, no control characters. */
 const typed = (max: number, tooLong: DeliveryProblem) =>
-  z
-    .string()
-    .default("")
-    .transform((value) => value.trim())
-    .pipe(
-      z
-        .string()
-        .max(max, tooLong)
-        .refine((value) => !/\p{Cc}/u.test(value), "textControl" satisfies DeliveryProblem),
-    );
+  typedText<DeliveryProblem>(max, { tooLong, control: "textControl" });
 
 const cityName = typed(MAX_CITY_NAME, "nameTooLong").pipe(z.string().min(1, "nameMissing" satisfies DeliveryProblem));
 

@@ -278,14 +278,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
           <h2 id="customer" className="font-semibold">
             {t("customer")} · {t("payment")}
           </h2>
-          <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-            {details.map(([term, value]) => (
-              <div key={term} className="contents">
-                <dt className="text-stone-600">{term}</dt>
-                <dd>{value}</dd>
-              </div>
-            ))}
-          </dl>
+          <FactList facts={details} />
         </section>
       </div>
 
@@ -339,14 +332,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
             {t("deliveryNote")}
           </Link>
         </div>
-        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-          {delivery.map(([term, value]) => (
-            <div key={term} className="contents">
-              <dt className="text-stone-600">{term}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
-        </dl>
+        <FactList facts={delivery} />
         {order.deliveryMethod && (
           <ol className="mt-3 flex flex-wrap gap-2 text-sm" data-testid="admin-steps">
             {steps.map((step) => {
@@ -451,5 +437,19 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
 
       <OrderTimeline events={order.events} />
     </section>
+  );
+}
+
+/** Facts about the order as a description list: each term, then its value. */
+function FactList({ facts }: { facts: (readonly [string, React.ReactNode])[] }) {
+  return (
+    <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+      {facts.map(([term, value]) => (
+        <div key={term} className="contents">
+          <dt className="text-stone-600">{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

@@ -252,7 +252,9 @@ test("the order just paid is in the list with its history; pack it; the CSV has 
 
   // A delivery's first step (the walk to delivered, with its e-mails, is e2e/fulfilment.spec.ts).
   await adminPage.getByRole("button", { name: "Mark as packed" }).click();
-  await expect(adminPage.getByRole("status")).toHaveText("Marked as packed.");
+  await expect(adminPage.getByRole("status")).toHaveText(
+    "Marked as packed. The customer's e-mail about it is on its way.",
+  );
   await expect(timeline).toContainText(`Packed (by ${ADMIN.email})`);
 
   await adminPage.goto(`/admin/orders?q=${orderId}`);

@@ -44,13 +44,16 @@ async function checkout(browser: Browser, details: { name?: string; email: strin
 
 const orderIdOf = (page: Page) => new URL(page.url()).pathname.split("/").pop()!;
 
-/** What the database holds that a page may show as it is: ids, payment tokens, e-mails, names typed, references. */
+/**
+ * What the database holds that a page may show as it is: ids, payment tokens, e-mails, names and addresses typed,
+ * references.
+ */
 async function dataValues(ids: string[]): Promise<string[]> {
   return database(async (pool) => {
     const { rows } = await pool.query(
-      `select id, payment_token, email, full_name from orders where id = any($1)
+      `select id, payment_token, email, full_name, delivery_address, delivery_landmark from orders where id = any($1)
        union all
-       select null, null, data->>'recipient', coalesce(data->>'transactionId', data->>'reference')
+       select null, null, data->>'recipient', coalesce(data->>'transactionId', data->>'reference'), null, null
        from order_events where order_id = any($1)`,
       [ids],
     );

@@ -1,9 +1,24 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// Unit tests sit beside their module (lib/*.test.ts, emulator/*.test.ts, scripts/*.test.ts, bench/*.test.ts,
-// testing/*.test.ts; not testing/fixtures/, which holds a test that fails on purpose).
-// Browser tests live in e2e/ and run under Playwright, not here.
+// Tests sit beside their module (lib/, app/, emulator/, scripts/, bench/, testing/; not testing/fixtures/, which
+// holds tests that fail on purpose). Browser tests live in e2e/ and run under Playwright, not here.
+const FOLDERS = ["lib", "app", "emulator", "scripts", "bench", "testing"];
+const testFiles = FOLDERS.flatMap((folder) =>
+  readdirSync(folder, { recursive: true, encoding: "utf8" })
+    .map((file) => `${folder}/${file}`)
+    .filter((file) => file.endsWith(".test.ts") && !file.startsWith("testing/fixtures/")),
+);
+
+/**
+ * The database suites: every test file that makes a database of its own (testing/db.ts). They are the `database`
+ * project, run by `npm test` (and again on TEST_DATABASE_URL's PostgreSQL); the rest are the `unit` project, which
+ * `npm run check` runs before every commit.
+ */
+const databaseSuites = testFiles.filter((file) => /from "(@\/|(\.\.\/)+)testing\/db"/.test(readFileSync(file, "utf8")));
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -13,18 +28,24 @@ export default defineConfig({
     },
   },
   test: {
-    include: [
-      "lib/**/*.test.ts",
-      "emulator/**/*.test.ts",
-      "scripts/**/*.test.ts",
-      "app/**/*.test.ts",
-      "bench/**/*.test.ts",
-      "testing/*.test.ts",
-    ],
     environment: "node",
-    // One PostgreSQL server per run; each database suite makes a database of its own on it.
-    globalSetup: ["testing/global-setup.ts"],
     pool: "forks",
+    // Most test files wait on PostgreSQL or a child process as much as they compute, so two files per core keep the
+    // cores busy. Vitest's default, one fewer than the cores, is a single worker on a 2-core machine: 143 s for the
+    // suite there, against 77 s with four.
+    maxWorkers: 2 * availableParallelism(),
     testTimeout: 20_000,
+    projects: [
+      { extends: true, test: { name: "unit", include: testFiles.filter((file) => !databaseSuites.includes(file)) } },
+      {
+        extends: true,
+        test: {
+          name: "database",
+          include: databaseSuites,
+          // One PostgreSQL server per run; each database suite makes a database of its own on it.
+          globalSetup: ["testing/global-setup.ts"],
+        },
+      },
+    ],
   },
 });

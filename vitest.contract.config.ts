@@ -4,5 +4,11 @@ import base from "./vitest.config";
 // `npm run test:contract`: only the spec-rule suite, against a live service (the emulator by default).
 export default defineConfig({
   ...base,
-  test: { ...base.test, include: ["lib/**/*.contract.ts"], testTimeout: 30_000, fileParallelism: false },
+  test: {
+    ...base.test,
+    projects: undefined,
+    include: ["lib/**/*.contract.ts"],
+    testTimeout: 30_000,
+    fileParallelism: false,
+  },
 });

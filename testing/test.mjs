@@ -1,17 +1,21 @@
 // `npm test` and `npm run check` (`--check`): every check CI runs, then one closing line `N passed, N failed (M min
 // S s)` for the whole run, and exit code 1 when anything failed (testing/summary.mjs).
 //
-// 1. The static checks (typecheck, ESLint, Prettier, knip, links) and the production build, side by side: they only
-//    read the tree. Each counts as one test.
-// 2. The unit and database tests (Vitest), counted per test: on a throwaway embedded PostgreSQL always, and the
-//    database suites again on the PostgreSQL of TEST_DATABASE_URL when it is set (CI: Debian's), so two major versions
-//    are covered.
+// 1. Side by side, as they only read the tree: the production build, whose typecheck (Next.js's, of the whole
+//    project as tsconfig.json has it) is the project's typecheck; the emulator's typecheck; ESLint, Prettier, knip
+//    and the link check. Each counts as one test.
+// 2. The unit and database tests (Vitest), counted per test: the database suites on a throwaway embedded
+//    PostgreSQL, then again on the PostgreSQL of TEST_DATABASE_URL when it is set (CI: Debian's), so two major
+//    versions are covered.
 // 3. The browser tests (Playwright) against the build, on parallel workers each with its own servers (e2e/stacks.ts),
 //    counted per project: English and Arabic on the embedded PostgreSQL, and the serverless paths through PgBouncer.
 //
-// `--check` is 1 without the build, then 2: what to run before every commit.
+// The stages follow each other because each keeps both cores of a 2-core machine busy: run side by side, they took
+// as long in all and a test that starts programs of its own timed out. `--check`, before every commit: 1 without the
+// build (the typecheck is then `next typegen`, for the routes' types, and `tsc`), beside Vitest's `unit` project (no
+// database), which is light enough to share the cores.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tally, verdict } from "./summary.mjs";
 
 const started = Date.now();
@@ -57,44 +61,65 @@ async function suite(name, command, args, reportFile, count, options) {
   for (const row of tally(name, ok, groups)) rows.push({ ...row, seconds });
 }
 
-// 1. Static checks, and the build. The build has the browser tests' environment, secrets included, so their secret
-// scan (e2e/security.spec.ts) covers the whole build output, the standalone server's folder included.
+// 1. The build has the browser tests' environment, secrets included, so their secret scan (e2e/security.spec.ts)
+// covers the whole build output, the standalone server's folder included.
 const shopEnv = JSON.parse(readFileSync("e2e/shop-env.json", "utf8"));
-const [built] = await Promise.all([
-  quick ? Promise.resolve(false) : check("build", "npm", ["run", "build"], { extraEnv: shopEnv }),
-  check("typecheck", "npx", ["tsc", "--noEmit"]),
-  check("emulator typecheck", "npx", ["tsc", "--noEmit", "-p", "emulator"]),
-  check("lint (ESLint)", "npx", ["eslint", "."]),
-  check("format (Prettier)", "npx", ["prettier", "--check", "."]),
-  check("unused code (knip)", "npx", ["knip"]),
-  // Every Markdown link and cited file or heading exists: a clone has nothing else to follow.
-  check("links", "node", ["testing/check-links.mjs"]),
-]);
-
-// 2. Unit and database tests.
 const vitestCounts = (name) => (report) => [{ name, passed: report.numPassedTests, failed: report.numFailedTests }];
-const vitest = (report, files = []) => [
+const vitest = (report, args) => [
   "vitest",
   "run",
   "--reporter=default",
   "--reporter=json",
   `--outputFile=${report}`,
-  ...files,
+  ...args,
 ];
-await suite("unit", "npx", vitest("test-results/vitest.json"), "test-results/vitest.json", vitestCounts("unit"), {
-  live: true,
-});
-if (TEST_DATABASE_URL) {
-  // The suites that use a database (testing/db.ts), on a real PostgreSQL of another major version.
-  const databaseSuites = ["lib", "app", "scripts"]
-    .flatMap((dir) => readdirSync(dir, { recursive: true }).map((file) => `${dir}/${file}`))
-    .filter((file) => file.endsWith(".test.ts") && /testing\/db"/.test(readFileSync(file, "utf8")));
-  const name = "unit (TEST_DATABASE_URL)";
-  const report = "test-results/vitest-pg.json";
-  await suite(name, "npx", vitest(report, databaseSuites), report, vitestCounts(name), {
-    extraEnv: { TEST_DATABASE_URL },
-    live: true,
-  });
+const [built] = await Promise.all([
+  quick
+    ? run("npx", ["next", "typegen"])
+        .then(() => check("typecheck", "npx", ["tsc", "--noEmit"]))
+        .then(() => false)
+    : check("build and typecheck", "npm", ["run", "build"], { extraEnv: shopEnv }),
+  check("emulator typecheck", "npx", ["tsc", "--noEmit", "-p", "emulator"]),
+  // ESLint and Prettier keep what they checked in node_modules/.cache/, by content: a second run reads only what changed.
+  check("lint (ESLint)", "npx", [
+    "eslint",
+    "--cache",
+    "--cache-strategy",
+    "content",
+    "--cache-location",
+    "node_modules/.cache/eslint/",
+    ".",
+  ]),
+  check("format (Prettier)", "npx", ["prettier", "--check", "--cache", "--cache-strategy", "content", "."]),
+  check("unused code (knip)", "npx", ["knip"]),
+  // Every Markdown link and cited file or heading exists: a clone has nothing else to follow.
+  check("links", "node", ["testing/check-links.mjs"]),
+  // In --check only: Vitest's unit project, no database.
+  quick &&
+    suite(
+      "unit",
+      "npx",
+      vitest("test-results/vitest.json", ["--project", "unit"]),
+      "test-results/vitest.json",
+      vitestCounts("unit"),
+      { live: true },
+    ),
+]);
+
+// 2. Unit and database tests.
+if (!quick) {
+  const name = "unit and database";
+  const report = "test-results/vitest.json";
+  await suite(name, "npx", vitest(report, []), report, vitestCounts(name), { live: true });
+  if (TEST_DATABASE_URL) {
+    // The database suites again, on a real PostgreSQL of another major version.
+    const name = "database (TEST_DATABASE_URL)";
+    const report = "test-results/vitest-pg.json";
+    await suite(name, "npx", vitest(report, ["--project", "database"]), report, vitestCounts(name), {
+      extraEnv: { TEST_DATABASE_URL },
+      live: true,
+    });
+  }
 }
 
 // 3. Browser tests, counted per project.

@@ -90,3 +90,19 @@ export function buildsExist(): string | null {
     return `no baseline build in ${path.relative(ROOT, BASELINE_DIR)}/: run without --no-build first`;
   return null;
 }
+
+/**
+ * The shop's production build in `.next/`, which `bench:pooling`, `bench:dashboard` and `bench:storefront` start
+ * (`next start`): made first when there is none (`npm run build`, for the public origin the browser tests build for),
+ * so each runs from a fresh clone. An existing build is used as it is.
+ */
+export function ensureShopBuild(): void {
+  if (existsSync(path.join(ROOT, ".next/BUILD_ID"))) return;
+  console.log("▶ No production build in .next/: npm run build (SITE_URL=https://localhost:4443, as npm test builds)");
+  const { status } = spawnSync("npm", ["run", "build"], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", SITE_URL: "https://localhost:4443" },
+  });
+  if (status !== 0) throw new Error(`npm run build failed (exit ${status})`);
+}

@@ -5,31 +5,19 @@
 // byte read, `/admin?period=today`, `7d` and `30d`, each 100 times interleaved, one at a time, after a warm-up.
 // Verdict: every period's p95 within 200 ms (the back office's budget); exits non-zero when one is over.
 //
-// Needs the shop's production build: `SITE_URL=https://localhost:4443 npm run build`, as the browser tests do. Takes
+// Runs the shop's production build in .next/, made first when there is none (bench/build.ts). Takes
 // about two minutes on 2 cores (most of it the seeding).
-import { existsSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
-import path from "node:path";
-import {
-  createAdmin,
-  migrate,
-  ROOT,
-  seedTestProducts,
-  startEmbeddedDatabase,
-  startShop,
-  stopAll,
-} from "../scripts/servers";
+import { createAdmin, migrate, seedTestProducts, startEmbeddedDatabase, startShop, stopAll } from "../scripts/servers";
 import { ADMIN_P95_BUDGET_MS, BENCH_ADMIN, dashboardQueries, measureAdminPages, signInAdmin } from "./admin-pages";
+import { ensureShopBuild } from "./build";
 import { seedOrders } from "./seed";
 
 const ORDERS = 100_000;
 const REQUESTS = 100;
 const WARMUP = 10;
 
-if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) {
-  console.error("No production build in .next/: run `SITE_URL=https://localhost:4443 npm run build` first.");
-  process.exit(1);
-}
+ensureShopBuild();
 
 const database = await startEmbeddedDatabase();
 try {

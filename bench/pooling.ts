@@ -2,8 +2,8 @@
 // (`next start`, one per "instance", each with its own pool of 5) share one PostgreSQL whose max_connections is 50,
 // and take 200 concurrent checkouts (no JavaScript: add to cart, open the checkout, submit), first connected
 // directly, then through PgBouncer in transaction mode (20 server connections). It reports, per path: failed
-// checkouts, checkout latency p50/p95, and the most client connections the server held at once. Needs a production
-// build (`npx next build`) and PgBouncer. Takes about three minutes on 2 cores.
+// checkouts, checkout latency p50/p95, and the most client connections the server held at once. Runs the production
+// build in .next/ (made first when there is none) and needs PgBouncer. Takes about three minutes on 2 cores.
 //
 // One process plays the 200 customers, sharing keep-alive connections to each instance. Starved of CPU by 20 servers
 // on 2 cores, it reads an answer seconds after the server sent it, so a connection it reuses "2 s later" has been idle
@@ -23,6 +23,7 @@ import {
   startShop,
   stopAll,
 } from "../scripts/servers";
+import { ensureShopBuild } from "./build";
 import { summary } from "./stats";
 
 const INSTANCES = 20;
@@ -33,6 +34,7 @@ const POOLER_PORT = 4321;
 /** The instances' keep-alive: longer than a run (about 3 minutes), so the server never closes an idle connection. */
 const KEEP_ALIVE_MS = 10 * 60_000;
 
+ensureShopBuild();
 const database = await startEmbeddedDatabase({ settings: { max_connections: String(MAX_CONNECTIONS) } });
 const emulator = await startEmulator({ output: "ignore" });
 const pooler = await startPgBouncer({ port: POOLER_PORT, upstreamPort: database.port, poolSize: 20 });

@@ -6,13 +6,12 @@
 // bench/admin-pages.ts does), 200 requests each of the home page, its 20th page and a product page, interleaved, one at
 // a time, after a warm-up. Verdict: every page's p95 within 50 ms; exits non-zero when one is over.
 //
-// Needs the shop's production build: `SITE_URL=https://localhost:4443 npm run build`, as the browser tests do. Takes
+// Runs the shop's production build in .next/, made first when there is none (bench/build.ts). Takes
 // about a minute on 2 cores.
-import { existsSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
-import path from "node:path";
 import { Pool } from "pg";
-import { migrate, ROOT, startEmbeddedDatabase, startShop, stopAll } from "../scripts/servers";
+import { migrate, startEmbeddedDatabase, startShop, stopAll } from "../scripts/servers";
+import { ensureShopBuild } from "./build";
 import { summary, type Summary } from "./stats";
 
 const PRODUCTS = 1_000;
@@ -22,10 +21,7 @@ const BUDGET_MS = 50;
 /** Products a page of the home page shows (lib/catalog/products.ts's PAGE_SIZE). */
 const PAGE_SIZE = 24;
 
-if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) {
-  console.error("No production build in .next/: run `SITE_URL=https://localhost:4443 npm run build` first.");
-  process.exit(1);
-}
+ensureShopBuild();
 
 /** The catalogue and the orders holding its stock, as SQL statements run in order. */
 const SEED = [

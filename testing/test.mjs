@@ -154,6 +154,6 @@ for (const row of rows)
   console.log(
     `  ${row.failed ? "✗" : "✓"} ${row.name.padEnd(26)} ${String(row.passed).padStart(4)} passed ${String(row.failed).padStart(3)} failed  ${row.seconds.toFixed(1)}s`,
   );
-if (quick) console.log("  (npm run check: no build and no browser tests; npm test runs everything)");
+if (quick) console.log("  (npm run check: no build, no database and no browser tests; npm test runs everything)");
 console.log(line);
 process.exit(exitCode);

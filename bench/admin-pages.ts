@@ -41,7 +41,8 @@ export async function signInAdmin(
   await response.arrayBuffer();
   const cookie = adminCookie(response);
   const location = response.headers.get("location") ?? "";
-  if (response.status !== 303 || !cookie || !location.startsWith("/admin/orders")) {
+  // Signed in, the back office opens on its home; a refusal goes back to the sign-in page, also under /admin.
+  if (response.status !== 303 || !cookie || new URL(location, shopUrl).pathname !== "/admin") {
     throw new Error(
       `sign-in answered ${response.status} ${location}${cookie ? "" : " without an admin_session cookie"}`,
     );

@@ -14,10 +14,16 @@ const testFiles = FOLDERS.flatMap((folder) =>
 
 /**
  * The database suites: every test file that makes a database of its own (testing/db.ts). They are the `database`
- * project, run by `npm test` (and again on TEST_DATABASE_URL's PostgreSQL); the rest are the `unit` project, which
- * `npm run check` runs before every commit.
+ * project, run by `npm test` (and again on TEST_DATABASE_URL's PostgreSQL). What is neither a database suite nor one
+ * of the {@link programSuites} is the `unit` project, which `npm run check` runs before every commit.
  */
 const databaseSuites = testFiles.filter((file) => /from "(@\/|(\.\.\/)+)testing\/db"/.test(readFileSync(file, "utf8")));
+
+/**
+ * Suites that start programs of their own — an embedded PostgreSQL, the development servers, whole test runs of a
+ * failing fixture: the `programs` project, run by `npm test`, kept out of the minute `npm run check` has.
+ */
+const programSuites = ["scripts/servers.test.ts", "testing/exit-code.test.ts"];
 
 export default defineConfig({
   resolve: {
@@ -36,7 +42,14 @@ export default defineConfig({
     maxWorkers: 2 * availableParallelism(),
     testTimeout: 20_000,
     projects: [
-      { extends: true, test: { name: "unit", include: testFiles.filter((file) => !databaseSuites.includes(file)) } },
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: testFiles.filter((file) => !databaseSuites.includes(file) && !programSuites.includes(file)),
+        },
+      },
+      { extends: true, test: { name: "programs", include: programSuites } },
       {
         extends: true,
         test: {

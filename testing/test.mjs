@@ -13,7 +13,7 @@
 // The stages follow each other because each keeps both cores of a 2-core machine busy: run side by side, they took
 // as long in all and a test that starts programs of its own timed out. `--check`, before every commit: 1 without the
 // build (the typecheck is then `next typegen`, for the routes' types, and `tsc`), beside Vitest's `unit` project (no
-// database), which is light enough to share the cores.
+// database, no programs of their own), which is light enough to share the cores.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tally, verdict } from "./summary.mjs";

@@ -45,27 +45,31 @@ export function createDb(pool: Pool): Db {
  * an error nobody catches (a back-office page while the database is down) is printed whole by Next.js: stack,
  * fields, causes. Every query runs through `execute` or `all` of Drizzle's prepared query for `pg`, transactions
  * included, and Drizzle offers no hook for its errors, so those two are wrapped to rethrow the error without its
- * parameters ({@link withoutParameters}). Wrapped once per loaded copy of Drizzle (a `next dev` reload of this module
- * finds it done); every Drizzle database of the process that uses `pg` gets it.
+ * parameters ({@link withoutParameters}). Wrapped once per loaded copy of Drizzle; the wrapper reduces errors with the
+ * copy of ./errors.ts loaded last, so that after a `next dev` reload of these modules (or a test file's fresh ones)
+ * the errors thrown are the `DbQueryError` the reloaded code knows. Every Drizzle database of the process that uses
+ * `pg` gets it.
  */
 function keepParametersOutOfErrors(): void {
-  const prototype = NodePgPreparedQuery.prototype as unknown as Record<"execute" | "all", Query> & Record<symbol, true>;
-  if (prototype[WRAPPED]) return;
+  const prototype = NodePgPreparedQuery.prototype as unknown as Record<"execute" | "all", Query> &
+    Record<symbol, typeof withoutParameters>;
+  const wrapped = REDUCE in prototype;
+  prototype[REDUCE] = withoutParameters;
+  if (wrapped) return;
   for (const method of ["execute", "all"] as const) {
     const query = prototype[method];
     prototype[method] = async function (this: unknown, ...args) {
       try {
         return await query.apply(this, args);
       } catch (error) {
-        throw withoutParameters(error);
+        throw prototype[REDUCE]!(error);
       }
     };
   }
-  prototype[WRAPPED] = true;
 }
 
 type Query = (this: unknown, ...args: unknown[]) => Promise<unknown>;
-const WRAPPED = Symbol.for("shop.db.parametersKeptOutOfErrors");
+const REDUCE = Symbol.for("shop.db.withoutParameters");
 
 // One pool per process. Kept on globalThis so that `next dev` reloading this module does not open a new pool
 // (and leak connections) on every edit.

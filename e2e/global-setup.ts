@@ -1,5 +1,4 @@
 import type { FullConfig } from "@playwright/test";
-import pg from "pg";
 import {
   createDatabase,
   migrate,
@@ -67,13 +66,7 @@ async function freePortBlock(): Promise<number> {
 
 /** One stack: its database (a copy of the migrated template), emulator, mail catcher and shop. */
 async function startStack(stack: Stack) {
-  const admin = new pg.Client({ connectionString: databaseServerUrl() });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${admin.escapeIdentifier(stack.database)} template e2e_template`);
-  } finally {
-    await admin.end();
-  }
+  await createDatabase(databaseServerUrl(), stack.database, "e2e_template");
   await startEmulator({
     port: stack.emulatorPort,
     env: {

@@ -595,12 +595,16 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-/** Creates an empty database named `name` on the server at `serverUrl`; @returns its connection string. */
-export async function createDatabase(serverUrl: string, name: string): Promise<string> {
+/**
+ * Creates a database named `name` on the server at `serverUrl`: empty, or a copy of the database `template` (which
+ * nobody may be connected to meanwhile). @returns its connection string.
+ */
+export async function createDatabase(serverUrl: string, name: string, template?: string): Promise<string> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    await client.query(`create database ${client.escapeIdentifier(name)}`);
+    const copy = template ? ` template ${client.escapeIdentifier(template)}` : "";
+    await client.query(`create database ${client.escapeIdentifier(name)}${copy}`);
   } finally {
     await client.end();
   }

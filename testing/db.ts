@@ -2,14 +2,6 @@ import { Pool } from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { createDatabase } from "../scripts/servers";
 import { createDb, type Db } from "../lib/db/client";
-import { applyMigrations } from "../lib/db/migrate";
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** The PostgreSQL server the database suites create their databases on (testing/global-setup.ts). */
-    databaseServerUrl: string;
-  }
-}
 
 /** A migrated, empty database of its own for one test file, reached through `pg` as in production. */
 export interface TestDatabase {
@@ -34,31 +26,36 @@ export function setUpTestDatabase(): TestDatabase {
 }
 
 /**
- * A fresh, migrated database on the run's PostgreSQL server: the one of `TEST_DATABASE_URL` when set (CI sets it to
- * Debian's PostgreSQL), else the throwaway embedded cluster that the global setup started. Dropped by `close()`.
+ * A fresh, migrated database on the run's PostgreSQL server (the one of `TEST_DATABASE_URL` when set; CI sets it to
+ * Debian's PostgreSQL; else the throwaway embedded cluster that the global setup started): a copy of the template the
+ * global setup migrated. Dropped by `close()`.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const empty = await createEmptyDatabase();
-  const pool = new Pool({ connectionString: empty.url, max: 5 });
+  const copy = await newDatabase(inject("migratedTemplate"));
+  const pool = new Pool({ connectionString: copy.url, max: 5 });
   // Dropping a test database ends its sessions; an idle client hearing that is not a test failure.
   pool.on("error", () => {});
-  await applyMigrations(pool);
   return {
     db: createDb(pool),
     pool,
-    url: empty.url,
+    url: copy.url,
     async close() {
       await pool.end();
-      await empty.drop();
+      await copy.drop();
     },
   };
 }
 
 /** An empty database (no migrations) on the run's PostgreSQL server, and `drop()` to remove it again. */
-export async function createEmptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export function createEmptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  return newDatabase();
+}
+
+/** A database of this run's own, empty or a copy of `template`, and `drop()` to remove it again. */
+async function newDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const serverUrl = inject("databaseServerUrl");
   const name = `shop_test_${process.pid}_${crypto.randomUUID().slice(0, 8)}`;
-  const url = await createDatabase(serverUrl, name);
+  const url = await createDatabase(serverUrl, name, template);
   return {
     url,
     async drop() {

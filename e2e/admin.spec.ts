@@ -4,6 +4,7 @@ import { BRAND } from "../lib/brand";
 import {
   addToCart,
   createAdmin,
+  createAdminByCommandLine,
   database,
   emulator,
   expect,
@@ -18,8 +19,9 @@ import {
 
 /** The back office: who may get in, what the merchant sees, and fulfilling an order paid in the shop. */
 
+// Created as a merchant creates theirs, with the password hash a real account has: these tests sign in with it.
 const ADMIN = { email: "owner@medina.example", password: "a-strong-e2e-password" };
-test.beforeAll(() => createAdmin(ADMIN.email, ADMIN.password));
+test.beforeAll(() => createAdminByCommandLine(ADMIN.email, ADMIN.password));
 test.beforeEach(async ({ request }) => {
   await emulator.reset(request);
 });

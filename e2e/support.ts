@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
 import { expect, test as base, type APIRequestContext, type Page } from "@playwright/test";
+import { drizzle } from "drizzle-orm/node-postgres";
 import { Pool } from "pg";
-import { createAdmin as createAdminAccount } from "../scripts/servers";
+import * as schema from "../lib/db/schema";
+import { createAdmin as createAdminByCommand } from "../scripts/servers";
+import { quickAdmin } from "../testing/admins";
 import { flavorOf, stackFor, type Stack } from "./stacks";
 
 /**
@@ -229,10 +232,19 @@ export async function submitCheckout(page: Page) {
 
 /**
  * Creates (or resets) a back-office admin in the worker's database the way a merchant does:
- * `npm run admin -- create <email> --password-stdin`.
+ * `npm run admin -- create <email> --password-stdin`, with OWASP's password hash (half a second of a core at every
+ * sign-in).
  */
-export function createAdmin(email: string, password: string): Promise<void> {
-  return createAdminAccount(stack().databaseUrl, email, password);
+export function createAdminByCommandLine(email: string, password: string): Promise<void> {
+  return createAdminByCommand(stack().databaseUrl, email, password);
+}
+
+/**
+ * Creates (or resets) a back-office admin in the worker's database as that command does, with a quick password hash
+ * (testing/admins.ts): for the tests that sign in to use the back office, not to test the hash.
+ */
+export async function createAdmin(email: string, password: string): Promise<void> {
+  await database((pool) => quickAdmin(drizzle(pool, { schema, casing: "snake_case" }), email, password));
 }
 
 /** Signs in on /admin/sign-in in the current language (`lang`), and waits for the back office's home. */

@@ -1,21 +1,13 @@
-import { randomBytes, scryptSync } from "node:crypto";
 import type { Db } from "../lib/db/client";
-import { adminUsers } from "../lib/db/schema";
+import { saveAdmin } from "../lib/admin/accounts";
 
 /**
- * Stores an admin whose hash is scrypt at N = 2^10: checked by the same code as any other (lib/admin/passwords.ts), in
- * a millisecond instead of a second, so that the sign-in limits' tests can make their dozens of attempts.
+ * Creates an admin (or gives an existing one a new password) as `npm run admin -- create` does, with a hash of scrypt
+ * at N = 2^10: checked by the same code as any other (lib/admin/passwords.ts), in a millisecond instead of half a
+ * second of a core, so that the sign-in limits' tests can make their dozens of attempts and the browser tests their
+ * sixty sign-ins.
  * @returns the account's id.
  */
 export async function quickAdmin(db: Db, email: string, password: string): Promise<number> {
-  const salt = randomBytes(16);
-  const key = scryptSync(password.normalize("NFKC"), salt, 32, { N: 2 ** 10, r: 8, p: 1 });
-  const [row] = await db
-    .insert(adminUsers)
-    .values({
-      email,
-      passwordHash: ["scrypt", 2 ** 10, 8, 1, salt.toString("base64"), key.toString("base64")].join("$"),
-    })
-    .returning({ id: adminUsers.id });
-  return row!.id;
+  return (await saveAdmin(db, email, password, { N: 2 ** 10, r: 8, p: 1 })).id;
 }

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { adminUsers } from "../db/schema";
-import { hashPassword, MIN_PASSWORD_LENGTH } from "./passwords";
+import { hashPassword, MIN_PASSWORD_LENGTH, type HashCost } from "./passwords";
 
 /** The account `npm run dev` creates when there is none yet (never in production; README, "The back office"). */
 export const DEVELOPMENT_ADMIN = { email: "admin@example.com", password: "development-only-password" } as const;
@@ -10,13 +10,19 @@ export const DEVELOPMENT_ADMIN = { email: "admin@example.com", password: "develo
  * Creates an admin, or gives an existing one a new password, which signs out their open sessions (the session
  * version goes up, see lib/admin/auth.ts).
  * @param email any case; stored lower-cased.
+ * @param cost the password hash's cost; OWASP's unless given (lib/admin/passwords.ts).
  * @throws RangeError for a password shorter than {@link MIN_PASSWORD_LENGTH} characters.
- * @returns whether the account was new.
+ * @returns the account's id, and whether it was new.
  */
-export async function saveAdmin(db: Db, email: string, password: string): Promise<{ created: boolean }> {
+export async function saveAdmin(
+  db: Db,
+  email: string,
+  password: string,
+  cost?: HashCost,
+): Promise<{ id: number; created: boolean }> {
   if (password.length < MIN_PASSWORD_LENGTH)
     throw new RangeError(`The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, cost);
   const now = new Date();
   const [row] = await db
     .insert(adminUsers)
@@ -30,8 +36,8 @@ export async function saveAdmin(db: Db, email: string, password: string): Promis
         updatedAt: now,
       },
     })
-    .returning({ created: sql<boolean>`xmax = 0` });
-  return { created: Boolean(row?.created) };
+    .returning({ id: adminUsers.id, created: sql<boolean>`xmax = 0` });
+  return { id: row!.id, created: Boolean(row!.created) };
 }
 
 /** In development, creates {@link DEVELOPMENT_ADMIN} when the database has no admin at all. @returns whether it did. */

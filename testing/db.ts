@@ -60,8 +60,11 @@ async function newDatabase(template?: string): Promise<{ url: string; drop(): Pr
     url,
     async drop() {
       const admin = new Pool({ connectionString: serverUrl, max: 1 });
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      try {
+        await admin.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await admin.end();
+      }
     },
   };
 }

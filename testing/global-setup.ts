@@ -35,7 +35,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("migratedTemplate", template);
   return async () => {
     const admin = new Pool({ connectionString: serverUrl, max: 1 });
-    await admin.query(`drop database if exists ${template} with (force)`).finally(() => admin.end());
-    await server?.stop();
+    try {
+      await admin.query(`drop database if exists ${template}`);
+    } finally {
+      await admin.end();
+      await server?.stop();
+    }
   };
 }

@@ -64,8 +64,8 @@ describe("passwords", () => {
 
 describe("accounts and sign-in", () => {
   it("creates an admin, resets the password, and refuses a short one", async () => {
-    expect(await saveAdmin(t.db, "Owner@Shop.LY", "a-long-enough-password")).toEqual({ created: true });
-    expect(await saveAdmin(t.db, "owner@shop.ly", "another-long-password")).toEqual({ created: false });
+    expect(await saveAdmin(t.db, "Owner@Shop.LY", "a-long-enough-password")).toMatchObject({ created: true });
+    expect(await saveAdmin(t.db, "owner@shop.ly", "another-long-password")).toMatchObject({ created: false });
     await expect(saveAdmin(t.db, "owner@shop.ly", "short")).rejects.toThrow(RangeError);
     expect((await signIn(t.db, { email: "OWNER@shop.ly", password: "another-long-password", ip: "10.0.0.1" })).ok).toBe(
       true,

@@ -1,13 +1,11 @@
 import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { chromium, defineConfig, devices } from "@playwright/test";
-import { MAX_SLOTS } from "./e2e/stacks";
 
 /**
  * Browser tests run against the production build (`next start`) and the emulator of the payment service. Each worker
  * has its own servers and database (a "stack", e2e/stacks.ts, started by e2e/global-setup.ts), so the workers run in
  * parallel without sharing state; `baseURL` is the worker's own shop (e2e/support.ts). E2E_WORKERS sets how many
- * (default one more than the cores, at most 4). The `pooler` project runs the serverless paths again with the shop behind PgBouncer in
+ * (default 2, at most 4). The `pooler` project runs the serverless paths again with the shop behind PgBouncer in
  * transaction mode.
  */
 
@@ -28,10 +26,7 @@ const english = { ...devices["Desktop Chrome"], locale: "en-US" };
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: true,
-  // One more worker than cores: while one test waits on the service's time (a webhook sent later, a create slower than
-  // the client's timeout, the confirming page's reload), another runs. On 2 cores, three workers ran the suite in
-  // 292 s, two in 314 s, which left the cores idle for 73 s of it.
-  workers: Number(process.env.E2E_WORKERS ?? Math.min(MAX_SLOTS, availableParallelism() + 1)),
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   timeout: 60_000,

@@ -49,10 +49,9 @@ export const E2E_SECRETS = [
 export const FLAVORS = ["direct", "pooler"] as const;
 export type Flavor = (typeof FLAVORS)[number];
 
-/** Each stack has a block of this many ports. */
+/** Each stack has a block of this many ports; slots beyond {@link MAX_SLOTS} are refused. */
 const PORTS_PER_STACK = 20;
-/** The most workers (slots) a run may have: each has a stack per flavor. */
-export const MAX_SLOTS = 4;
+const MAX_SLOTS = 4;
 /** The ports of one run: the database and the pooler, then every stack's block. */
 export const PORTS_PER_RUN = 2 + PORTS_PER_STACK * MAX_SLOTS * FLAVORS.length;
 

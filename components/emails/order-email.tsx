@@ -1,4 +1,5 @@
-import { Section, Text } from "@react-email/components";
+import { Section } from "@react-email/section";
+import { Text } from "@react-email/text";
 import { Action, Alert, EmailLayout, Facts, Intro, Lines, type Direction, type EmailLine } from "./email-layout";
 
 /** Everything one e-mail about an order says, already in its reader's language and formatted (lib/email/render.ts). */

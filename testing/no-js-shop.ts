@@ -7,7 +7,9 @@
 //
 // Used by the benchmarks (bench/), the page-weight budget (testing/page-weight.ts) and the multi-instance
 // browser test. Forms are found by their field names, never by their (translated) texts.
-import { parse, type HTMLElement } from "node-html-parser";
+import { selectAll } from "css-select";
+import type { AnyNode, Element } from "domhandler";
+import { parseDocument } from "htmlparser2";
 
 /** A form's hidden inputs (the `$ACTION_…` fields) and, per radio group and per select, the values offered. */
 export interface FoundForm {
@@ -18,30 +20,31 @@ export interface FoundForm {
 
 /** The first `<form>` of `html` that has a control named `fieldName`, or `null`. */
 export function findForm(html: string, fieldName: string): FoundForm | null {
-  const form = parse(html)
-    .querySelectorAll("form")
-    .find((candidate) => candidate.querySelector(`[name="${fieldName}"]`));
+  const form = select("form", parseDocument(html)).find(
+    (candidate) => select(`[name="${fieldName}"]`, candidate).length > 0,
+  );
   if (!form) return null;
   const hidden: [string, string][] = [];
   const radios: Record<string, string[]> = {};
-  for (const input of form.querySelectorAll("input[name]")) {
-    const name = input.getAttribute("name")!;
-    const value = input.getAttribute("value") ?? "";
-    if (input.getAttribute("type") === "hidden") hidden.push([name, value]);
-    if (input.getAttribute("type") === "radio") (radios[name] ??= []).push(value);
+  for (const { attribs } of select("input[name]", form)) {
+    const { name = "", value = "", type } = attribs;
+    if (type === "hidden") hidden.push([name, value]);
+    if (type === "radio") (radios[name] ??= []).push(value);
   }
   const selects: Record<string, string[]> = {};
-  for (const select of form.querySelectorAll("select[name]")) {
-    selects[select.getAttribute("name")!] = select
-      .querySelectorAll("option")
-      .map((option) => option.getAttribute("value") ?? "")
+  for (const list of select("select[name]", form)) {
+    selects[list.attribs.name!] = select("option", list)
+      .map((option) => option.attribs.value ?? "")
       .filter(Boolean);
   }
   return { hidden, radios, selects };
 }
 
-/** Parsed HTML, for callers that read more than a form (testing/page-weight.ts). */
-export const parseHtml = (html: string): HTMLElement => parse(html);
+/** Parsed HTML, for callers that read more than a form (testing/page-weight.ts), to query with {@link select}. */
+export const parseHtml = (html: string): AnyNode => parseDocument(html);
+
+/** The elements under `root` that match a CSS `selector`, in document order. */
+export const select = (selector: string, root: AnyNode): Element[] => selectAll<AnyNode, Element>(selector, root);
 
 /** The `shop_session=…` pair of a response's Set-Cookie, or `fallback` when it sets none. */
 export function sessionCookie(response: Response, fallback = ""): string {

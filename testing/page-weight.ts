@@ -12,7 +12,7 @@
 // Shared by bench/run.ts (`npm run bench`) and e2e/page-weight.spec.ts (`npm test`), so both report the same
 // numbers.
 import { gzipSync } from "node:zlib";
-import { addToCart, isPaymentPage, parseHtml, placePaidOrder } from "./no-js-shop";
+import { addToCart, isPaymentPage, parseHtml, placePaidOrder, select } from "./no-js-shop";
 
 /** One downloaded file: bytes as served, and after gzip at {@link GZIP_LEVEL}. */
 export interface AssetWeight {
@@ -96,10 +96,10 @@ export function pageAssets(
     set.add(url.href);
   };
   const document = parseHtml(html);
-  for (const script of document.querySelectorAll("script[src]")) {
-    if (!script.hasAttribute("nomodule")) add(js, script.getAttribute("src"));
+  for (const { attribs } of select("script[src]", document)) {
+    if (!("nomodule" in attribs)) add(js, attribs.src);
   }
-  const links: Attributes[] = document.querySelectorAll("link").map((link) => link.attributes);
+  const links: Attributes[] = select("link", document).map((link) => link.attribs);
   for (const attributes of links.concat(linkHeaderEntries(linkHeader))) {
     const kind = linkKind(attributes);
     if (kind) add(kind === "js" ? js : css, attributes.href);

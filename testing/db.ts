@@ -1,4 +1,4 @@
-import { Pool } from "pg";
+import { Client, Pool } from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { createDatabase } from "../scripts/servers";
 import { createDb, type Db } from "../lib/db/client";
@@ -59,7 +59,10 @@ async function newDatabase(template?: string): Promise<{ url: string; drop(): Pr
   return {
     url,
     async drop() {
-      const admin = new Pool({ connectionString: serverUrl, max: 1 });
+      // `pg.Client`'s end() waits for the connection to close, where a pool's may return before: a connection still
+      // closing when the run's server stops would hear it stop, and throw.
+      const admin = new Client({ connectionString: serverUrl });
+      await admin.connect();
       try {
         await admin.query(`drop database if exists ${name} with (force)`);
       } finally {

@@ -1,4 +1,4 @@
-import { Pool } from "pg";
+import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { applyMigrations } from "../lib/db/migrate";
 import { createDatabase, startEmbeddedDatabase } from "../scripts/servers";
@@ -24,7 +24,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const serverUrl = given ?? server!.url;
   // Named for this run: TEST_DATABASE_URL's server may be shared with another run.
   const template = `shop_test_template_${process.pid}`;
-  const pool = new Pool({ connectionString: await createDatabase(serverUrl, template), max: 1 });
+  const pool = new pg.Pool({ connectionString: await createDatabase(serverUrl, template), max: 1 });
   try {
     await applyMigrations(pool);
   } finally {
@@ -34,12 +34,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("databaseServerUrl", serverUrl);
   project.provide("migratedTemplate", template);
   return async () => {
-    const admin = new Pool({ connectionString: serverUrl, max: 1 });
+    // The throwaway cluster goes whole, the template with it.
+    if (server) return server.stop();
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
     try {
       await admin.query(`drop database if exists ${template}`);
     } finally {
       await admin.end();
-      await server?.stop();
     }
   };
 }

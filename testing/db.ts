@@ -59,12 +59,16 @@ async function newDatabase(template?: string): Promise<{ url: string; drop(): Pr
   return {
     url,
     async drop() {
-      // `pg.Client`'s end() waits for the connection to close, where a pool's may return before: a connection still
-      // closing when the run's server stops would hear it stop, and throw.
+      // A client, not a pool: its end() waits for the connection to close, where a pool's returns before. Without
+      // FORCE, PostgreSQL waits (up to 5 s) for the database's last connections to close, so those of a pool the test
+      // has just ended are not killed mid-close (their pool would throw, with nobody listening); a connection a test
+      // left open is ended by force after that.
       const admin = new Client({ connectionString: serverUrl });
       await admin.connect();
       try {
-        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin
+          .query(`drop database if exists ${name}`)
+          .catch(() => admin.query(`drop database if exists ${name} with (force)`));
       } finally {
         await admin.end();
       }

@@ -1,4 +1,3 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import {
   addToCart,
@@ -8,6 +7,7 @@ import {
   expect,
   fillCheckout,
   type Lang,
+  seriousViolations,
   shop,
   signInAsAdmin,
   stack,
@@ -28,12 +28,7 @@ const viewports = { desktop: { width: 1280, height: 800 }, mobile: { width: 390,
 async function expectNoSeriousViolations(page: Page, what: string) {
   for (const [name, viewport] of Object.entries(viewports)) {
     await page.setViewportSize(viewport);
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-    const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(
-      serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-      `${what} (${name})`,
-    ).toEqual([]);
+    expect(await seriousViolations(page), `${what} (${name})`).toEqual([]);
   }
 }
 

@@ -75,6 +75,14 @@ async function startStack(stack: Stack) {
     },
   });
   const mail = await startMailCatcher({ smtpPort: stack.smtpPort, webPort: Number(new URL(stack.mailInboxUrl).port) });
-  await startShop({ port: stack.shopPort, env: stack.env, output: { file: stack.shopLog } });
+  // The tests' request contexts keep a connection to the shop open between calls, and do not resend a post on a
+  // connection the server closed as they sent it (ECONNRESET, seen when two calls were Node's default 5 s apart): the
+  // shop holds idle connections longer than a test runs, as one behind a load balancer is set to.
+  await startShop({
+    port: stack.shopPort,
+    env: stack.env,
+    output: { file: stack.shopLog },
+    keepAliveTimeoutMs: 65_000,
+  });
   return mail;
 }

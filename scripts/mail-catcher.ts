@@ -329,6 +329,10 @@ export async function openMailCatcher({
     },
   });
   const web = createAdaptorServer({ fetch: inboxApp(inbox).fetch }) as Server;
+  // The tests poll the inbox on one kept-alive connection: longer than Node's default 5 s, so the server never closes
+  // it just as a poll is sent (ECONNRESET), as in emulator/server.ts.
+  web.keepAliveTimeout = 65_000;
+  web.headersTimeout = 66_000;
   // A client that hangs up mid-conversation is its own business: without a listener, smtp-server's "error" event
   // would end the process. A port that is taken is reported by listen() below.
   smtp.on("error", () => {});

@@ -9,7 +9,7 @@ import type { DeliveryZone } from "../delivery/zones";
 import type { Locale } from "../i18n/config";
 import { CURRENCY } from "../money";
 import { newOrderId } from "../orders/store";
-import { recordOrderEvent } from "../orders/events";
+import { writeOrder } from "../orders/events";
 import { isPaymentPageOpen } from "../orders/payment-page";
 import { ACCESS_TOKEN_LIFETIME_MS, CHECKOUT_DEADLINE_MS } from "../payments";
 import type { CheckoutDetails } from "./form";
@@ -141,10 +141,26 @@ export function canResume(order: Pick<OrderRow, "status" | "paymentExpiresAt">, 
   return isPaymentPageOpen(order, now + RESUME_MARGIN_MS);
 }
 
-/** Inserts a claimed order as `started`, with its lines and its `created` event. */
+/** Where the goods go, as the order's columns: the zone's names as they are now, the address as the customer gave it. */
+function shipping(delivery: CheckoutDetails["delivery"], zone: DeliveryZone | undefined): Partial<OrderInsert> {
+  if (delivery?.method === "pickup") return { deliveryMethod: "pickup" };
+  if (delivery?.method !== "delivery" || !zone) return {};
+  return {
+    deliveryMethod: "delivery",
+    deliveryZoneId: zone.id,
+    deliveryCityEn: zone.name.en,
+    deliveryCityAr: zone.name.ar,
+    deliveryAddress: delivery.address,
+    deliveryLandmark: delivery.landmark,
+    secondPhone: delivery.secondPhone,
+  };
+}
+
+type OrderInsert = typeof orders.$inferInsert;
+
+/** Inserts a claimed order as `started`, with its lines and its `created` event, in one statement. */
 async function insertOrder(tx: Tx, request: ClaimRequest, now: Date): Promise<ClaimedOrder> {
   const { sessionId, fingerprint, clientAddress, locale, paymentMethod, details, zone, cart, price } = request;
-  const delivery = details.delivery;
   const order: ClaimedOrder = {
     id: newOrderId(),
     amountMinor: price.totalMinor,
@@ -153,7 +169,7 @@ async function insertOrder(tx: Tx, request: ClaimRequest, now: Date): Promise<Cl
     paymentMethod,
     claimExpiresAt: new Date(now.getTime() + CLAIM_MS),
   };
-  const [claimed] = await tx
+  const insert = tx
     .insert(orders)
     .values({
       ...order,
@@ -165,19 +181,7 @@ async function insertOrder(tx: Tx, request: ClaimRequest, now: Date): Promise<Cl
       email: details.email,
       phone: details.phone,
       paymentGateway: details.payment_gateway,
-      ...(delivery?.method === "delivery" && zone
-        ? {
-            deliveryMethod: "delivery",
-            deliveryZoneId: zone.id,
-            deliveryCityEn: zone.name.en,
-            deliveryCityAr: zone.name.ar,
-            deliveryAddress: delivery.address,
-            deliveryLandmark: delivery.landmark,
-            secondPhone: delivery.secondPhone,
-          }
-        : delivery?.method === "pickup"
-          ? { deliveryMethod: "pickup" }
-          : {}),
+      ...shipping(details.delivery, zone),
       deliveryFeeMinor: price.deliveryFeeMinor,
       createdAt: now,
       updatedAt: now,
@@ -185,8 +189,7 @@ async function insertOrder(tx: Tx, request: ClaimRequest, now: Date): Promise<Cl
     // The unique index on started orders is the second line of defence: the checkout's lock is the first.
     .onConflictDoNothing()
     .returning({ id: orders.id });
-  if (!claimed) throw new Error("a started order of this checkout exists although its lock was held");
-  await tx.insert(orderLines).values(
+  const lines = tx.insert(orderLines).values(
     cart.lines.map((line, position) => ({
       orderId: order.id,
       position,
@@ -197,9 +200,12 @@ async function insertOrder(tx: Tx, request: ClaimRequest, now: Date): Promise<Cl
       quantity: line.quantity,
     })),
   );
-  await recordOrderEvent(tx, order.id, {
+  const created = {
     type: "created",
+    at: now,
     data: { amountMinor: order.amountMinor, deliveryFeeMinor: price.deliveryFeeMinor },
-  });
+  } as const;
+  if (!(await writeOrder(tx, insert, created, lines)))
+    throw new Error("a started order of this checkout exists although its lock was held");
   return order;
 }

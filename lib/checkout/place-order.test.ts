@@ -575,3 +575,58 @@ describe("delivery", () => {
     expect((await payments()).map((payment) => payment.amount)).toEqual(["47.50", "72.50"]);
   });
 });
+
+describe("the checkout's cost in database round trips", () => {
+  /**
+   * A second "server instance" whose every statement is written down: each is one round trip, and on the critical
+   * path of a checkout, in front of the two calls to the service, every one of them is time the customer waits.
+   */
+  async function counted<T>(run: (db: ReturnType<typeof createDb>) => Promise<T>): Promise<[T, string[]]> {
+    const statements: string[] = [];
+    const pool = new Pool({ connectionString: t.url, max: 5 });
+    pool.on("connect", (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      Object.assign(client, {
+        query: (...args: unknown[]) => {
+          const text = typeof args[0] === "string" ? args[0] : (args[0] as { text: string }).text;
+          statements.push(text.replace(/\s+/g, " ").trim().toLowerCase());
+          return query(...args);
+        },
+      });
+    });
+    try {
+      return [await run(createDb(pool)), statements];
+    } finally {
+      await pool.end();
+    }
+  }
+
+  it("a new checkout of counted stock costs 9: the claim's transaction of 8, and 1 to record its payment", async () => {
+    const stocked = await createTestProduct(t.db, { stock: 5 });
+    const input = checkout({
+      cart: await priceCart(t.db, { lines: [{ productId: stocked, quantity: 2, seenMinor: 0 }] }),
+    });
+    const [placed, statements] = await counted((db) => placeOrder(db, input));
+    expect(placed.kind).toBe("pay");
+    expect(statements).toEqual([
+      "begin",
+      expect.stringMatching(/^select pg_advisory_xact_lock\(.*pg_advisory_xact_lock\(/), // the checkout's, the address's
+      expect.stringMatching(/^select .* from "orders" .*"session_id" = \$1/), // this checkout's order to go to
+      expect.stringMatching(/^select "created_at" from "orders" .*"client_address" = \$1/), // the address's budget
+      expect.stringMatching(/^select "id", "stock" from "products" .* for update$/), // the products, locked
+      expect.stringMatching(/^select "product_id", sum\("quantity"\)/), // the units that open checkouts hold
+      expect.stringMatching(/^with written as \(insert into "orders" .*insert into "order_lines" .*order_events/),
+      "commit",
+      expect.stringMatching(/^with written as \(update "orders" set "status" = \$1.*order_events/), // the record
+    ]);
+  });
+
+  it("a resubmission of the same checkout costs 4, and asks nothing of the service", async () => {
+    const input = checkout();
+    await placeOrder(t.db, input);
+    const [again, statements] = await counted((db) => placeOrder(db, input));
+    expect(again.kind).toBe("pay");
+    expect(statements).toHaveLength(4);
+    expect(await payments()).toHaveLength(1);
+  });
+});

@@ -86,7 +86,7 @@ const GO_TO: readonly OrderStatus[] = ["started", "pending", "awaiting_confirmat
  * @throws the database's error when it cannot read or write: nothing is stored then.
  */
 export async function claimCheckout(db: Db, request: ClaimRequest): Promise<Claim> {
-  const { sessionId, fingerprint, clientAddress, budget, cart, price } = request;
+  const { sessionId, fingerprint, clientAddress, budget, cart } = request;
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`checkout:${sessionId}:${fingerprint}`}, 0)),
       pg_advisory_xact_lock(hashtextextended(${`payments:${clientAddress}`}, 0))`);

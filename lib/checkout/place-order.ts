@@ -232,8 +232,6 @@ function deliveryChosen(delivery: Delivery | undefined): string[] {
   return ["delivery", String(zoneId), address, landmark, secondPhone];
 }
 
-export { canResume };
-
 /** Runs a database step; any failure of it becomes an {@link OrderStoreError}. */
 async function storeStep<T>(step: () => Promise<T>): Promise<T> {
   try {

@@ -25,7 +25,7 @@ export async function describeCheckoutFailure(error: unknown, locale: Locale): P
  * page translates. The cart is always kept, and the customer is told so where it matters. Details for the
  * merchant go to the log, never to the page.
  */
-export function checkoutProblem(error: unknown): Problem {
+function checkoutProblem(error: unknown): Problem {
   if (error instanceof PaymentError) {
     switch (error.kind) {
       case "rate_limited":

@@ -9,10 +9,10 @@ import type { CUSTOMER_FIELDS } from "../payments";
  */
 
 /** A claimed order, as a payment method sees it: what to charge, in integer minor units (1/100 LYD). */
-export type OrderToPay = Pick<OrderRow, "id" | "amountMinor" | "currency" | "locale">;
+type OrderToPay = Pick<OrderRow, "id" | "amountMinor" | "currency" | "locale">;
 
 /** The checkout the order comes from: the customer's details under the spec's names, and the shop's public origin. */
-export interface CheckoutToPay {
+interface CheckoutToPay {
   details: Partial<Record<(typeof CUSTOMER_FIELDS)[number], string>>;
   /** The shop's public origin (`SITE_URL`), for the URLs the customer comes back to. */
   siteUrl: string;

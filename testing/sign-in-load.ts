@@ -33,7 +33,7 @@ export function watchPool(pool: Pool) {
 }
 
 /**
- * A checkout's database work, statement for statement as lib/checkout/place-order.ts does it: look for the
+ * A checkout's database work, in short, as lib/checkout/claim.ts and place-order.ts do it: look for the
  * session's open checkout, claim it (order and its event in one statement), record its payment.
  * @returns how long it took, in milliseconds.
  */

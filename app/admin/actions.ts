@@ -11,7 +11,7 @@ import { z } from "zod";
 import { FULFILMENT_STEPS } from "@/lib/db/schema";
 import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
 import { recordFulfilmentStep } from "@/lib/orders/fulfilment";
-import { ORDER_ID } from "@/lib/orders/store";
+import { ORDER_ID } from "@/lib/ids";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/log";
 

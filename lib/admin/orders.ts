@@ -5,6 +5,8 @@ import { z } from "zod";
 import { normaliseLibyanMobile } from "../checkout/form";
 import type { Db } from "../db/client";
 import { isStorableText } from "../db/text";
+import { neutraliseFormula } from "../csv";
+import { ORDER_ID } from "../ids";
 import {
   ORDER_FLAGS,
   ORDER_STATUSES,
@@ -32,7 +34,7 @@ import { toWireAmount } from "../money";
 import { hasUnresolvedFlag, unresolvedFlags } from "../orders/flags";
 import { effectiveStatus, effectiveStatusIs } from "../orders/payment-page";
 import { RESOLVED_BY_MARK } from "../orders/settle";
-import { ORDER_ID, type Order } from "../orders/store";
+import type { Order } from "../orders/store";
 
 /**
  * The back office's view of the orders: a filtered, searchable list a page at a time, one order with its history,
@@ -357,15 +359,6 @@ function flagResolutions(
 
 function isFlag(value: unknown): value is OrderFlag {
   return (ORDER_FLAGS as readonly unknown[]).includes(value);
-}
-
-/**
- * A spreadsheet cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is a formula to Excel and
- * LibreOffice; a leading apostrophe keeps it text (OWASP, "CSV injection"). Customer names and e-mails are typed by
- * anyone, so every text cell goes through this.
- */
-export function neutraliseFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
 const CSV_COLUMNS = [

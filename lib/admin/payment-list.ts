@@ -1,6 +1,6 @@
-import { CsvError, parse } from "csv-parse/sync";
+import { parseCsv } from "../csv";
+import { ORDER_ID } from "../ids";
 import { parseTypedAmount, westernDigits, type AmountProblem, type MinorUnits } from "../money";
-import { ORDER_ID } from "../orders/store";
 
 /**
  * The merchant dashboard's list of payments, read from the CSV the merchant pastes or uploads in the back office
@@ -158,28 +158,16 @@ export interface PaymentList {
 
 /**
  * Reads a list of payments (see the module's comment for what it accepts).
- * @param text the list as text: pasted, or a file decoded by {@link decodeListFile}.
+ * @param text the list as text: pasted, or a file decoded by `decodeCsvFile` (lib/csv.ts).
  * @returns the payments it holds and the problems found; never throws for bad input.
  */
 export function readPaymentList(text: string): PaymentList {
   const none = (problem: ListProblem): PaymentList => ({ payments: [], problems: [problem], hasDates: false });
   const body = text.replace(/^\uFEFF/, "");
   if (!body.trim()) return none({ code: "empty" });
-  let records: string[][];
-  try {
-    records = parse(body, {
-      delimiter: detectDelimiter(body),
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: false,
-      to: MAX_LIST_ROWS + 2,
-    });
-  } catch (error) {
-    // The record being read when it broke: the rows before it were read whole.
-    const row = error instanceof CsvError && typeof error.records === "number" ? error.records + 1 : 1;
-    return none({ code: "unreadable", row });
-  }
-  const rows = records
+  const parsed = parseCsv(body, MAX_LIST_ROWS);
+  if (!parsed.ok) return none({ code: "unreadable", row: parsed.row });
+  const rows = parsed.records
     .map((cells, index) => ({ row: index + 1, cells: cells.map(cleanCell) }))
     .filter(({ cells }) => cells.some((cell) => cell !== ""));
   if (rows.length === 0) return none({ code: "empty" });
@@ -251,48 +239,6 @@ export function readPaymentList(text: string): PaymentList {
     });
   }
   return { payments, problems, hasDates: at.date !== undefined };
-}
-
-/**
- * Decodes an uploaded list's bytes: UTF-8 (with or without a byte order mark) or UTF-16 with one, as spreadsheets
- * save "CSV UTF-8" and "Unicode text"; anything that is not valid UTF-8 as Windows-1256, in which Excel on Arabic
- * Windows saves plain "CSV".
- * @returns the text, or `null` when the bytes are not text (a NUL, as in a spreadsheet's own binary format).
- */
-export function decodeListFile(bytes: Uint8Array): string | null {
-  const bom = (...lead: number[]) => lead.every((byte, index) => bytes[index] === byte);
-  const text = bom(0xff, 0xfe)
-    ? new TextDecoder("utf-16le").decode(bytes)
-    : bom(0xfe, 0xff)
-      ? new TextDecoder("utf-16be").decode(bytes)
-      : (decodeUtf8(bytes) ?? new TextDecoder("windows-1256").decode(bytes));
-  return text.includes("\u0000") ? null : text.replace(/^\uFEFF/, "");
-}
-
-function decodeUtf8(bytes: Uint8Array): string | null {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The cell delimiter: whichever of `,` `;` tab `|` occurs most often outside quotes in the first line (a header, or a
- * payment). Decided here rather than by csv-parse's own guess, so that a decimal comma in an amount (`103,75`) can
- * never be taken for one on a list separated by semicolons. The catalogue's CSV import reads its files the same way.
- */
-export function detectDelimiter(text: string): string {
-  const counts = new Map<string, number>();
-  let quoted = false;
-  for (const char of text) {
-    if (char === '"') quoted = !quoted;
-    else if (!quoted && (char === "\n" || char === "\r")) break;
-    else if (!quoted && ",;\t|".includes(char)) counts.set(char, (counts.get(char) ?? 0) + 1);
-  }
-  let best = ",";
-  for (const [char, count] of counts) if (count > (counts.get(best) ?? 0)) best = char;
-  return best;
 }
 
 /**

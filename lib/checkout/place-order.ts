@@ -13,7 +13,7 @@ import { CURRENCY, sum } from "../money";
 import { deliveryFeeMinor, findEnabledZone, readPickup } from "../delivery/zones";
 import { changeOrder, recordOrderEvent } from "../orders/events";
 import { isPaymentPageOpen } from "../orders/payment-page";
-import { newOrderId } from "../orders/store";
+import { newOrderId } from "../ids";
 import {
   ACCESS_TOKEN_LIFETIME_MS,
   CHECKOUT_DEADLINE_MS,

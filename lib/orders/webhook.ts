@@ -9,7 +9,7 @@ import { parseWebhookEvent, PAYMENT_SUCCESS_EVENT, PAYMENT_SUCCESS_STATUS, verif
 import { changeOrder, recordOrderEvent } from "./events";
 import { raiseFlag } from "./flags";
 import { settle } from "./settle";
-import { ORDER_ID } from "./store";
+import { ORDER_ID } from "../ids";
 
 /**
  * A webhook delivery from the payment service (docs/payment-service.md, "The signed webhook"), from raw

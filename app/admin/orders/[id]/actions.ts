@@ -9,7 +9,7 @@ import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
 import { ORDER_FLAGS } from "@/lib/db/schema";
 import { logger } from "@/lib/log";
 import { resolveFlag } from "@/lib/orders/flags";
-import { ORDER_ID } from "@/lib/orders/store";
+import { ORDER_ID } from "@/lib/ids";
 import { settle } from "@/lib/orders/settle";
 
 /** Printable text without control characters (a NUL cannot even be stored), trimmed, within `max` characters. */

@@ -2,7 +2,8 @@
 
 import { redirect } from "next/navigation";
 import { getLocale } from "next-intl/server";
-import { clientIp, endAdminSession, requireAdmin, signIn, startAdminSession } from "@/lib/admin/auth";
+import { endAdminSession, requireAdmin, signIn, startAdminSession } from "@/lib/admin/auth";
+import { clientIp } from "@/lib/client-address";
 import { linkTokenSchema, parseCredentials, parseLinkRequest } from "@/lib/admin/sign-in-form";
 import { requestSignInLink, signInWithLink } from "@/lib/admin/sign-in-links";
 import { sendSignInLinkAfterResponse } from "@/lib/email/sign-in-link";

@@ -2,11 +2,11 @@ import "server-only";
 import { stringify } from "csv-stringify/sync";
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { normaliseLibyanMobile } from "../checkout/form";
 import type { Db } from "../db/client";
 import { isStorableText } from "../db/text";
 import { neutraliseFormula } from "../csv";
 import { ORDER_ID } from "../ids";
+import { normaliseLibyanMobile } from "../phone";
 import {
   ORDER_FLAGS,
   ORDER_STATUSES,

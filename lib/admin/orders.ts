@@ -6,6 +6,7 @@ import type { Db } from "../db/client";
 import { isStorableText } from "../db/text";
 import { neutraliseFormula } from "../csv";
 import { ORDER_ID } from "../ids";
+import { tripoliTime } from "../time";
 import { normaliseLibyanMobile } from "../phone";
 import {
   ORDER_FLAGS,
@@ -388,29 +389,6 @@ const CSV_COLUMNS = [
   "second_phone",
   "delivery_fee",
 ];
-
-const TRIPOLI = new Intl.DateTimeFormat("en-CA", {
-  timeZone: "Africa/Tripoli",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-  timeZoneName: "longOffset",
-});
-
-/**
- * A time as the merchant reads it: ISO 8601 in Libya's time (Africa/Tripoli) with its offset, to the second, e.g.
- * `2026-11-25T21:30:00+02:00`. The offset is the zone's on that date (Libya moved between +01:00 and +02:00 before
- * 2013), so a spreadsheet that reads the offset gets the exact instant back.
- */
-export function tripoliTime(date: Date): string {
-  const part = Object.fromEntries(TRIPOLI.formatToParts(date).map(({ type, value }) => [type, value]));
-  const offset = (part.timeZoneName ?? "").replace("GMT", "") || "+00:00";
-  return `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}${offset}`;
-}
 
 /** The export's file name: `orders-<the merchant's day>.csv`. */
 export function exportFileName(now = new Date()): string {

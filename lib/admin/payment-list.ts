@@ -1,5 +1,6 @@
 import { parseCsv } from "../csv";
 import { ORDER_ID } from "../ids";
+import { tripoliDay } from "../time";
 import { parseTypedAmount, westernDigits, type AmountProblem, type MinorUnits } from "../money";
 
 /**
@@ -129,7 +130,7 @@ export interface ListedPayment {
   amountMinor: MinorUnits;
   /** The dashboard's transaction reference, kept with the order when it is marked paid. */
   reference: string;
-  /** The merchant's day of the payment (`YYYY-MM-DD`, Africa/Tripoli), when the list has dates. */
+  /** The merchant's day of the payment (`YYYY-MM-DD`, lib/time.ts), when the list has dates. */
   day: string | null;
   /** The list's own status of a payment that is not completed (it is skipped), else `null`. */
   notCompleted: string | null;
@@ -301,7 +302,6 @@ const YEAR_MONTH_DAY = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(.*)$/;
 /** What may follow a date: nothing, or a time of day (which the merchant's day does not need). */
 const TIME_OF_DAY = /^(?:[t\s,]+\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:am|pm|ص|م)?)?$/i;
 const WITH_ZONE = /^\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})$/i;
-const TRIPOLI_DAY = new Intl.DateTimeFormat("en-CA", { timeZone: "Africa/Tripoli" });
 
 /**
  * Whether a date column writes the day before the month (`04/03/2025` is 4 March), as Libya does: yes, unless one of
@@ -316,7 +316,7 @@ function dayComesFirst(values: string[]): boolean {
 }
 
 /**
- * The merchant's day (Africa/Tripoli) of a date in the list. A time with a zone (`…Z`, `…+01:00`) is converted;
+ * The merchant's day (lib/time.ts) of a date in the list. A time with a zone (`…Z`, `…+01:00`) is converted;
  * any other date is taken as the merchant's own.
  * @returns `YYYY-MM-DD`, or `null` when it is not a date.
  */
@@ -324,7 +324,7 @@ export function parseListedDay(value: string, dayFirst = true): string | null {
   const text = westernDigits(value).trim();
   if (WITH_ZONE.test(text)) {
     const time = Date.parse(text.replace(" ", "T").replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
-    return Number.isNaN(time) ? null : TRIPOLI_DAY.format(time);
+    return Number.isNaN(time) ? null : tripoliDay(new Date(time));
   }
   const ymd = YEAR_MONTH_DAY.exec(text);
   const dmy = DAY_MONTH_YEAR.exec(text);

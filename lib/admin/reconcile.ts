@@ -5,6 +5,7 @@ import { orderEvents, orders, paymentLists, type OrderStatus, type PaymentListRo
 import { isStorableText } from "../db/text";
 import { decodeCsvFile } from "../csv";
 import { idPattern, newId } from "../ids";
+import { TIME_ZONE } from "../time";
 import { effectiveStatus } from "../orders/payment-page";
 import { canMarkPaid, settle } from "../orders/settle";
 import { MAX_LIST_BYTES, readPaymentList, type ListedPayment, type ListProblem } from "./payment-list";
@@ -219,7 +220,7 @@ export async function planReconciliation(db: Db, listId: string): Promise<Reconc
 }
 
 /**
- * Paid orders whose payment was confirmed (or marked) on the merchant's days `from`–`to` (Africa/Tripoli), other than
+ * Paid orders whose payment was confirmed (or marked) on the merchant's days `from`–`to` (lib/time.ts), other than
  * `listed`: at most {@link MISSING_LIMIT} + 1, oldest first. The day is the move to paid's, from the order's events.
  */
 async function paidOrdersNotListed(
@@ -227,6 +228,7 @@ async function paidOrdersNotListed(
   days: { from: string; to: string },
   listed: string[],
 ): Promise<MissingOrder[]> {
+  const zone = sql.raw(`'${TIME_ZONE}'`);
   const { rows } = await db.execute<{
     id: string;
     payment_token: string | null;
@@ -242,9 +244,9 @@ async function paidOrdersNotListed(
     where o.status = 'paid'
       -- An order is placed at most a payment page's lifetime before it is paid, but a late confirmation can come
       -- days later: the index on (status, created_at) narrows, the move's own day decides.
-      and o.created_at >= (${days.from}::date - 31)::timestamp at time zone 'Africa/Tripoli'
-      and o.created_at < (${days.to}::date + 1)::timestamp at time zone 'Africa/Tripoli'
-      and (paid.at at time zone 'Africa/Tripoli')::date between ${days.from}::date and ${days.to}::date
+      and o.created_at >= (${days.from}::date - 31)::timestamp at time zone ${zone}
+      and o.created_at < (${days.to}::date + 1)::timestamp at time zone ${zone}
+      and (paid.at at time zone ${zone})::date between ${days.from}::date and ${days.to}::date
       and o.id <> all(${sql.param(listed)}::text[])
     order by paid.at, o.id
     limit ${MISSING_LIMIT + 1}`);

@@ -11,6 +11,7 @@ import { logger } from "../log";
 import { htmlAndText, type RenderedEmail } from "./render";
 import { createMailTransport, emailSettings, type EmailSettings } from "./settings";
 import { BRAND } from "../brand";
+import { TIME_ZONE } from "../time";
 
 /**
  * The back office's sign-in link e-mail (lib/admin/sign-in-links.ts), in the language of the page it was asked from:
@@ -20,7 +21,6 @@ import { BRAND } from "../brand";
  */
 
 const catalogues: Record<Locale, typeof en> = { en, ar };
-const TIME_ZONE = "Africa/Tripoli";
 
 /**
  * The link's page: the token in the query, read there and posted back by the admin's own press of a button, never

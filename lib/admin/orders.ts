@@ -257,7 +257,7 @@ export async function findOrderForAdmin(db: Db, id: string): Promise<AdminOrder 
     status: effectiveStatus(order),
     lines,
     events,
-    payment: paymentRecord(events),
+    payment: paymentRecord(order, events),
     resolutions: flagResolutions(order, events),
   };
 }
@@ -282,7 +282,11 @@ interface PaymentRecord {
   at: Date;
   /** `webhook`: the service's verified delivery; `mark`: an admin's mark as paid (the order page or a payment list). */
   by: "webhook" | "mark";
-  /** The gateway the service says the customer paid with ({@link paidWith}), also when a mark made it paid. */
+  /**
+   * The gateway the service says the customer paid with (`orders.paid_gateway`: the first verified delivery for the
+   * paid order that named one; a customer who picks it on the payment page leaves `paymentGateway` empty), also when a
+   * mark made it paid.
+   */
   gateway: string | null;
   /** The transaction reference of the move to paid: the delivery's `transaction_id`, or the mark's reference. */
   reference: string | null;
@@ -291,11 +295,14 @@ interface PaymentRecord {
 const text = (value: unknown) => (typeof value === "string" && value ? value : null);
 
 /**
- * The payment of an order as its events record it: the move to paid (the verified webhook's delivery, or an admin's
- * mark) gives its time and reference, and the service's deliveries the gateway. `null` while nothing made it paid.
+ * The payment of an order as its row and events record it: the move to paid (the verified webhook's delivery, or an
+ * admin's mark) gives its time and reference, the row the gateway it was paid with. `null` while nothing made it paid.
  * @param events the order's events, oldest first (only those with `data.to` = `paid` matter).
  */
-function paymentRecord(events: readonly Pick<OrderEventRow, "type" | "data" | "at">[]): PaymentRecord | null {
+function paymentRecord(
+  order: Pick<OrderRow, "paidGateway">,
+  events: readonly Pick<OrderEventRow, "type" | "data" | "at">[],
+): PaymentRecord | null {
   const move = events.find(
     ({ type, data }) =>
       data.to === "paid" &&
@@ -307,22 +314,9 @@ function paymentRecord(events: readonly Pick<OrderEventRow, "type" | "data" | "a
   return {
     at: move.at,
     by: mark ? "mark" : "webhook",
-    gateway: paidWith(events),
+    gateway: order.paidGateway,
     reference: text(mark ? move.data.reference : move.data.transactionId),
   };
-}
-
-/**
- * The gateway the payment service says the customer paid with: the one named by a verified delivery for the paid
- * order (also one that arrived after a mark as paid). A customer who picks the gateway on the payment page leaves the
- * order's `paymentGateway` empty; only the webhook tells. `null` when no such delivery named one.
- */
-export function paidWith(events: readonly Pick<OrderEventRow, "type" | "data">[]): string | null {
-  for (const { type, data } of events) {
-    if (type === "webhook_received" && data.verified === true && data.to === "paid" && text(data.gateway))
-      return text(data.gateway);
-  }
-  return null;
 }
 
 /** Who resolved a flag, when, and why: the admin's note, or the mark as paid (with its reference) that resolved it. */
@@ -442,7 +436,7 @@ export async function* exportOrdersCsv(db: Db, query: ListFilter): AsyncGenerato
     const movesOf = groupByOrder(moves);
     yield stringify(
       batch.map((order) => {
-        const payment = paymentRecord(movesOf.get(order.id) ?? []);
+        const payment = paymentRecord(order, movesOf.get(order.id) ?? []);
         return [
           order.id,
           tripoliTime(order.createdAt),

@@ -1,7 +1,6 @@
 import "server-only";
 import { after } from "next/server";
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
-import { paidWith } from "../admin/orders";
 import { getDb, type Db } from "../db/client";
 import { describeDbFailure } from "../db/errors";
 import { readPickup } from "../delivery/zones";
@@ -172,7 +171,7 @@ async function claimNext(db: Db, now: Date): Promise<EmailOutboxRow | undefined>
  * pickup, the shop's pickup address and hours.
  */
 async function loadEmailOrder(db: Db, orderId: string): Promise<EmailOrder> {
-  const [order, lines, events] = await Promise.all([
+  const [order, lines, deliveries] = await Promise.all([
     db.query.orders.findFirst({ where: eq(orders.id, orderId) }),
     db.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.position)),
     db
@@ -183,11 +182,11 @@ async function loadEmailOrder(db: Db, orderId: string): Promise<EmailOrder> {
   ]);
   if (!order) throw new Error(`order ${orderId} is gone`);
   const pickup = order.deliveryMethod === "pickup" ? await readPickup(db) : undefined;
-  const mismatch = events.findLast((event) => event.data.outcome === "amount_mismatch")?.data;
+  const mismatch = deliveries.findLast((event) => event.data.outcome === "amount_mismatch")?.data;
   return {
     order,
     lines,
-    paidWith: paidWith(events) ?? order.paymentGateway,
+    paidWith: order.paidGateway ?? order.paymentGateway,
     ...(pickup ? { pickup } : {}),
     ...(mismatch && (typeof mismatch.amount === "number" || typeof mismatch.amount === "string")
       ? { received: { amount: mismatch.amount, currency: String(mismatch.currency ?? "") } }

@@ -423,7 +423,7 @@ export const EMAIL_STATUSES = ["pending", "sent", "failed"] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
 /**
- * The transactional outbox (lib/email/outbox.ts): a row is written in the same transaction as the order's move, so an
+ * The transactional outbox (lib/orders/outbox.ts): a row is written in the same transaction as the order's move, so an
  * e-mail exists exactly when the move does. Senders claim due rows with `FOR UPDATE SKIP LOCKED` and a lease
  * (`locked_until`), talk SMTP outside any transaction, then mark them sent or reschedule them (lib/email/sender.ts).
  */

@@ -9,10 +9,11 @@ import { storableJson } from "../db/text";
 import { logger } from "../log";
 import { recordOrderEvent } from "../orders/events";
 import { renderOrderEmail, type EmailOrder } from "./render";
-import { createMailTransport, emailSettings, type EmailSettings } from "./settings";
+import { emailSettings, type EmailSettings } from "../env";
+import { createMailTransport } from "./settings";
 
 /**
- * Delivers the outbox (lib/email/outbox.ts). A sender claims one due e-mail at a time with `FOR UPDATE SKIP LOCKED`
+ * Delivers the outbox (lib/orders/outbox.ts). A sender claims one due e-mail at a time with `FOR UPDATE SKIP LOCKED`
  * in a single statement that also sets a lease (`locked_until`) and counts the attempt, so two senders never hold the
  * same e-mail and no database connection is held while SMTP talks. Then, outside any transaction, it renders the
  * e-mail and hands it to the SMTP server, and records the outcome on the row and as an order event:

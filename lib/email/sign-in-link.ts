@@ -9,7 +9,8 @@ import ar from "../i18n/messages/ar.json";
 import en from "../i18n/messages/en.json";
 import { logger } from "../log";
 import { htmlAndText, type RenderedEmail } from "./render";
-import { createMailTransport, emailSettings, type EmailSettings } from "./settings";
+import { emailSettings, type EmailSettings } from "../env";
+import { createMailTransport } from "./settings";
 import { BRAND } from "../brand";
 import { TIME_ZONE } from "../time";
 

@@ -2,7 +2,7 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orders, type EmailReason, type OrderEventType, type OrderFlag, type OrderStatus } from "../db/schema";
-import { queueOrderEmails } from "../email/outbox";
+import { queueOrderEmails } from "./outbox";
 import { holdsStock, sellStock } from "../catalog/stock";
 import { changeOrder, recordOrderEvent } from "./events";
 import { raiseFlags } from "./flags";

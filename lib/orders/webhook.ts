@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client";
 import { orders } from "../db/schema";
 import { storableJson } from "../db/text";
-import { queueOrderEmails } from "../email/outbox";
+import { queueOrderEmails } from "./outbox";
 import { fromDecimalAmount } from "../money";
 import { parseWebhookEvent, PAYMENT_SUCCESS_EVENT, PAYMENT_SUCCESS_STATUS, verifyWebhookSignature } from "../payments";
 import { changeOrder, recordOrderEvent } from "./events";

@@ -37,7 +37,7 @@ function cruise(cwd: string, targets: string[]) {
 
 describe("the import rules", () => {
   it("fail on a cycle between two lib/ folders, though no file imports itself round", () => {
-    // lib/a/one.ts → lib/b/two.ts, and lib/b/three.ts → lib/a/four.ts: no file-level cycle, one folder-level cycle.
+    // A file of folder a imports one of b, another file of b one of a: no file-level cycle, one folder-level cycle.
     const cyclic = tree({
       "lib/a/one.ts": 'import { two } from "../b/two";\nexport const one = two + 1;\n',
       "lib/a/four.ts": "export const four = 4;\n",

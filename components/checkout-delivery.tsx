@@ -2,13 +2,14 @@
 
 import { createContext, useContext, useState } from "react";
 import type { Locale } from "@/lib/i18n/config";
-import { sum, type MinorUnits } from "@/lib/money";
+import { priceCheckout, type ZonePrice } from "@/lib/checkout/pricing";
+import type { MinorUnits } from "@/lib/money";
 import { OrderSummary } from "./order-summary";
 
 /**
  * The delivery the customer is choosing on the checkout form, shared with the order summary beside it so that, with
  * JavaScript, the summary shows the chosen city's fee and the total with it. Without JavaScript the summary shows the
- * lines and says the city's fee is added; the server prices the fee either way (lib/checkout/place-order.ts).
+ * lines and says the city's fee is added; the server prices it again either way, with the same function (lib/checkout/pricing.ts).
  */
 export interface DeliveryChoice {
   method: string;
@@ -29,12 +30,12 @@ export function DeliveryChoiceProvider({ children }: { children: React.ReactNode
 /** The delivery being chosen, and the function the form calls when it changes. */
 export const useDeliveryChoice = () => useContext(Choice);
 
-/** A zone as the checkout offers it: its id, the text of its option, its summary line, and its fee for this cart. */
+/** A zone as the checkout offers it: its id, the text of its option, its summary line, and how it prices delivery. */
 export interface OfferedZone {
   id: number;
   option: string;
   line: string;
-  feeMinor: MinorUnits;
+  price: ZonePrice;
 }
 
 /**
@@ -56,14 +57,16 @@ export function CheckoutSummary({
   locale: Locale;
 }) {
   const { choice } = useDeliveryChoice();
+  const zone =
+    choice.method === "pickup" ? undefined : delivery?.zones.find((offered) => String(offered.id) === choice.zone);
+  const price = priceCheckout(linesTotalMinor, zone?.price);
   let line: { label: string; feeMinor: MinorUnits | null; free: string } | undefined;
   if (delivery) {
-    const zone = delivery.zones.find((offered) => String(offered.id) === choice.zone);
     line =
       choice.method === "pickup"
         ? { label: labels.pickupLine, feeMinor: 0, free: labels.free }
         : zone
-          ? { label: zone.line, feeMinor: zone.feeMinor, free: labels.free }
+          ? { label: zone.line, feeMinor: price.deliveryFeeMinor, free: labels.free }
           : { label: labels.feeByCity, feeMinor: null, free: labels.free };
   }
   return (
@@ -72,7 +75,7 @@ export function CheckoutSummary({
       totalLabel={labels.total}
       lines={lines}
       delivery={line}
-      totalMinor={sum([linesTotalMinor, line?.feeMinor ?? 0])}
+      totalMinor={price.totalMinor}
     />
   );
 }

@@ -259,7 +259,7 @@ export async function requestAccessToken(
  * the access token (401/403: it went stale in between), gets one fresh access token and tries once more; that is
  * safe because a refused create initialised nothing.
  * @param accessToken a fresh token from {@link requestAccessToken} that has not paid for another order.
- * @returns the payment token, the payment URL and when the access token behind them was issued.
+ * @returns the payment token, the payment URL, and when its payment page dies: with the access token that created it.
  * @throws PaymentError `unauthorized` (401/403 twice), `rejected` (400, e.g. validation or prepaid card not
  *   enabled), `conflict` (409), `rate_limited`, `unavailable`, `timeout`, `bad_response` (including a payment URL
  *   that is not on the service's host, path or token), and what {@link requestAccessToken} throws.

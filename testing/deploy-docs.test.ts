@@ -9,8 +9,9 @@ import { describe, expect, it } from "vitest";
 import { EnvError, parseEnv } from "../lib/env";
 
 /**
- * A Node host's settings as README ("A Node host behind a reverse proxy") and docs/deploy/ show them: the env file that
- * systemd (EnvironmentFile=) and a shell (`set -a; . file; set +a`) both read, and the crontab line of the expiry job.
+ * A Node host's settings as docs/deploying.md, "A Node host behind a reverse proxy (a VM, a container)", and docs/deploy/
+ * show them: the env file that systemd (EnvironmentFile=) and a shell (`set -a; . file; set +a`) both read, and the
+ * crontab line of the expiry job.
  */
 
 const EXAMPLE = "docs/deploy/shop.env";
@@ -112,8 +113,8 @@ describe(`${EXAMPLE}, the env file the docs show`, () => {
   });
 });
 
-describe("the README's crontab line for the expiry job", () => {
-  const readme = readFileSync("README.md", "utf8");
+describe("docs/deploying.md's crontab line for the expiry job", () => {
+  const readme = readFileSync("docs/deploying.md", "utf8");
   const crontab = readme.split("\n").filter((line) => /^(\S+ ){5}\S/.test(line) && /^[*\d]/.test(line));
   const expiry = crontab.find((line) => line.includes("/api/cron/expire-orders"));
 

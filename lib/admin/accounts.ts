@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { adminUsers } from "../db/schema";
 import { hashPassword, MIN_PASSWORD_LENGTH, type HashCost } from "./passwords";
 
-/** The account `npm run dev` creates when there is none yet (never in production; README, "The back office"). */
+/** The account `npm run dev` creates when there is none yet (never in production; docs/back-office.md, "Admin accounts and sign-in"). */
 export const DEVELOPMENT_ADMIN = { email: "admin@example.com", password: "development-only-password" } as const;
 
 /**

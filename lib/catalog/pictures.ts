@@ -10,7 +10,7 @@ import { recordCatalogEvent } from "./editing";
  * Product pictures: an upload is checked, re-encoded with `sharp` (the image library Next.js itself uses) as WebP in
  * two sizes with every piece of metadata stripped (a phone photo's location included), and stored in the database by
  * the hash of its bytes, so a serverless host with no disk can serve it, forever, under one URL
- * (app/images/[file]/route.ts). README, "Pictures", says how to move them to S3-compatible storage.
+ * (app/images/[file]/route.ts). docs/catalogue.md, "Pictures", says how to move them to S3-compatible storage.
  */
 
 /** The largest upload accepted. */

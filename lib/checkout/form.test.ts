@@ -3,9 +3,10 @@ import { DEFAULT_GATEWAYS } from "../gateways";
 import { checkoutFormSchema, looksLikeWebAddress } from "./form";
 
 /** A cart of digital products only: no delivery, a way to reach the customer (the tests below give an e-mail). */
-const schema = checkoutFormSchema(DEFAULT_GATEWAYS, { physical: false, pickup: false });
-const goods = checkoutFormSchema(DEFAULT_GATEWAYS, { physical: true, pickup: false });
-const goodsOrPickup = checkoutFormSchema(DEFAULT_GATEWAYS, { physical: true, pickup: true });
+const schema = checkoutFormSchema(DEFAULT_GATEWAYS, { physical: false, pickup: false, zones: [] });
+/** Goods, delivered to the zones 1 (Tripoli) and 2; the zone 3 was turned off since the form was shown. */
+const goods = checkoutFormSchema(DEFAULT_GATEWAYS, { physical: true, pickup: false, zones: [1, 2] });
+const goodsOrPickup = checkoutFormSchema(DEFAULT_GATEWAYS, { physical: true, pickup: true, zones: [1, 2] });
 const issuesOf = (of: typeof schema) => (values: Record<string, string>) => {
   const result = of.safeParse(values);
   return result.success ? {} : Object.fromEntries(result.error.issues.map((i) => [String(i.path[0]), i.message]));
@@ -45,6 +46,12 @@ describe("checkout form schema", () => {
       delivery_method: "deliveryMethodMissing",
     });
     expect(issuesOf(goods)({ ...delivered, delivery_zone: "-1" })).toEqual({ delivery_zone: "zoneUnavailable" });
+  });
+
+  it("refuses a city the merchant no longer delivers to on its field, keeping the rest", () => {
+    expect(issuesOf(goods)({ ...delivered, delivery_zone: "3" })).toEqual({ delivery_zone: "zoneUnavailable" });
+    expect(issuesOf(goods)({ ...delivered, delivery_zone: "01" })).toEqual({ delivery_zone: "zoneUnavailable" });
+    expect(issuesOf(goods)({ ...delivered, delivery_zone: "2" })).toEqual({});
   });
 
   it("turns a delivery into its details: trimmed, the second phone normalised, blanks dropped", () => {
@@ -139,7 +146,11 @@ describe("checkout form schema", () => {
   );
 
   it("only offers the configured gateways", () => {
-    const narrow = checkoutFormSchema([{ alias: "sadad", name: "Sadad" }], { physical: false, pickup: false });
+    const narrow = checkoutFormSchema([{ alias: "sadad", name: "Sadad" }], {
+      physical: false,
+      pickup: false,
+      zones: [],
+    });
     expect(narrow.safeParse({ email: "a@example.ly", payment_gateway: "sadad" }).success).toBe(true);
     expect(narrow.safeParse({ email: "a@example.ly", payment_gateway: "edfali" }).success).toBe(false);
   });

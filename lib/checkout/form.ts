@@ -47,14 +47,16 @@ export interface CheckoutNeeds {
   physical: boolean;
   /** The merchant offers in-store pickup (lib/delivery/zones.ts, `readPickup`). */
   pickup: boolean;
+  /** The ids of the delivery zones the merchant delivers to now (lib/delivery/zones.ts, `listDeliveryZones`). */
+  zones: readonly number[];
 }
 
 /**
  * The checkout form schema (zod). Issue messages are {@link ProblemKey}s, translated by the page. The rules:
  * - A cart with a physical product asks how it reaches the customer (`delivery_method`: delivery, or pickup when it
  *   is offered) and requires the phone (the courier or the shop calls it); a delivery requires the city
- *   (`delivery_zone`, a zone's id — whether the merchant still delivers there is checked when the order is priced,
- *   lib/checkout/place-order.ts) and the area and street; the landmark and a second phone are optional.
+ *   (`delivery_zone`, the id of a zone the merchant delivers to now: one turned off since the form was shown is
+ *   refused on its field) and the area and street; the landmark and a second phone are optional.
  * - A cart of digital products only asks nothing of delivery (any such field is ignored) and requires an e-mail or a
  *   phone: the shop must be able to reach the customer and send the receipt.
  * - With `full_name`, `email`, `phone` and `payment_gateway` all given, the payment page goes straight to the gateway
@@ -65,7 +67,7 @@ export interface CheckoutNeeds {
 export function checkoutFormSchema(gateways: readonly Gateway[], needs: CheckoutNeeds) {
   let built = schemas.get(gateways);
   if (!built) schemas.set(gateways, (built = new Map()));
-  const key = `${needs.physical}:${needs.pickup}`;
+  const key = `${needs.physical}:${needs.pickup}:${needs.zones.join(",")}`;
   let schema = built.get(key);
   if (!schema) built.set(key, (schema = buildSchema(gateways, needs)));
   return schema;
@@ -146,7 +148,8 @@ function buildSchema(gateways: readonly Gateway[], needs: CheckoutNeeds) {
           } else if (method !== "delivery") issue(ctx, "delivery_method", "deliveryMethodMissing");
           else {
             if (values.delivery_zone === undefined) issue(ctx, "delivery_zone", "zoneMissing");
-            else if (!/^[1-9][0-9]{0,15}$/.test(values.delivery_zone)) issue(ctx, "delivery_zone", "zoneUnavailable");
+            else if (!needs.zones.some((id) => String(id) === values.delivery_zone))
+              issue(ctx, "delivery_zone", "zoneUnavailable");
             if (values.delivery_address === undefined) issue(ctx, "delivery_address", "addressMissing");
           }
         },

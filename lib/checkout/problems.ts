@@ -1,14 +1,31 @@
 import { EnvError } from "../env";
+import type { Locale } from "../i18n/config";
 import { PaymentError } from "../payments";
-import { problem, type Problem } from "../problems";
-import { OrderStoreError, PaymentBudgetError } from "./place-order";
+import { problem, translateProblem, type Problem } from "../problems";
+import { OrderStoreError, OutOfStockError, PaymentBudgetError } from "./place-order";
+
+/**
+ * What the customer is told when placing the order failed, in their language: which lines the stock cannot cover and
+ * how many are left of each, or {@link checkoutProblem}'s message.
+ */
+export async function describeCheckoutFailure(error: unknown, locale: Locale): Promise<string> {
+  if (error instanceof OutOfStockError) {
+    const lines = await Promise.all(
+      error.lines.map(({ name, available }) =>
+        translateProblem({ key: "outOfStockLine", values: { name: name[locale], left: available } }),
+      ),
+    );
+    return translateProblem({ key: "outOfStock", values: { lines: lines.join("; ") } });
+  }
+  return translateProblem(checkoutProblem(error));
+}
 
 /**
  * Turns a checkout failure into what the customer is told: what happened and what to do, as a {@link Problem} the
  * page translates. The cart is always kept, and the customer is told so where it matters. Details for the
  * merchant go to the log, never to the page.
  */
-export function checkoutProblem(error: unknown): Problem {
+function checkoutProblem(error: unknown): Problem {
   if (error instanceof PaymentError) {
     switch (error.kind) {
       case "rate_limited":

@@ -26,8 +26,8 @@ const POOL_SIZE = 5;
 /**
  * How long a query may take before the shop gives up on it (a checkout is never left hanging). Enforced by `pg` on
  * the client: a `statement_timeout` startup parameter would be refused by transaction poolers (PgBouncer closes the
- * connection: "unsupported startup parameter"). The server-side bound is the role's own setting, which the README's
- * deploy steps ask merchants to set: `alter role <shop user> set statement_timeout = '10s'`.
+ * connection: "unsupported startup parameter"). The server-side bound is the role's own setting, which
+ * docs/deploying.md, "Connections: use the pooler", asks merchants to set: `alter role <shop user> set statement_timeout = '10s'`.
  */
 const QUERY_TIMEOUT_MS = 10_000;
 

@@ -113,6 +113,13 @@ export const DELIVERY_METHODS = ["delivery", "pickup"] as const;
 export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 
 /**
+ * How an order is paid for (lib/payment-methods/): `online` through the payment service's hosted payment page. A new
+ * way to pay is a name here and a file there.
+ */
+export const PAYMENT_METHODS = ["online"] as const;
+export type PaymentMethodName = (typeof PAYMENT_METHODS)[number];
+
+/**
  * Where a paid order's goods are, step by step, as the merchant records them (lib/orders/fulfilment.ts): a delivery is
  * `packed`, `out_for_delivery`, then `delivered`; a pickup is `packed`, `ready_for_pickup`, then `picked_up`; an order
  * with nothing to deliver is simply `fulfilled`. The last step of each sets `orders.fulfilled_at`.
@@ -151,6 +158,8 @@ export const orders = pgTable(
     currency: text().notNull(),
     /** The shopper's language, sent to the service as Accept-Language. */
     locale: text().notNull(),
+    /** How the order is paid for (lib/payment-methods/). */
+    paymentMethod: text({ enum: PAYMENT_METHODS }).notNull().default("online"),
     // What was sent to the service (docs/payment-service.md, "Creating a payment"); null when the customer left a field
     // empty.
     fullName: text(),
@@ -261,6 +270,10 @@ export const orders = pgTable(
     check("orders_payment_while_open", sql`${t.status} in ('started', 'failed') or ${t.paymentToken} is not null`),
     // Only a flag the order has can be resolved.
     check("orders_resolved_flags_raised", sql`${t.resolvedFlags} <@ ${t.flags}`),
+    check(
+      "orders_payment_method_known",
+      sql.raw(`payment_method in (${PAYMENT_METHODS.map((method) => `'${method}'`).join(", ")})`),
+    ),
     check(
       "orders_delivery_method_known",
       sql.raw(`delivery_method in (${DELIVERY_METHODS.map((method) => `'${method}'`).join(", ")})`),

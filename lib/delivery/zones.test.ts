@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { deliveryEvents, deliveryZones, orders, storePickup } from "../db/schema";
 import { newOrderId } from "../ids";
 import { setUpTestDatabase } from "../../testing/db";
-import { deliveryFeeMinor, findEnabledZone, listDeliveryZones, readPickup } from "./zones";
+import { findEnabledZone, listDeliveryZones, readPickup } from "./zones";
 
 /** Delivery's zones and pickup as a new database has them, and as the checkout reads them. */
 
@@ -34,13 +34,6 @@ describe("delivery zones", () => {
     expect((await listDeliveryZones(t.db, { enabledOnly: false })).map((zone) => zone.name.en)).toContain("Tripoli");
     await t.db.update(deliveryZones).set({ enabled: true }).where(eq(deliveryZones.id, tripoli!.id));
     expect(await findEnabledZone(t.db, tripoli!.id)).toMatchObject({ name: { en: "Tripoli" } });
-  });
-
-  it("a zone's fee is waived from its free-above total of the lines on", () => {
-    const zone = { feeMinor: 3500, freeAboveMinor: 20_000 };
-    expect(deliveryFeeMinor(zone, 19_999)).toBe(3500);
-    expect(deliveryFeeMinor(zone, 20_000)).toBe(0);
-    expect(deliveryFeeMinor({ feeMinor: 3500, freeAboveMinor: null }, 1_000_000)).toBe(3500);
   });
 
   it("the database refuses a negative fee, a second city of the same name, pickup without an address, and rewriting the audit", async () => {

@@ -15,6 +15,7 @@ import type { MinorUnits } from "../money";
 export interface DeliveryZone {
   id: number;
   name: Record<Locale, string>;
+  /** What delivering there costs (lib/checkout/pricing.ts prices it). */
   feeMinor: MinorUnits;
   /** Delivery is free when the lines come to at least this much; null: never free. */
   freeAboveMinor: MinorUnits | null;
@@ -71,13 +72,4 @@ export async function findEnabledZone(db: DbOrTx, id: number): Promise<DeliveryZ
 export async function readPickup(db: DbOrTx): Promise<Pickup> {
   const [row] = await db.select().from(storePickup).where(eq(storePickup.id, 1));
   return toPickup(row);
-}
-
-/**
- * What delivering to a zone costs for lines worth `linesTotalMinor`: the zone's fee, or nothing from its free-above
- * total on.
- * @returns minor units (1/100 LYD).
- */
-export function deliveryFeeMinor(zone: Pick<DeliveryZone, "feeMinor" | "freeAboveMinor">, linesTotalMinor: MinorUnits) {
-  return zone.freeAboveMinor !== null && linesTotalMinor >= zone.freeAboveMinor ? 0 : zone.feeMinor;
 }

@@ -1,6 +1,5 @@
 import "server-only";
-import { and, eq, type SQL } from "drizzle-orm";
-import { PgTransaction } from "drizzle-orm/pg-core";
+import { and, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client";
 import { orderEvents, orders, type OrderEventType } from "../db/schema";
 
@@ -42,8 +41,8 @@ export async function recordOrderEvent(db: DbOrTx, orderId: string | null, event
 }
 
 /**
- * Changes an order and records the event that says so, in one transaction (the caller's, when it passes one): both,
- * or — when the change's condition does not hold — neither.
+ * Changes an order and records the event that says so, in one statement: both, or — when the change's condition does
+ * not hold — neither.
  * @returns whether the order changed: `false` when the condition (or the order's id) matched no row.
  * @throws the database's error when it cannot write.
  */
@@ -54,15 +53,34 @@ export async function changeOrder(
   event: OrderEvent,
 ): Promise<boolean> {
   const at = event.at ?? new Date();
-  const write = async (tx: DbOrTx) => {
-    const [changed] = await tx
-      .update(orders)
-      .set({ ...change.set, updatedAt: at })
-      .where(and(eq(orders.id, orderId), change.where))
-      .returning({ id: orders.id });
-    if (!changed) return false;
-    await recordOrderEvent(tx, orderId, { ...event, at });
-    return true;
-  };
-  return db instanceof PgTransaction ? write(db) : db.transaction(write);
+  const update = db
+    .update(orders)
+    .set({ ...change.set, updatedAt: at })
+    .where(and(eq(orders.id, orderId), change.where))
+    .returning({ id: orders.id });
+  return writeOrder(db, update, { ...event, at });
+}
+
+/**
+ * Writes an order — `write`, an insert into or update of `orders` returning its `id` — and, when it wrote a row, the
+ * event that says so, in one statement: atomic on its own, inside a caller's transaction or not, and one round trip
+ * to the database. `alongside` are more writes that belong to it, in the same statement (a new order's lines).
+ * @returns whether `write` wrote a row.
+ * @throws the database's error when it cannot write.
+ */
+export async function writeOrder(
+  db: DbOrTx,
+  write: SQLWrapper,
+  event: OrderEvent,
+  ...alongside: SQLWrapper[]
+): Promise<boolean> {
+  const at = event.at ?? new Date();
+  // Drizzle puts an embedded query in parentheses: each is a CTE's body as it stands.
+  const more = alongside.map((statement, index) => sql`, ${sql.raw(`alongside_${index}`)} as ${statement}`);
+  const { rows } = await db.execute(
+    sql`with written as ${write}${sql.join(more)} insert into order_events (order_id, type, data, at)
+      select id, ${event.type}, ${JSON.stringify(event.data ?? {})}::jsonb, ${at.toISOString()}::timestamptz
+      from written returning order_id`,
+  );
+  return rows.length > 0;
 }

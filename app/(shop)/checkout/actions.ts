@@ -12,10 +12,10 @@ import {
   type CheckoutField,
   type CheckoutValues,
 } from "@/lib/checkout/form";
-import { DeliveryUnavailableError, OutOfStockError, placeOrder, type PlacedOrder } from "@/lib/checkout/place-order";
-import { checkoutProblem } from "@/lib/checkout/problems";
+import { placeOrder, type PlacedOrder } from "@/lib/checkout/place-order";
+import { describeCheckoutFailure } from "@/lib/checkout/problems";
 import { getDb } from "@/lib/db/client";
-import { readPickup } from "@/lib/delivery/zones";
+import { listDeliveryZones, readPickup, type DeliveryZone } from "@/lib/delivery/zones";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { isPaymentPageOpen } from "@/lib/orders/payment-page";
@@ -35,23 +35,28 @@ export interface CheckoutState {
 }
 
 /**
- * The checkout, in four steps (README, "How a checkout works"): 1. price the cart on the server, 2. parse the form
- * (what it asks depends on the cart: delivery for goods, a way to reach the customer for digital products only),
- * 3. pay and store (the delivery fee priced from the zone in the claim's transaction) (placeOrder: the order is stored, then paid for with a fresh access token, or this checkout's
- * pending payment resumed), 4. keep the order in the session and redirect to the payment URL. Every failure returns
- * to the form with a message and the customer's input, and keeps the cart. A cart that is already paid for (another
- * tab paid it, or the customer paid and closed the payment page) is not paid again: the customer is sent to its
- * order, and the cart is emptied as after paying.
+ * The checkout (README, "How a checkout works"): 1. price the cart on the server, with the delivery the merchant
+ * offers now, 2. parse the form (what it asks depends on the cart: delivery for goods, a way to reach the customer
+ * for digital products only), 3. place the order (lib/checkout/place-order.ts: priced, claimed, paid for by its
+ * payment method, recorded — or this checkout's pending payment resumed), 4. keep the order in the session and
+ * redirect to the payment URL. Every failure returns to the form with a message and the customer's input, and keeps
+ * the cart. A cart that is already paid for (another tab paid it, or the customer paid and closed the payment page)
+ * is not paid again: the customer is sent to its order, and the cart is emptied as after paying.
  */
 export async function startCheckout(_previous: CheckoutState, form: FormData): Promise<CheckoutState> {
-  // 1. Price.
+  // 1. Price, from the database as it is now: the catalogue's prices, the zones and pickup offered.
   const values = readCheckoutValues(form);
   const { PAYMENT_GATEWAYS, SITE_URL } = getEnv();
   const session = await getSession();
   let cart: PricedCart;
+  let zones: DeliveryZone[];
   let pickup: boolean;
   try {
-    [cart, { enabled: pickup }] = await Promise.all([priceCart(getDb(), session.cart), readPickup(getDb())]);
+    [cart, zones, { enabled: pickup }] = await Promise.all([
+      priceCart(getDb(), session.cart),
+      listDeliveryZones(getDb(), { enabledOnly: true }),
+      readPickup(getDb()),
+    ]);
   } catch {
     return { values, message: await translateProblem({ key: "orderNotSaved" }) };
   }
@@ -68,9 +73,10 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
     return { values, message: await translateProblem({ key: "cartEmpty" }) };
   }
 
-  // 2. Parse, by what this cart needs.
+  // 2. Parse, by what this cart needs and what the merchant offers.
   const physical = cart.lines.some((line) => line.product.kind === "physical");
-  const parsed = checkoutFormSchema(PAYMENT_GATEWAYS, { physical, pickup }).safeParse(values);
+  const needs = { physical, pickup, zones: zones.map((zone) => zone.id) };
+  const parsed = checkoutFormSchema(PAYMENT_GATEWAYS, needs).safeParse(values);
   if (!parsed.success) {
     // The schema's messages are problem keys (lib/checkout/form.ts); each field shows its first.
     const issues: Partial<Record<string, string[]>> = z.flattenError(parsed.error).fieldErrors;
@@ -81,45 +87,29 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
     }
     return { values, fieldErrors, message: (await getTranslations("checkout"))("fixFields") };
   }
+  const details = parsed.data;
 
-  // 3. Pay and store.
+  // 3. Place the order.
+  const locale = await getLocale();
   let order: PlacedOrder;
   try {
     order = await placeOrder(getDb(), {
       sessionId: session.id,
       cartId: session.cart.id,
       cart,
-      details: parsed.data,
-      locale: await getLocale(),
+      details,
+      zone: zones.find((zone) => details.delivery?.method === "delivery" && zone.id === details.delivery.zoneId),
+      locale,
       siteUrl: SITE_URL,
       clientAddress: await clientIp(),
     });
   } catch (error) {
-    if (error instanceof OutOfStockError) {
-      // Which lines, and how many are left of each, in the customer's language.
-      const locale = await getLocale();
-      const lines = await Promise.all(
-        error.lines.map(({ name, available }) =>
-          translateProblem({ key: "outOfStockLine", values: { name: name[locale], left: available } }),
-        ),
-      );
-      return { values, message: await translateProblem({ key: "outOfStock", values: { lines: lines.join("; ") } }) };
-    }
-    if (error instanceof DeliveryUnavailableError) {
-      // The zone or pickup was turned off since the form was shown: the field says so, the rest is kept.
-      const [field, key] =
-        error.method === "delivery"
-          ? (["delivery_zone", "zoneUnavailable"] as const)
-          : (["delivery_method", "pickupUnavailable"] as const);
-      const text = await translateProblem({ key });
-      return { values, fieldErrors: { [field]: text }, message: text };
-    }
     const reason =
       error instanceof PaymentError
         ? { kind: error.kind, requestId: error.requestId }
         : { kind: error instanceof Error ? error.name : "unknown" };
     logger.warn({ event: "checkout_failed", ...reason });
-    return { values, message: await translateProblem(checkoutProblem(error)) };
+    return { values, message: await describeCheckoutFailure(error, locale) };
   }
 
   // 4. Keep the order in the session (emptying a cart already paid for), and redirect — outside any try/catch:

@@ -8,7 +8,8 @@ import { priceCart, type PricedCart } from "@/lib/cart";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
-import { deliveryFeeMinor, listDeliveryZones, readPickup, type DeliveryZone, type Pickup } from "@/lib/delivery/zones";
+import { priceCheckout } from "@/lib/checkout/pricing";
+import { listDeliveryZones, readPickup, type DeliveryZone, type Pickup } from "@/lib/delivery/zones";
 import { logger } from "@/lib/log";
 import { getEnv } from "@/lib/env";
 import { localiseGateways } from "@/lib/gateways";
@@ -61,7 +62,7 @@ export default async function CheckoutPage() {
   let delivery: DeliveryOffer | undefined;
   if (priced.lines.some((line) => line.product.kind === "physical")) {
     const offered: OfferedZone[] = zones.map((zone) => {
-      const feeMinor = deliveryFeeMinor(zone, priced.totalMinor);
+      const feeMinor = priceCheckout(priced.totalMinor, zone).deliveryFeeMinor;
       const city = zone.name[locale];
       const fee = feeMinor === 0 ? t("free") : formatMoney(feeMinor, locale);
       return {
@@ -71,7 +72,7 @@ export default async function CheckoutPage() {
             ? t("cityFeeFreeAbove", { city, fee, above: formatMoney(zone.freeAboveMinor, locale) })
             : t("cityFee", { city, fee }),
         line: t("deliveryLine", { city }),
-        feeMinor,
+        price: { feeMinor: zone.feeMinor, freeAboveMinor: zone.freeAboveMinor },
       };
     });
     delivery = {

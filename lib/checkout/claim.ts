@@ -1,0 +1,211 @@
+import "server-only";
+import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import type { PricedCart } from "../cart";
+import type { Product } from "../catalog/products";
+import { holdStock } from "../catalog/stock";
+import type { Db, Tx } from "../db/client";
+import { orderLines, orders, type OrderRow, type OrderStatus, type PaymentMethodName } from "../db/schema";
+import type { DeliveryZone } from "../delivery/zones";
+import type { Locale } from "../i18n/config";
+import { CURRENCY } from "../money";
+import { newOrderId } from "../ids";
+import { writeOrder } from "../orders/events";
+import { isPaymentPageOpen } from "../orders/payment-page";
+import { ACCESS_TOKEN_LIFETIME_MS, CHECKOUT_DEADLINE_MS } from "../payments";
+import type { CheckoutDetails } from "./form";
+import type { CheckoutPrice } from "./pricing";
+
+/**
+ * The claim: the one database transaction that decides whether a submission is a new checkout, and stores it when it
+ * is — so that of racing submissions, on any number of server instances, exactly one pays. It holds two advisory
+ * locks, always in this order: the checkout's (browser session and fingerprint) and the client address's.
+ *
+ * 1. The checkout's newest order to go to, if it has one: paid or reported paid, started (another submission is
+ *    paying for it), or pending with a payment page that has a while to live. Then nothing else happens.
+ * 2. The address's budget of new payments: at most `budget` within a payment page's life. Each payment costs two of
+ *    the calls a minute the service allows the whole shop (docs/payment-service.md, "Rate limit"), so one address
+ *    flooding the checkout cannot spend them all. Going to an existing order is free.
+ * 3. The stock, with the products' rows locked (lib/catalog/stock.ts, `holdStock`): the lines it cannot cover.
+ * 4. The order as `started` (the claim, owned until `claimExpiresAt`), its lines — which hold their stock from the
+ *    commit on — and its `created` event.
+ *
+ * No lock is held across a call to the payment service: the claim commits before the order is paid for.
+ */
+
+/** How long a claim is its creator's: the whole checkout's deadline plus time to write the answer down. */
+export const CLAIM_MS = CHECKOUT_DEADLINE_MS + 5_000;
+/** A pending payment is resumed only while its payment page has at least this long left to live. */
+const RESUME_MARGIN_MS = 120_000;
+/** The window of the budget of new payments per client address: a payment page's life. */
+const PAYMENTS_WINDOW_MS = ACCESS_TOKEN_LIFETIME_MS;
+
+/** What paying for a claimed order needs to know of it. */
+export type ClaimedOrder = Pick<
+  OrderRow,
+  "id" | "amountMinor" | "currency" | "locale" | "paymentMethod" | "claimExpiresAt"
+>;
+
+/** A checkout to claim: who submits it, what it is, and what it costs. */
+export interface ClaimRequest {
+  /** The browser session submitting it (lib/session.ts). */
+  sessionId: string;
+  /** The checkout's fingerprint (lib/checkout/place-order.ts): the same checkout submitted again has the same one. */
+  fingerprint: string;
+  /** Where the submission came from, for the budget of new payments per address. */
+  clientAddress: string;
+  /** The most new payments the address may start within a payment page's life. */
+  budget: number;
+  /** The shopper's language: the lines' names are stored in it. */
+  locale: Locale;
+  paymentMethod: PaymentMethodName;
+  details: CheckoutDetails;
+  /** The delivery zone the customer chose, as it was priced; absent for pickup or nothing to deliver. */
+  zone?: DeliveryZone;
+  cart: PricedCart;
+  price: CheckoutPrice;
+}
+
+/**
+ * What the claim decided:
+ * - `claimed`: a new order, `started`, for this submission to pay for;
+ * - `existing`: this checkout's order to go to instead (see the module's comment);
+ * - `out_of_stock`: the lines the stock cannot cover, and how many are left of each;
+ * - `over_budget`: the address may start no new payment for this many minutes.
+ */
+export type Claim =
+  | { kind: "claimed"; order: ClaimedOrder }
+  | { kind: "existing"; order: OrderRow }
+  | { kind: "out_of_stock"; lines: { name: Product["name"]; available: number }[] }
+  | { kind: "over_budget"; retryAfterMinutes: number };
+
+/** The statuses of a checkout's order that a submission goes to rather than paying again. */
+const GO_TO: readonly OrderStatus[] = ["started", "pending", "awaiting_confirmation", "paid"];
+
+/**
+ * Claims a checkout, in one transaction (see the module's comment).
+ * @throws the database's error when it cannot read or write: nothing is stored then.
+ */
+export async function claimCheckout(db: Db, request: ClaimRequest): Promise<Claim> {
+  const { sessionId, fingerprint, clientAddress, budget, cart } = request;
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`checkout:${sessionId}:${fingerprint}`}, 0)),
+      pg_advisory_xact_lock(hashtextextended(${`payments:${clientAddress}`}, 0))`);
+
+    // 1. This checkout's order to go to.
+    const existing = await tx.query.orders.findFirst({
+      where: and(eq(orders.sessionId, sessionId), eq(orders.fingerprint, fingerprint), inArray(orders.status, GO_TO)),
+      orderBy: desc(orders.createdAt),
+    });
+    if (existing && (existing.status !== "pending" || canResume(existing)))
+      return { kind: "existing", order: existing };
+
+    // 2. The address's budget.
+    const now = new Date();
+    const recent = await tx
+      .select({ createdAt: orders.createdAt })
+      .from(orders)
+      .where(
+        and(
+          eq(orders.clientAddress, clientAddress),
+          gt(orders.createdAt, new Date(now.getTime() - PAYMENTS_WINDOW_MS)),
+        ),
+      )
+      .orderBy(desc(orders.createdAt))
+      .limit(budget);
+    if (recent.length >= budget) {
+      // Free again once the oldest of the last `budget` leaves the window.
+      const freeAt = recent.at(-1)!.createdAt.getTime() + PAYMENTS_WINDOW_MS;
+      return { kind: "over_budget", retryAfterMinutes: Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000)) };
+    }
+
+    // 3. The stock.
+    const shortfall = await holdStock(
+      tx,
+      cart.lines.map((line) => ({ productId: line.product.id, quantity: line.quantity })),
+      now,
+    );
+    if (shortfall.length > 0) {
+      const names = new Map(cart.lines.map((line) => [line.product.id, line.product.name]));
+      const lines = shortfall.map(({ productId, available }) => ({ name: names.get(productId)!, available }));
+      return { kind: "out_of_stock", lines };
+    }
+
+    // 4. The order, its lines and its event.
+    const order = await insertOrder(tx, request, now);
+    return { kind: "claimed", order };
+  });
+}
+
+/** Whether a pending order's payment page has long enough left to send the customer back to it. */
+export function canResume(order: Pick<OrderRow, "status" | "paymentExpiresAt">, now = Date.now()): boolean {
+  return isPaymentPageOpen(order, now + RESUME_MARGIN_MS);
+}
+
+/** Where the goods go, as the order's columns: the zone's names as they are now, the address as the customer gave it. */
+function shipping(delivery: CheckoutDetails["delivery"], zone: DeliveryZone | undefined): Partial<OrderInsert> {
+  if (delivery?.method === "pickup") return { deliveryMethod: "pickup" };
+  if (delivery?.method !== "delivery" || !zone) return {};
+  return {
+    deliveryMethod: "delivery",
+    deliveryZoneId: zone.id,
+    deliveryCityEn: zone.name.en,
+    deliveryCityAr: zone.name.ar,
+    deliveryAddress: delivery.address,
+    deliveryLandmark: delivery.landmark,
+    secondPhone: delivery.secondPhone,
+  };
+}
+
+type OrderInsert = typeof orders.$inferInsert;
+
+/** Inserts a claimed order as `started`, with its lines and its `created` event, in one statement. */
+async function insertOrder(tx: Tx, request: ClaimRequest, now: Date): Promise<ClaimedOrder> {
+  const { sessionId, fingerprint, clientAddress, locale, paymentMethod, details, zone, cart, price } = request;
+  const order: ClaimedOrder = {
+    id: newOrderId(),
+    amountMinor: price.totalMinor,
+    currency: CURRENCY,
+    locale,
+    paymentMethod,
+    claimExpiresAt: new Date(now.getTime() + CLAIM_MS),
+  };
+  const insert = tx
+    .insert(orders)
+    .values({
+      ...order,
+      sessionId,
+      fingerprint,
+      clientAddress,
+      status: "started",
+      fullName: details.full_name,
+      email: details.email,
+      phone: details.phone,
+      paymentGateway: details.payment_gateway,
+      ...shipping(details.delivery, zone),
+      deliveryFeeMinor: price.deliveryFeeMinor,
+      createdAt: now,
+      updatedAt: now,
+    })
+    // The unique index on started orders is the second line of defence: the checkout's lock is the first.
+    .onConflictDoNothing()
+    .returning({ id: orders.id });
+  const lines = tx.insert(orderLines).values(
+    cart.lines.map((line, position) => ({
+      orderId: order.id,
+      position,
+      productId: line.product.id,
+      productSlug: line.product.slug,
+      name: line.product.name[locale],
+      unitMinor: line.product.priceMinor,
+      quantity: line.quantity,
+    })),
+  );
+  const created = {
+    type: "created",
+    at: now,
+    data: { amountMinor: order.amountMinor, deliveryFeeMinor: price.deliveryFeeMinor },
+  } as const;
+  if (!(await writeOrder(tx, insert, created, lines)))
+    throw new Error("a started order of this checkout exists although its lock was held");
+  return order;
+}

@@ -1,0 +1,41 @@
+import { sum, type MinorUnits } from "../money";
+
+/**
+ * The one home of what a checkout costs, in integer minor units (1/100 LYD): the lines, then each line of the price
+ * that is not a product — today the delivery fee; a discount or a fee for a way to pay is one more line here, and
+ * nowhere else. Pure and free of server code, so the checkout's claim (which charges it), the checkout page (which
+ * offers each city with its fee) and the order summary in the browser (which shows the total for the city being
+ * chosen) all compute the same amount from the same function.
+ */
+
+/** How a delivery zone prices delivery: its fee, and the lines' total from which it is free (null: never free). */
+export interface ZonePrice {
+  feeMinor: MinorUnits;
+  freeAboveMinor: MinorUnits | null;
+}
+
+/** What a checkout costs, line by line. */
+export interface CheckoutPrice {
+  /** The goods: unit price × quantity, summed. */
+  linesMinor: MinorUnits;
+  /** What delivery adds: the zone's fee, or 0 (free above the zone's threshold, pickup, or nothing to deliver). */
+  deliveryFeeMinor: MinorUnits;
+  /** What the customer pays: the lines and every line after them. */
+  totalMinor: MinorUnits;
+}
+
+/**
+ * Prices a checkout.
+ * @param linesMinor the lines' total as the catalogue prices them now (lib/cart.ts, `priceCart`).
+ * @param zone the delivery zone chosen, as the database has it; absent for pickup or a cart with nothing to deliver.
+ * @throws RangeError when an amount is not a valid number of minor units (lib/money.ts).
+ */
+export function priceCheckout(linesMinor: MinorUnits, zone?: ZonePrice): CheckoutPrice {
+  const deliveryFeeMinor = zone ? deliveryFee(zone, linesMinor) : 0;
+  return { linesMinor, deliveryFeeMinor, totalMinor: sum([linesMinor, deliveryFeeMinor]) };
+}
+
+/** What delivering to `zone` costs for lines worth `linesMinor`: its fee, or nothing from its free-above total on. */
+function deliveryFee(zone: ZonePrice, linesMinor: MinorUnits): MinorUnits {
+  return zone.freeAboveMinor !== null && linesMinor >= zone.freeAboveMinor ? 0 : zone.feeMinor;
+}

@@ -107,7 +107,7 @@ const [built] = await Promise.all([
   // Every Markdown link and cited file or heading exists: a clone has nothing else to follow.
   check("links", "node", ["testing/check-links.mjs"]),
   // The import rules (.dependency-cruiser.cjs): lib/'s folders depend one way; the shop imports no tooling and not the
-  // emulator, nor the emulator the shop.
+  // emulator, nor the emulator the shop. It keeps what it read in node_modules/.cache/ too, by content.
   check("imports (depcruise)", "npm", ["run", "--silent", "deps"]),
   // In --check only: Vitest's unit project, no database.
   quick &&

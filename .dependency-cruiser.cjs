@@ -3,13 +3,9 @@
  * shop (app/, lib/, components/, proxy.ts, instrumentation.ts) and the emulator. Test files are left out: a test may
  * reach across rooms and into testing/.
  *
- * The rooms of lib/ depend one way. From the bottom up:
- *
- *   general helpers (lib/*.ts: csv, phone, client-address, ids, time, money, env, log…; lib/i18n/)
- *   ← db ← catalog ← delivery ← orders ← checkout ← dashboard ← admin ← email
- *
- * (cart.ts, the session's cart, sits between catalog and checkout.) An import that runs the other way makes a
- * folder-level cycle, which `no-folder-cycle-in-lib` refuses: give the shared code a room of its own below both.
+ * The folders of lib/ depend one way (the README's map draws the order). An import that runs the other way makes a
+ * folder-level cycle, which `no-folder-cycle-in-lib` refuses: give what both sides need a home below them — a general
+ * helper of its own in lib/ (csv, phone, client-address, ids, time…), or the lower folder.
  *
  * @type {import("dependency-cruiser").IConfiguration}
  */
@@ -18,8 +14,8 @@ module.exports = {
     {
       name: "no-folder-cycle-in-lib",
       comment:
-        "The folders of lib/ depend one way (see the top of .dependency-cruiser.cjs). Move what both sides need into a " +
-        "room below them (a general helper in lib/, or the lower folder) instead of importing upwards.",
+        "The folders of lib/ depend one way. Move what both sides need into a home below them (a general helper in " +
+        "lib/, or the lower folder) instead of importing upwards.",
       severity: "error",
       scope: "folder",
       from: { path: "^lib/" },

@@ -21,9 +21,10 @@ const databaseSuites = testFiles.filter((file) => /from "(@\/|(\.\.\/)+)testing\
 
 /**
  * Suites that start programs of their own — an embedded PostgreSQL, the development servers, whole test runs of a
- * failing fixture: the `programs` project, run by `npm test`, kept out of the minute `npm run check` has.
+ * failing fixture, dependency-cruiser over made-up trees: the `programs` project, run by `npm test`, kept out of the
+ * minute `npm run check` has.
  */
-const programSuites = ["scripts/servers.test.ts", "testing/exit-code.test.ts"];
+const programSuites = ["scripts/servers.test.ts", "testing/exit-code.test.ts", "testing/import-rules.test.ts"];
 
 export default defineConfig({
   resolve: {

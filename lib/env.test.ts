@@ -4,9 +4,11 @@ import {
   DEVELOPMENT_SESSION_SECRET,
   DEVELOPMENT_WEBHOOK_SECRET,
   EMBEDDED_DATABASE_URL,
+  emailSettings,
   EMULATOR_DEFAULTS,
   EnvError,
   parseEnv,
+  senderDomain,
   withoutPassword,
 } from "./env";
 import { logger } from "./log";
@@ -302,5 +304,25 @@ describe("getEnv", () => {
       [{ event: "config" }, "SMTP_URL is not set: e-mail is "],
     ]);
     expect(configs[2]).toEqual(configs[0]);
+  });
+});
+
+describe("emailSettings", () => {
+  it("is null (e-mail off) without SMTP_URL, and the environment's settings with it", () => {
+    expect(emailSettings(parseEnv({}, "development"))).toBeNull();
+    const settings = emailSettings(
+      parseEnv(
+        { SMTP_URL: "smtp://127.0.0.1:4025", MERCHANT_LOCALE: "ar", SITE_URL: "http://localhost:3000" },
+        "development",
+      ),
+    );
+    expect(settings).toEqual({
+      smtpUrl: "smtp://127.0.0.1:4025",
+      from: "Medina Market <shop@example.com>",
+      merchantEmail: "merchant@example.com",
+      merchantLocale: "ar",
+      siteUrl: "http://localhost:3000",
+    });
+    expect(senderDomain(settings!)).toBe("example.com");
   });
 });

@@ -376,3 +376,42 @@ export function paymentServiceConfig(env: Env = getEnv()): PaymentServiceConfig 
     log: (record) => (record.outcome === "ok" ? logger.info(record) : logger.warn(record)),
   };
 }
+
+/**
+ * How the shop sends e-mail: the SMTP server of `SMTP_URL` (a transactional provider's relay in production,
+ * `npm run dev`'s mail catcher in development), the sender `MAIL_FROM`, and whom the merchant's notices go to, in
+ * which language. Holds the SMTP password. Read here, below every room of lib/, because the order moves queue e-mails
+ * (lib/orders/outbox.ts) and lib/email/ delivers them.
+ */
+export interface EmailSettings {
+  /** `smtp://user:password@host:587` (STARTTLS) or `smtps://…:465` (TLS from the first byte). */
+  smtpUrl: string;
+  /** `Medina Market <orders@shop.example.ly>` */
+  from: string;
+  /** Where the merchant's notices go; none are queued without it. */
+  merchantEmail: string | undefined;
+  merchantLocale: Env["MERCHANT_LOCALE"];
+  /** The shop's public origin, for the links in the e-mails. */
+  siteUrl: string;
+}
+
+/**
+ * The e-mail settings from the environment, or `null` when e-mail is off (`SMTP_URL` unset): nothing is queued or
+ * sent then, and the server said so once when it started.
+ * @throws EnvError when the environment is unusable.
+ */
+export function emailSettings(env: Env = getEnv()): EmailSettings | null {
+  if (!env.SMTP_URL || !env.MAIL_FROM) return null;
+  return {
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM,
+    merchantEmail: env.MERCHANT_EMAIL,
+    merchantLocale: env.MERCHANT_LOCALE,
+    siteUrl: env.SITE_URL,
+  };
+}
+
+/** The domain of the sender's address: the right-hand side of every Message-ID the shop makes. */
+export function senderDomain(settings: Pick<EmailSettings, "from">): string {
+  return singleMailbox(settings.from)?.address.split("@").pop() ?? "localhost";
+}

@@ -4,7 +4,7 @@ import { cookies } from "next/headers";
 import { cartSchema, newCart, type Cart } from "./cart";
 import { getEnv } from "./env";
 import { logger } from "./log";
-import { ORDER_ID } from "./orders/store";
+import { ORDER_ID } from "./ids";
 
 /**
  * The shopper's session: an encrypted, signed cookie (iron-session) holding the cart and the id of the current

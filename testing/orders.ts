@@ -1,6 +1,6 @@
 import type { Db } from "../lib/db/client";
 import { orders } from "../lib/db/schema";
-import { newOrderId } from "../lib/orders/store";
+import { newOrderId } from "../lib/ids";
 import { ACCESS_TOKEN_LIFETIME_MS } from "../lib/payments";
 
 /**

@@ -3,7 +3,7 @@ import type { Pool } from "pg";
 import { signIn } from "../lib/admin/auth";
 import type { Db } from "../lib/db/client";
 import { orderEvents, orders } from "../lib/db/schema";
-import { newOrderId } from "../lib/orders/store";
+import { newOrderId } from "../lib/ids";
 
 /**
  * Sign-ins beside checkouts on one server instance's pool, for lib/admin/sign-in-load.test.ts (what must hold) and

@@ -2,8 +2,8 @@
 // S s)` for the whole run, and exit code 1 when anything failed (testing/summary.mjs).
 //
 // 1. Side by side, as they only read the tree: the production build, whose typecheck (Next.js's, of the whole
-//    project as tsconfig.json has it) is the project's typecheck; the emulator's typecheck; ESLint, Prettier, knip
-//    and the link check. Each counts as one test.
+//    project as tsconfig.json has it) is the project's typecheck; the emulator's typecheck; ESLint, Prettier, knip,
+//    the link check and the import rules (dependency-cruiser). Each counts as one test.
 // 2. The unit and database tests (Vitest), counted per test: the database suites on a throwaway embedded
 //    PostgreSQL, then again on the PostgreSQL of TEST_DATABASE_URL when it is set (CI: Debian's), so two major
 //    versions are covered.
@@ -106,6 +106,9 @@ const [built] = await Promise.all([
   check("unused code (knip)", "npx", ["knip"]),
   // Every Markdown link and cited file or heading exists: a clone has nothing else to follow.
   check("links", "node", ["testing/check-links.mjs"]),
+  // The import rules (.dependency-cruiser.cjs): lib/'s folders depend one way; the shop imports no tooling and not the
+  // emulator, nor the emulator the shop. It keeps what it read in node_modules/.cache/ too, by content.
+  check("imports (depcruise)", "npm", ["run", "--silent", "deps"]),
   // In --check only: Vitest's unit project, no database.
   quick &&
     suite(

@@ -7,7 +7,7 @@ import { startAdminSession } from "@/lib/admin/auth";
 import { createDb, getDb } from "@/lib/db/client";
 import { adminUsers } from "@/lib/db/schema";
 import ar from "@/lib/i18n/messages/ar.json";
-import { emailSettings } from "@/lib/email/settings";
+import { emailSettings } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { quickAdmin } from "@/testing/admins";
 import { setUpTestDatabase } from "@/testing/db";
@@ -28,8 +28,8 @@ vi.mock("@/lib/db/client", async (original) => ({
   ...(await original<typeof import("@/lib/db/client")>()),
   getDb: vi.fn(),
 }));
-vi.mock("@/lib/email/settings", async (original) => ({
-  ...(await original<typeof import("@/lib/email/settings")>()),
+vi.mock("@/lib/env", async (original) => ({
+  ...(await original<typeof import("@/lib/env")>()),
   emailSettings: vi.fn(),
 }));
 

@@ -2,7 +2,8 @@
 
 import { redirect } from "next/navigation";
 import { getLocale } from "next-intl/server";
-import { clientIp, endAdminSession, requireAdmin, signIn, startAdminSession } from "@/lib/admin/auth";
+import { endAdminSession, requireAdmin, signIn, startAdminSession } from "@/lib/admin/auth";
+import { clientIp } from "@/lib/client-address";
 import { linkTokenSchema, parseCredentials, parseLinkRequest } from "@/lib/admin/sign-in-form";
 import { requestSignInLink, signInWithLink } from "@/lib/admin/sign-in-links";
 import { sendSignInLinkAfterResponse } from "@/lib/email/sign-in-link";
@@ -11,7 +12,7 @@ import { z } from "zod";
 import { FULFILMENT_STEPS } from "@/lib/db/schema";
 import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
 import { recordFulfilmentStep } from "@/lib/orders/fulfilment";
-import { ORDER_ID } from "@/lib/orders/store";
+import { ORDER_ID } from "@/lib/ids";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/log";
 

@@ -24,7 +24,7 @@ interface EventData {
   list?: string;
   /** The flags a move resolved (a mark as paid: lib/orders/settle.ts, `RESOLVED_BY_MARK`). */
   resolved?: string[];
-  // E-mails (lib/email/outbox.ts): which, to whom, which attempt, and why one failed.
+  // E-mails (lib/orders/outbox.ts): which, to whom, which attempt, and why one failed.
   kind?: "receipt" | "merchant_notice" | "fulfilment_update";
   /** Why an e-mail was queued: for a customer's update, the step it tells of. */
   reason?: string;

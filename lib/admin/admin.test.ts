@@ -4,13 +4,13 @@ import { Pool } from "pg";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../db/client";
 import { adminUsers, orderEvents, orderLines, orders, signInAttempts, type OrderStatus } from "../db/schema";
-import { newOrderId } from "../orders/store";
+import { newOrderId } from "../ids";
 import { quickAdmin as storeQuickAdmin } from "../../testing/admins";
 import { setUpTestDatabase } from "../../testing/db";
 import { ensureDevelopmentAdmin, saveAdmin } from "./accounts";
 import { endSessions, Gate, LOCKOUT_WINDOW_MS, SIGN_IN_LIMITS, signIn, signInGates } from "./auth";
 import { recordFulfilmentStep } from "../orders/fulfilment";
-import { exportOrdersCsv, listOrders, neutraliseFormula, parseOrderListQuery, PAGE_SIZE } from "./orders";
+import { exportOrdersCsv, listOrders, parseOrderListQuery, PAGE_SIZE } from "./orders";
 import { hashPassword, verifyPassword } from "./passwords";
 
 /** The back office's rules against a real database (the run's embedded PostgreSQL, or the one of TEST_DATABASE_URL). */
@@ -427,19 +427,5 @@ describe("orders in the back office", () => {
       8: '\'=HYPERLINK("http://evil","click")',
       16: "1 × +Saffron, 2 g",
     });
-  });
-
-  it.each([
-    ["=1+1", "'=1+1"],
-    ["+218 91", "'+218 91"],
-    ["-5", "'-5"],
-    ["@SUM(A1)", "'@SUM(A1)"],
-    ["\tTAB", "'\tTAB"],
-    ["\rCR", "'\rCR"],
-    ["Aisha", "Aisha"],
-    ["103.75", "103.75"],
-    ["", ""],
-  ])("neutralises %j as %j", (value, expected) => {
-    expect(neutraliseFormula(value)).toBe(expected);
   });
 });

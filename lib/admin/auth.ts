@@ -1,9 +1,8 @@
 import "server-only";
 import { createHmac } from "node:crypto";
-import { isIP } from "node:net";
 import { and, eq, gt, sql, type SQL } from "drizzle-orm";
 import { getIronSession, type SessionOptions } from "iron-session";
-import { cookies, headers } from "next/headers";
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import type { Db, DbOrTx } from "../db/client";
 import { getDb } from "../db/client";
@@ -384,36 +383,4 @@ export async function requireAdmin(): Promise<Admin> {
   const admin = await currentAdmin();
   if (!admin) redirect("/admin/sign-in");
   return admin;
-}
-
-/**
- * The client's IP address for the sign-in limits, taken only from a source this deployment trusts:
- * - on Vercel, `x-real-ip`, which Vercel's edge sets (a client cannot);
- * - behind your own reverse proxies (`TRUSTED_PROXY_HOPS` = how many), the address the outermost of them saw: the
- *   N-th `X-Forwarded-For` entry from the right, since each proxy appends the address it was reached from;
- * - with no proxy, the `X-Forwarded-For` that `next start` sets from the socket — which it keeps, unchanged, when the
- *   client sent one of its own, so a server exposed directly cannot know: there a client may claim any address, even
- *   an admin's familiar one, and only the per-e-mail-and-address limit holds for it. Run behind a proxy.
- * @returns a valid IPv4 or IPv6 address, or "unknown" (never a client's arbitrary text).
- */
-export async function clientIp(): Promise<string> {
-  return clientAddress(await headers(), {
-    vercel: Boolean(process.env.VERCEL),
-    trustedProxyHops: getEnv().TRUSTED_PROXY_HOPS,
-  });
-}
-
-/** {@link clientIp}'s rule on plain headers (exported for its tests). */
-export function clientAddress(
-  list: Pick<Headers, "get">,
-  { vercel, trustedProxyHops }: { vercel: boolean; trustedProxyHops: number },
-): string {
-  const forwarded = (list.get("x-forwarded-for") ?? "").split(",").map((hop) => hop.trim());
-  const candidate = vercel
-    ? list.get("x-real-ip")
-    : trustedProxyHops > 0
-      ? forwarded[forwarded.length - trustedProxyHops]
-      : forwarded[0];
-  const address = candidate?.trim() ?? "";
-  return address.length <= 45 && isIP(address) ? address : "unknown";
 }

@@ -2,9 +2,12 @@ import "server-only";
 import { stringify } from "csv-stringify/sync";
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { normaliseLibyanMobile } from "../checkout/form";
 import type { Db } from "../db/client";
 import { isStorableText } from "../db/text";
+import { neutraliseFormula } from "../csv";
+import { ORDER_ID } from "../ids";
+import { tripoliTime } from "../time";
+import { normaliseLibyanMobile } from "../phone";
 import {
   ORDER_FLAGS,
   ORDER_STATUSES,
@@ -32,7 +35,7 @@ import { toWireAmount } from "../money";
 import { hasUnresolvedFlag, unresolvedFlags } from "../orders/flags";
 import { effectiveStatus, effectiveStatusIs } from "../orders/payment-page";
 import { RESOLVED_BY_MARK } from "../orders/settle";
-import { ORDER_ID, type Order } from "../orders/store";
+import type { Order } from "../orders/store";
 
 /**
  * The back office's view of the orders: a filtered, searchable list a page at a time, one order with its history,
@@ -254,7 +257,7 @@ export async function findOrderForAdmin(db: Db, id: string): Promise<AdminOrder 
     status: effectiveStatus(order),
     lines,
     events,
-    payment: paymentRecord(events),
+    payment: paymentRecord(order, events),
     resolutions: flagResolutions(order, events),
   };
 }
@@ -279,7 +282,11 @@ interface PaymentRecord {
   at: Date;
   /** `webhook`: the service's verified delivery; `mark`: an admin's mark as paid (the order page or a payment list). */
   by: "webhook" | "mark";
-  /** The gateway the service says the customer paid with ({@link paidWith}), also when a mark made it paid. */
+  /**
+   * The gateway the service says the customer paid with (`orders.paid_gateway`: the first verified delivery for the
+   * paid order that named one; a customer who picks it on the payment page leaves `paymentGateway` empty), also when a
+   * mark made it paid.
+   */
   gateway: string | null;
   /** The transaction reference of the move to paid: the delivery's `transaction_id`, or the mark's reference. */
   reference: string | null;
@@ -288,11 +295,14 @@ interface PaymentRecord {
 const text = (value: unknown) => (typeof value === "string" && value ? value : null);
 
 /**
- * The payment of an order as its events record it: the move to paid (the verified webhook's delivery, or an admin's
- * mark) gives its time and reference, and the service's deliveries the gateway. `null` while nothing made it paid.
+ * The payment of an order as its row and events record it: the move to paid (the verified webhook's delivery, or an
+ * admin's mark) gives its time and reference, the row the gateway it was paid with. `null` while nothing made it paid.
  * @param events the order's events, oldest first (only those with `data.to` = `paid` matter).
  */
-function paymentRecord(events: readonly Pick<OrderEventRow, "type" | "data" | "at">[]): PaymentRecord | null {
+function paymentRecord(
+  order: Pick<OrderRow, "paidGateway">,
+  events: readonly Pick<OrderEventRow, "type" | "data" | "at">[],
+): PaymentRecord | null {
   const move = events.find(
     ({ type, data }) =>
       data.to === "paid" &&
@@ -304,22 +314,9 @@ function paymentRecord(events: readonly Pick<OrderEventRow, "type" | "data" | "a
   return {
     at: move.at,
     by: mark ? "mark" : "webhook",
-    gateway: paidWith(events),
+    gateway: order.paidGateway,
     reference: text(mark ? move.data.reference : move.data.transactionId),
   };
-}
-
-/**
- * The gateway the payment service says the customer paid with: the one named by a verified delivery for the paid
- * order (also one that arrived after a mark as paid). A customer who picks the gateway on the payment page leaves the
- * order's `paymentGateway` empty; only the webhook tells. `null` when no such delivery named one.
- */
-export function paidWith(events: readonly Pick<OrderEventRow, "type" | "data">[]): string | null {
-  for (const { type, data } of events) {
-    if (type === "webhook_received" && data.verified === true && data.to === "paid" && text(data.gateway))
-      return text(data.gateway);
-  }
-  return null;
 }
 
 /** Who resolved a flag, when, and why: the admin's note, or the mark as paid (with its reference) that resolved it. */
@@ -359,15 +356,6 @@ function isFlag(value: unknown): value is OrderFlag {
   return (ORDER_FLAGS as readonly unknown[]).includes(value);
 }
 
-/**
- * A spreadsheet cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is a formula to Excel and
- * LibreOffice; a leading apostrophe keeps it text (OWASP, "CSV injection"). Customer names and e-mails are typed by
- * anyone, so every text cell goes through this.
- */
-export function neutraliseFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
 const CSV_COLUMNS = [
   "order",
   "created_at",
@@ -395,29 +383,6 @@ const CSV_COLUMNS = [
   "second_phone",
   "delivery_fee",
 ];
-
-const TRIPOLI = new Intl.DateTimeFormat("en-CA", {
-  timeZone: "Africa/Tripoli",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-  timeZoneName: "longOffset",
-});
-
-/**
- * A time as the merchant reads it: ISO 8601 in Libya's time (Africa/Tripoli) with its offset, to the second, e.g.
- * `2026-11-25T21:30:00+02:00`. The offset is the zone's on that date (Libya moved between +01:00 and +02:00 before
- * 2013), so a spreadsheet that reads the offset gets the exact instant back.
- */
-export function tripoliTime(date: Date): string {
-  const part = Object.fromEntries(TRIPOLI.formatToParts(date).map(({ type, value }) => [type, value]));
-  const offset = (part.timeZoneName ?? "").replace("GMT", "") || "+00:00";
-  return `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}${offset}`;
-}
 
 /** The export's file name: `orders-<the merchant's day>.csv`. */
 export function exportFileName(now = new Date()): string {
@@ -471,7 +436,7 @@ export async function* exportOrdersCsv(db: Db, query: ListFilter): AsyncGenerato
     const movesOf = groupByOrder(moves);
     yield stringify(
       batch.map((order) => {
-        const payment = paymentRecord(movesOf.get(order.id) ?? []);
+        const payment = paymentRecord(order, movesOf.get(order.id) ?? []);
         return [
           order.id,
           tripoliTime(order.createdAt),

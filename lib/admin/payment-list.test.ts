@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeListFile, MAX_LIST_ROWS, parseListedDay, readPaymentList, type ListedPayment } from "./payment-list";
+import { MAX_LIST_ROWS, parseListedDay, readPaymentList, type ListedPayment } from "./payment-list";
 
 /** The merchant dashboard's list as merchants paste or save it: every way the module's comment promises to read. */
 
@@ -172,22 +172,5 @@ describe("dates", () => {
 
   it.each(["yesterday", "2025-02-30", "32/01/2025", "2025-03-04 noon", "04/03/25"])("refuses %j", (text) => {
     expect(parseListedDay(text)).toBeNull();
-  });
-});
-
-describe("a list's file", () => {
-  const csv = "المبلغ,المرجع\n";
-  it("is read as UTF-8 with or without a byte order mark, as UTF-16 with one, and as Windows-1256 otherwise", () => {
-    const utf8 = new TextEncoder().encode(csv);
-    expect(decodeListFile(utf8)).toBe(csv);
-    expect(decodeListFile(Uint8Array.from([0xef, 0xbb, 0xbf, ...utf8]))).toBe(csv);
-    const utf16 = Uint8Array.from([0xff, 0xfe, ...Buffer.from(csv, "utf16le")]);
-    expect(decodeListFile(utf16)).toBe(csv);
-    // "المبلغ" as Excel on Arabic Windows saves it.
-    expect(decodeListFile(Uint8Array.from([0xc7, 0xe1, 0xe3, 0xc8, 0xe1, 0xdb]))).toBe("المبلغ");
-  });
-
-  it("is refused when it is not text (a spreadsheet's own format)", () => {
-    expect(decodeListFile(Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]))).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
-import { CsvError, parse } from "csv-parse/sync";
+import { parseCsv } from "../csv";
+import { ORDER_ID } from "../ids";
+import { tripoliDay } from "../time";
 import { parseTypedAmount, westernDigits, type AmountProblem, type MinorUnits } from "../money";
-import { ORDER_ID } from "../orders/store";
 
 /**
  * The merchant dashboard's list of payments, read from the CSV the merchant pastes or uploads in the back office
@@ -129,7 +130,7 @@ export interface ListedPayment {
   amountMinor: MinorUnits;
   /** The dashboard's transaction reference, kept with the order when it is marked paid. */
   reference: string;
-  /** The merchant's day of the payment (`YYYY-MM-DD`, Africa/Tripoli), when the list has dates. */
+  /** The merchant's day of the payment (`YYYY-MM-DD`, lib/time.ts), when the list has dates. */
   day: string | null;
   /** The list's own status of a payment that is not completed (it is skipped), else `null`. */
   notCompleted: string | null;
@@ -158,28 +159,16 @@ export interface PaymentList {
 
 /**
  * Reads a list of payments (see the module's comment for what it accepts).
- * @param text the list as text: pasted, or a file decoded by {@link decodeListFile}.
+ * @param text the list as text: pasted, or a file decoded by `decodeCsvFile` (lib/csv.ts).
  * @returns the payments it holds and the problems found; never throws for bad input.
  */
 export function readPaymentList(text: string): PaymentList {
   const none = (problem: ListProblem): PaymentList => ({ payments: [], problems: [problem], hasDates: false });
   const body = text.replace(/^\uFEFF/, "");
   if (!body.trim()) return none({ code: "empty" });
-  let records: string[][];
-  try {
-    records = parse(body, {
-      delimiter: detectDelimiter(body),
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: false,
-      to: MAX_LIST_ROWS + 2,
-    });
-  } catch (error) {
-    // The record being read when it broke: the rows before it were read whole.
-    const row = error instanceof CsvError && typeof error.records === "number" ? error.records + 1 : 1;
-    return none({ code: "unreadable", row });
-  }
-  const rows = records
+  const parsed = parseCsv(body, MAX_LIST_ROWS);
+  if (!parsed.ok) return none({ code: "unreadable", row: parsed.row });
+  const rows = parsed.records
     .map((cells, index) => ({ row: index + 1, cells: cells.map(cleanCell) }))
     .filter(({ cells }) => cells.some((cell) => cell !== ""));
   if (rows.length === 0) return none({ code: "empty" });
@@ -254,48 +243,6 @@ export function readPaymentList(text: string): PaymentList {
 }
 
 /**
- * Decodes an uploaded list's bytes: UTF-8 (with or without a byte order mark) or UTF-16 with one, as spreadsheets
- * save "CSV UTF-8" and "Unicode text"; anything that is not valid UTF-8 as Windows-1256, in which Excel on Arabic
- * Windows saves plain "CSV".
- * @returns the text, or `null` when the bytes are not text (a NUL, as in a spreadsheet's own binary format).
- */
-export function decodeListFile(bytes: Uint8Array): string | null {
-  const bom = (...lead: number[]) => lead.every((byte, index) => bytes[index] === byte);
-  const text = bom(0xff, 0xfe)
-    ? new TextDecoder("utf-16le").decode(bytes)
-    : bom(0xfe, 0xff)
-      ? new TextDecoder("utf-16be").decode(bytes)
-      : (decodeUtf8(bytes) ?? new TextDecoder("windows-1256").decode(bytes));
-  return text.includes("\u0000") ? null : text.replace(/^\uFEFF/, "");
-}
-
-function decodeUtf8(bytes: Uint8Array): string | null {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The cell delimiter: whichever of `,` `;` tab `|` occurs most often outside quotes in the first line (a header, or a
- * payment). Decided here rather than by csv-parse's own guess, so that a decimal comma in an amount (`103,75`) can
- * never be taken for one on a list separated by semicolons. The catalogue's CSV import reads its files the same way.
- */
-export function detectDelimiter(text: string): string {
-  const counts = new Map<string, number>();
-  let quoted = false;
-  for (const char of text) {
-    if (char === '"') quoted = !quoted;
-    else if (!quoted && (char === "\n" || char === "\r")) break;
-    else if (!quoted && ",;\t|".includes(char)) counts.set(char, (counts.get(char) ?? 0) + 1);
-  }
-  let best = ",";
-  for (const [char, count] of counts) if (count > (counts.get(best) ?? 0)) best = char;
-  return best;
-}
-
-/**
  * A cell as a person means it: trimmed, without the invisible direction marks Arabic text carries, and without the
  * guards spreadsheets put around text (`="0012"`, or the apostrophe before a formula character that this shop's own
  * exports add).
@@ -355,7 +302,6 @@ const YEAR_MONTH_DAY = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(.*)$/;
 /** What may follow a date: nothing, or a time of day (which the merchant's day does not need). */
 const TIME_OF_DAY = /^(?:[t\s,]+\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:am|pm|ص|م)?)?$/i;
 const WITH_ZONE = /^\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})$/i;
-const TRIPOLI_DAY = new Intl.DateTimeFormat("en-CA", { timeZone: "Africa/Tripoli" });
 
 /**
  * Whether a date column writes the day before the month (`04/03/2025` is 4 March), as Libya does: yes, unless one of
@@ -370,7 +316,7 @@ function dayComesFirst(values: string[]): boolean {
 }
 
 /**
- * The merchant's day (Africa/Tripoli) of a date in the list. A time with a zone (`…Z`, `…+01:00`) is converted;
+ * The merchant's day (lib/time.ts) of a date in the list. A time with a zone (`…Z`, `…+01:00`) is converted;
  * any other date is taken as the merchant's own.
  * @returns `YYYY-MM-DD`, or `null` when it is not a date.
  */
@@ -378,7 +324,7 @@ export function parseListedDay(value: string, dayFirst = true): string | null {
   const text = westernDigits(value).trim();
   if (WITH_ZONE.test(text)) {
     const time = Date.parse(text.replace(" ", "T").replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
-    return Number.isNaN(time) ? null : TRIPOLI_DAY.format(time);
+    return Number.isNaN(time) ? null : tripoliDay(new Date(time));
   }
   const ymd = YEAR_MONTH_DAY.exec(text);
   const dmy = DAY_MONTH_YEAR.exec(text);

@@ -3,9 +3,12 @@ import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orderEvents, orders, paymentLists, type OrderStatus, type PaymentListRow } from "../db/schema";
 import { isStorableText } from "../db/text";
+import { decodeCsvFile } from "../csv";
+import { idPattern, newId } from "../ids";
+import { TIME_ZONE } from "../time";
 import { effectiveStatus } from "../orders/payment-page";
 import { canMarkPaid, settle } from "../orders/settle";
-import { decodeListFile, MAX_LIST_BYTES, readPaymentList, type ListedPayment, type ListProblem } from "./payment-list";
+import { MAX_LIST_BYTES, readPaymentList, type ListedPayment, type ListProblem } from "./payment-list";
 
 /**
  * Reconciliation: the merchant dashboard's list of payments against the shop's orders, so that no paid order is lost.
@@ -36,19 +39,13 @@ import { decodeListFile, MAX_LIST_BYTES, readPaymentList, type ListedPayment, ty
  */
 
 /** List ids: `lst_` and 16 base-32 characters, checked before any query. */
-export const LIST_ID = /^lst_[0-9a-hjkmnp-tv-z]{16}$/;
-
-function newListId(): string {
-  const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return `lst_${Array.from(bytes, (byte) => alphabet[byte % 32]).join("")}`;
-}
+export const LIST_ID = idPattern("lst");
 
 /** Why a list was not stored. */
 export type StoreListError = "empty" | "too_large" | "not_text";
 
 /**
- * Stores a list an admin gave: the uploaded file when there is one (decoded by {@link decodeListFile}), else the
+ * Stores a list an admin gave: the uploaded file when there is one (decoded by `decodeCsvFile` (lib/csv.ts)), else the
  * pasted text. Stored even when it has problems, so the page can name them.
  * @param input.by the admin's e-mail. @returns the list's id, or why it was not stored.
  */
@@ -59,10 +56,10 @@ export async function storePaymentList(
   const file = input.file && input.file.bytes.byteLength > 0 ? input.file : undefined;
   const size = file ? file.bytes.byteLength : Buffer.byteLength(input.pasted ?? "");
   if (size > MAX_LIST_BYTES) return { error: "too_large" };
-  const content = file ? decodeListFile(file.bytes) : (input.pasted ?? "");
+  const content = file ? decodeCsvFile(file.bytes) : (input.pasted ?? "");
   if (content === null || !isStorableText(content)) return { error: "not_text" };
   if (!content.trim()) return { error: "empty" };
-  const id = newListId();
+  const id = newId("lst");
   const fileName = file ? file.name.replace(/\p{Cc}/gu, "").slice(0, 200) || null : null;
   await db.insert(paymentLists).values({ id, createdBy: input.by, fileName, content });
   return { id };
@@ -223,7 +220,7 @@ export async function planReconciliation(db: Db, listId: string): Promise<Reconc
 }
 
 /**
- * Paid orders whose payment was confirmed (or marked) on the merchant's days `from`–`to` (Africa/Tripoli), other than
+ * Paid orders whose payment was confirmed (or marked) on the merchant's days `from`–`to` (lib/time.ts), other than
  * `listed`: at most {@link MISSING_LIMIT} + 1, oldest first. The day is the move to paid's, from the order's events.
  */
 async function paidOrdersNotListed(
@@ -231,6 +228,7 @@ async function paidOrdersNotListed(
   days: { from: string; to: string },
   listed: string[],
 ): Promise<MissingOrder[]> {
+  const zone = sql.raw(`'${TIME_ZONE}'`);
   const { rows } = await db.execute<{
     id: string;
     payment_token: string | null;
@@ -246,9 +244,9 @@ async function paidOrdersNotListed(
     where o.status = 'paid'
       -- An order is placed at most a payment page's lifetime before it is paid, but a late confirmation can come
       -- days later: the index on (status, created_at) narrows, the move's own day decides.
-      and o.created_at >= (${days.from}::date - 31)::timestamp at time zone 'Africa/Tripoli'
-      and o.created_at < (${days.to}::date + 1)::timestamp at time zone 'Africa/Tripoli'
-      and (paid.at at time zone 'Africa/Tripoli')::date between ${days.from}::date and ${days.to}::date
+      and o.created_at >= (${days.from}::date - 31)::timestamp at time zone ${zone}
+      and o.created_at < (${days.to}::date + 1)::timestamp at time zone ${zone}
+      and (paid.at at time zone ${zone})::date between ${days.from}::date and ${days.to}::date
       and o.id <> all(${sql.param(listed)}::text[])
     order by paid.at, o.id
     limit ${MISSING_LIMIT + 1}`);

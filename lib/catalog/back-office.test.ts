@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { orderLines, orders, products } from "../db/schema";
-import { newOrderId } from "../orders/store";
+import { newOrderId } from "../ids";
 import { setUpTestDatabase } from "../../testing/db";
 import { listProductsForAdmin, parseProductListQuery, parseStockForm, productForAdmin } from "./back-office";
 import { addPicture } from "./pictures";

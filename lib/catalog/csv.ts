@@ -1,13 +1,12 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Messages } from "next-intl";
-import { neutraliseFormula } from "../admin/orders";
-import { decodeListFile, detectDelimiter } from "../admin/payment-list";
+import { decodeCsvFile, neutraliseFormula, parseCsv } from "../csv";
 import type { Db, DbOrTx } from "../db/client";
 import { catalogEvents, catalogImports, products, type CatalogImportRow, type ProductRow } from "../db/schema";
+import { idPattern, newId } from "../ids";
 import { toWireAmount } from "../money";
 import { productInputSchema, type ProductField, type ProductInput, type ProductProblem } from "./editing";
 
@@ -122,7 +121,7 @@ function shownFields(product: ProductRow): Record<Column, Shown> {
 
 /**
  * A cell as the CSV writes it: a formula to a spreadsheet (`=`, `+`, `-`, `@`, tab, CR first) gets a leading
- * apostrophe (lib/admin/orders.ts, `neutraliseFormula`), and so does text that starts with an apostrophe itself, so that
+ * apostrophe (lib/csv.ts, `neutraliseFormula`), and so does text that starts with an apostrophe itself, so that
  * the import's {@link unguardCell} gives back exactly what was exported.
  */
 function guardCell(value: string): string {
@@ -172,20 +171,9 @@ function readCatalogCsv(text: string): { rows: FileRow[]; ignoredColumns: string
   });
   const body = text.replace(/^\uFEFF/, "");
   if (!body.trim()) return fail("empty");
-  let records: string[][];
-  try {
-    records = parse(body, {
-      delimiter: detectDelimiter(body),
-      relax_column_count: true,
-      // A quote inside a cell typed by hand (=HYPERLINK("…") unquoted) is kept as text, as spreadsheets read it.
-      relax_quotes: true,
-      skip_empty_lines: false,
-      to: MAX_CATALOG_CSV_ROWS + 2,
-    });
-  } catch (error) {
-    const row = error instanceof CsvError && typeof error.records === "number" ? error.records + 1 : 1;
-    return fail("unreadable", row);
-  }
+  const parsed = parseCsv(body, MAX_CATALOG_CSV_ROWS);
+  if (!parsed.ok) return fail("unreadable", parsed.row);
+  const records = parsed.records;
   const header = records[0] ?? [];
   const at = new Map<Column, number>();
   const ignoredColumns: string[] = [];
@@ -314,20 +302,14 @@ export async function planCatalogImport(db: DbOrTx, text: string, { lock = false
 // Stored files and applying them
 
 /** An import's id in URLs: `imp_` + 16 base-32 characters. */
-export const IMPORT_ID = /^imp_[0-9a-hjkmnp-tv-z]{16}$/;
-
-function newImportId(): string {
-  const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return `imp_${Array.from(bytes, (byte) => alphabet[byte % 32]).join("")}`;
-}
+export const IMPORT_ID = idPattern("imp");
 
 /** Why an uploaded file was not stored. */
 export type StoreImportError = "empty" | "too_large" | "not_text";
 
 /**
  * Stores an uploaded catalogue CSV for its dry run, even when it has problems (so that the page can name them).
- * Decoded like the reconciliation's lists (lib/admin/payment-list.ts, `decodeListFile`: UTF-8 with or without a byte
+ * Decoded like the reconciliation's lists (lib/csv.ts, `decodeCsvFile`: UTF-8 with or without a byte
  * order mark, UTF-16, else Windows-1256).
  * @param input.by the admin's e-mail. @returns the import's id, or why it was not stored.
  */
@@ -338,10 +320,10 @@ export async function storeCatalogImport(
   const file = input.file;
   if (!file || file.bytes.byteLength === 0) return { error: "empty" };
   if (file.bytes.byteLength > MAX_CATALOG_CSV_BYTES) return { error: "too_large" };
-  const content = decodeListFile(file.bytes);
+  const content = decodeCsvFile(file.bytes);
   if (content === null) return { error: "not_text" };
   if (!content.trim()) return { error: "empty" };
-  const id = newImportId();
+  const id = newId("imp");
   const fileName = file.name.replace(/\p{Cc}/gu, "").slice(0, 200) || null;
   await db.insert(catalogImports).values({ id, createdBy: input.by, fileName, content });
   return { id };

@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { orderLines, orders, products } from "../db/schema";
-import { newOrderId } from "../orders/store";
+import { newOrderId } from "../ids";
 import { setUpTestDatabase } from "../../testing/db";
 import { listProducts, PAGE_SIZE, parsePageParam } from "./products";
 

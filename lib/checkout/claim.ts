@@ -8,7 +8,7 @@ import { orderLines, orders, type OrderRow, type OrderStatus, type PaymentMethod
 import type { DeliveryZone } from "../delivery/zones";
 import type { Locale } from "../i18n/config";
 import { CURRENCY } from "../money";
-import { newOrderId } from "../orders/store";
+import { newOrderId } from "../ids";
 import { writeOrder } from "../orders/events";
 import { isPaymentPageOpen } from "../orders/payment-page";
 import { ACCESS_TOKEN_LIFETIME_MS, CHECKOUT_DEADLINE_MS } from "../payments";

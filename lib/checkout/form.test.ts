@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_GATEWAYS } from "../gateways";
-import { checkoutFormSchema, looksLikeWebAddress, normaliseLibyanMobile } from "./form";
+import { checkoutFormSchema, looksLikeWebAddress } from "./form";
 
 /** A cart of digital products only: no delivery, a way to reach the customer (the tests below give an e-mail). */
 const schema = checkoutFormSchema(DEFAULT_GATEWAYS, { physical: false, pickup: false, zones: [] });
@@ -153,22 +153,5 @@ describe("checkout form schema", () => {
     });
     expect(narrow.safeParse({ email: "a@example.ly", payment_gateway: "sadad" }).success).toBe(true);
     expect(narrow.safeParse({ email: "a@example.ly", payment_gateway: "edfali" }).success).toBe(false);
-  });
-});
-
-describe("normaliseLibyanMobile", () => {
-  it.each([
-    "0912345678",
-    "091 234 5678",
-    "091-234-5678",
-    "+218912345678",
-    "+218 91 234 5678",
-    "00218912345678",
-    "218912345678",
-  ])("normalises %j to 0912345678", (input) => {
-    expect(normaliseLibyanMobile(input)).toBe("0912345678");
-  });
-  it.each(["", "12345", "+44 7700 900123", "0212345678", "abcdefghij", "09123456789999"])("rejects %j", (input) => {
-    expect(normaliseLibyanMobile(input)).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
-import { parsePhoneNumberFromString } from "libphonenumber-js/mobile";
 import { z } from "zod";
 import type { Gateway } from "../gateways";
 import { CUSTOMER_FIELDS } from "../payments";
+import { normaliseLibyanMobile } from "../phone";
 import type { ProblemKey } from "../problems";
 
 /** The checkout form: its fields, its zod schema, and what a valid submission becomes. No React, no network. */
@@ -32,19 +32,6 @@ const optionalText = (max: number, tooLong: ProblemKey) =>
     .optional()
     .transform((value) => value?.trim() || undefined)
     .pipe(z.string().max(max, tooLong).optional());
-
-/**
- * Normalises a Libyan mobile number written in any common way — `091 234 5678`, `0912345678`, `+218 91-234-5678`,
- * `00218912345678` — to the local form the service formats (docs/payment-service.md, "Creating a payment" `phone`):
- * `0912345678`.
- * @returns the normalised number, or `null` when it is not a valid Libyan mobile number.
- */
-export function normaliseLibyanMobile(input: string): string | null {
-  const international = input.trim().replace(/^00/, "+");
-  const number = parsePhoneNumberFromString(international, "LY");
-  if (!number || number.country !== "LY" || !number.isValid()) return null;
-  return `0${number.nationalNumber}`;
-}
 
 /**
  * Whether a name holds something mail clients turn into a link: a scheme (`https:`), `www.`, `//`, or a host name

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, gte, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { orders } from "../db/schema";
 import { CONFIRMATION_GRACE_MS } from "../orders/settle";
-import type { DayRange } from "./period";
+import type { DayRange } from "../time";
 
 /**
  * The conditions on `orders` behind the dashboard's numbers, in one home: the dashboard counts with them and the orders

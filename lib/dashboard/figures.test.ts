@@ -6,7 +6,7 @@ import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
 import { loadDashboard } from "./figures";
 import { UNKNOWN_GATEWAY } from "./conditions";
-import { dayRange } from "./period";
+import { dayRange } from "../time";
 
 /**
  * The dashboard's figures against a set of orders whose answers are worked out by hand below. "Now" is Wednesday

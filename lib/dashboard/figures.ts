@@ -5,7 +5,8 @@ import type { Db } from "../db/client";
 import { orders, type DeliveryMethod, type OrderFlag, type OrderStatus } from "../db/schema";
 import { effectiveStatus, effectiveStatusIs } from "../orders/payment-page";
 import { confirmationOverdue, emailFailed, paidWithin, paymentCreated, startedWithin, toFulfil } from "./conditions";
-import { periodBounds, TIME_ZONE, type Period, type PeriodBounds } from "./period";
+import { TIME_ZONE } from "../time";
+import { periodBounds, type Period, type PeriodBounds } from "./period";
 
 /**
  * The merchant's home (app/admin/page.tsx): what sold, what to ship, what needs a look. Each figure is one SQL

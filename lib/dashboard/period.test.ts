@@ -1,17 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseOrderListQuery } from "../admin/orders";
-import { addDays, dayRange, parsePeriod, periodBounds, tripoliDay, tripoliMidnight } from "./period";
+import { dayRange } from "../time";
+import { parsePeriod, periodBounds } from "./period";
 
-describe("Libya's days", () => {
-  it("puts 21:59 UTC on one Tripoli day and 22:01 UTC on the next (UTC+2, no daylight saving)", () => {
-    expect(tripoliDay(new Date("2026-11-24T21:59:00Z"))).toBe("2026-11-24");
-    expect(tripoliDay(new Date("2026-11-24T22:01:00Z"))).toBe("2026-11-25");
-    expect(tripoliMidnight("2026-11-25")).toEqual(new Date("2026-11-24T22:00:00Z"));
-    // Summer too: Libya keeps UTC+2 all year.
-    expect(tripoliMidnight("2026-07-01")).toEqual(new Date("2026-06-30T22:00:00Z"));
-    expect(addDays("2026-03-01", -1)).toBe("2026-02-28");
-  });
-
+describe("the dashboard's periods", () => {
   it("makes periods of whole days ending today, against as many days just before", () => {
     const now = new Date("2026-11-25T08:00:00Z");
     expect(periodBounds("today", now)).toMatchObject({

@@ -149,7 +149,7 @@ export const orders = pgTable(
     /** Digest of the cart, its prices and the customer's details: the same checkout submitted again has the same one. */
     fingerprint: text().notNull(),
     /**
-     * The client address the checkout came from (lib/admin/auth.ts, `clientIp`), for the budget of new payments per
+     * The client address the checkout came from (lib/client-address.ts, `clientIp`), for the budget of new payments per
      * address (lib/checkout/place-order.ts); null for orders stored before it was kept.
      */
     clientAddress: text(),
@@ -392,7 +392,7 @@ export const signInLinks = pgTable(
     id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
     /** As asked for, lower-cased, whether or not an account has it. */
     email: text().notNull(),
-    /** The address that asked (lib/admin/auth.ts, `clientIp`). */
+    /** The address that asked (lib/client-address.ts, `clientIp`). */
     ip: text().notNull(),
     /** The account the link signs in to; null when the e-mail has none (nothing was sent). */
     adminId: bigint({ mode: "number" }).references(() => adminUsers.id, { onDelete: "cascade" }),
@@ -436,7 +436,7 @@ export const EMAIL_STATUSES = ["pending", "sent", "failed"] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
 /**
- * The transactional outbox (lib/email/outbox.ts): a row is written in the same transaction as the order's move, so an
+ * The transactional outbox (lib/orders/outbox.ts): a row is written in the same transaction as the order's move, so an
  * e-mail exists exactly when the move does. Senders claim due rows with `FOR UPDATE SKIP LOCKED` and a lease
  * (`locked_until`), talk SMTP outside any transaction, then mark them sent or reschedule them (lib/email/sender.ts).
  */

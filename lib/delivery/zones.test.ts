@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { deliveryEvents, deliveryZones, orders, storePickup } from "../db/schema";
-import { newOrderId } from "../orders/store";
+import { newOrderId } from "../ids";
 import { setUpTestDatabase } from "../../testing/db";
 import { findEnabledZone, listDeliveryZones, readPickup } from "./zones";
 

@@ -13,6 +13,7 @@ import en from "../i18n/messages/en.json";
 import { CURRENCY, formatMoney, fromDecimalAmount, multiply } from "../money";
 import { BRAND } from "../brand";
 import { getEnv } from "../env";
+import { TIME_ZONE } from "../time";
 import { orderLinkUrl } from "../orders/order-link";
 
 /**
@@ -56,7 +57,6 @@ export interface RenderedEmail {
 }
 
 const catalogues: Record<Locale, typeof en> = { en, ar };
-const TIME_ZONE = "Africa/Tripoli";
 
 /**
  * Renders one outbox e-mail.

@@ -8,9 +8,10 @@ import { settle } from "../orders/settle";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
 import { startTestSmtpServer, type TestSmtpServer } from "../../testing/smtp";
-import { queueOrderEmails } from "./outbox";
+import { queueOrderEmails } from "../orders/outbox";
 import { deliverPendingEmails, LEASE_MS, MAX_ATTEMPTS, retryDelayMs } from "./sender";
-import { SMTP_TIMEOUTS, type EmailSettings } from "./settings";
+import type { EmailSettings } from "../env";
+import { SMTP_TIMEOUTS } from "./settings";
 
 /** The sender against a real SMTP server (smtp-server) and a real database: what arrives, once, and what is kept. */
 

@@ -1,7 +1,6 @@
 import "server-only";
 import { after } from "next/server";
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
-import { paidWith } from "../admin/orders";
 import { getDb, type Db } from "../db/client";
 import { describeDbFailure } from "../db/errors";
 import { readPickup } from "../delivery/zones";
@@ -10,10 +9,11 @@ import { storableJson } from "../db/text";
 import { logger } from "../log";
 import { recordOrderEvent } from "../orders/events";
 import { renderOrderEmail, type EmailOrder } from "./render";
-import { createMailTransport, emailSettings, type EmailSettings } from "./settings";
+import { emailSettings, type EmailSettings } from "../env";
+import { createMailTransport } from "./settings";
 
 /**
- * Delivers the outbox (lib/email/outbox.ts). A sender claims one due e-mail at a time with `FOR UPDATE SKIP LOCKED`
+ * Delivers the outbox (lib/orders/outbox.ts). A sender claims one due e-mail at a time with `FOR UPDATE SKIP LOCKED`
  * in a single statement that also sets a lease (`locked_until`) and counts the attempt, so two senders never hold the
  * same e-mail and no database connection is held while SMTP talks. Then, outside any transaction, it renders the
  * e-mail and hands it to the SMTP server, and records the outcome on the row and as an order event:
@@ -172,7 +172,7 @@ async function claimNext(db: Db, now: Date): Promise<EmailOutboxRow | undefined>
  * pickup, the shop's pickup address and hours.
  */
 async function loadEmailOrder(db: Db, orderId: string): Promise<EmailOrder> {
-  const [order, lines, events] = await Promise.all([
+  const [order, lines, deliveries] = await Promise.all([
     db.query.orders.findFirst({ where: eq(orders.id, orderId) }),
     db.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.position)),
     db
@@ -183,11 +183,11 @@ async function loadEmailOrder(db: Db, orderId: string): Promise<EmailOrder> {
   ]);
   if (!order) throw new Error(`order ${orderId} is gone`);
   const pickup = order.deliveryMethod === "pickup" ? await readPickup(db) : undefined;
-  const mismatch = events.findLast((event) => event.data.outcome === "amount_mismatch")?.data;
+  const mismatch = deliveries.findLast((event) => event.data.outcome === "amount_mismatch")?.data;
   return {
     order,
     lines,
-    paidWith: paidWith(events) ?? order.paymentGateway,
+    paidWith: order.paidGateway ?? order.paymentGateway,
     ...(pickup ? { pickup } : {}),
     ...(mismatch && (typeof mismatch.amount === "number" || typeof mismatch.amount === "string")
       ? { received: { amount: mismatch.amount, currency: String(mismatch.currency ?? "") } }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "../env";
-import { createMailTransport, emailSettings, senderDomain } from "./settings";
+import { createMailTransport } from "./settings";
 
 const options = (smtpUrl: string) =>
   (createMailTransport({ smtpUrl }).transporter as unknown as { options: Record<string, unknown> }).options;
@@ -27,25 +26,5 @@ describe("the SMTP connection", () => {
       greetingTimeout: 5 * 60_000,
       socketTimeout: 10 * 60_000,
     });
-  });
-});
-
-describe("emailSettings", () => {
-  it("is null (e-mail off) without SMTP_URL, and the environment's settings with it", () => {
-    expect(emailSettings(parseEnv({}, "development"))).toBeNull();
-    const settings = emailSettings(
-      parseEnv(
-        { SMTP_URL: "smtp://127.0.0.1:4025", MERCHANT_LOCALE: "ar", SITE_URL: "http://localhost:3000" },
-        "development",
-      ),
-    );
-    expect(settings).toEqual({
-      smtpUrl: "smtp://127.0.0.1:4025",
-      from: "Medina Market <shop@example.com>",
-      merchantEmail: "merchant@example.com",
-      merchantLocale: "ar",
-      siteUrl: "http://localhost:3000",
-    });
-    expect(senderDomain(settings!)).toBe("example.com");
   });
 });

@@ -1,41 +1,7 @@
 import "server-only";
 import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
-import { getEnv, isLoopbackHost, singleMailbox, type Env } from "../env";
-import type { Locale } from "../i18n/config";
-
-/**
- * How the shop sends e-mail: the SMTP server of `SMTP_URL` (a transactional provider's relay in production,
- * `npm run dev`'s mail catcher in development), the sender `MAIL_FROM`, and whom the merchant's notices go to, in
- * which language. Holds the SMTP password: server-only.
- */
-export interface EmailSettings {
-  /** `smtp://user:password@host:587` (STARTTLS) or `smtps://…:465` (TLS from the first byte). */
-  smtpUrl: string;
-  /** `Medina Market <orders@shop.example.ly>` */
-  from: string;
-  /** Where the merchant's notices go; none are queued without it. */
-  merchantEmail: string | undefined;
-  merchantLocale: Locale;
-  /** The shop's public origin, for the links in the e-mails. */
-  siteUrl: string;
-}
-
-/**
- * The e-mail settings from the environment, or `null` when e-mail is off (`SMTP_URL` unset): nothing is queued or
- * sent then, and the server said so once when it started.
- * @throws EnvError when the environment is unusable.
- */
-export function emailSettings(env: Env = getEnv()): EmailSettings | null {
-  if (!env.SMTP_URL || !env.MAIL_FROM) return null;
-  return {
-    smtpUrl: env.SMTP_URL,
-    from: env.MAIL_FROM,
-    merchantEmail: env.MERCHANT_EMAIL,
-    merchantLocale: env.MERCHANT_LOCALE,
-    siteUrl: env.SITE_URL,
-  };
-}
+import { isLoopbackHost, type EmailSettings } from "../env";
 
 /**
  * How long the shop waits at each step of an SMTP conversation before the attempt counts as failed: as long as the
@@ -68,9 +34,4 @@ function smtpOptions(smtpUrl: string): SMTPTransport.Options {
 /** A nodemailer transport for the settings' SMTP server (one connection per message; close it when done). */
 export function createMailTransport(settings: Pick<EmailSettings, "smtpUrl">) {
   return nodemailer.createTransport(smtpOptions(settings.smtpUrl));
-}
-
-/** The domain of the sender's address: the right-hand side of every Message-ID the shop makes. */
-export function senderDomain(settings: Pick<EmailSettings, "from">): string {
-  return singleMailbox(settings.from)?.address.split("@").pop() ?? "localhost";
 }

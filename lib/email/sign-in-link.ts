@@ -9,8 +9,10 @@ import ar from "../i18n/messages/ar.json";
 import en from "../i18n/messages/en.json";
 import { logger } from "../log";
 import { htmlAndText, type RenderedEmail } from "./render";
-import { createMailTransport, emailSettings, type EmailSettings } from "./settings";
+import { emailSettings, type EmailSettings } from "../env";
+import { createMailTransport } from "./settings";
 import { BRAND } from "../brand";
+import { TIME_ZONE } from "../time";
 
 /**
  * The back office's sign-in link e-mail (lib/admin/sign-in-links.ts), in the language of the page it was asked from:
@@ -20,7 +22,6 @@ import { BRAND } from "../brand";
  */
 
 const catalogues: Record<Locale, typeof en> = { en, ar };
-const TIME_ZONE = "Africa/Tripoli";
 
 /**
  * The link's page: the token in the query, read there and posted back by the admin's own press of a button, never

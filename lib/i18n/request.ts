@@ -1,5 +1,6 @@
 import { getRequestConfig } from "next-intl/server";
 import { cookies, headers } from "next/headers";
+import { TIME_ZONE } from "../time";
 import { LOCALE_COOKIE, resolveLocale } from "./config";
 
 /** next-intl's per-request configuration (wired in next.config.mjs): the language and its messages. */
@@ -9,6 +10,6 @@ export default getRequestConfig(async () => {
   return {
     locale,
     messages: (await import(`./messages/${locale}.json`)).default,
-    timeZone: "Africa/Tripoli",
+    timeZone: TIME_ZONE,
   };
 });

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client";
-import { orderEvents, orders, type OrderEventType, type OrderFlag } from "../db/schema";
+import { orderEvents, orders, type OrderEventType } from "../db/schema";
 
 /**
  * An order's history (`order_events`, append-only), written together with the changes it records. Everything that
@@ -83,13 +83,4 @@ export async function writeOrder(
       from written returning order_id`,
   );
   return rows.length > 0;
-}
-
-/** The order's flags with `flags` added, each unless it is there already: for an {@link OrderChange}'s `set.flags`. */
-export function withFlag(...flags: OrderFlag[]): SQL<OrderFlag[]> {
-  return flags.reduce<SQL<OrderFlag[]>>(
-    (current, flag) =>
-      sql`case when ${flag} = any(${current}) then ${current} else array_append(${current}, ${flag}) end`,
-    sql`${orders.flags}`,
-  );
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../db/client";
 import { orders, type OrderFlag, type OrderRow } from "../db/schema";
-import { changeOrder, withFlag } from "./events";
+import { changeOrder } from "./events";
 
 /**
  * The merchant's flags on an order (`ORDER_FLAGS` in lib/db/schema.ts): raised by the moves of lib/orders/settle.ts
@@ -27,11 +27,22 @@ export function unresolvedFlags(order: Pick<OrderRow, "flags" | "resolvedFlags">
 }
 
 /**
- * The columns that raise `flag` on an order, for a change's `set` (`changeOrder` in lib/orders/events.ts): the flag
- * added unless it is there, and taken out of the resolved ones, since raised again it is news again (a second payment with another amount).
+ * The columns that raise `flags` on an order, for a change's `set` (`changeOrder` in lib/orders/events.ts): each flag
+ * added unless the order has it, and taken out of the resolved ones, since raised again it is news again (a second
+ * payment with another amount). Every flag is raised through this: the moves of settle.ts and the webhook alike.
  */
-export function raiseFlag(flag: OrderFlag): { flags: SQL<OrderFlag[]>; resolvedFlags: SQL<OrderFlag[]> } {
-  return { flags: withFlag(flag), resolvedFlags: sql`array_remove(${orders.resolvedFlags}, ${flag})` };
+export function raiseFlags(...flags: OrderFlag[]): { flags: SQL<OrderFlag[]>; resolvedFlags: SQL<OrderFlag[]> } {
+  return {
+    flags: flags.reduce<SQL<OrderFlag[]>>(
+      (current, flag) =>
+        sql`case when ${flag} = any(${current}) then ${current} else array_append(${current}, ${flag}) end`,
+      sql`${orders.flags}`,
+    ),
+    resolvedFlags: flags.reduce<SQL<OrderFlag[]>>(
+      (current, flag) => sql`array_remove(${current}, ${flag})`,
+      sql`${orders.resolvedFlags}`,
+    ),
+  };
 }
 
 /** What {@link resolveFlag} did. */

@@ -4,14 +4,14 @@ import { describe, expect, it, vi } from "vitest";
 import { listOrders } from "../admin/orders";
 import { createDb } from "../db/client";
 import { emailOutbox, orderEvents, orders, type FulfilmentStep } from "../db/schema";
-import { queueOrderEmails } from "../email/outbox";
+import { queueOrderEmails } from "./outbox";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
 import { nextFulfilmentStep, recordFulfilmentStep } from "./fulfilment";
 
 /** The merchant moves a paid order along its way, one step at a time, each optionally e-mailing the customer once. */
 
-// E-mail on, as the shop's environment turns it on (lib/email/settings.ts reads these through lib/env.ts).
+// E-mail on, as the shop's environment turns it on (lib/env.ts, `emailSettings`).
 vi.stubEnv("SMTP_URL", "smtp://127.0.0.1:2525");
 vi.stubEnv("MAIL_FROM", "Medina Market <shop@medina.example>");
 vi.stubEnv("MERCHANT_EMAIL", "owner@medina.example");

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orders, type DeliveryMethod, type FulfilmentStep, type OrderRow } from "../db/schema";
-import { queueOrderEmails } from "../email/outbox";
+import { queueOrderEmails } from "./outbox";
 import { changeOrder } from "./events";
 
 /**
@@ -53,7 +53,7 @@ export type FulfilmentResult =
 /**
  * Records that a paid order took `step`, once, as admin `by`; the last step of its way also sets `fulfilledAt`. With
  * `notify` (the merchant's choice, per step), the customer's e-mail for the step is queued in the same transaction
- * (lib/email/outbox.ts, reason = the step: one per order and step, however often asked); the caller sends it after
+ * (lib/orders/outbox.ts, reason = the step: one per order and step, however often asked); the caller sends it after
  * its response. An order without an e-mail address, or e-mail switched off, is moved without one.
  * @param now the step's time (tests pass one). @returns what happened ({@link FulfilmentResult}).
  * @throws the database's error when it cannot write.

@@ -2,7 +2,8 @@ import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Db } from "../db/client";
 import { getEnv } from "../env";
-import { findLinkedOrder, ORDER_ID, type LinkedOrder } from "./store";
+import { ORDER_ID } from "../ids";
+import { findLinkedOrder, type LinkedOrder } from "./store";
 
 /**
  * The signed link of an order: `/orders/<id>?key=<signature>`, which opens that order's page in any browser, no

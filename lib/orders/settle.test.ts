@@ -10,7 +10,8 @@ import { changeOrder } from "./events";
 import { expireDueOrders } from "./expiry";
 import { effectiveStatus } from "./payment-page";
 import { CONFIRMATION_GRACE_MS, FLAG_NOTICES, nextMove, settle, type SettlementInput } from "./settle";
-import { findCustomerOrder, listCustomerOrders, newOrderId } from "./store";
+import { newOrderId } from "../ids";
+import { findCustomerOrder, listCustomerOrders } from "./store";
 
 const t = setUpTestDatabase();
 

@@ -2,9 +2,10 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orders, type EmailReason, type OrderEventType, type OrderFlag, type OrderStatus } from "../db/schema";
-import { queueOrderEmails } from "../email/outbox";
+import { queueOrderEmails } from "./outbox";
 import { holdsStock, sellStock } from "../catalog/stock";
-import { changeOrder, recordOrderEvent, withFlag } from "./events";
+import { changeOrder, recordOrderEvent } from "./events";
+import { raiseFlags } from "./flags";
 
 /**
  * How orders move once their payment exists: the state table, and {@link settle}, the one function that applies it.
@@ -184,8 +185,8 @@ export async function settle(
     const newFlag = move?.flag && !order.flags.includes(move.flag) ? move.flag : undefined;
     const news = move ? to !== from || newFlag : recordedWhenNothingMoves(input);
     if (!news) return { from, to, changed: false };
-    // The gateway the service says was used (lib/admin/orders.ts, paidWith): with the move to paid, or from a delivery
-    // that confirms a payment the merchant marked paid first.
+    // The gateway the service says was used (`paid_gateway`, the one home of that fact: the back office, the e-mails and
+    // the dashboard read it): with the move to paid, or from a delivery that confirms a payment marked paid first.
     const gateway = input.kind === "payment_confirmed" ? deliveredGateway(input.delivery) : null;
     const namesGateway = gateway !== null && order.paidGateway === null && to === "paid";
     const sold = to === "paid" && from !== "paid";
@@ -215,8 +216,12 @@ export async function settle(
       ...(sold ? { paidAt: now } : {}),
       ...(namesGateway ? { paidGateway: gateway } : {}),
       ...(to === "awaiting_confirmation" ? { customerReturnedAt: now } : {}),
-      ...(flags.length > 0 ? { flags: withFlag(...flags) } : {}),
-      ...(resolved.length > 0 ? { resolvedFlags: [...order.resolvedFlags, ...resolved] } : {}),
+      ...(flags.length > 0 ? raiseFlags(...flags) : {}),
+      // With the row locked, the resolved flags as they will be: those raised here no longer resolved (as raiseFlags
+      // does), then the ones this move deals with.
+      ...(resolved.length > 0
+        ? { resolvedFlags: [...order.resolvedFlags.filter((flag) => !flags.includes(flag)), ...resolved] }
+        : {}),
       // A payment whose creating server died before storing it: the delivery (matched by `custom`) names its token.
       ...(input.kind === "payment_confirmed" && order.paymentToken === null
         ? { paymentToken: input.paymentToken }

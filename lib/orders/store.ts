@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, desc, eq, notInArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orderLines, orders, type OrderLineRow, type OrderRow, type OrderStatus } from "../db/schema";
+import { ORDER_ID } from "../ids";
 import { effectiveStatus } from "./payment-page";
 
 /**
@@ -25,16 +26,6 @@ function shownStatus(order: Pick<OrderRow, "status" | "paymentExpiresAt">): Cust
   const status = effectiveStatus(order);
   if (status === "started" || status === "failed") throw new Error(`an order ${status} reached a customer's page`);
   return status;
-}
-
-/** Order ids: `ord_` and 16 base-32 characters. Checked before any query, so a guessed id never reaches SQL. */
-export const ORDER_ID = /^ord_[0-9a-hjkmnp-tv-z]{16}$/;
-
-/** A new random order id, sent to the service as `custom` (docs/payment-service.md, "Creating a payment"). */
-export function newOrderId(): string {
-  const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return `ord_${Array.from(bytes, (byte) => alphabet[byte % 32]).join("")}`;
 }
 
 /** How long after the customer came back the order page keeps looking for the service's confirmation by itself. */

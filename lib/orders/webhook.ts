@@ -3,13 +3,13 @@ import { eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client";
 import { orders } from "../db/schema";
 import { storableJson } from "../db/text";
-import { queueOrderEmails } from "../email/outbox";
+import { queueOrderEmails } from "./outbox";
 import { fromDecimalAmount } from "../money";
 import { parseWebhookEvent, PAYMENT_SUCCESS_EVENT, PAYMENT_SUCCESS_STATUS, verifyWebhookSignature } from "../payments";
 import { changeOrder, recordOrderEvent } from "./events";
-import { raiseFlag } from "./flags";
+import { raiseFlags } from "./flags";
 import { settle } from "./settle";
-import { ORDER_ID } from "./store";
+import { ORDER_ID } from "../ids";
 
 /**
  * A webhook delivery from the payment service (docs/payment-service.md, "The signed webhook"), from raw
@@ -178,6 +178,6 @@ async function record(
   flag?: "amount_mismatch",
 ): Promise<void> {
   const event = { type: "webhook_received", data: storableJson(data) } as const;
-  if (flag && orderId) await changeOrder(db, orderId, { set: raiseFlag(flag) }, event);
+  if (flag && orderId) await changeOrder(db, orderId, { set: raiseFlags(flag) }, event);
   else await recordOrderEvent(db, orderId, event);
 }

@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
-import { clientIp } from "@/lib/admin/auth";
+import { clientIp } from "@/lib/client-address";
 import { newCart, priceCart, type PricedCart } from "@/lib/cart";
 import {
   CHECKOUT_FIELDS,

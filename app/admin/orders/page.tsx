@@ -13,7 +13,7 @@ import {
 import { getDb } from "@/lib/db/client";
 import { orderLabels } from "@/components/admin/labels";
 import { UNKNOWN_GATEWAY } from "@/lib/dashboard/conditions";
-import { tripoliMidnight } from "@/lib/dashboard/period";
+import { tripoliMidnight } from "@/lib/time";
 import { formatMoney } from "@/lib/money";
 import { ListSearchForm } from "@/components/admin/list-search-form";
 

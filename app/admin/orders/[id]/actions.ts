@@ -4,12 +4,12 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
-import { resendEmail } from "@/lib/email/outbox";
+import { resendEmail } from "@/lib/orders/outbox";
 import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
 import { ORDER_FLAGS } from "@/lib/db/schema";
 import { logger } from "@/lib/log";
 import { resolveFlag } from "@/lib/orders/flags";
-import { ORDER_ID } from "@/lib/orders/store";
+import { ORDER_ID } from "@/lib/ids";
 import { settle } from "@/lib/orders/settle";
 
 /** Printable text without control characters (a NUL cannot even be stored), trimmed, within `max` characters. */
@@ -47,7 +47,7 @@ export async function markPaidAction(form: FormData): Promise<void> {
   });
   const result = !settlement ? "not_found" : settlement.changed ? "marked_paid" : "cannot_mark_paid";
   logger.info({ event: "admin_mark_paid", orderId: id, result });
-  // The receipt and the merchant's notice the move queued (lib/email/outbox.ts) go out after the redirect.
+  // The receipt and the merchant's notice the move queued (lib/orders/outbox.ts) go out after the redirect.
   if (result === "marked_paid") sendPendingEmailsAfterResponse();
   redirect(`/admin/orders/${encodeURIComponent(id)}?result=${result}`);
 }

@@ -9,7 +9,7 @@ import { SubmitButton } from "@/components/submit-button";
 import { requireAdmin } from "@/lib/admin/auth";
 import { findOrderForAdmin, lineNameIn } from "@/lib/admin/orders";
 import { getDb } from "@/lib/db/client";
-import { emailSettings } from "@/lib/email/settings";
+import { emailSettings } from "@/lib/env";
 import { formatMoney, multiply } from "@/lib/money";
 import { unresolvedFlags } from "@/lib/orders/flags";
 import { canMarkPaid } from "@/lib/orders/settle";

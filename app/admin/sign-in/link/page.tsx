@@ -8,7 +8,7 @@ import { currentAdmin } from "@/lib/admin/auth";
 import { linkTokenSchema } from "@/lib/admin/sign-in-form";
 import { findSignInLink, LINK_TTL_MS } from "@/lib/admin/sign-in-links";
 import { getDb } from "@/lib/db/client";
-import { emailSettings } from "@/lib/email/settings";
+import { emailSettings } from "@/lib/env";
 import { requestSignInLinkAction, signInWithLinkAction } from "../../actions";
 
 export async function generateMetadata(): Promise<Metadata> {

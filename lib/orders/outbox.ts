@@ -2,15 +2,15 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { emailOutbox, orders, type EmailKind, type EmailReason } from "../db/schema";
-import { recordOrderEvent } from "../orders/events";
+import { emailSettings, senderDomain, type EmailSettings } from "../env";
 import { isLocale } from "../i18n/config";
-import { emailSettings, senderDomain, type EmailSettings } from "./settings";
+import { recordOrderEvent } from "./events";
 
 /**
  * The transactional outbox: which e-mails an order's move calls for, written in the same transaction as the move. So
  * an e-mail exists exactly when its move does (a rolled-back move leaves none; a committed one cannot lose it), and
  * each is written once: a repeated delivery moves nothing and so queues nothing, and a unique index keeps one e-mail
- * per order, kind and reason whoever asks twice. lib/email/sender.ts delivers them.
+ * per order, kind and reason whoever asks twice. lib/email/sender.ts delivers them: the moves write, e-mail reads.
  *
  * | why                                            | the customer's receipt           | the merchant's notice            |
  * |------------------------------------------------|----------------------------------|----------------------------------|

@@ -2,14 +2,14 @@ import { createHmac } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { emailOutbox, orderEvents, orders, type OrderStatus } from "../db/schema";
-import { expireDueOrders } from "../orders/expiry";
-import { CONFIRMATION_GRACE_MS, settle } from "../orders/settle";
+import { expireDueOrders } from "./expiry";
+import { CONFIRMATION_GRACE_MS, settle } from "./settle";
 import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
-import { receiveWebhook } from "../orders/webhook";
+import { receiveWebhook } from "./webhook";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
 import { queueOrderEmails, resendEmail } from "./outbox";
-import type { EmailSettings } from "./settings";
+import type { EmailSettings } from "../env";
 
 // E-mail on, as the shop's environment turns it on: settle() and the webhook read these through lib/env.ts.
 vi.stubEnv("SMTP_URL", "smtp://127.0.0.1:2525");

@@ -1,0 +1,85 @@
+import { CsvError, parse } from "csv-parse/sync";
+
+/**
+ * Reading and writing the spreadsheets merchants exchange with the back office (the reconciliation's payment lists,
+ * the catalogue's CSV, the orders export), the way Excel and LibreOffice save and open them in Libya.
+ */
+
+/**
+ * Decodes an uploaded file's bytes: UTF-8 (with or without a byte order mark) or UTF-16 with one, as spreadsheets
+ * save "CSV UTF-8" and "Unicode text"; anything that is not valid UTF-8 as Windows-1256, in which Excel on Arabic
+ * Windows saves plain "CSV".
+ * @returns the text without a byte order mark, or `null` when the bytes are not text (a NUL, as in a spreadsheet's
+ *   own binary format).
+ */
+export function decodeCsvFile(bytes: Uint8Array): string | null {
+  const bom = (...lead: number[]) => lead.every((byte, index) => bytes[index] === byte);
+  const text = bom(0xff, 0xfe)
+    ? new TextDecoder("utf-16le").decode(bytes)
+    : bom(0xfe, 0xff)
+      ? new TextDecoder("utf-16be").decode(bytes)
+      : (decodeUtf8(bytes) ?? new TextDecoder("windows-1256").decode(bytes));
+  return text.includes("\u0000") ? null : text.replace(/^\uFEFF/, "");
+}
+
+function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The cell delimiter: whichever of `,` `;` tab `|` occurs most often outside quotes in the first line (a header, or a
+ * first row). Decided here rather than by csv-parse's own guess, so that a decimal comma in an amount (`103,75`) can
+ * never be taken for one in a file separated by semicolons, as spreadsheets in some locales save.
+ */
+export function detectDelimiter(text: string): string {
+  const counts = new Map<string, number>();
+  let quoted = false;
+  for (const char of text) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === "\n" || char === "\r")) break;
+    else if (!quoted && ",;\t|".includes(char)) counts.set(char, (counts.get(char) ?? 0) + 1);
+  }
+  let best = ",";
+  for (const [char, count] of counts) if (count > (counts.get(best) ?? 0)) best = char;
+  return best;
+}
+
+/** A CSV's records, or the spreadsheet row (1 = the first line) at which it could not be read. */
+export type CsvRecords = { ok: true; records: string[][] } | { ok: false; row: number };
+
+/**
+ * Parses a CSV as people edit them: the {@link detectDelimiter} delimiter, rows of uneven length, a stray quote inside
+ * a cell typed by hand (`=HYPERLINK("…")` unquoted) kept as text, empty lines kept (so record numbers are row
+ * numbers). Reads at most `maxRows` rows after a header, plus one, so that the caller can tell a file that is too long.
+ * @param body the text, without a byte order mark. @returns its records as strings, or where it broke; never throws
+ *   for bad input.
+ */
+export function parseCsv(body: string, maxRows: number): CsvRecords {
+  try {
+    const records: string[][] = parse(body, {
+      delimiter: detectDelimiter(body),
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: false,
+      to: maxRows + 2,
+    });
+    return { ok: true, records };
+  } catch (error) {
+    // The record being read when it broke: the rows before it were read whole.
+    const row = error instanceof CsvError && typeof error.records === "number" ? error.records + 1 : 1;
+    return { ok: false, row };
+  }
+}
+
+/**
+ * A spreadsheet cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is a formula to Excel and
+ * LibreOffice; a leading apostrophe keeps it text (OWASP, "CSV injection"). Customer names and e-mails are typed by
+ * anyone, so every text cell a CSV export writes goes through this.
+ */
+export function neutraliseFormula(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}

@@ -1,0 +1,88 @@
+/**
+ * The merchant's time: Libya's (Africa/Tripoli; UTC+2 with no daylight saving since 2013), never the server's clock or
+ * UTC. A merchant's day is Tripoli's: an order paid at 23:30 in Tripoli (21:30 UTC) is that day's. Days are written
+ * `YYYY-MM-DD`. E-mails, the back office's pages and its exports show times in this zone.
+ */
+
+/** The merchant's time zone (IANA name), for `Intl`, next-intl and PostgreSQL's `at time zone`. */
+export const TIME_ZONE = "Africa/Tripoli";
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+const CALENDAR = new Intl.DateTimeFormat("en-CA", {
+  timeZone: TIME_ZONE,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  timeZoneName: "longOffset",
+});
+
+function parts(date: Date) {
+  return Object.fromEntries(CALENDAR.formatToParts(date).map(({ type, value }) => [type, value]));
+}
+
+/** Tripoli's offset from UTC at an instant, in minutes (`GMT+02:00` → 120). */
+function offsetMinutes(date: Date): number {
+  const match = /([+-])(\d{2}):(\d{2})/.exec(parts(date).timeZoneName ?? "");
+  return match ? (match[1] === "-" ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) : 0;
+}
+
+/** The Tripoli day an instant falls on, `YYYY-MM-DD`. */
+export function tripoliDay(date: Date): string {
+  const part = parts(date);
+  return `${part.year}-${part.month}-${part.day}`;
+}
+
+/** The instant a Tripoli day begins (its midnight in Tripoli). @throws on a day not written `YYYY-MM-DD`. */
+export function tripoliMidnight(day: string): Date {
+  const match = DAY.exec(day);
+  if (!match) throw new Error(`Not a day: ${day}`);
+  const utcMidnight = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  // The offset at the guess, then at the midnight it gives (the same unless the zone moved that night).
+  const guess = utcMidnight - offsetMinutes(new Date(utcMidnight)) * 60_000;
+  return new Date(utcMidnight - offsetMinutes(new Date(guess)) * 60_000);
+}
+
+/** The day `n` days after `day` (before it when negative). @throws on a day not written `YYYY-MM-DD`. */
+export function addDays(day: string, n: number): string {
+  const match = DAY.exec(day);
+  if (!match) throw new Error(`Not a day: ${day}`);
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]) + n));
+  return date.toISOString().slice(0, 10);
+}
+
+/** A run of whole Tripoli days, `from` to `to` inclusive, and the instants it spans: `[start, end)`. */
+export interface DayRange {
+  from: string;
+  to: string;
+  start: Date;
+  end: Date;
+}
+
+/** The days `from` to `to` inclusive as a {@link DayRange}. */
+export function dayRange(from: string, to: string): DayRange {
+  return { from, to, start: tripoliMidnight(from), end: tripoliMidnight(addDays(to, 1)) };
+}
+
+const TRIPOLI = new Intl.DateTimeFormat("en-CA", {
+  timeZone: TIME_ZONE,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+  timeZoneName: "longOffset",
+});
+
+/**
+ * A time as the merchant reads it: ISO 8601 in Libya's time (Africa/Tripoli) with its offset, to the second, e.g.
+ * `2026-11-25T21:30:00+02:00`. The offset is the zone's on that date (Libya moved between +01:00 and +02:00 before
+ * 2013), so a spreadsheet that reads the offset gets the exact instant back.
+ */
+export function tripoliTime(date: Date): string {
+  const part = Object.fromEntries(TRIPOLI.formatToParts(date).map(({ type, value }) => [type, value]));
+  const offset = (part.timeZoneName ?? "").replace("GMT", "") || "+00:00";
+  return `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}${offset}`;
+}

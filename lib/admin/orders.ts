@@ -33,7 +33,7 @@ import { dayRangeSchema, formatDayRange } from "../dashboard/period";
 import { isLocale, type Locale } from "../i18n/config";
 import { toWireAmount } from "../money";
 import { hasUnresolvedFlag, unresolvedFlags } from "../orders/flags";
-import { effectiveStatus, effectiveStatusIs } from "../orders/payment-page";
+import { effectiveStatus, effectiveStatusIs } from "../payment-page";
 import { RESOLVED_BY_MARK } from "../orders/settle";
 import type { Order } from "../orders/store";
 

@@ -6,7 +6,7 @@ import { isStorableText } from "../db/text";
 import { decodeCsvFile } from "../csv";
 import { idPattern, newId } from "../ids";
 import { TIME_ZONE } from "../time";
-import { effectiveStatus } from "../orders/payment-page";
+import { effectiveStatus } from "../payment-page";
 import { canMarkPaid, settle } from "../orders/settle";
 import { MAX_LIST_BYTES, readPaymentList, type ListedPayment, type ListProblem } from "./payment-list";
 

@@ -1,7 +1,8 @@
 import "server-only";
-import { and, asc, eq, gt, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, not, or, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../db/client";
 import { orderLines, orders, products } from "../db/schema";
+import { isPaymentPageAlive, paymentPageDead } from "../payment-page";
 
 /**
  * Stock, kept the way the best shops keep it — on hand, held, sold — for a hosted checkout whose payment page lives
@@ -40,7 +41,7 @@ export interface Shortfall {
 export function holding(now: Date) {
   return or(
     and(eq(orders.status, "started"), gt(orders.claimExpiresAt, now)),
-    and(inArray(orders.status, ["pending", "awaiting_confirmation"]), gt(orders.paymentExpiresAt, now)),
+    and(inArray(orders.status, ["pending", "awaiting_confirmation"]), not(paymentPageDead(now))),
   )!;
 }
 
@@ -138,6 +139,6 @@ export function holdsStock(
 ): boolean {
   if (order.status === "started") return order.claimExpiresAt > now;
   if (order.status === "pending" || order.status === "awaiting_confirmation")
-    return order.paymentExpiresAt !== null && order.paymentExpiresAt > now;
+    return isPaymentPageAlive(order, now.getTime());
   return false;
 }

@@ -10,7 +10,7 @@ import type { Locale } from "../i18n/config";
 import { CURRENCY } from "../money";
 import { newOrderId } from "../ids";
 import { writeOrder } from "../orders/events";
-import { isPaymentPageOpen } from "../orders/payment-page";
+import { isPaymentPageOpen } from "../payment-page";
 import { ACCESS_TOKEN_LIFETIME_MS, CHECKOUT_DEADLINE_MS } from "../payments";
 import type { CheckoutDetails } from "./form";
 import type { CheckoutPrice } from "./pricing";

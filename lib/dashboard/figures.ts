@@ -3,7 +3,7 @@ import { asc, count, desc, sql, type SQL } from "drizzle-orm";
 import { stockAlerts, type StockAlert } from "../catalog/back-office";
 import type { Db } from "../db/client";
 import { orders, type DeliveryMethod, type OrderFlag, type OrderStatus } from "../db/schema";
-import { effectiveStatus, effectiveStatusIs } from "../orders/payment-page";
+import { effectiveStatus, effectiveStatusIs } from "../payment-page";
 import { confirmationOverdue, emailFailed, paidWithin, paymentCreated, startedWithin, toFulfil } from "./conditions";
 import { TIME_ZONE } from "../time";
 import { periodBounds, type Period, type PeriodBounds } from "./period";

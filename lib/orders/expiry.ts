@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import { orders } from "../db/schema";
 import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 import { changeOrder } from "./events";
-import { paymentPageDead } from "./payment-page";
+import { paymentPageDead } from "../payment-page";
 import { CONFIRMATION_GRACE_MS, settle } from "./settle";
 
 /**

@@ -8,7 +8,7 @@ import { findOrderForAdmin, listOrders } from "../admin/orders";
 import { parseReturnQuery, returnFromPaymentPage } from "./customer-return";
 import { changeOrder } from "./events";
 import { expireDueOrders } from "./expiry";
-import { effectiveStatus } from "./payment-page";
+import { effectiveStatus } from "../payment-page";
 import { CONFIRMATION_GRACE_MS, FLAG_NOTICES, nextMove, settle, type SettlementInput } from "./settle";
 import { newOrderId } from "../ids";
 import { findCustomerOrder, listCustomerOrders } from "./store";

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, notInArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orderLines, orders, type OrderLineRow, type OrderRow, type OrderStatus } from "../db/schema";
 import { ORDER_ID } from "../ids";
-import { effectiveStatus } from "./payment-page";
+import { effectiveStatus } from "../payment-page";
 
 /**
  * An order with its lines as sold, as a page shows it: `status` is its effective status (a pending payment whose

@@ -18,7 +18,7 @@ import { getDb } from "@/lib/db/client";
 import { listDeliveryZones, readPickup, type DeliveryZone } from "@/lib/delivery/zones";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
-import { isPaymentPageOpen } from "@/lib/orders/payment-page";
+import { isPaymentPageOpen } from "@/lib/payment-page";
 import { findCustomerOrder } from "@/lib/orders/store";
 import { PaymentError } from "@/lib/payments";
 import { translateProblem, type ProblemKey } from "@/lib/problems";

@@ -12,7 +12,7 @@ import { describeDbFailure } from "@/lib/db/errors";
 import { logger } from "@/lib/log";
 import { multiply } from "@/lib/money";
 import { findOrderByLink } from "@/lib/orders/order-link";
-import { isPaymentPageOpen } from "@/lib/orders/payment-page";
+import { isPaymentPageOpen } from "@/lib/payment-page";
 import { awaitingConfirmationUntil, findCustomerOrder, type CustomerOrder, type LinkedOrder } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
 import { buyAgainAction } from "../../cart/actions";

@@ -48,6 +48,7 @@ export function Table({
   body = "divide-y divide-stone-200",
   testId,
   empty,
+  foot,
   children,
 }: {
   columns: readonly Column[];
@@ -63,6 +64,8 @@ export function Table({
   body?: string;
   testId?: string;
   empty?: React.ReactNode;
+  /** Rows after the body (`<tr>`s): totals. */
+  foot?: React.ReactNode;
   children: React.ReactNode;
 }) {
   if (empty !== undefined && empty !== false && empty !== null) {
@@ -84,7 +87,8 @@ export function Table({
           ))}
         </tr>
       </thead>
-      <tbody className={body}>{children}</tbody>
+      <tbody className={body || undefined}>{children}</tbody>
+      {foot && <tfoot>{foot}</tfoot>}
     </table>
   );
   if (!region) return table;

@@ -30,7 +30,12 @@ export async function OrderFulfilment({
     order.deliveryMethod === "delivery"
       ? [
           [t("city"), city],
-          [t("address"), <span dir="auto">{order.deliveryAddress}</span>],
+          [
+            t("address"),
+            <span key="address" dir="auto">
+              {order.deliveryAddress}
+            </span>,
+          ],
           [t("landmark"), order.deliveryLandmark ? <span dir="auto">{order.deliveryLandmark}</span> : t("none")],
           phone,
           [t("secondPhone"), phoneOr(order.secondPhone, t("none"))],

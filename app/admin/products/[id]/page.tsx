@@ -10,7 +10,8 @@ import { requireAdmin } from "@/lib/admin/auth";
 import { AUDIT_LIMIT, parseProductId, productForAdmin, type CatalogChange } from "@/lib/catalog/back-office";
 import { MAX_PICTURE_BYTES, type PictureProblem } from "@/lib/catalog/pictures";
 import { getDb } from "@/lib/db/client";
-import { formatMoney, toWireAmount } from "@/lib/money";
+import { typedFields } from "@/lib/catalog/editing";
+import { formatMoney } from "@/lib/money";
 import { addPictureAction, removePictureAction, setVisibleAction } from "../actions";
 import { productFormLabels, stockFormLabels } from "../labels";
 
@@ -78,17 +79,8 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
   const result = resultSchema.safeParse(query.result);
   const pictureProblem = pictureProblemSchema.safeParse(query.picture);
   const [formLabels, stockLabels] = await Promise.all([productFormLabels("save"), stockFormLabels()]);
-  const initial = {
-    slug: product.slug,
-    nameEn: product.nameEn,
-    nameAr: product.nameAr,
-    descriptionEn: product.descriptionEn,
-    descriptionAr: product.descriptionAr,
-    price: toWireAmount(product.priceMinor),
-    kind: product.kind,
-    sortOrder: String(product.sortOrder),
-    visible: product.visible,
-  };
+  // The edit form has no stock field: stock changes with a reason, in the stock form.
+  const initial = { ...typedFields(product), stock: undefined, visible: product.visible };
 
   return (
     <div className="space-y-6">
@@ -245,17 +237,9 @@ async function Audit({
   ]);
   const tStock = await getTranslations("admin.products.stock");
   const count = (value: unknown) => (value === null || value === undefined ? tStock("notCountedShort") : String(value));
-  const FIELD_LABELS: Record<string, string> = {
-    slug: tForm("fields.slug"),
-    nameEn: tForm("fields.nameEn"),
-    nameAr: tForm("fields.nameAr"),
-    descriptionEn: tForm("fields.descriptionEn"),
-    descriptionAr: tForm("fields.descriptionAr"),
-    priceMinor: tForm("fields.price"),
-    kind: tForm("fields.kind"),
-    visible: tForm("fields.visible"),
-    sortOrder: tForm("fields.sortOrder"),
-  };
+  // The audit names the database's columns: the price is `priceMinor` there.
+  const { fields } = await productFormLabels("save");
+  const FIELD_LABELS: Record<string, string> = { ...fields, priceMinor: fields.price };
   const show = (field: string, value: unknown): string => {
     if (value === null || value === undefined || value === "") return t("empty");
     if (field === "priceMinor" && typeof value === "number") return formatMoney(value, locale);

@@ -1,3 +1,6 @@
+import { getTranslations } from "next-intl/server";
+import { describeDbFailure } from "@/lib/db/errors";
+import { logger } from "@/lib/log";
 import { LinkButton } from "./link-button";
 
 /**
@@ -30,4 +33,32 @@ export function DatabaseUnavailable({
       </LinkButton>
     </section>
   );
+}
+
+/**
+ * What a shop page reads, or the page that says the database cannot be reached: runs `read`; when it throws, logs
+ * `event` with the failure (lib/db/errors.ts) and gives {@link DatabaseUnavailable} in the words of `namespace`
+ * (`home`: the shop's, `order`: an order's), linking to `href`, the page again.
+ * @returns `{ data }` (what `read` gave), or `{ unavailable }`, the page to return instead.
+ */
+export async function readOrUnavailable<T>(
+  read: () => Promise<T>,
+  { event, href, namespace = "home" }: { event: string; href: string; namespace?: "home" | "order" },
+): Promise<{ data: T; unavailable?: undefined } | { unavailable: React.ReactElement }> {
+  try {
+    return { data: await read() };
+  } catch (error) {
+    logger.error({ event, ...describeDbFailure(error) });
+    const t = await getTranslations(namespace);
+    return {
+      unavailable: (
+        <DatabaseUnavailable
+          title={t("unavailable.title")}
+          text={t("unavailable.text")}
+          reload={t("unavailable.reload")}
+          href={href}
+        />
+      ),
+    };
+  }
 }

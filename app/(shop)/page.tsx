@@ -2,11 +2,9 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { EmptyState } from "@/components/empty-state";
 import { ProductImage } from "@/components/product-image";
 import { ShopLink } from "@/components/shop-link";
-import { DatabaseUnavailable } from "@/components/database-unavailable";
-import { listProducts, parsePageParam, type ProductPage } from "@/lib/catalog/products";
+import { readOrUnavailable } from "@/components/database-unavailable";
+import { listProducts, parsePageParam } from "@/lib/catalog/products";
 import { getDb } from "@/lib/db/client";
-import { describeDbFailure } from "@/lib/db/errors";
-import { logger } from "@/lib/log";
 import { formatMoney } from "@/lib/money";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -23,20 +21,12 @@ const pageLink = "rounded-lg border border-brand-700 bg-white px-4 py-2 font-med
 export default async function HomePage({ searchParams }: Props) {
   const [locale, t, params] = await Promise.all([getLocale(), getTranslations("home"), searchParams]);
   const asked = parsePageParam(params.page);
-  let list: ProductPage;
-  try {
-    list = await listProducts(getDb(), { page: asked.page });
-  } catch (error) {
-    logger.error({ event: "home_page_unavailable", ...describeDbFailure(error) });
-    return (
-      <DatabaseUnavailable
-        title={t("unavailable.title")}
-        text={t("unavailable.text")}
-        reload={t("unavailable.reload")}
-        href="/"
-      />
-    );
-  }
+  const read = await readOrUnavailable(() => listProducts(getDb(), { page: asked.page }), {
+    event: "home_page_unavailable",
+    href: "/",
+  });
+  if (read.unavailable) return read.unavailable;
+  const list = read.data;
   const { products, page, pages } = list;
   if (products.length === 0) {
     // A new shop: nothing to sell yet. The merchant adds products in the back office.

@@ -11,6 +11,15 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: { default: t("admin"), template: `%s · ${t("admin")}` }, robots: { index: false, follow: false } };
 }
 
+/** The back office's pages, in its navigation's order. */
+const NAV = [
+  ["home", "/admin"],
+  ["orders", "/admin/orders"],
+  ["products", "/admin/products"],
+  ["delivery", "/admin/delivery"],
+  ["reconcile", "/admin/reconcile"],
+] as const;
+
 /**
  * The back office's frame: its name (a link home), the language switch and, when signed in, its pages (home, orders,
  * products, delivery, reconciliation), who and how to sign out.
@@ -34,31 +43,13 @@ export default async function AdminLayout({ children }: { children: React.ReactN
           </Link>
           {admin && (
             <ul className="flex flex-wrap items-center gap-4 text-sm">
-              <li>
-                <Link href="/admin" className="underline-offset-2 hover:underline">
-                  {t("nav.home")}
-                </Link>
-              </li>
-              <li>
-                <Link href="/admin/orders" className="underline-offset-2 hover:underline">
-                  {t("nav.orders")}
-                </Link>
-              </li>
-              <li>
-                <Link href="/admin/products" className="underline-offset-2 hover:underline">
-                  {t("nav.products")}
-                </Link>
-              </li>
-              <li>
-                <Link href="/admin/delivery" className="underline-offset-2 hover:underline">
-                  {t("nav.delivery")}
-                </Link>
-              </li>
-              <li>
-                <Link href="/admin/reconcile" className="underline-offset-2 hover:underline">
-                  {t("nav.reconcile")}
-                </Link>
-              </li>
+              {NAV.map(([page, href]) => (
+                <li key={page}>
+                  <Link href={href} className="underline-offset-2 hover:underline">
+                    {t(`nav.${page}`)}
+                  </Link>
+                </li>
+              ))}
             </ul>
           )}
           <div className="flex flex-wrap items-center gap-3 text-sm">

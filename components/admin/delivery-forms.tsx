@@ -10,6 +10,7 @@ import {
 } from "@/app/admin/delivery/actions";
 import type { PickupField, ZoneField } from "@/lib/delivery/editing";
 import { SubmitButton } from "../submit-button";
+import { card } from "../styles";
 
 /** A delivery form's texts, in the admin's language (the page translates them). */
 export interface DeliveryFormLabels<Field extends string> {
@@ -65,7 +66,7 @@ function DeliveryForm<Field extends string>({
   const label = (field: string) => labels.fields[field as Field];
 
   return (
-    <form action={action} noValidate className="grid gap-4 rounded-xl border border-stone-200 bg-white p-4">
+    <form action={action} noValidate className={`grid gap-4 ${card} p-4`}>
       {Object.entries(hidden ?? {}).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}

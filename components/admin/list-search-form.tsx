@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { primaryAction } from "../styles";
+import { card, primaryAction } from "../styles";
 
 /**
  * A back-office list's filter and search (a GET form, so it works without JavaScript and its URL can be shared): one
@@ -18,11 +18,7 @@ export function ListSearchForm({
   labels: { show: string; all: string; search: string; searchHint: string; apply: string; clear: string };
 }) {
   return (
-    <form
-      method="get"
-      action={path}
-      className="mt-4 flex flex-wrap items-end gap-3 rounded-xl border border-stone-200 bg-white p-4"
-    >
+    <form method="get" action={path} className={`mt-4 flex flex-wrap items-end gap-3 ${card} p-4`}>
       <div>
         <label htmlFor={filter.name} className="block text-sm font-medium">
           {labels.show}

@@ -2,6 +2,7 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { FULFILMENT_STEPS, type OrderEventRow, type OrderEventType, type OrderStatus } from "@/lib/db/schema";
 import { CURRENCY, formatMoney, fromDecimalAmount } from "@/lib/money";
 import { orderLabels } from "./labels";
+import { Section } from "./section";
 
 /** What an event's data may say; every field is optional, old events carry fewer. */
 interface EventData {
@@ -64,6 +65,7 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
   ]);
   // Every event type has its title: a type added to the schema without one here does not compile.
   const title = (type: OrderEventType, data: EventData): string => {
+    if (oneOf(FULFILMENT_STEPS, type)) return t(type, { by: data.by ?? "?" });
     switch (type) {
       case "created":
       case "payment_created":
@@ -83,12 +85,6 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
         return t(type, {
           returnType: oneOf(RETURN_TYPES, data.returnType) ? t(`returnTypes.${data.returnType}`) : "?",
         });
-      case "fulfilled":
-      case "packed":
-      case "out_for_delivery":
-      case "delivered":
-      case "ready_for_pickup":
-      case "picked_up":
       case "receipt_resent":
       case "notice_resent":
         return t(type, { by: data.by ?? "?" });
@@ -109,10 +105,7 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
       : `${data.amount} ${data.currency ?? ""}`.trim();
   };
   return (
-    <section aria-labelledby="timeline" className="rounded-xl border border-stone-200 bg-white p-4">
-      <h2 id="timeline" className="font-semibold">
-        {tOrder("timeline")}
-      </h2>
+    <Section id="timeline" title={tOrder("timeline")}>
       <ol className="mt-3 space-y-3 border-s-2 border-stone-200 ps-4" data-testid="order-timeline">
         {events.map((event) => {
           const data = event.data as EventData;
@@ -164,6 +157,6 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
           );
         })}
       </ol>
-    </section>
+    </Section>
   );
 }

@@ -1,7 +1,11 @@
-import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import type { PlanRow } from "@/lib/admin/reconcile";
 import { formatMoney } from "@/lib/money";
+import { OrderLink } from "./order-link";
+import { Section } from "./section";
+import { columnsOf, Table } from "./table";
+
+const COLUMNS = ["row", "payment", "amount", "reference", "order", "status", "outcome"] as const;
 
 /**
  * Payments of a dashboard list, as a table under a heading: each with its row in the list, what it names, its amount
@@ -39,58 +43,31 @@ export async function PaymentListRows({
     }
   };
   return (
-    <section aria-labelledby={id} className="rounded-xl border border-stone-200 bg-white p-4" data-testid={id}>
-      <h2 id={id} className="font-semibold">
-        {title}
-      </h2>
+    <Section id={id} title={title} testId={id}>
       {help && <p className="mt-1 max-w-3xl text-sm text-stone-600">{help}</p>}
-      <div className="mt-2 overflow-x-auto" role="region" aria-labelledby={id} tabIndex={0}>
-        <table className="w-full min-w-[48rem] text-sm">
-          <thead className="text-stone-600">
-            <tr>
-              {(["row", "payment", "amount", "reference", "order", "status", "outcome"] as const).map((column) => (
-                <th
-                  key={column}
-                  scope="col"
-                  className={`px-1 py-1 font-medium ${column === "amount" ? "text-end" : "text-start"}`}
-                >
-                  {t(`columns.${column}`)}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-stone-200">
-            {rows.map((row) => (
-              <tr key={row.payment.row} data-testid="list-row">
-                <th scope="row" className="px-1 py-1 text-start font-normal">
-                  {row.payment.row}
-                </th>
-                <td className="px-1 py-1 font-mono break-all" dir="ltr">
-                  {row.payment.paymentToken ?? row.payment.orderId}
-                </td>
-                <td className="px-1 py-1 text-end whitespace-nowrap">{money(row.payment.amountMinor)}</td>
-                <td className="px-1 py-1 font-mono break-words" dir="ltr">
-                  {row.payment.reference}
-                </td>
-                <td className="px-1 py-1">
-                  {row.order ? (
-                    <Link
-                      href={`/admin/orders/${row.order.id}`}
-                      className="font-mono text-brand-800 underline underline-offset-2"
-                    >
-                      {row.order.id}
-                    </Link>
-                  ) : (
-                    "—"
-                  )}
-                </td>
-                <td className="px-1 py-1">{row.order ? tStatus(row.order.status) : "—"}</td>
-                <td className="px-1 py-1">{outcome(row)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
+      <Table
+        region={{ labelledBy: id }}
+        minWidth="min-w-[48rem]"
+        columns={columnsOf(COLUMNS, (column) => t(`columns.${column}`), ["amount"])}
+      >
+        {rows.map((row) => (
+          <tr key={row.payment.row} data-testid="list-row">
+            <th scope="row" className="px-1 py-1 text-start font-normal">
+              {row.payment.row}
+            </th>
+            <td className="px-1 py-1 font-mono break-all" dir="ltr">
+              {row.payment.paymentToken ?? row.payment.orderId}
+            </td>
+            <td className="px-1 py-1 text-end whitespace-nowrap">{money(row.payment.amountMinor)}</td>
+            <td className="px-1 py-1 font-mono break-words" dir="ltr">
+              {row.payment.reference}
+            </td>
+            <td className="px-1 py-1">{row.order ? <OrderLink id={row.order.id} /> : "—"}</td>
+            <td className="px-1 py-1">{row.order ? tStatus(row.order.status) : "—"}</td>
+            <td className="px-1 py-1">{outcome(row)}</td>
+          </tr>
+        ))}
+      </Table>
+    </Section>
   );
 }

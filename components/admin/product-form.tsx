@@ -4,6 +4,7 @@ import { useActionState, useEffect, useRef } from "react";
 import { saveProductAction, type ProductFormState } from "@/app/admin/products/actions";
 import type { ProductField } from "@/lib/catalog/editing";
 import { SubmitButton } from "../submit-button";
+import { card } from "../styles";
 
 /** The product form's texts, in the admin's language (the page translates them). */
 export interface ProductFormLabels {
@@ -48,7 +49,7 @@ export function ProductForm({
   }, [state]);
 
   return (
-    <form action={action} noValidate className="grid gap-4 rounded-xl border border-stone-200 bg-white p-4">
+    <form action={action} noValidate className={`grid gap-4 ${card} p-4`}>
       {id !== undefined && <input type="hidden" name="id" value={id} />}
       {state.message && (
         <div

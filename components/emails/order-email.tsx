@@ -1,5 +1,6 @@
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
+import { BRAND } from "@/lib/brand";
 import { Action, Alert, EmailLayout, Facts, Intro, Lines, type Direction, type EmailLine } from "./email-layout";
 
 /** Everything one e-mail about an order says, already in its reader's language and formatted (lib/email/render.ts). */
@@ -50,7 +51,7 @@ export function OrderEmail(props: OrderEmailProps) {
             {props.progress.map((step, index) => (
               <span
                 key={step.label}
-                style={{ color: step.done ? "#115c3b" : "#78716c", fontWeight: step.done ? 700 : 400 }}
+                style={{ color: step.done ? BRAND.colors.main : "#78716c", fontWeight: step.done ? 700 : 400 }}
               >
                 {`${index > 0 ? " · " : ""}${step.done ? "✓" : "○"} ${step.label}`}
               </span>

@@ -8,7 +8,7 @@ import type { Db, DbOrTx } from "../db/client";
 import { catalogEvents, catalogImports, products, type CatalogImportRow, type ProductRow } from "../db/schema";
 import { idPattern, newId } from "../ids";
 import { toWireAmount } from "../money";
-import { productInputSchema, type ProductField, type ProductInput, type ProductProblem } from "./editing";
+import { PRODUCT_FIELDS, productInputSchema, typedFields, type ProductInput, type ProductProblem } from "./editing";
 
 /**
  * The catalogue as a spreadsheet: exported as CSV, and imported from one in two steps — a dry run that shows what
@@ -33,18 +33,7 @@ import { productInputSchema, type ProductField, type ProductInput, type ProductP
  */
 
 /** The columns of the catalogue's CSV, in the export's order: the fields of {@link productInputSchema}. */
-export const CSV_COLUMNS = [
-  "slug",
-  "nameEn",
-  "nameAr",
-  "descriptionEn",
-  "descriptionAr",
-  "price",
-  "kind",
-  "visible",
-  "stock",
-  "sortOrder",
-] as const satisfies readonly ProductField[];
+export const CSV_COLUMNS = PRODUCT_FIELDS;
 type Column = (typeof CSV_COLUMNS)[number];
 
 /**
@@ -103,22 +92,6 @@ export interface ImportPlan {
 // ---------------------------------------------------------------------------------------------------------------
 // Export
 
-/** A product's fields as the CSV (and the product form) write them. */
-function shownFields(product: ProductRow): Record<Column, Shown> {
-  return {
-    slug: product.slug,
-    nameEn: product.nameEn,
-    nameAr: product.nameAr,
-    descriptionEn: product.descriptionEn,
-    descriptionAr: product.descriptionAr,
-    price: toWireAmount(product.priceMinor),
-    kind: product.kind,
-    visible: String(product.visible),
-    stock: product.stock === null ? "" : String(product.stock),
-    sortOrder: String(product.sortOrder),
-  };
-}
-
 /**
  * A cell as the CSV writes it: a formula to a spreadsheet (`=`, `+`, `-`, `@`, tab, CR first) gets a leading
  * apostrophe (lib/csv.ts, `neutraliseFormula`), and so does text that starts with an apostrophe itself, so that
@@ -140,7 +113,7 @@ function unguardCell(value: string): string {
 export async function exportCatalogCsv(db: DbOrTx): Promise<string> {
   const rows = await db.select().from(products).orderBy(asc(products.sortOrder), asc(products.id));
   const cells = rows.map((product) => {
-    const shown = shownFields(product);
+    const shown = typedFields(product);
     return CSV_COLUMNS.map((column) => guardCell(shown[column]));
   });
   return `\uFEFF${stringify([[...CSV_COLUMNS], ...cells], { record_delimiter: "\r\n" })}`;
@@ -208,8 +181,8 @@ const NO = new Set(["false", "no", "n", "0", "hidden", "لا", "مخفي", "خط
 
 /** The stored product's columns compared with an import's fields, as shown: `{ column: [before, after] }`. */
 function changesOf(before: ProductRow, after: ProductInput): PlannedRow["changes"] {
-  const was = shownFields(before);
-  const now = shownFields({ ...before, ...after, priceMinor: after.price });
+  const was = typedFields(before);
+  const now = typedFields({ ...before, ...after, priceMinor: after.price });
   const changed: PlannedRow["changes"] = {};
   for (const column of CSV_COLUMNS) if (was[column] !== now[column]) changed[column] = [was[column], now[column]];
   return changed;
@@ -248,7 +221,7 @@ export async function planCatalogImport(db: DbOrTx, text: string, { lock = false
 
     // The product as it is (for an update) with the file's cells over it. An empty cell means what an empty field
     // of the form means: visible, physical, sort order 0, stock not counted, no description.
-    const input: Record<string, unknown> = before ? { ...shownFields(before), visible: before.visible } : {};
+    const input: Record<string, unknown> = before ? { ...typedFields(before), visible: before.visible } : {};
     for (const [column, value] of Object.entries(cells) as [Column, string][]) {
       const word = value.trim().toLowerCase();
       if (column === "visible") {

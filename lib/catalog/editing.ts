@@ -11,7 +11,7 @@ import {
   type CatalogEventType,
   type ProductRow,
 } from "../db/schema";
-import { parseTypedAmount, westernDigits, type AmountProblem } from "../money";
+import { parseTypedAmount, toWireAmount, westernDigits, type AmountProblem } from "../money";
 import { typedText } from "../typed-text";
 
 /**
@@ -111,8 +111,28 @@ export const productInputSchema = z.object({
 
 /** A valid product: what the database stores (the price in minor units, the stock a count or null). */
 export type ProductInput = z.output<typeof productInputSchema>;
-/** The fields a product has, as the form and the CSV name them. */
-export type ProductField = keyof ProductInput;
+/** The fields a product has, as the form and the CSV name them, in the CSV's column order. */
+export const PRODUCT_FIELDS = productInputSchema.keyof().options;
+export type ProductField = (typeof PRODUCT_FIELDS)[number];
+
+/**
+ * A product's fields as typed: what the product form shows and the CSV writes (the price as `12.50`, `visible` as
+ * `true`/`false`, the stock `""` when not counted).
+ */
+export function typedFields(product: ProductRow): Record<ProductField, string> {
+  return {
+    slug: product.slug,
+    nameEn: product.nameEn,
+    nameAr: product.nameAr,
+    descriptionEn: product.descriptionEn,
+    descriptionAr: product.descriptionAr,
+    price: toWireAmount(product.priceMinor),
+    kind: product.kind,
+    visible: String(product.visible),
+    stock: product.stock === null ? "" : String(product.stock),
+    sortOrder: String(product.sortOrder),
+  };
+}
 
 /** The product's columns for an {@link ProductInput}. */
 const columns = ({ price, ...rest }: ProductInput) => ({ ...rest, priceMinor: price });

@@ -62,6 +62,18 @@ export const ORDER_FLAGS = [
 ] as const;
 export type OrderFlag = (typeof ORDER_FLAGS)[number];
 
+/** The steps of a parcel's way (a delivery's or a pickup's), each of which may e-mail the customer. */
+export const PARCEL_STEPS = ["packed", "out_for_delivery", "delivered", "ready_for_pickup", "picked_up"] as const;
+export type ParcelStep = (typeof PARCEL_STEPS)[number];
+
+/**
+ * Where a paid order's goods are, step by step, as the merchant records them (lib/orders/fulfilment.ts): a delivery is
+ * `packed`, `out_for_delivery`, then `delivered`; a pickup is `packed`, `ready_for_pickup`, then `picked_up`; an order
+ * with nothing to deliver is simply `fulfilled`. The last step of each sets `orders.fulfilled_at`.
+ */
+export const FULFILMENT_STEPS = [...PARCEL_STEPS, "fulfilled"] as const;
+export type FulfilmentStep = (typeof FULFILMENT_STEPS)[number];
+
 /**
  * What an order's history records (`order_events.type`), each written with the change it stands for
  * (lib/orders/events.ts, `changeOrder`):
@@ -90,12 +102,7 @@ export const ORDER_EVENT_TYPES = [
   "expired",
   "confirmation_overdue",
   "marked_paid",
-  "fulfilled",
-  "packed",
-  "out_for_delivery",
-  "delivered",
-  "ready_for_pickup",
-  "picked_up",
+  ...FULFILMENT_STEPS,
   "flag_resolved",
   "email_queued",
   "email_sent",
@@ -118,21 +125,6 @@ export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
  */
 export const PAYMENT_METHODS = ["online"] as const;
 export type PaymentMethodName = (typeof PAYMENT_METHODS)[number];
-
-/**
- * Where a paid order's goods are, step by step, as the merchant records them (lib/orders/fulfilment.ts): a delivery is
- * `packed`, `out_for_delivery`, then `delivered`; a pickup is `packed`, `ready_for_pickup`, then `picked_up`; an order
- * with nothing to deliver is simply `fulfilled`. The last step of each sets `orders.fulfilled_at`.
- */
-export const FULFILMENT_STEPS = [
-  "packed",
-  "out_for_delivery",
-  "delivered",
-  "ready_for_pickup",
-  "picked_up",
-  "fulfilled",
-] as const;
-export type FulfilmentStep = (typeof FULFILMENT_STEPS)[number];
 
 const timestamps = {
   createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
@@ -419,17 +411,7 @@ export const signInLinks = pgTable(
 export const EMAIL_KINDS = ["receipt", "merchant_notice", "fulfilment_update"] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 /** A `fulfilment_update` tells the customer a step of their goods' way (in the order's language): its reason is the step. */
-export const EMAIL_REASONS = [
-  "paid",
-  "amount_mismatch",
-  "unconfirmed_report",
-  "resend",
-  "packed",
-  "out_for_delivery",
-  "delivered",
-  "ready_for_pickup",
-  "picked_up",
-] as const;
+export const EMAIL_REASONS = ["paid", "amount_mismatch", "unconfirmed_report", "resend", ...PARCEL_STEPS] as const;
 export type EmailReason = (typeof EMAIL_REASONS)[number];
 /** `pending` until delivered (`sent`) or given up on (`failed`: refused by the server, or out of attempts). */
 export const EMAIL_STATUSES = ["pending", "sent", "failed"] as const;

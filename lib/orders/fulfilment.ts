@@ -1,7 +1,14 @@
 import "server-only";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { orders, type DeliveryMethod, type FulfilmentStep, type OrderRow } from "../db/schema";
+import {
+  orders,
+  PARCEL_STEPS,
+  type DeliveryMethod,
+  type FulfilmentStep,
+  type OrderRow,
+  type ParcelStep,
+} from "../db/schema";
 import { queueOrderEmails } from "./outbox";
 import { changeOrder } from "./events";
 
@@ -37,8 +44,8 @@ export function nextFulfilmentStep(order: Pick<OrderRow, "deliveryMethod" | "ful
 }
 
 /** A step's customer e-mail: the steps of a parcel's way each have one; plain `fulfilled` has none. */
-function stepEmailsCustomer(step: FulfilmentStep): step is Exclude<FulfilmentStep, "fulfilled"> {
-  return step !== "fulfilled";
+function stepEmailsCustomer(step: FulfilmentStep): step is ParcelStep {
+  return (PARCEL_STEPS as readonly string[]).includes(step);
 }
 
 /**

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
-import { emailOutbox, orders, type EmailKind, type EmailReason } from "../db/schema";
+import { emailOutbox, orders, PARCEL_STEPS, type EmailKind, type EmailReason, type ParcelStep } from "../db/schema";
 import { emailSettings, senderDomain, type EmailSettings } from "../env";
 import { isLocale } from "../i18n/config";
 import { recordOrderEvent } from "./events";
@@ -60,17 +60,15 @@ export async function queueOrderEmails(
   };
   // A step of the goods' way is the customer's news, in the order's language.
   const update = { ...receipt, kind: "fulfilment_update" as const };
-  const wanted = {
-    paid: [receipt, notice],
-    packed: [update],
-    out_for_delivery: [update],
-    delivered: [update],
-    ready_for_pickup: [update],
-    picked_up: [update],
-    amount_mismatch: [notice],
-    unconfirmed_report: [notice],
-    resend: [resent === "receipt" ? receipt : notice],
-  }[reason];
+  const isParcelStep = (why: EmailReason): why is ParcelStep => (PARCEL_STEPS as readonly string[]).includes(why);
+  const wanted = isParcelStep(reason)
+    ? [update]
+    : {
+        paid: [receipt, notice],
+        amount_mismatch: [notice],
+        unconfirmed_report: [notice],
+        resend: [resent === "receipt" ? receipt : notice],
+      }[reason];
   const rows = wanted.flatMap(({ kind, recipient, locale }) =>
     recipient
       ? [

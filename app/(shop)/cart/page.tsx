@@ -6,11 +6,9 @@ import { LinkButton } from "@/components/link-button";
 import { ProductImage } from "@/components/product-image";
 import { ShopLink } from "@/components/shop-link";
 import { CartLineRemove } from "@/components/cart-line-controls";
-import { DatabaseUnavailable } from "@/components/database-unavailable";
-import { priceCart, type PricedCart } from "@/lib/cart";
+import { readOrUnavailable } from "@/components/database-unavailable";
+import { priceCart } from "@/lib/cart";
 import { getDb } from "@/lib/db/client";
-import { describeDbFailure } from "@/lib/db/errors";
-import { logger } from "@/lib/log";
 import { formatMoney } from "@/lib/money";
 import { getSession } from "@/lib/session";
 
@@ -23,26 +21,13 @@ export async function generateMetadata(): Promise<Metadata> {
  * what the stock can still cover, and the lines whose product left the shop. The checkout charges what this shows.
  */
 export default async function CartPage() {
-  const [{ cart }, locale, t, tShop] = await Promise.all([
-    getSession(),
-    getLocale(),
-    getTranslations("cart"),
-    getTranslations("home"),
-  ]);
-  let priced: PricedCart;
-  try {
-    priced = await priceCart(getDb(), cart);
-  } catch (error) {
-    logger.error({ event: "cart_page_unavailable", ...describeDbFailure(error) });
-    return (
-      <DatabaseUnavailable
-        title={tShop("unavailable.title")}
-        text={tShop("unavailable.text")}
-        reload={tShop("unavailable.reload")}
-        href="/cart"
-      />
-    );
-  }
+  const [{ cart }, locale, t] = await Promise.all([getSession(), getLocale(), getTranslations("cart")]);
+  const read = await readOrUnavailable(() => priceCart(getDb(), cart), {
+    event: "cart_page_unavailable",
+    href: "/cart",
+  });
+  if (read.unavailable) return read.unavailable;
+  const priced = read.data;
 
   if (priced.lines.length === 0 && priced.unavailable.length === 0) {
     return <EmptyState title={t("emptyTitle")} text={t("emptyText")} action={t("browse")} href="/" />;

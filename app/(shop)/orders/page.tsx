@@ -2,10 +2,8 @@ import type { Metadata } from "next";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { EmptyState } from "@/components/empty-state";
 import { ShopLink } from "@/components/shop-link";
-import { DatabaseUnavailable } from "@/components/database-unavailable";
+import { readOrUnavailable } from "@/components/database-unavailable";
 import { getDb } from "@/lib/db/client";
-import { describeDbFailure } from "@/lib/db/errors";
-import { logger } from "@/lib/log";
 import { formatMoney } from "@/lib/money";
 import { listCustomerOrders } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
@@ -16,27 +14,19 @@ export async function generateMetadata(): Promise<Metadata> {
 
 /** "Your orders": the orders this browser session placed, newest first, with their status. */
 export default async function OrdersPage() {
-  const [session, locale, format, t, tOrder] = await Promise.all([
+  const [session, locale, format, t] = await Promise.all([
     getSession(),
     getLocale(),
     getFormatter(),
     getTranslations("orders"),
-    getTranslations("order"),
   ]);
-  let orders: Awaited<ReturnType<typeof listCustomerOrders>>;
-  try {
-    orders = await listCustomerOrders(getDb(), session.id);
-  } catch (error) {
-    logger.error({ event: "orders_page_unavailable", ...describeDbFailure(error) });
-    return (
-      <DatabaseUnavailable
-        title={tOrder("unavailable.title")}
-        text={tOrder("unavailable.text")}
-        reload={tOrder("unavailable.reload")}
-        href="/orders"
-      />
-    );
-  }
+  const read = await readOrUnavailable(() => listCustomerOrders(getDb(), session.id), {
+    event: "orders_page_unavailable",
+    href: "/orders",
+    namespace: "order",
+  });
+  if (read.unavailable) return read.unavailable;
+  const orders = read.data;
   if (orders.length === 0)
     return <EmptyState title={t("emptyTitle")} text={t("emptyText")} action={t("browse")} href="/" />;
 

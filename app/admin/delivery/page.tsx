@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { PickupForm } from "@/components/admin/delivery-forms";
+import { columnsOf, Table } from "@/components/admin/table";
 import { primaryAction } from "@/components/styles";
 import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
@@ -73,68 +74,55 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
         <p data-testid="zones-summary">
           {t("zones.summary", { count: zones.length, on: zones.filter((zone) => zone.enabled).length })}
         </p>
-        <div
-          className="overflow-x-auto rounded-xl border border-stone-200 bg-white"
-          role="region"
-          aria-label={t("zones.table")}
-          tabIndex={0}
+        <Table
+          look="list"
+          region={{ label: t("zones.table") }}
+          minWidth="min-w-[20rem]"
+          caption={t("zones.caption")}
+          cell="px-2 py-2 sm:px-3"
+          columns={columnsOf(["city", "fee", "freeAbove", "status"] as const, (key) => t(`zones.${key}`), [
+            "fee",
+            "freeAbove",
+          ])}
         >
-          <table className="w-full min-w-[20rem] text-sm">
-            <caption className="sr-only">{t("zones.caption")}</caption>
-            <thead className="bg-stone-100">
-              <tr>
-                {(["city", "fee", "freeAbove", "status"] as const).map((column) => (
-                  <th
-                    key={column}
-                    scope="col"
-                    className={`px-2 py-2 sm:px-3 font-medium ${column === "fee" || column === "freeAbove" ? "text-end" : "text-start"}`}
+          {zones.map((zone) => {
+            // The city in the admin's language leads (and opens its edit page); the other name beneath it.
+            const other = locale === "ar" ? "en" : "ar";
+            return (
+              <tr key={zone.id} data-testid="zone-row" className={zone.enabled ? undefined : "bg-stone-50"}>
+                <th scope="row" className="px-2 py-2 sm:px-3 text-start font-normal">
+                  <Link
+                    href={`/admin/delivery/zones/${zone.id}`}
+                    aria-label={t("zones.editLabel", { name: zone.name[locale === "ar" ? "ar" : "en"] })}
+                    className="font-medium text-brand-800 underline underline-offset-2"
                   >
-                    {t(`zones.${column}`)}
-                  </th>
-                ))}
+                    {zone.name[locale === "ar" ? "ar" : "en"]}
+                  </Link>
+                  <span className="block text-stone-600" lang={other}>
+                    <bdi>{zone.name[other]}</bdi>
+                  </span>
+                </th>
+                <td className="px-2 py-2 sm:px-3 text-end whitespace-nowrap" data-testid="zone-fee">
+                  {zone.feeMinor === 0 ? t("zones.free") : formatMoney(zone.feeMinor, locale)}
+                </td>
+                <td className="px-2 py-2 sm:px-3 text-end">
+                  {zone.freeAboveMinor === null ? (
+                    <span className="text-stone-600">{t("zones.never")}</span>
+                  ) : (
+                    <span className="whitespace-nowrap">{formatMoney(zone.freeAboveMinor, locale)}</span>
+                  )}
+                </td>
+                <td className="px-2 py-2 sm:px-3" data-testid="zone-status">
+                  {zone.enabled ? (
+                    t("zones.on")
+                  ) : (
+                    <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("zones.off")}</span>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-stone-200">
-              {zones.map((zone) => {
-                // The city in the admin's language leads (and opens its edit page); the other name beneath it.
-                const other = locale === "ar" ? "en" : "ar";
-                return (
-                  <tr key={zone.id} data-testid="zone-row" className={zone.enabled ? undefined : "bg-stone-50"}>
-                    <th scope="row" className="px-2 py-2 sm:px-3 text-start font-normal">
-                      <Link
-                        href={`/admin/delivery/zones/${zone.id}`}
-                        aria-label={t("zones.editLabel", { name: zone.name[locale === "ar" ? "ar" : "en"] })}
-                        className="font-medium text-brand-800 underline underline-offset-2"
-                      >
-                        {zone.name[locale === "ar" ? "ar" : "en"]}
-                      </Link>
-                      <span className="block text-stone-600" lang={other}>
-                        <bdi>{zone.name[other]}</bdi>
-                      </span>
-                    </th>
-                    <td className="px-2 py-2 sm:px-3 text-end whitespace-nowrap" data-testid="zone-fee">
-                      {zone.feeMinor === 0 ? t("zones.free") : formatMoney(zone.feeMinor, locale)}
-                    </td>
-                    <td className="px-2 py-2 sm:px-3 text-end">
-                      {zone.freeAboveMinor === null ? (
-                        <span className="text-stone-600">{t("zones.never")}</span>
-                      ) : (
-                        <span className="whitespace-nowrap">{formatMoney(zone.freeAboveMinor, locale)}</span>
-                      )}
-                    </td>
-                    <td className="px-2 py-2 sm:px-3" data-testid="zone-status">
-                      {zone.enabled ? (
-                        t("zones.on")
-                      ) : (
-                        <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("zones.off")}</span>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </Table>
       </section>
 
       <section id="pickup" aria-labelledby="pickup-title" className="space-y-3">

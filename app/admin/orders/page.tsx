@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
+import { OrderLink } from "@/components/admin/order-link";
 import { OrderStatusBadge } from "@/components/admin/order-status-badge";
+import { columnsOf, Table } from "@/components/admin/table";
 import { requireAdmin } from "@/lib/admin/auth";
 import {
   dashboardFilters,
@@ -119,61 +121,34 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
         </a>
       </div>
 
-      {page.orders.length === 0 ? (
-        <p className="mt-6 rounded-xl border border-stone-200 bg-white p-6 text-center text-stone-600">{t("none")}</p>
-      ) : (
-        // Wide tables scroll inside their own box on a phone; the box is focusable so keyboards can scroll it too.
-        <div
-          className="mt-3 overflow-x-auto rounded-xl border border-stone-200 bg-white"
-          role="region"
-          aria-label={t("table")}
-          tabIndex={0}
-        >
-          <table className="w-full min-w-[44rem] text-sm">
-            <caption className="sr-only">{t("caption")}</caption>
-            <thead className="bg-stone-100 text-start">
-              <tr>
-                {(["order", "placed", "customer", "total", "status"] as const).map((column) => (
-                  <th
-                    key={column}
-                    scope="col"
-                    className={`px-3 py-2 font-medium ${column === "total" ? "text-end" : "text-start"}`}
-                  >
-                    {t(column)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-stone-200">
-              {page.orders.map((order) => (
-                <tr key={order.id} data-testid="admin-order-row">
-                  <th scope="row" className="px-3 py-2 text-start font-normal">
-                    <Link
-                      href={`/admin/orders/${order.id}`}
-                      className="font-mono text-brand-800 underline underline-offset-2"
-                    >
-                      {order.id}
-                    </Link>
-                  </th>
-                  <td className="px-3 py-2 whitespace-nowrap">
-                    {format.dateTime(order.createdAt, { dateStyle: "medium", timeStyle: "short" })}
-                  </td>
-                  <td className="px-3 py-2">
-                    <span dir="auto">{order.fullName ?? order.email ?? "—"}</span>
-                    {order.fullName && order.email && (
-                      <span className="block text-xs text-stone-600">{order.email}</span>
-                    )}
-                  </td>
-                  <td className="px-3 py-2 text-end whitespace-nowrap">{formatMoney(order.amountMinor, locale)}</td>
-                  <td className="px-3 py-2">
-                    <OrderStatusBadge order={order} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <Table
+        look="list"
+        className={page.orders.length === 0 ? "mt-6" : "mt-3"}
+        region={{ label: t("table") }}
+        minWidth="min-w-[44rem]"
+        caption={t("caption")}
+        columns={columnsOf(["order", "placed", "customer", "total", "status"] as const, (key) => t(key), ["total"])}
+        empty={page.orders.length === 0 && t("none")}
+      >
+        {page.orders.map((order) => (
+          <tr key={order.id} data-testid="admin-order-row">
+            <th scope="row" className="px-3 py-2 text-start font-normal">
+              <OrderLink id={order.id} />
+            </th>
+            <td className="px-3 py-2 whitespace-nowrap">
+              {format.dateTime(order.createdAt, { dateStyle: "medium", timeStyle: "short" })}
+            </td>
+            <td className="px-3 py-2">
+              <span dir="auto">{order.fullName ?? order.email ?? "—"}</span>
+              {order.fullName && order.email && <span className="block text-xs text-stone-600">{order.email}</span>}
+            </td>
+            <td className="px-3 py-2 text-end whitespace-nowrap">{formatMoney(order.amountMinor, locale)}</td>
+            <td className="px-3 py-2">
+              <OrderStatusBadge order={order} />
+            </td>
+          </tr>
+        ))}
+      </Table>
 
       {(page.newer || page.older) && (
         <nav aria-label={t("pages")} className="mt-4 flex justify-between gap-3">

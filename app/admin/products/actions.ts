@@ -9,6 +9,7 @@ import { parseProductId, parseStockForm, type StockFormValues } from "@/lib/cata
 import {
   adjustStock,
   createProduct,
+  PRODUCT_FIELDS,
   productInputSchema,
   setProductVisible,
   updateProduct,
@@ -25,18 +26,10 @@ import { logger } from "@/lib/log";
  * shows the change at once. A form that is refused comes back with a message on each field and what the admin typed.
  */
 
-/** The product form's fields, as typed. */
-const PRODUCT_FIELDS = [
-  "slug",
-  "nameEn",
-  "nameAr",
-  "descriptionEn",
-  "descriptionAr",
-  "price",
-  "kind",
-  "stock",
-  "sortOrder",
-] as const satisfies readonly ProductField[];
+/** The product form's typed fields: all but the `visible` checkbox. */
+const PRODUCT_FORM_FIELDS = PRODUCT_FIELDS.filter(
+  (field): field is Exclude<ProductField, "visible"> => field !== "visible",
+);
 
 /** What the product form shows after a refused submission: the message of each field, and what was typed. */
 export interface ProductFormState {
@@ -53,7 +46,7 @@ export interface ProductFormState {
 export async function saveProductAction(_previous: ProductFormState, form: FormData): Promise<ProductFormState> {
   const admin = await requireAdmin();
   const values: ProductFormState["values"] = { visible: form.get("visible") === "on" };
-  for (const field of PRODUCT_FIELDS) {
+  for (const field of PRODUCT_FORM_FIELDS) {
     const value = form.get(field);
     if (typeof value === "string") values[field] = value.slice(0, 10_000);
   }
@@ -65,7 +58,7 @@ export async function saveProductAction(_previous: ProductFormState, form: FormD
   if (!parsed.success) {
     const issues = z.flattenError(parsed.error).fieldErrors;
     const fieldErrors: ProductFormState["fieldErrors"] = {};
-    for (const field of PRODUCT_FIELDS) {
+    for (const field of PRODUCT_FORM_FIELDS) {
       const problem = issues[field]?.[0] as ProductProblem | undefined;
       if (problem) fieldErrors[field] = t(`problems.${problem}`);
     }

@@ -1,23 +1,16 @@
 import { getTranslations } from "next-intl/server";
 import type { ProductFormLabels } from "@/components/admin/product-form";
 import type { StockFormLabels } from "@/components/admin/stock-form";
+import { PRODUCT_FIELDS, type ProductField } from "@/lib/catalog/editing";
 
 /** The product form's texts in the admin's language, for the new product's page and the edit page. */
 export async function productFormLabels(mode: "create" | "save"): Promise<ProductFormLabels> {
   const t = await getTranslations("admin.products.form");
   return {
-    fields: {
-      slug: t("fields.slug"),
-      nameEn: t("fields.nameEn"),
-      nameAr: t("fields.nameAr"),
-      descriptionEn: t("fields.descriptionEn"),
-      descriptionAr: t("fields.descriptionAr"),
-      price: t("fields.price"),
-      kind: t("fields.kind"),
-      visible: t("fields.visible"),
-      stock: t("fields.stock"),
-      sortOrder: t("fields.sortOrder"),
-    },
+    fields: Object.fromEntries(PRODUCT_FIELDS.map((field) => [field, t(`fields.${field}`)])) as Record<
+      ProductField,
+      string
+    >,
     hints: {
       slug: t("hints.slug"),
       price: t("hints.price"),

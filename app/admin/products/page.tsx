@@ -3,7 +3,8 @@ import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { ProductImage } from "@/components/product-image";
-import { primaryAction, secondaryAction } from "@/components/styles";
+import { columnsOf, Table } from "@/components/admin/table";
+import { card, primaryAction, secondaryAction } from "@/components/styles";
 import { requireAdmin } from "@/lib/admin/auth";
 import {
   catalogueIsEmpty,
@@ -62,7 +63,7 @@ export default async function AdminProductsPage({ searchParams }: Props) {
       )}
 
       {empty ? (
-        <div className="mt-6 rounded-xl border border-stone-200 bg-white p-6 text-center" data-testid="products-empty">
+        <div className={`mt-6 ${card} p-6 text-center`} data-testid="products-empty">
           <h2 className="text-lg font-semibold">{t("emptyTitle")}</h2>
           <p className="mx-auto mt-2 max-w-xl text-stone-700">{t("emptyText")}</p>
           <div className="mt-4 flex flex-wrap justify-center gap-2">
@@ -99,77 +100,54 @@ export default async function AdminProductsPage({ searchParams }: Props) {
             {total > products.length && <> · {t("truncated", { shown: products.length, total })}</>}
           </p>
 
-          {products.length === 0 ? (
-            <p className="mt-3 rounded-xl border border-stone-200 bg-white p-6 text-center text-stone-600">
-              {t("none")}
-            </p>
-          ) : (
-            <div
-              className="mt-3 overflow-x-auto rounded-xl border border-stone-200 bg-white"
-              role="region"
-              aria-label={t("table")}
-              tabIndex={0}
-            >
-              <table className="w-full min-w-[40rem] text-sm">
-                <caption className="sr-only">{t("caption")}</caption>
-                <thead className="bg-stone-100">
-                  <tr>
-                    {(["picture", "name", "price", "stock", "status"] as const).map((column) => (
-                      <th
-                        key={column}
-                        scope="col"
-                        className={`px-3 py-2 font-medium ${column === "price" ? "text-end" : "text-start"}`}
-                      >
-                        {t(column)}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-stone-200">
-                  {products.map((product, index) => (
-                    <tr key={product.id} data-testid="admin-product-row">
-                      <td className="px-3 py-2">
-                        <ProductImage
-                          src={product.thumbnail ?? undefined}
-                          size={48}
-                          // The first screenful at once; the rest as they are scrolled to.
-                          priority={index < 12}
-                          className="size-12 rounded-md bg-stone-100 object-cover"
-                        />
-                      </td>
-                      <th scope="row" className="px-3 py-2 text-start font-normal">
-                        <Link
-                          href={`/admin/products/${product.id}`}
-                          className="font-medium text-brand-800 underline underline-offset-2"
-                          dir="auto"
-                        >
-                          {locale === "ar" ? product.nameAr : product.nameEn}
-                        </Link>
-                        <span className="block font-mono text-xs text-stone-600">
-                          <span dir="ltr">{product.slug}</span>
-                        </span>
-                      </th>
-                      <td className="px-3 py-2 text-end whitespace-nowrap">
-                        {formatMoney(product.priceMinor, locale)}
-                      </td>
-                      <td className="px-3 py-2 whitespace-nowrap" data-testid="admin-product-stock">
-                        {product.stock === null
-                          ? t("notCounted")
-                          : t("stockValue", { onHand: product.stock, available: product.available ?? 0 })}
-                      </td>
-                      <td className="px-3 py-2">
-                        {product.visible ? (
-                          t("visible")
-                        ) : (
-                          <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("hidden")}</span>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <Table
+            look="list"
+            className="mt-3"
+            region={{ label: t("table") }}
+            minWidth="min-w-[40rem]"
+            caption={t("caption")}
+            columns={columnsOf(["picture", "name", "price", "stock", "status"] as const, (key) => t(key), ["price"])}
+            empty={products.length === 0 && t("none")}
+          >
+            {products.map((product, index) => (
+              <tr key={product.id} data-testid="admin-product-row">
+                <td className="px-3 py-2">
+                  <ProductImage
+                    src={product.thumbnail ?? undefined}
+                    size={48}
+                    // The first screenful at once; the rest as they are scrolled to.
+                    priority={index < 12}
+                    className="size-12 rounded-md bg-stone-100 object-cover"
+                  />
+                </td>
+                <th scope="row" className="px-3 py-2 text-start font-normal">
+                  <Link
+                    href={`/admin/products/${product.id}`}
+                    className="font-medium text-brand-800 underline underline-offset-2"
+                    dir="auto"
+                  >
+                    {locale === "ar" ? product.nameAr : product.nameEn}
+                  </Link>
+                  <span className="block font-mono text-xs text-stone-600">
+                    <span dir="ltr">{product.slug}</span>
+                  </span>
+                </th>
+                <td className="px-3 py-2 text-end whitespace-nowrap">{formatMoney(product.priceMinor, locale)}</td>
+                <td className="px-3 py-2 whitespace-nowrap" data-testid="admin-product-stock">
+                  {product.stock === null
+                    ? t("notCounted")
+                    : t("stockValue", { onHand: product.stock, available: product.available ?? 0 })}
+                </td>
+                <td className="px-3 py-2">
+                  {product.visible ? (
+                    t("visible")
+                  ) : (
+                    <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("hidden")}</span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </Table>
         </>
       )}
     </section>

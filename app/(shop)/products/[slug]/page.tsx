@@ -3,11 +3,9 @@ import { notFound } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { AddToCartForm } from "@/components/add-to-cart-form";
 import { ProductImage } from "@/components/product-image";
-import { DatabaseUnavailable } from "@/components/database-unavailable";
-import { findProduct, type Product } from "@/lib/catalog/products";
+import { readOrUnavailable } from "@/components/database-unavailable";
+import { findProduct } from "@/lib/catalog/products";
 import { LOW_STOCK } from "@/lib/catalog/stock";
-import { describeDbFailure } from "@/lib/db/errors";
-import { logger } from "@/lib/log";
 import { formatMoney } from "@/lib/money";
 
 type Props = { params: Promise<{ slug: string }> };
@@ -23,26 +21,13 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 /** One product: its pictures, price, description, and "Add to cart" — or "Sold out", which cannot be added. */
 export default async function ProductPage({ params }: Props) {
-  const [{ slug }, locale, t, tShop] = await Promise.all([
-    params,
-    getLocale(),
-    getTranslations("product"),
-    getTranslations("home"),
-  ]);
-  let product: Product | undefined;
-  try {
-    product = await findProduct(slug);
-  } catch (error) {
-    logger.error({ event: "product_page_unavailable", ...describeDbFailure(error) });
-    return (
-      <DatabaseUnavailable
-        title={tShop("unavailable.title")}
-        text={tShop("unavailable.text")}
-        reload={tShop("unavailable.reload")}
-        href={`/products/${encodeURIComponent(slug)}`}
-      />
-    );
-  }
+  const [{ slug }, locale, t] = await Promise.all([params, getLocale(), getTranslations("product")]);
+  const read = await readOrUnavailable(() => findProduct(slug), {
+    event: "product_page_unavailable",
+    href: `/products/${encodeURIComponent(slug)}`,
+  });
+  if (read.unavailable) return read.unavailable;
+  const product = read.data;
   if (!product) notFound();
   const [first, ...others] = product.pictures;
   return (

@@ -5,12 +5,16 @@ import { z } from "zod";
 import { ProductForm } from "@/components/admin/product-form";
 import { StockForm } from "@/components/admin/stock-form";
 import { ProductImage } from "@/components/product-image";
+import { CardMessage, Section } from "@/components/admin/section";
+import { columnsOf, Table } from "@/components/admin/table";
+import { fileInput } from "@/components/styles";
 import { SubmitButton } from "@/components/submit-button";
 import { requireAdmin } from "@/lib/admin/auth";
 import { AUDIT_LIMIT, parseProductId, productForAdmin, type CatalogChange } from "@/lib/catalog/back-office";
 import { MAX_PICTURE_BYTES, type PictureProblem } from "@/lib/catalog/pictures";
 import { getDb } from "@/lib/db/client";
-import { formatMoney, toWireAmount } from "@/lib/money";
+import { typedFields } from "@/lib/catalog/editing";
+import { formatMoney } from "@/lib/money";
 import { addPictureAction, removePictureAction, setVisibleAction } from "../actions";
 import { productFormLabels, stockFormLabels } from "../labels";
 
@@ -64,9 +68,7 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
   if (id === undefined || !found) {
     return (
       <section>
-        <p role="alert" className="rounded-xl border border-stone-200 bg-white p-6">
-          {tList("notFound")}
-        </p>
+        <CardMessage role="alert">{tList("notFound")}</CardMessage>
         <Link href="/admin/products" className="mt-4 inline-block font-medium text-brand-800 underline">
           {t("back")}
         </Link>
@@ -78,17 +80,8 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
   const result = resultSchema.safeParse(query.result);
   const pictureProblem = pictureProblemSchema.safeParse(query.picture);
   const [formLabels, stockLabels] = await Promise.all([productFormLabels("save"), stockFormLabels()]);
-  const initial = {
-    slug: product.slug,
-    nameEn: product.nameEn,
-    nameAr: product.nameAr,
-    descriptionEn: product.descriptionEn,
-    descriptionAr: product.descriptionAr,
-    price: toWireAmount(product.priceMinor),
-    kind: product.kind,
-    sortOrder: String(product.sortOrder),
-    visible: product.visible,
-  };
+  // The edit form has no stock field: stock changes with a reason, in the stock form.
+  const initial = { ...typedFields(product), stock: undefined, visible: product.visible };
 
   return (
     <div className="space-y-6">
@@ -142,10 +135,7 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
         />
       </section>
 
-      <section aria-labelledby="stock" className="space-y-3 rounded-xl border border-stone-200 bg-white p-4">
-        <h2 id="stock" className="text-lg font-semibold">
-          {tStock("title")}
-        </h2>
+      <Section id="stock" title={tStock("title")} large>
         {product.stock === null ? (
           <p data-testid="product-stock">{tStock("notCounted")}</p>
         ) : (
@@ -158,16 +148,9 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
         )}
         <p className="text-sm text-stone-600">{tStock("availableHint")}</p>
         <StockForm id={product.id} counted={product.stock !== null} labels={stockLabels} />
-      </section>
+      </Section>
 
-      <section
-        id="pictures"
-        aria-labelledby="pictures-title"
-        className="space-y-3 rounded-xl border border-stone-200 bg-white p-4"
-      >
-        <h2 id="pictures-title" className="text-lg font-semibold">
-          {tPictures("title")}
-        </h2>
+      <Section id="pictures-title" anchor="pictures" title={tPictures("title")} large>
         {pictureProblem.success && (
           <p
             role="alert"
@@ -216,13 +199,13 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
             accept="image/jpeg,image/png,image/webp,image/avif,image/gif"
             aria-describedby="picture-hint"
             data-max-bytes={MAX_PICTURE_BYTES}
-            className="text-sm file:me-3 file:rounded-lg file:border file:border-stone-300 file:bg-white file:px-3 file:py-1.5 file:font-medium hover:file:bg-stone-50"
+            className={fileInput}
           />
           <div>
             <SubmitButton pendingLabel={tPictures("uploading")}>{tPictures("upload")}</SubmitButton>
           </div>
         </form>
-      </section>
+      </Section>
 
       <Audit changes={changes} locale={locale} format={format} />
     </div>
@@ -245,17 +228,9 @@ async function Audit({
   ]);
   const tStock = await getTranslations("admin.products.stock");
   const count = (value: unknown) => (value === null || value === undefined ? tStock("notCountedShort") : String(value));
-  const FIELD_LABELS: Record<string, string> = {
-    slug: tForm("fields.slug"),
-    nameEn: tForm("fields.nameEn"),
-    nameAr: tForm("fields.nameAr"),
-    descriptionEn: tForm("fields.descriptionEn"),
-    descriptionAr: tForm("fields.descriptionAr"),
-    priceMinor: tForm("fields.price"),
-    kind: tForm("fields.kind"),
-    visible: tForm("fields.visible"),
-    sortOrder: tForm("fields.sortOrder"),
-  };
+  // The audit names the database's columns: the price is `priceMinor` there.
+  const { fields } = await productFormLabels("save");
+  const FIELD_LABELS: Record<string, string> = { ...fields, priceMinor: fields.price };
   const show = (field: string, value: unknown): string => {
     if (value === null || value === undefined || value === "") return t("empty");
     if (field === "priceMinor" && typeof value === "number") return formatMoney(value, locale);
@@ -295,50 +270,37 @@ async function Audit({
     }
   };
   return (
-    <section aria-labelledby="audit" className="space-y-3 rounded-xl border border-stone-200 bg-white p-4">
-      <h2 id="audit" className="text-lg font-semibold">
-        {t("title")}
-      </h2>
-      {changes.length === 0 ? (
-        <p className="text-stone-600">{t("none")}</p>
-      ) : (
-        <div className="overflow-x-auto" role="region" aria-labelledby="audit" tabIndex={0}>
-          <table className="w-full min-w-[36rem] text-sm">
-            <caption className="sr-only">{t("caption")}</caption>
-            <thead className="text-stone-600">
-              <tr>
-                {(["when", "who", "what"] as const).map((column) => (
-                  <th key={column} scope="col" className="py-1 pe-3 text-start font-medium">
-                    {t(column)}
-                  </th>
+    <Section id="audit" title={t("title")} large>
+      <Table
+        className=""
+        region={{ labelledBy: "audit" }}
+        minWidth="min-w-[36rem]"
+        caption={t("caption")}
+        cell="py-1 pe-3"
+        columns={columnsOf(["when", "who", "what"] as const, (key) => t(key))}
+        empty={changes.length === 0 && t("none")}
+      >
+        {changes.map((change) => {
+          const { title, details } = describe(change);
+          return (
+            <tr key={change.id} data-testid="product-audit-row" className="align-top">
+              <td className="py-1 pe-3 whitespace-nowrap">
+                {format.dateTime(change.at, { dateStyle: "medium", timeStyle: "medium" })}
+              </td>
+              <td className="py-1 pe-3">{change.by}</td>
+              <td className="py-1">
+                <span className="font-medium">{title}</span>
+                {details.map((detail) => (
+                  <span key={detail} className="block" dir="auto">
+                    {detail}
+                  </span>
                 ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-stone-200">
-              {changes.map((change) => {
-                const { title, details } = describe(change);
-                return (
-                  <tr key={change.id} data-testid="product-audit-row" className="align-top">
-                    <td className="py-1 pe-3 whitespace-nowrap">
-                      {format.dateTime(change.at, { dateStyle: "medium", timeStyle: "medium" })}
-                    </td>
-                    <td className="py-1 pe-3">{change.by}</td>
-                    <td className="py-1">
-                      <span className="font-medium">{title}</span>
-                      {details.map((detail) => (
-                        <span key={detail} className="block" dir="auto">
-                          {detail}
-                        </span>
-                      ))}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </td>
+            </tr>
+          );
+        })}
+      </Table>
       {changes.length === AUDIT_LIMIT && <p className="text-sm text-stone-600">{t("more", { count: AUDIT_LIMIT })}</p>}
-    </section>
+    </Section>
   );
 }

@@ -2,7 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { z } from "zod";
-import { SubmitButton } from "@/components/submit-button";
+import { Notice } from "@/components/admin/section";
+import { columnsOf, Table } from "@/components/admin/table";
+import { FileFormat, UploadForm } from "@/components/admin/upload-form";
 import { requireAdmin } from "@/lib/admin/auth";
 import { CSV_COLUMNS, MAX_CATALOG_CSV_BYTES, recentCatalogImports } from "@/lib/catalog/csv";
 import { getDb } from "@/lib/db/client";
@@ -49,66 +51,42 @@ export default async function ImportProductsPage({ searchParams }: Props) {
         <span className="ms-2 text-sm text-stone-600">{t("exportHelp")}</span>
       </p>
       {error.success && (
-        <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-900">
+        <Notice tone="warning" role="alert">
           {t(`errors.${error.data}`, { kb })}
-        </p>
+        </Notice>
       )}
 
-      <form
+      <UploadForm
         action={checkCatalogCsvAction}
-        className="grid gap-4 rounded-xl border border-stone-200 bg-white p-4"
-        aria-describedby="csv-format"
-      >
-        <label className="grid gap-1 text-sm font-medium">
-          {t("file", { kb })}
-          <input
-            type="file"
-            name="file"
-            required
-            accept=".csv,.tsv,.txt,text/csv,text/plain,text/tab-separated-values"
-            className="text-sm font-normal file:me-3 file:rounded-lg file:border file:border-stone-300 file:bg-white file:px-3 file:py-1.5 file:font-medium hover:file:bg-stone-50"
-          />
-        </label>
-        <div className="flex flex-wrap items-center gap-3">
-          <SubmitButton pendingLabel={t("checking")}>{t("check")}</SubmitButton>
-          <p className="text-sm text-stone-600">{t("checkHelp")}</p>
-        </div>
-      </form>
+        formatId="csv-format"
+        fileLabel={t("file", { kb })}
+        required
+        submit={t("check")}
+        pending={t("checking")}
+        help={t("checkHelp")}
+      />
 
-      <section aria-labelledby="csv-format-title" className="max-w-3xl text-sm text-stone-700">
-        <h2 id="csv-format-title" className="font-semibold text-stone-900">
-          {t("formatTitle")}
-        </h2>
-        <div id="csv-format">
-          <p className="mt-1">{t("format")}</p>
-          <p className="mt-1">{t("stockRule")}</p>
-          <table className="mt-2 w-full text-start">
-            <caption className="sr-only">{t("columnsCaption")}</caption>
-            <thead className="text-stone-600">
-              <tr>
-                <th scope="col" className="py-1 pe-3 text-start font-medium">
-                  {t("column")}
-                </th>
-                <th scope="col" className="py-1 text-start font-medium">
-                  {t("meaning")}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-stone-200">
-              {CSV_COLUMNS.map((column) => (
-                <tr key={column}>
-                  <th scope="row" className="py-1 pe-3 text-start align-top font-normal">
-                    <code dir="ltr" className="rounded bg-stone-100 px-1">
-                      {column}
-                    </code>
-                  </th>
-                  <td className="py-1">{t(`columns.${column}`)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+      <FileFormat id="csv-format" title={t("formatTitle")}>
+        <p className="mt-1">{t("format")}</p>
+        <p className="mt-1">{t("stockRule")}</p>
+        <Table
+          className="mt-2"
+          caption={t("columnsCaption")}
+          cell="py-1 pe-3"
+          columns={columnsOf(["column", "meaning"] as const, (key) => t(key))}
+        >
+          {CSV_COLUMNS.map((column) => (
+            <tr key={column}>
+              <th scope="row" className="py-1 pe-3 text-start align-top font-normal">
+                <code dir="ltr" className="rounded bg-stone-100 px-1">
+                  {column}
+                </code>
+              </th>
+              <td className="py-1">{t(`columns.${column}`)}</td>
+            </tr>
+          ))}
+        </Table>
+      </FileFormat>
 
       {imports.length > 0 && (
         <section aria-labelledby="recent-imports" className="text-sm">

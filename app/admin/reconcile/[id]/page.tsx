@@ -2,7 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
+import { OrderLink } from "@/components/admin/order-link";
 import { PaymentListRows } from "@/components/admin/payment-list-rows";
+import { Problems } from "@/components/admin/problems";
+import { CardMessage, Notice, Section } from "@/components/admin/section";
+import { columnsOf, Table } from "@/components/admin/table";
 import { SubmitButton } from "@/components/submit-button";
 import { requireAdmin } from "@/lib/admin/auth";
 import type { ListProblem } from "@/lib/admin/payment-list";
@@ -18,6 +22,9 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 const resultSchema = z.enum(["applied", "nothing_to_apply", "has_problems", "not_found"]);
+
+/** The columns of the paid orders the list lacks. */
+const MISSING_COLUMNS = ["order", "token", "amount", "paidAt"] as const;
 
 /** Text wrapped in Unicode's first-strong isolate (FSI … PDI): it takes its own direction inside any sentence. */
 const isolate = (text: string) => `\u2068${text}\u2069`;
@@ -60,7 +67,7 @@ export default async function PaymentListPage({ params, searchParams }: Props) {
     return (
       <section className="space-y-4">
         {back}
-        <p className="rounded-xl border border-stone-200 bg-white p-6">{t("notFound", { id: id.slice(0, 40) })}</p>
+        <CardMessage>{t("notFound", { id: id.slice(0, 40) })}</CardMessage>
       </section>
     );
   }
@@ -90,12 +97,7 @@ export default async function PaymentListPage({ params, searchParams }: Props) {
     <section className="space-y-6">
       {back}
       {result.success && (
-        <p
-          role="status"
-          className={`rounded-lg border p-3 ${result.data === "applied" ? "border-brand-600 bg-brand-50" : "border-amber-300 bg-amber-50 text-amber-900"}`}
-        >
-          {t(`results.${result.data}`)}
-        </p>
+        <Notice tone={result.data === "applied" ? "done" : "warning"}>{t(`results.${result.data}`)}</Notice>
       )}
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">{t("title", { at: when(plan.list.createdAt) })}</h1>
@@ -110,34 +112,22 @@ export default async function PaymentListPage({ params, searchParams }: Props) {
       </div>
 
       {plan.problems.length > 0 && (
-        <section
-          aria-labelledby="problems"
-          className="rounded-xl border border-red-300 bg-red-50 p-4 text-red-900"
-          data-testid="list-problems"
-        >
-          <h2 id="problems" className="font-semibold">
-            {t("problemsTitle")}
-          </h2>
-          <p className="mt-1 text-sm">{t("problemsHelp")}</p>
-          <ul className="mt-2 list-disc space-y-1 ps-5">
-            {plan.problems.map((item, index) => (
-              <li key={index}>{problem(item)}</li>
-            ))}
-          </ul>
-        </section>
+        <Problems
+          title={t("problemsTitle")}
+          help={t("problemsHelp")}
+          testId="list-problems"
+          items={plan.problems.map(problem)}
+        />
       )}
 
       {plan.toApply > 0 && (
-        <section aria-labelledby="apply" className="rounded-xl border border-brand-600 bg-white p-4">
-          <h2 id="apply" className="font-semibold">
-            {t("applyTitle")}
-          </h2>
+        <Section id="apply" title={t("applyTitle")} tone="action">
           <p className="mt-1 max-w-3xl text-sm text-stone-700">{t("applyHelp")}</p>
           <form action={applyPaymentListAction} className="mt-3">
             <input type="hidden" name="id" value={plan.list.id} />
             <SubmitButton pendingLabel={t("applying")}>{t("apply", { count: plan.toApply })}</SubmitButton>
           </form>
-        </section>
+        </Section>
       )}
 
       {GROUPS.map(({ group, outcomes }) => {
@@ -153,15 +143,16 @@ export default async function PaymentListPage({ params, searchParams }: Props) {
         );
       })}
 
-      <section
-        aria-labelledby="missing"
-        className="rounded-xl border border-stone-200 bg-white p-4"
-        data-testid="missing"
+      <Section
+        id="missing"
+        testId="missing"
+        title={
+          <>
+            {t("groups.missing")}
+            {plan.days && ` (${plan.missing.length}${plan.moreMissing ? "+" : ""})`}
+          </>
+        }
       >
-        <h2 id="missing" className="font-semibold">
-          {t("groups.missing")}
-          {plan.days && ` (${plan.missing.length}${plan.moreMissing ? "+" : ""})`}
-        </h2>
         {!plan.days ? (
           <p className="mt-1 text-sm text-stone-600">{t("noDates")}</p>
         ) : plan.missing.length === 0 ? (
@@ -174,45 +165,27 @@ export default async function PaymentListPage({ params, searchParams }: Props) {
               {t("missingHelp", { from: day(plan.days.from), to: day(plan.days.to) })}
               {plan.moreMissing && ` ${t("missingMore", { count: plan.missing.length })}`}
             </p>
-            <div className="mt-2 overflow-x-auto" role="region" aria-labelledby="missing" tabIndex={0}>
-              <table className="w-full min-w-[36rem] text-sm">
-                <thead className="text-stone-600">
-                  <tr>
-                    {(["order", "token", "amount", "paidAt"] as const).map((column) => (
-                      <th
-                        key={column}
-                        scope="col"
-                        className={`px-1 py-1 font-medium ${column === "amount" ? "text-end" : "text-start"}`}
-                      >
-                        {t(`columns.${column}`)}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-stone-200">
-                  {plan.missing.map((order) => (
-                    <tr key={order.id}>
-                      <th scope="row" className="px-1 py-1 text-start font-normal">
-                        <Link
-                          href={`/admin/orders/${order.id}`}
-                          className="font-mono text-brand-800 underline underline-offset-2"
-                        >
-                          {order.id}
-                        </Link>
-                      </th>
-                      <td className="px-1 py-1 font-mono break-all" dir="ltr">
-                        {order.paymentToken ?? "—"}
-                      </td>
-                      <td className="px-1 py-1 text-end whitespace-nowrap">{formatMoney(order.amountMinor, locale)}</td>
-                      <td className="px-1 py-1 whitespace-nowrap">{when(order.paidAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table
+              region={{ labelledBy: "missing" }}
+              minWidth="min-w-[36rem]"
+              columns={columnsOf(MISSING_COLUMNS, (key) => t(`columns.${key}`), ["amount"])}
+            >
+              {plan.missing.map((order) => (
+                <tr key={order.id}>
+                  <th scope="row" className="px-1 py-1 text-start font-normal">
+                    <OrderLink id={order.id} />
+                  </th>
+                  <td className="px-1 py-1 font-mono break-all" dir="ltr">
+                    {order.paymentToken ?? "—"}
+                  </td>
+                  <td className="px-1 py-1 text-end whitespace-nowrap">{formatMoney(order.amountMinor, locale)}</td>
+                  <td className="px-1 py-1 whitespace-nowrap">{when(order.paidAt)}</td>
+                </tr>
+              ))}
+            </Table>
           </>
         )}
-      </section>
+      </Section>
     </section>
   );
 }

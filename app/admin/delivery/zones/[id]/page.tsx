@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { ZoneForm } from "@/components/admin/delivery-forms";
+import { CardMessage } from "@/components/admin/section";
 import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
 import { findZoneForAdmin, parseZoneId } from "@/lib/delivery/editing";
@@ -33,9 +34,7 @@ export default async function ZonePage({ params }: Props) {
   if (!zone) {
     return (
       <section className="space-y-4">
-        <p role="alert" className="rounded-xl border border-stone-200 bg-white p-6">
-          {t("results.not_found")}
-        </p>
+        <CardMessage role="alert">{t("results.not_found")}</CardMessage>
         {back}
       </section>
     );

@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import Link from "next/link";
 import { createTranslator } from "next-intl";
 import { OrderNotePrint } from "@/components/admin/order-note-print";
+import { CardMessage } from "@/components/admin/section";
 import { requireAdmin } from "@/lib/admin/auth";
 import { findOrderForAdmin } from "@/lib/admin/orders";
 import { BRAND } from "@/lib/brand";
@@ -54,12 +55,12 @@ export default async function DeliveryNotePage({ params }: Props) {
   );
   if (!order) {
     return (
-      <p className="rounded-xl border border-stone-200 bg-white p-6">
+      <CardMessage>
         {tEn("notFound", { id: id.slice(0, 40) })} ·{" "}
         <span lang="ar" dir="rtl">
           {tAr("notFound", { id: id.slice(0, 40) })}
         </span>
-      </p>
+      </CardMessage>
     );
   }
   const pickup = order.deliveryMethod === "pickup" ? await readPickup(getDb()) : null;

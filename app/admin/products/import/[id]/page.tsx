@@ -2,6 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
+import { Problems } from "@/components/admin/problems";
+import { CardMessage, Notice, Section } from "@/components/admin/section";
+import { columnsOf, Table } from "@/components/admin/table";
+import { card } from "@/components/styles";
 import { SubmitButton } from "@/components/submit-button";
 import { requireAdmin } from "@/lib/admin/auth";
 import {
@@ -54,7 +58,7 @@ export default async function CatalogImportPage({ params, searchParams }: Props)
     return (
       <section className="space-y-4">
         {back}
-        <p className="rounded-xl border border-stone-200 bg-white p-6">{t("notFound")}</p>
+        <CardMessage>{t("notFound")}</CardMessage>
       </section>
     );
   }
@@ -73,15 +77,12 @@ export default async function CatalogImportPage({ params, searchParams }: Props)
     <section className="space-y-6">
       {back}
       {result.success && (
-        <p
-          role="status"
-          className={`rounded-lg border p-3 ${result.data === "applied" ? "border-brand-600 bg-brand-50" : "border-amber-300 bg-amber-50 text-amber-900"}`}
-        >
+        <Notice tone={result.data === "applied" ? "done" : "warning"}>
           {t(`result.${result.data}`, {
             created: countSchema.parse(query.created),
             updated: countSchema.parse(query.updated),
           })}
-        </p>
+        </Notice>
       )}
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">
@@ -104,7 +105,7 @@ export default async function CatalogImportPage({ params, searchParams }: Props)
                 ["errors", plan.errors.length],
               ] as const
             ).map(([key, count]) => (
-              <div key={key} className="rounded-xl border border-stone-200 bg-white px-4 py-2">
+              <div key={key} className={`${card} px-4 py-2`}>
                 <dt className="text-sm text-stone-600">{t(`counts.${key}`)}</dt>
                 <dd className="text-xl font-semibold">{format.number(count)}</dd>
               </div>
@@ -118,53 +119,32 @@ export default async function CatalogImportPage({ params, searchParams }: Props)
           )}
 
           {plan.errors.length > 0 && (
-            <section
-              aria-labelledby="problems"
-              className="rounded-xl border border-red-300 bg-red-50 p-4 text-red-900"
-              data-testid="import-problems"
-            >
-              <h2 id="problems" className="font-semibold">
-                {t("problemsTitle")}
-              </h2>
-              <p className="mt-1 text-sm">{t("problemsHelp")}</p>
-              <div className="mt-2 overflow-x-auto" role="region" aria-labelledby="problems" tabIndex={0}>
-                <table className="w-full min-w-[30rem] text-sm">
-                  <thead>
-                    <tr>
-                      <th scope="col" className="px-1 py-1 text-start font-medium">
-                        {t("row")}
-                      </th>
-                      <th scope="col" className="px-1 py-1 text-start font-medium">
-                        {t("column")}
-                      </th>
-                      <th scope="col" className="px-1 py-1 text-start font-medium">
-                        {t("problem")}
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-red-200">
-                    {plan.errors.map((error, index) => (
-                      <tr key={index}>
-                        <td className="px-1 py-1">{error.row === null ? t("wholeFile") : format.number(error.row)}</td>
-                        <td className="px-1 py-1">
-                          {error.column && (
-                            <code dir="ltr" className="rounded bg-white px-1">
-                              {error.column}
-                            </code>
-                          )}
-                        </td>
-                        <td className="px-1 py-1">{message(error)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            </section>
+            <Problems title={t("problemsTitle")} help={t("problemsHelp")} testId="import-problems">
+              <Table
+                region={{ labelledBy: "problems" }}
+                minWidth="min-w-[30rem]"
+                head=""
+                body="divide-y divide-red-200"
+                columns={columnsOf(["row", "column", "problem"] as const, (key) => t(key))}
+              >
+                {plan.errors.map((error, index) => (
+                  <tr key={index}>
+                    <td className="px-1 py-1">{error.row === null ? t("wholeFile") : format.number(error.row)}</td>
+                    <td className="px-1 py-1">
+                      {error.column && (
+                        <code dir="ltr" className="rounded bg-white px-1">
+                          {error.column}
+                        </code>
+                      )}
+                    </td>
+                    <td className="px-1 py-1">{message(error)}</td>
+                  </tr>
+                ))}
+              </Table>
+            </Problems>
           )}
 
-          {plan.errors.length === 0 && toApply === 0 && (
-            <p className="rounded-xl border border-stone-200 bg-white p-4">{t("nothingToDo")}</p>
-          )}
+          {plan.errors.length === 0 && toApply === 0 && <p className={`${card} p-4`}>{t("nothingToDo")}</p>}
           {plan.errors.length === 0 && toApply > 0 && (
             <form action={applyCatalogCsvAction} className="rounded-xl border border-brand-600 bg-white p-4">
               <input type="hidden" name="id" value={stored.id} />
@@ -175,63 +155,48 @@ export default async function CatalogImportPage({ params, searchParams }: Props)
           )}
 
           {changing.length > 0 && (
-            <section aria-labelledby="changes" className="rounded-xl border border-stone-200 bg-white p-4">
-              <h2 id="changes" className="font-semibold">
-                {t("changesTitle")}
-              </h2>
-              <div className="mt-2 overflow-x-auto" role="region" aria-labelledby="changes" tabIndex={0}>
-                <table className="w-full min-w-[36rem] text-sm" data-testid="import-rows">
-                  <thead className="text-stone-600">
-                    <tr>
-                      <th scope="col" className="px-1 py-1 text-start font-medium">
-                        {t("row")}
-                      </th>
-                      <th scope="col" className="px-1 py-1 text-start font-medium">
-                        {t("product")}
-                      </th>
-                      <th scope="col" className="px-1 py-1 text-start font-medium">
-                        {t("changes")}
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-stone-200">
-                    {changing.map((row) => (
-                      <tr key={row.row} className="align-top">
-                        <td className="px-1 py-1">{format.number(row.row)}</td>
-                        <th scope="row" className="px-1 py-1 text-start font-normal">
-                          <span className="me-2 rounded bg-stone-100 px-1 text-xs">{t(`action.${row.action}`)}</span>
-                          <code dir="ltr">{row.slug}</code>
-                          <div>{locale === "ar" ? row.input.nameAr : row.input.nameEn}</div>
-                        </th>
-                        <td className="px-1 py-1">
-                          {row.action === "create" ? (
-                            formatMoney(row.input.price, locale)
-                          ) : (
-                            <ul>
-                              {CSV_COLUMNS.filter((column) => row.changes[column]).map((column) => {
-                                const [before, after] = row.changes[column]!;
-                                return (
-                                  <li key={column}>
-                                    {t("change", {
-                                      column: isolate(column),
-                                      before: shown(before),
-                                      after: shown(after),
-                                    })}
-                                  </li>
-                                );
-                              })}
-                            </ul>
-                          )}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+            <Section id="changes" title={t("changesTitle")}>
+              <Table
+                region={{ labelledBy: "changes" }}
+                minWidth="min-w-[36rem]"
+                testId="import-rows"
+                columns={columnsOf(["row", "product", "changes"] as const, (key) => t(key))}
+              >
+                {changing.map((row) => (
+                  <tr key={row.row} className="align-top">
+                    <td className="px-1 py-1">{format.number(row.row)}</td>
+                    <th scope="row" className="px-1 py-1 text-start font-normal">
+                      <span className="me-2 rounded bg-stone-100 px-1 text-xs">{t(`action.${row.action}`)}</span>
+                      <code dir="ltr">{row.slug}</code>
+                      <div>{locale === "ar" ? row.input.nameAr : row.input.nameEn}</div>
+                    </th>
+                    <td className="px-1 py-1">
+                      {row.action === "create" ? (
+                        formatMoney(row.input.price, locale)
+                      ) : (
+                        <ul>
+                          {CSV_COLUMNS.filter((column) => row.changes[column]).map((column) => {
+                            const [before, after] = row.changes[column]!;
+                            return (
+                              <li key={column}>
+                                {t("change", {
+                                  column: isolate(column),
+                                  before: shown(before),
+                                  after: shown(after),
+                                })}
+                              </li>
+                            );
+                          })}
+                        </ul>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </Table>
               {plan.counts.unchanged > 0 && (
                 <p className="mt-2 text-sm text-stone-600">{t("unchangedHidden", { count: plan.counts.unchanged })}</p>
               )}
-            </section>
+            </Section>
           )}
         </>
       )}

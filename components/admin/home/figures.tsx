@@ -1,0 +1,96 @@
+import Link from "next/link";
+import { getTranslations } from "next-intl/server";
+import type { Dashboard, Sales } from "@/lib/dashboard/figures";
+import { direction } from "@/lib/i18n/config";
+import { card } from "../../styles";
+import { SalesChart } from "../sales-chart";
+import { Section } from "../section";
+import { columnsOf, Table } from "../table";
+import { homeFormat, linkClass, paidIn } from "./format";
+
+/** The period's three figures (sales, orders, average order), each against the period before, linked to its orders. */
+export async function PeriodFigures({ bounds, sales }: Pick<Dashboard, "bounds" | "sales">) {
+  const [t, { money, number, percent }] = await Promise.all([getTranslations("admin.dashboard"), homeFormat()]);
+  const change = (now: number, before: number) => {
+    if (now === before) return t("same");
+    if (before === 0) return t("fromNothing");
+    const ratio = Math.abs(now - before) / before;
+    return now > before ? t("up", { percent: percent(ratio) }) : t("down", { percent: percent(ratio) });
+  };
+  const figures = [
+    { name: "sales", show: money, value: (s: Sales) => s.salesMinor },
+    { name: "orders", show: number, value: (s: Sales) => s.orders },
+    { name: "average", show: money, value: (s: Sales) => s.averageMinor },
+  ] as const;
+  return (
+    <section aria-labelledby="figures">
+      <h2 id="figures" className="sr-only">
+        {t("figures")}
+      </h2>
+      <dl className="grid gap-3 sm:grid-cols-3">
+        {figures.map(({ name, show, value }) => (
+          <div className={`${card} p-4`} key={name}>
+            <dt className="text-sm text-stone-600">{t(name)}</dt>
+            <dd className="mt-1 text-2xl font-semibold tracking-tight">
+              <Link href={paidIn(bounds.current)} className="hover:underline" data-testid={`figure-${name}`}>
+                {show(value(sales.current))}
+              </Link>
+            </dd>
+            <dd className="mt-1 text-sm text-stone-600">
+              <Link href={paidIn(bounds.previous)} className={linkClass}>
+                {t("previous", { value: show(value(sales.previous)) })}
+              </Link>
+              <span className="block">{change(value(sales.current), value(sales.previous))}</span>
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/** Paid sales per day as a chart, with the same figures as a table for those who cannot see it. */
+export async function SalesByDay({ bounds, days }: Pick<Dashboard, "bounds" | "days">) {
+  const [t, { locale, money, number, day }] = await Promise.all([getTranslations("admin.dashboard"), homeFormat()]);
+  const best = Math.max(0, ...days.map((d) => d.salesMinor));
+  return (
+    <Section id="chart" title={t("chart")}>
+      <div className="mt-3">
+        <SalesChart
+          days={days}
+          rtl={direction(locale) === "rtl"}
+          label={t("chartLabel", { from: day(bounds.current.from), to: day(bounds.current.to) })}
+          dayLabel={(value) => day(value, "short")}
+          best={money(best)}
+        />
+      </div>
+      <details className="mt-3 text-sm">
+        <summary className="cursor-pointer font-medium text-brand-800">{t("tableCaption")}</summary>
+        <Table
+          className="mt-2"
+          cell="py-1"
+          body="divide-y divide-stone-100"
+          testId="sales-table"
+          caption={t("tableCaption")}
+          columns={columnsOf(["day", "dayOrders", "daySales"] as const, (key) => t(key), ["dayOrders", "daySales"])}
+        >
+          {days.map((row) => (
+            <tr key={row.day} data-day={row.day}>
+              <th scope="row" className="py-1 text-start font-normal">
+                {day(row.day)}
+              </th>
+              <td className="py-1 text-end">
+                <Link href={paidIn({ ...bounds.current, from: row.day, to: row.day })} className={linkClass}>
+                  {number(row.orders)}
+                </Link>
+              </td>
+              <td className="py-1 text-end" data-sales-minor={row.salesMinor}>
+                {money(row.salesMinor)}
+              </td>
+            </tr>
+          ))}
+        </Table>
+      </details>
+    </Section>
+  );
+}

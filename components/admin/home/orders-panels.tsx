@@ -1,0 +1,82 @@
+import Link from "next/link";
+import { getTranslations } from "next-intl/server";
+import type { AttentionReason, Dashboard } from "@/lib/dashboard/figures";
+import { orderLabels } from "../labels";
+import { OrderLink } from "../order-link";
+import { Section } from "../section";
+import { homeFormat, isFlag, linkClass, ordersHref } from "./format";
+
+/** How many paid orders wait to be sent, with the oldest first. */
+export async function ToFulfil({ toFulfil }: Pick<Dashboard, "toFulfil">) {
+  const [t, { money, date }] = await Promise.all([getTranslations("admin.dashboard"), homeFormat()]);
+  return (
+    <Section id="to-fulfil" title={t("toFulfil")}>
+      <p className="mt-1">
+        <Link href={ordersHref({ status: "to_fulfil" })} className={linkClass} data-testid="to-fulfil-count">
+          {t("toFulfilCount", { count: toFulfil.count })}
+        </Link>
+      </p>
+      {toFulfil.oldest.length > 0 && (
+        <ol className="mt-2 divide-y divide-stone-100 text-sm" aria-label={t("oldestFirst")}>
+          {toFulfil.oldest.map((order) => (
+            <li key={order.id} className="flex flex-wrap justify-between gap-2 py-1.5">
+              <span>
+                <OrderLink id={order.id} /> <span dir="auto">{order.fullName ?? ""}</span>
+              </span>
+              <span className="text-stone-600">
+                {order.deliveryMethod ? `${t(order.deliveryMethod)} · ` : ""}
+                {t("paidOn", { date: date(order.paidAt) })} · {money(order.amountMinor)}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </Section>
+  );
+}
+
+/** The orders that need a look: how many, by reason (each linked to its list), and the first of them. */
+export async function NeedsAttention({ attention }: Pick<Dashboard, "attention">) {
+  const [t, labels, { money, number }] = await Promise.all([
+    getTranslations("admin.dashboard"),
+    orderLabels(),
+    homeFormat(),
+  ]);
+  const reasonText = (reason: AttentionReason): string =>
+    isFlag(reason) ? labels.flag(reason) : t(`reasons.${reason}`);
+  const reasonHref = (reason: AttentionReason) =>
+    isFlag(reason) ? ordersHref({ flag: reason }) : ordersHref({ status: reason });
+  return (
+    <Section id="attention" title={t("attention")}>
+      <p className="mt-1" data-testid="attention-count">
+        {t("attentionCount", { count: attention.count })}
+      </p>
+      {attention.count > 0 && (
+        <ul className="mt-2 flex flex-wrap gap-2 text-sm">
+          {Object.entries(attention.byReason).map(([reason, count]) => (
+            <li key={reason}>
+              <Link
+                href={reasonHref(reason as AttentionReason)}
+                className="inline-block rounded-full bg-red-50 px-2 py-0.5 text-red-900 underline-offset-2 hover:underline"
+              >
+                {reasonText(reason as AttentionReason)} · {number(count ?? 0)}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      {attention.orders.length > 0 && (
+        <ul className="mt-2 divide-y divide-stone-100 text-sm">
+          {attention.orders.map((order) => (
+            <li key={order.id} className="flex flex-wrap justify-between gap-2 py-1.5">
+              <OrderLink id={order.id} />
+              <span className="text-stone-600">
+                {labels.list(order.reasons.map(reasonText))} · {money(order.amountMinor)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,92 @@
+import Link from "next/link";
+import { getTranslations } from "next-intl/server";
+import { LOW_STOCK } from "@/lib/catalog/stock";
+import { UNKNOWN_GATEWAY } from "@/lib/dashboard/conditions";
+import type { Dashboard } from "@/lib/dashboard/figures";
+import { orderLabels } from "../labels";
+import { Section } from "../section";
+import { columnsOf, Table } from "../table";
+import { homeFormat, linkClass, paidIn } from "./format";
+
+/** Products sold out and running low (each count linked to the products list), and the first of them. */
+export async function StockPanel({ stock }: Pick<Dashboard, "stock">) {
+  const [t, { locale }] = await Promise.all([getTranslations("admin.dashboard"), homeFormat()]);
+  return (
+    <Section id="stock" title={t("stock")}>
+      <ul className="mt-1 space-y-1">
+        <li>
+          <Link href="/admin/products?filter=sold_out" className={linkClass} data-testid="sold-out-count">
+            {t("soldOut", { count: stock.soldOut })}
+          </Link>
+        </li>
+        <li>
+          <Link href="/admin/products?filter=low_stock" className={linkClass} data-testid="low-stock-count">
+            {t("low", { count: stock.low, threshold: LOW_STOCK })}
+          </Link>
+        </li>
+      </ul>
+      {stock.products.length > 0 && (
+        <ul className="mt-2 divide-y divide-stone-100 text-sm">
+          {stock.products.map((product) => (
+            <li key={product.id} className="flex justify-between gap-2 py-1.5">
+              <Link href={`/admin/products/${product.id}`} className={linkClass}>
+                {locale === "ar" ? product.nameAr : product.nameEn}
+              </Link>
+              <span className={product.available === 0 ? "font-medium text-red-800" : "text-stone-600"}>
+                {t("left", { count: product.available })}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+/** The gateways customers paid with in the period: orders and sales of each, and their shares. */
+export async function GatewaysPanel({ gateways, bounds, sales }: Pick<Dashboard, "gateways" | "bounds" | "sales">) {
+  const [t, labels, { money, number, percent }] = await Promise.all([
+    getTranslations("admin.dashboard"),
+    orderLabels(),
+    homeFormat(),
+  ]);
+  const { salesMinor: totalSales, orders: totalOrders } = sales.current;
+  return (
+    <Section id="gateways" title={t("gateways")}>
+      <Table
+        className={gateways.length === 0 ? "mt-1" : "mt-2"}
+        cell="py-1"
+        body="divide-y divide-stone-100"
+        testId="gateways-table"
+        caption={t("gatewaysCaption")}
+        columns={columnsOf(["gateway", "gatewayOrders", "gatewaySales"] as const, (key) => t(key), [
+          "gatewayOrders",
+          "gatewaySales",
+        ])}
+        empty={gateways.length === 0 && t("noSales")}
+      >
+        {gateways.map((row) => (
+          <tr key={row.gateway ?? UNKNOWN_GATEWAY}>
+            <th scope="row" className="py-1 text-start font-normal">
+              {row.gateway === null ? t("unknownGateway") : labels.gateway(row.gateway)}
+            </th>
+            <td className="py-1 text-end">
+              <Link href={paidIn(bounds.current, { gateway: row.gateway ?? UNKNOWN_GATEWAY })} className={linkClass}>
+                {number(row.orders)}
+              </Link>
+              <span className="block text-xs text-stone-600">
+                {t("share", { percent: percent(row.orders / totalOrders) })}
+              </span>
+            </td>
+            <td className="py-1 text-end">
+              {money(row.salesMinor)}
+              <span className="block text-xs text-stone-600">
+                {t("salesShare", { percent: percent(totalSales === 0 ? 0 : row.salesMinor / totalSales) })}
+              </span>
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </Section>
+  );
+}

@@ -1,0 +1,115 @@
+import { card, classes } from "../styles";
+
+/** A column's heading: its text (`label`), whether its values are numbers aligned to the end, extra classes. */
+export interface Column {
+  key: string;
+  label: React.ReactNode;
+  end?: boolean;
+  className?: string;
+}
+
+/**
+ * The back office's two kinds of table: `list`, a page's main list in a card of its own with a shaded head; `inset`,
+ * a table inside a section, under its heading (a little space above it by default).
+ */
+const LOOKS = {
+  list: {
+    wrap: `overflow-x-auto ${card}`,
+    head: "bg-stone-100",
+    cell: "px-3 py-2",
+    margin: "",
+    empty: `${card} p-6 text-center text-stone-600`,
+  },
+  inset: {
+    wrap: "overflow-x-auto",
+    head: "text-stone-600",
+    cell: "px-1 py-1",
+    margin: "mt-2",
+    empty: "text-stone-600",
+  },
+} as const;
+
+/**
+ * A table of the back office: a caption for screen readers, one row of column headings, then `children` (the rows,
+ * `<tr>`s). With `region` (its label, or the id of the heading that labels it) a wide table scrolls inside its own
+ * box on a phone, and the box is focusable so that a keyboard can scroll it too. With `empty` set, the table is
+ * replaced by that message in a card (a list with nothing in it). `cell` is the heading cells' padding, which the
+ * rows' cells should share; `body` the rows' divider.
+ */
+export function Table({
+  columns,
+  caption,
+  region,
+  look = "inset",
+  minWidth,
+  className = LOOKS[look].margin,
+  cell = LOOKS[look].cell,
+  head = LOOKS[look].head,
+  body = "divide-y divide-stone-200",
+  testId,
+  empty,
+  foot,
+  children,
+}: {
+  columns: readonly Column[];
+  caption?: string;
+  region?: { label: string } | { labelledBy: string };
+  look?: keyof typeof LOOKS;
+  /** The width below which the table scrolls, as a class (`min-w-[36rem]`). */
+  minWidth?: string;
+  /** Classes of the outermost element (the region, the table without one, or the empty message): its margins. */
+  className?: string;
+  cell?: string;
+  head?: string;
+  body?: string;
+  testId?: string;
+  empty?: React.ReactNode;
+  /** Rows after the body (`<tr>`s): totals. */
+  foot?: React.ReactNode;
+  children: React.ReactNode;
+}) {
+  if (empty !== undefined && empty !== false && empty !== null) {
+    return <p className={classes(className, LOOKS[look].empty)}>{empty}</p>;
+  }
+  const table = (
+    <table className={classes(!region && className, "w-full", minWidth, "text-sm")} data-testid={testId}>
+      {caption && <caption className="sr-only">{caption}</caption>}
+      <thead className={head || undefined}>
+        <tr>
+          {columns.map((column) => (
+            <th
+              key={column.key}
+              scope="col"
+              className={classes(cell, "font-medium", column.end ? "text-end" : "text-start", column.className)}
+            >
+              {column.label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody className={body || undefined}>{children}</tbody>
+      {foot && <tfoot>{foot}</tfoot>}
+    </table>
+  );
+  if (!region) return table;
+  return (
+    <div
+      className={classes(className, LOOKS[look].wrap)}
+      role="region"
+      aria-label={"label" in region ? region.label : undefined}
+      aria-labelledby={"labelledBy" in region ? region.labelledBy : undefined}
+      tabIndex={0}
+    >
+      {table}
+    </div>
+  );
+}
+
+/** Columns from their keys, each headed by `label(key)`; the keys in `end` hold numbers, aligned to the end. */
+export function columnsOf<Key extends string>(
+  keys: readonly Key[],
+  label: (key: Key) => React.ReactNode,
+  end: readonly Key[] = [],
+): Column[] {
+  return keys.map((key) => ({ key, label: label(key), end: end.includes(key) }));
+}

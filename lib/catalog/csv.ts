@@ -7,7 +7,6 @@ import { decodeCsvFile, neutraliseFormula, parseCsv } from "../csv";
 import type { Db, DbOrTx } from "../db/client";
 import { catalogEvents, catalogImports, products, type CatalogImportRow, type ProductRow } from "../db/schema";
 import { idPattern, newId } from "../ids";
-import { toWireAmount } from "../money";
 import { PRODUCT_FIELDS, productInputSchema, typedFields, type ProductInput, type ProductProblem } from "./editing";
 
 /**

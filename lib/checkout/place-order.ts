@@ -12,7 +12,7 @@ import { logger } from "../log";
 import { changeOrder } from "../orders/events";
 import { PAYMENT_METHODS, type PaymentStart } from "../payment-methods";
 import { CUSTOMER_FIELDS, PAYMENT_ERROR_KINDS, PaymentError, type PaymentErrorKind } from "../payments";
-import { canResume, claimCheckout, CLAIM_MS, type ClaimedOrder } from "./claim";
+import { claimCheckout, CLAIM_MS, type ClaimedOrder } from "./claim";
 import type { CheckoutDetails, Delivery } from "./form";
 import { priceCheckout, type CheckoutPrice } from "./pricing";
 

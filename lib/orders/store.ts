@@ -7,7 +7,7 @@ import { effectiveStatus } from "../payment-page";
 
 /**
  * An order with its lines as sold, as a page shows it: `status` is its effective status (a pending payment whose
- * page died reads as `expired`; lib/orders/payment-page.ts, `effectiveStatus`). Money in integer minor units (1/100 LYD).
+ * page died reads as `expired`; lib/payment-page.ts, `effectiveStatus`). Money in integer minor units (1/100 LYD).
  */
 export type Order = OrderRow & { lines: OrderLineRow[] };
 

@@ -8,8 +8,8 @@
 //   npm run bench -- --only checkout
 //                                   only these parts (comma-separated: checkout, lighthouse, weights, admin,
 //                                   emulator); writes .next-bench/benchmarks.<parts>.md and --check checks their
-//                                   budgets. The checkout latency alone with --no-build: about 1½ minutes with
-//                                   --quick, 7 without
+//                                   budgets. The checkout latency alone with --no-build: about 2 minutes with
+//                                   --quick (n = 30), 8 without (n = 200); a build adds 1–2
 //   BENCH_DATABASE_URL=postgresql://user:pass@host:5432/postgres npm run bench
 //                                   also measure on that PostgreSQL (a database is created there and dropped)
 //

@@ -98,6 +98,15 @@ describe("budgets", () => {
       [false, "not measured: the shop answered 500"],
     ]);
   });
+
+  it("with --only, holds the run to the budgets of the parts it measured", () => {
+    const checkoutOnly = results({ only: ["checkout"], weights: { ok: false, error: "not run" } });
+    expect(budgets(checkoutOnly).map((budget) => [budget.part, budget.name])).toEqual([
+      ["checkout", "Checkout at 25 ms per API call, quiet"],
+      ["checkout", "Checkout at 25 ms per API call, contended"],
+    ]);
+    expect(renderReport(checkoutOnly)).toContain("Written by `npm run bench -- --only checkout` (`bench/run.ts`)");
+  });
 });
 
 describe("renderReport", () => {

@@ -9,6 +9,10 @@ import { PERFORMANCE_MARGIN, type LighthouseResult } from "./lighthouse-scores";
 /** Page-weight budgets: gzipped JavaScript a page may add to the app shell (the 404 page), in bytes. */
 const JS_OVER_SHELL_BYTES = { shop: 10 * 1024, admin: 25 * 1024 };
 
+/** The parts of a run, each of which `npm run bench -- --only <part>` can run alone. */
+export const PARTS = ["checkout", "lighthouse", "weights", "admin", "emulator"] as const;
+export type Part = (typeof PARTS)[number];
+
 /** One measurement of the run: its value, or why it could not be taken. */
 export type Section<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -27,6 +31,8 @@ export interface BenchResults {
   machine: { cpu: string; cores: number; memoryGiB: number; node: string; source: string; date: string };
   minutes: number;
   quick: boolean;
+  /** The parts measured, when `--only` picked some: the budgets of the others are left out. Absent: all of them. */
+  only?: readonly Part[];
   /** The checkout latency and Lighthouse, once quietly and once with a busy loop per core. */
   conditions: Record<
     Condition,
@@ -40,6 +46,8 @@ export interface BenchResults {
 }
 
 export interface Budget {
+  /** The part of the run that measures it. */
+  part: Part;
   name: string;
   target: string;
   measured: string;
@@ -67,18 +75,19 @@ export function machine(source: string): BenchResults["machine"] {
 /** Every budget with what was measured; a section that was not measured misses its budgets. */
 export function budgets(results: BenchResults): Budget[] {
   const list: Budget[] = [];
-  const missing = (name: string, target: string, error: string) =>
-    list.push({ name, target, measured: `not measured: ${error}`, met: false });
+  const missing = (part: Part, name: string, target: string, error: string) =>
+    list.push({ part, name, target, measured: `not measured: ${error}`, met: false });
   for (const condition of CONDITIONS) {
     const { latency, lighthouse } = results.conditions[condition];
     const name = `Checkout at 25 ms per API call, ${condition}`;
     const target = `shop p50 ≤ ${LATENCY_RATIO_BUDGET.toFixed(2)} × baseline p50`;
     const run = latency.ok ? latency.value.find((candidate) => candidate.latencyMs === 25) : undefined;
-    if (!run) missing(name, target, latency.ok ? "no run at 25 ms" : latency.error);
+    if (!run) missing("checkout", name, target, latency.ok ? "no run at 25 ms" : latency.error);
     else {
       const shops = run.arms.filter((arm) => arm.key.startsWith("shop"));
       const ratios = shops.map((arm) => ({ arm, r: ratio(run, arm.key, "baseline").p50 }));
       list.push({
+        part: "checkout",
         name,
         target,
         measured: ratios.map(({ arm, r }) => `${arm.name}: ${r.toFixed(3)}×`).join("; "),
@@ -87,11 +96,12 @@ export function budgets(results: BenchResults): Budget[] {
     }
     const lhName = `Lighthouse performance (mobile), ${condition}`;
     const lhTarget = `every page ≥ baseline − ${PERFORMANCE_MARGIN}`;
-    if (!lighthouse.ok) missing(lhName, lhTarget, lighthouse.error);
+    if (!lighthouse.ok) missing("lighthouse", lhName, lhTarget, lighthouse.error);
     else {
       const { baseline, pages } = lighthouse.value;
       const lowest = Math.min(...pages.map((page) => page.performance));
       list.push({
+        part: "lighthouse",
         name: lhName,
         target: lhTarget,
         measured: `baseline ${baseline.performance.toFixed(2)}, lowest page ${lowest.toFixed(2)}`,
@@ -104,11 +114,12 @@ export function budgets(results: BenchResults): Budget[] {
     const target = `gzipped JS ≤ app shell ${signedKb(JS_OVER_SHELL_BYTES[group])}`;
     const shell = results.weights.ok ? results.weights.value.find((row) => row.group === "shell") : undefined;
     const rows = results.weights.ok ? results.weights.value.filter((row) => row.group === group) : [];
-    if (!results.weights.ok) missing(name, target, results.weights.error);
-    else if (!shell || rows.length === 0) missing(name, target, shell ? `no ${group} page` : "no app shell");
+    if (!results.weights.ok) missing("weights", name, target, results.weights.error);
+    else if (!shell || rows.length === 0) missing("weights", name, target, shell ? `no ${group} page` : "no app shell");
     else {
       const largest = rows.reduce((a, b) => (b.js > a.js ? b : a));
       list.push({
+        part: "weights",
         name,
         target,
         measured: `largest: ${largest.name}, shell ${signedKb(largest.js - shell.js)}`,
@@ -118,19 +129,27 @@ export function budgets(results: BenchResults): Budget[] {
   }
   const adminName = `Back office list and search at ${results.orders.toLocaleString("en")} orders`;
   const adminTarget = `p95 ≤ ${ADMIN_P95_BUDGET_MS} ms on every database`;
-  if (!results.admin.ok) missing(adminName, adminTarget, results.admin.error);
+  if (!results.admin.ok) missing("admin", adminName, adminTarget, results.admin.error);
   else {
     const timings = Object.values(results.admin.value).flat();
     const slowest = timings.reduce((a, b) => (b.summary.p95 > a.summary.p95 ? b : a));
     list.push({
+      part: "admin",
       name: adminName,
       target: adminTarget,
       measured: `slowest p95: ${slowest.name}, ${ms(slowest.summary.p95)}`,
       met: timings.every((timing) => timing.summary.p95 <= ADMIN_P95_BUDGET_MS),
     });
   }
-  return list;
+  const { only } = results;
+  return only ? list.filter((budget) => only.includes(budget.part)) : list;
 }
+
+/** The command line's flags that change what a run measures, as typed after `npm run bench`: "" for a full run. */
+const flags = ({ quick, only }: BenchResults) => {
+  const list = [...(only ? ["--only", only.join(",")] : []), ...(quick ? ["--quick"] : [])];
+  return list.length > 0 ? ` -- ${list.join(" ")}` : "";
+};
 
 /** docs/benchmarks.md for `results`: a table per measurement, budgets first. */
 export function renderReport(results: BenchResults): string {
@@ -139,7 +158,7 @@ export function renderReport(results: BenchResults): string {
   const lines = [
     "# Benchmarks",
     "",
-    `Written by \`npm run bench${results.quick ? " -- --quick" : ""}\` (\`bench/run.ts\`); do not edit by hand. ` +
+    `Written by \`npm run bench${flags(results)}\` (\`bench/run.ts\`); do not edit by hand. ` +
       `One run of ${results.minutes.toFixed(0)} min on ${m.cpu}, ${m.cores} cores, ${m.memoryGiB.toFixed(1)} GiB, ` +
       `Node.js ${m.node}; source ${m.source}, ${m.date}. Compare runs only from the same machine. What each figure ` +
       'measures and against what: README.md, "Performance".',

@@ -5,6 +5,11 @@
 //   npm run bench -- --quick        small samples; writes .next-bench/benchmarks.quick.md
 //   npm run bench -- --no-build     reuse the last builds (.next-bench/ and .next-bench-baseline/)
 //   npm run bench -- --check        exit 1 when a budget is missed
+//   npm run bench -- --only checkout
+//                                   only these parts (comma-separated: checkout, lighthouse, weights, admin,
+//                                   emulator); writes .next-bench/benchmarks.<parts>.md and --check checks their
+//                                   budgets. The checkout latency alone with --no-build: about 2 minutes with
+//                                   --quick (n = 30), 8 without (n = 200); a build adds 1–2
 //   BENCH_DATABASE_URL=postgresql://user:pass@host:5432/postgres npm run bench
 //                                   also measure on that PostgreSQL (a database is created there and dropped)
 //
@@ -41,26 +46,44 @@ import { CONDITIONS, startContention, type Condition } from "./contention";
 import type { BenchResult } from "./emulator";
 import type { RunLighthouse } from "./lighthouse-scores";
 import { ensurePackages } from "./packages";
-import { budgets, machine, renderReport, type BenchResults, type Section, type WeightRow } from "./report";
+import {
+  budgets,
+  machine,
+  PARTS,
+  renderReport,
+  type BenchResults,
+  type Part,
+  type Section,
+  type WeightRow,
+} from "./report";
 import { seedOrders, type SeededOrders } from "./seed";
 
 const FLAGS = ["--quick", "--no-build", "--check"];
-const args = process.argv.slice(2);
-if (args.some((arg) => !FLAGS.includes(arg))) {
-  console.log("Usage: npm run bench -- [--quick] [--no-build] [--check]");
+const argv = process.argv.slice(2);
+// `--only <parts>`: the value after it is a list of parts, not a flag.
+const onlyAt = argv.indexOf("--only");
+const only = onlyAt === -1 ? undefined : (argv[onlyAt + 1] ?? "").split(",");
+const args = onlyAt === -1 ? argv : argv.filter((_, index) => index !== onlyAt && index !== onlyAt + 1);
+if (args.some((arg) => !FLAGS.includes(arg)) || only?.some((part) => !(PARTS as readonly string[]).includes(part))) {
+  console.log(`Usage: npm run bench -- [--quick] [--no-build] [--check] [--only ${PARTS.join("|")}[,…]]`);
   process.exit(args.includes("--help") || args.includes("-h") ? 0 : 2);
 }
 const quick = args.includes("--quick");
+/** Whether this run measures `part`: every part, unless `--only` names some. */
+const measures = (part: Part) => !only || only.includes(part);
 process.chdir(ROOT);
 
 // Lighthouse and its launcher are the bench's own packages (bench/package.json), installed on first use; the one
-// module that imports them, bench/lighthouse.ts, is type-checked here rather than by the root's `tsc`.
-try {
-  ensurePackages(path.join(ROOT, "bench"), "the bench's own packages (Lighthouse, chrome-launcher)");
-  typecheckBench();
-} catch (error) {
-  console.error(`✗ ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+// module that imports them, bench/lighthouse.ts, is type-checked here rather than by the root's `tsc`. A run without
+// Lighthouse needs neither.
+if (measures("lighthouse")) {
+  try {
+    ensurePackages(path.join(ROOT, "bench"), "the bench's own packages (Lighthouse, chrome-launcher)");
+    typecheckBench();
+  } catch (error) {
+    console.error(`✗ ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
 }
 
 /** `tsc -p bench`, with the root's TypeScript. @throws when it reports an error (printed above). */
@@ -82,12 +105,16 @@ const settings = {
   lighthouseRuns: quick ? 1 : 5,
   emulatorPairs: quick ? 10_000 : 100_000,
 };
-const output = quick ? `${DIST_DIR}/benchmarks.quick.md` : "docs/benchmarks.md";
+// docs/benchmarks.md is a full run's; a smaller one writes beside the build.
+const smaller = [...(only ?? []), ...(quick ? ["quick"] : [])];
+const output = smaller.length > 0 ? `${DIST_DIR}/benchmarks.${smaller.join(".")}.md` : "docs/benchmarks.md";
 
 // Whatever happens, the processes this run started are stopped.
 process.on("exit", killAllNow);
 for (const signal of ["SIGINT", "SIGTERM"] as const)
   process.on(signal, () => void stopAll().finally(() => process.exit(130)));
+
+const notRun: Section<never> = { ok: false, error: "not run" };
 
 /** Runs one measurement; a failure is recorded (the report says it was not measured) instead of ending the run. */
 async function section<T>(title: string, task: () => Promise<T>): Promise<Section<T>> {
@@ -102,6 +129,10 @@ async function section<T>(title: string, task: () => Promise<T>): Promise<Sectio
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }
+
+/** {@link section} when this run measures `part`; else "not run". */
+const measured = <T>(part: Part, title: string, task: () => Promise<T>): Promise<Section<T>> =>
+  measures(part) ? section(title, task) : Promise.resolve(notRun);
 
 /** The shop's configuration for the bench (the secrets are for this bench only). */
 const shopEnv = (port: number, emulator: string, databaseUrl?: string): Record<string, string> => ({
@@ -235,8 +266,9 @@ async function loadLighthouse(): Promise<RunLighthouse> {
 
 /** The checkout latency and Lighthouse in one condition: quiet, or with one busy loop per core. */
 async function measureCondition(stack: Stack, condition: Condition): Promise<BenchResults["conditions"][Condition]> {
+  if (!measures("checkout") && !measures("lighthouse")) return { latency: notRun, lighthouse: notRun };
   const contention = condition === "contended" ? await startContention() : undefined;
-  const latency = await section(`Checkout latency, ${condition}`, async () => {
+  const latency = await measured("checkout", `Checkout latency, ${condition}`, async () => {
     const runs = [];
     for (const latencyMs of settings.latenciesMs[condition]) {
       const run = await measureCheckoutLatency({
@@ -252,7 +284,7 @@ async function measureCondition(stack: Stack, condition: Condition): Promise<Ben
     }
     return runs;
   });
-  const lighthouse = await section(`Lighthouse, ${condition}`, async () => {
+  const lighthouse = await measured("lighthouse", `Lighthouse, ${condition}`, async () => {
     const shop = stack.shops[0]!;
     const pages = (await prepareShopPages(shop.url, stack.emulator.url)).filter((page) => page.budgeted);
     const runLighthouse = await loadLighthouse();
@@ -280,12 +312,14 @@ async function emulatorBench(): Promise<BenchResult> {
 const started = Date.now();
 if (os.loadavg()[0]! > os.availableParallelism() / 2)
   console.warn(`⚠ load average ${os.loadavg()[0]!.toFixed(2)}: something else is running; expect worse figures.`);
-const notRun: Section<never> = { ok: false, error: "not run" };
 const sourceFile = `${DIST_DIR}/bench-source.txt`;
+/** Whether this run measures anything of the built shop (everything but the emulator's own bench). */
+const needsShop = PARTS.some((part) => part !== "emulator" && measures(part));
 const results: BenchResults = {
   machine: machine("unknown"),
   minutes: 0,
   quick,
+  only: only as Part[] | undefined,
   conditions: {
     quiet: { latency: notRun, lighthouse: notRun },
     contended: { latency: notRun, lighthouse: notRun },
@@ -297,7 +331,9 @@ const results: BenchResults = {
 };
 let fatal: unknown;
 try {
-  if (args.includes("--no-build")) {
+  if (!needsShop) {
+    // The emulator's own bench needs no build and no server.
+  } else if (args.includes("--no-build")) {
     const missing = buildsExist();
     if (missing) throw new Error(missing);
   } else {
@@ -308,18 +344,22 @@ try {
     writeFileSync(sourceFile, `${head}${dirty ? " with uncommitted changes" : ""}`);
   }
   if (existsSync(sourceFile)) results.machine.source = readFileSync(sourceFile, "utf8");
-  console.log("\n▶ starting the emulator, the databases, the shop and the baseline app");
-  const stack = await startStack();
-  try {
-    // The back office first, while the seeded database is as seeded.
-    results.admin = await section(`Admin pages at ${ORDERS.toLocaleString("en")} orders`, () => adminTimings(stack));
-    results.weights = await section("Page weight", () => pageWeights(stack));
-    for (const condition of CONDITIONS) results.conditions[condition] = await measureCondition(stack, condition);
-  } finally {
-    await stopAll();
-    await stack.dropDatabases();
+  if (needsShop) {
+    console.log("\n▶ starting the emulator, the databases, the shop and the baseline app");
+    const stack = await startStack();
+    try {
+      // The back office first, while the seeded database is as seeded.
+      results.admin = await measured("admin", `Admin pages at ${ORDERS.toLocaleString("en")} orders`, () =>
+        adminTimings(stack),
+      );
+      results.weights = await measured("weights", "Page weight", () => pageWeights(stack));
+      for (const condition of CONDITIONS) results.conditions[condition] = await measureCondition(stack, condition);
+    } finally {
+      await stopAll();
+      await stack.dropDatabases();
+    }
   }
-  results.emulator = await section(`Emulator (${settings.emulatorPairs} pairs)`, emulatorBench);
+  results.emulator = await measured("emulator", `Emulator (${settings.emulatorPairs} pairs)`, emulatorBench);
 } catch (error) {
   fatal = error;
   console.error(`✗ ${error instanceof Error ? error.message : String(error)}`);

@@ -4,7 +4,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { priceCart, type PricedCart } from "../cart";
 import { createDb } from "../db/client";
 import { productsForCheckout } from "../catalog/products";
-import { deliveryZones, emailOutbox, orderEvents, orderLines, orders, products, storePickup } from "../db/schema";
+import {
+  deliveryZones,
+  emailOutbox,
+  orderEvents,
+  orderLines,
+  orders,
+  paymentBudgets,
+  products,
+  storePickup,
+} from "../db/schema";
 import { settle } from "../orders/settle";
 import { listDeliveryZones, readPickup } from "../delivery/zones";
 import { parseEnv } from "../env";
@@ -281,11 +290,29 @@ describe("placeOrder", () => {
 
     // Ten minutes later the address may start payments again.
     await t.db
-      .update(orders)
-      .set({ createdAt: new Date(Date.now() - 11 * 60_000) })
-      .where(eq(orders.clientAddress, "203.0.113.7"));
+      .update(paymentBudgets)
+      .set({ windowStartedAt: new Date(Date.now() - 11 * 60_000) })
+      .where(eq(paymentBudgets.clientAddress, "203.0.113.7"));
     expect(await placeOrder(t.db, from("203.0.113.7"), budget)).toMatchObject({ kind: "pay" });
     expect(await payments()).toHaveLength(5);
+  });
+
+  it("holds an address's budget when its submissions race on two instances: exactly the budget's payments start", async () => {
+    const second = new Pool({ connectionString: t.url, max: 5 });
+    const other = createDb(second);
+    try {
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) =>
+          placeOrder(i % 2 ? other : t.db, checkout({ clientAddress: "203.0.113.99" }), { paymentsPerAddress: 3 }),
+        ),
+      );
+      expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(3);
+      for (const result of results)
+        if (result.status === "rejected") expect(result.reason).toBeInstanceOf(PaymentBudgetError);
+      expect(await payments()).toHaveLength(3);
+    } finally {
+      await second.end();
+    }
   });
 
   it("keeps the checkout open for everyone while one address floods it: the service's rate limit is not spent", async () => {
@@ -601,7 +628,7 @@ describe("the checkout's cost in database round trips", () => {
     }
   }
 
-  it("a new checkout of counted stock costs 9: the claim's transaction of 8, and 1 to record its payment", async () => {
+  it("a new checkout of counted stock costs 9: the address's budget, the claim's transaction of 7, the record", async () => {
     const stocked = await createTestProduct(t.db, { stock: 5 });
     const input = checkout({
       cart: await priceCart(t.db, { lines: [{ productId: stocked, quantity: 2, seenMinor: 0 }] }),
@@ -609,10 +636,12 @@ describe("the checkout's cost in database round trips", () => {
     const [placed, statements] = await counted((db) => placeOrder(db, input));
     expect(placed.kind).toBe("pay");
     expect(statements).toEqual([
+      // The address's budget, in one upsert: the access token is asked for as soon as it answers, and the claim's
+      // statements below run while the service answers.
+      expect.stringMatching(/^insert into "payment_budgets" .* on conflict \("client_address"\) do update/),
       "begin",
-      expect.stringMatching(/^select pg_advisory_xact_lock\(.*pg_advisory_xact_lock\(/), // the checkout's, the address's
+      expect.stringMatching(/^select pg_advisory_xact_lock\(/), // the checkout's lock
       expect.stringMatching(/^select .* from "orders" .*"session_id" = \$1/), // this checkout's order to go to
-      expect.stringMatching(/^select "created_at" from "orders" .*"client_address" = \$1/), // the address's budget
       expect.stringMatching(/^select "id", "stock" from "products" .* for update$/), // the products, locked
       expect.stringMatching(/^select "product_id", sum\("quantity"\)/), // the units that open checkouts hold
       expect.stringMatching(/^with written as \(insert into "orders" .*insert into "order_lines" .*order_events/),
@@ -621,12 +650,12 @@ describe("the checkout's cost in database round trips", () => {
     ]);
   });
 
-  it("a resubmission of the same checkout costs 4, and asks nothing of the service", async () => {
+  it("a resubmission of the same checkout costs 5, and creates no second payment", async () => {
     const input = checkout();
     await placeOrder(t.db, input);
     const [again, statements] = await counted((db) => placeOrder(db, input));
     expect(again.kind).toBe("pay");
-    expect(statements).toHaveLength(4);
+    expect(statements).toHaveLength(5);
     expect(await payments()).toHaveLength(1);
   });
 });

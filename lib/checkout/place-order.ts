@@ -12,16 +12,21 @@ import { logger } from "../log";
 import { changeOrder } from "../orders/events";
 import { PAYMENT_METHODS, type PaymentStart } from "../payment-methods";
 import { CUSTOMER_FIELDS, PAYMENT_ERROR_KINDS, PaymentError, type PaymentErrorKind } from "../payments";
-import { claimCheckout, CLAIM_MS, type ClaimedOrder } from "./claim";
+import { spendPaymentBudget } from "./budget";
+import { claimCheckout, CLAIM_MS, type ClaimedOrder, EXISTING_COLUMNS, type ExistingOrder } from "./claim";
 import type { CheckoutDetails, Delivery } from "./form";
 import { priceCheckout, type CheckoutPrice } from "./pricing";
 
 /**
- * One checkout, one payment — on any number of server instances. {@link placeOrder} is the whole of it, in four
- * steps: **price** (./pricing.ts), **claim** (./claim.ts: one transaction decides whether this is a new checkout and
- * stores it), **pay** (by the order's payment method, lib/payment-methods/), **record** (the payment's start, before
- * the customer is sent anywhere). The order is written before any payment is started: if the database is down,
- * nothing is charged.
+ * One checkout, one payment — on any number of server instances. {@link placeOrder} is the whole of it:
+ * **price** (./pricing.ts), **claim** (./claim.ts: one transaction decides whether this is a new checkout and stores
+ * it), **pay** (by the order's payment method, lib/payment-methods/), **record** (the payment's start, before the
+ * customer is sent anywhere). The order is written before any payment is created: if the database is down, nothing is
+ * charged.
+ *
+ * The payment is started before the claim, as soon as the address's budget (./budget.ts) allows one: online, the
+ * access token is asked for then, and the claim's database work runs while the service answers. A submission that
+ * goes to its checkout's existing order drops that token unused; the budget bounds what that costs.
  *
  * A checkout is recognised by its **fingerprint**: a digest of the cart's id, its priced lines, what it costs, the
  * customer's details, the delivery chosen and the way to pay. Two submissions of one browser session with the same
@@ -98,15 +103,18 @@ export async function placeOrder(
   { paymentsPerAddress = getEnv().PAYMENTS_PER_ADDRESS }: { paymentsPerAddress?: number } = {},
 ): Promise<PlacedOrder> {
   const { paymentMethod = "online" } = input;
+  const method = PAYMENT_METHODS[paymentMethod];
   // 1. Price: the lines as the catalogue has them, then the delivery fee of the zone chosen.
   const price = priceCheckout(input.cart.totalMinor, input.zone);
   const fingerprint = await checkoutFingerprint(input, price);
 
+  // The payment starts now when the address may start one (online: the access token is asked for at once).
+  const budget = await storeStep(() => spendPaymentBudget(db, input.clientAddress, paymentsPerAddress));
+  let payment = budget.allowed ? method.start(input) : undefined;
+
   for (;;) {
     // 2. Claim: this checkout's order to go to, or a new one stored as `started`.
-    const claim = await storeStep(() =>
-      claimCheckout(db, { ...input, paymentMethod, fingerprint, price, budget: paymentsPerAddress }),
-    );
+    const claim = await storeStep(() => claimCheckout(db, { ...input, paymentMethod, fingerprint, price, budget }));
     if (claim.kind === "out_of_stock") throw new OutOfStockError(claim.lines);
     if (claim.kind === "over_budget") throw new PaymentBudgetError(claim.retryAfterMinutes);
     let order: ClaimedOrder;
@@ -118,10 +126,12 @@ export async function placeOrder(
       order = claim.order;
     }
 
-    // 3. Pay, by the order's payment method: outside any transaction.
+    // 3. Pay, by the order's payment method: outside any transaction. A started payment pays for one order only.
+    const paying = payment ?? method.start(input);
+    payment = undefined;
     let start: PaymentStart;
     try {
-      start = await PAYMENT_METHODS[order.paymentMethod].pay(order, input);
+      start = await paying.pay(order);
     } catch (error) {
       await markFailed(db, order, error);
       throw error;
@@ -166,8 +176,8 @@ async function markFailed(db: Db, order: ClaimedOrder, error: unknown): Promise<
  * its deadline (its server died), takes it over and returns it for this submission to pay.
  * @throws PaymentError when the racing submission failed to start its payment.
  */
-async function goTo(db: Db, found: OrderRow): Promise<PlacedOrder | { kind: "taken_over"; order: ClaimedOrder }> {
-  let order: OrderRow | undefined = found;
+async function goTo(db: Db, found: ExistingOrder): Promise<PlacedOrder | { kind: "taken_over"; order: ClaimedOrder }> {
+  let order: ExistingOrder | undefined = found;
   for (;;) {
     if (order?.status === "paid" || order?.status === "awaiting_confirmation") {
       logger.info({ event: "checkout_already_paid", orderId: order.id });
@@ -184,14 +194,22 @@ async function goTo(db: Db, found: OrderRow): Promise<PlacedOrder | { kind: "tak
         : new Error(`a racing submission of the same checkout ended as ${order?.status ?? "missing"}`);
     }
     if (order.claimExpiresAt.getTime() < Date.now()) {
-      const taken = { ...order, claimExpiresAt: new Date(Date.now() + CLAIM_MS) };
+      const { id, amountMinor, currency, locale, paymentMethod } = order;
+      const taken = {
+        id,
+        amountMinor,
+        currency,
+        locale,
+        paymentMethod,
+        claimExpiresAt: new Date(Date.now() + CLAIM_MS),
+      };
       const renew = { set: { claimExpiresAt: taken.claimExpiresAt }, where: stillOurs(order) };
       if (await storeStep(() => changeOrder(db, taken.id, renew, { type: "claim_taken_over" })))
         return { kind: "taken_over", order: taken };
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     const id: string = order.id;
-    order = await storeStep(() => db.query.orders.findFirst({ where: eq(orders.id, id) }));
+    order = await storeStep(async () => (await db.select(EXISTING_COLUMNS).from(orders).where(eq(orders.id, id)))[0]);
   }
 }
 

@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { budgets, renderReport, type BenchResults } from "./report";
 
 const summary = (p50: number, p95 = p50) => ({ n: 200, min: p50, p50, p95, p99: p95, max: p95, mean: p50 });
-const latency = (shopP50: number) => ({
+const latency = (shopP50: number, shopP95 = shopP50) => ({
   ok: true as const,
   value: [
     {
       latencyMs: 25,
       n: 200,
       arms: [
-        { key: "shop-0", name: "Shop, Embedded PostgreSQL 17", summary: summary(shopP50) },
+        { key: "shop-0", name: "Shop, Embedded PostgreSQL 17", summary: summary(shopP50, shopP95) },
         { key: "baseline", name: "Baseline", summary: summary(60) },
         { key: "raw", name: "Raw calls", summary: summary(55) },
       ],
@@ -76,6 +76,14 @@ describe("budgets", () => {
     expect(missed[0]!.measured).toContain("1.117×");
   });
 
+  it("misses the checkout budget when its p95 is above 1.20 × the baseline's, even with its p50 within 1.10", () => {
+    const spiky = results();
+    spiky.conditions.quiet.latency = latency(63, 73); // p50 63 / 60 = 1.05; p95 73 / 60 = 1.217
+    const missed = budgets(spiky).filter((budget) => !budget.met);
+    expect(missed.map((budget) => budget.name)).toEqual(["Checkout at 25 ms per API call, quiet"]);
+    expect(missed[0]!.measured).toContain("p95 1.217×");
+  });
+
   it("misses the Lighthouse, page-weight and admin budgets past their margins", () => {
     const heavy = results({
       weights: { ok: true, value: [weight("Home", "shop", 150_000), weight("Shell", "shell", 139_000)] },
@@ -113,7 +121,7 @@ describe("renderReport", () => {
   it("writes the budgets and the numbers as tables, and says what was not measured", () => {
     const report = renderReport(results());
     for (const line of [
-      "| Checkout at 25 ms per API call, quiet | shop p50 ≤ 1.10 × baseline p50 |",
+      "| Checkout at 25 ms per API call, quiet | shop p50 ≤ 1.10 × baseline p50, p95 ≤ 1.20 × baseline p95 |",
       "| quiet, n = 200 | 25 ms | Shop, Embedded PostgreSQL 17: 63.0 ms | 60.0 ms | 55.0 ms | **1.050×** (p95 1.050×)",
       "| home | **1.00** | 1.00 | 1.00 | 1.00 | 1.0 s | 10 ms |",
       "| Home | 200 | **136.7 KB** | +1.0 KB | 4.9 KB | 2.9 KB |",

@@ -172,13 +172,14 @@ export function renderReport(results: BenchResults): string {
     "",
     "## Checkout latency",
     "",
-    "Shop: its no-JavaScript checkout form post; baseline: the bare Next.js app's; raw: the two API calls alone.",
+    "Shop: its no-JavaScript checkout form post; baseline: the bare Next.js app's; raw: the two API calls alone. Where",
+    "the shop's extra time goes, and the database statements of one checkout: docs/performance.md.",
     "",
   ];
   const latencyRows: string[][] = [];
   for (const condition of CONDITIONS) {
     const latency = conditions[condition].latency;
-    if (!latency.ok) latencyRows.push([condition, "—", notMeasured(latency), "", "", ""]);
+    if (!latency.ok) latencyRows.push([condition, "—", notMeasured(latency), "", "", "", ""]);
     for (const run of latency.ok ? latency.value : []) {
       const p50 = (key: string) => run.arms.find((arm) => arm.key === key)!.summary.p50;
       for (const shop of run.arms.filter((arm) => arm.key.startsWith("shop"))) {
@@ -189,13 +190,17 @@ export function renderReport(results: BenchResults): string {
           `${shop.name}: ${ms(shop.summary.p50)}`,
           ms(p50("baseline")),
           ms(p50("raw")),
+          ms(shop.summary.p50 - p50("baseline")),
           `**${r.p50.toFixed(3)}×** (p95 ${r.p95.toFixed(3)}×)`,
         ]);
       }
     }
   }
   lines.push(
-    table(["Condition", "Per API call", "Shop p50", "Baseline p50", "Raw p50", "Shop / baseline p50"], latencyRows),
+    table(
+      ["Condition", "Per API call", "Shop p50", "Baseline p50", "Raw p50", "Shop − baseline", "Shop / baseline p50"],
+      latencyRows,
+    ),
   );
   const share = conditions.contended.cpuShare;
   const taking = share === undefined ? "" : `, each taking ${(share * 100).toFixed(0)} % of a core`;

@@ -122,7 +122,7 @@ describe("renderReport", () => {
     const report = renderReport(results());
     for (const line of [
       "| Checkout at 25 ms per API call, quiet | shop p50 ≤ 1.10 × baseline p50, p95 ≤ 1.20 × baseline p95 |",
-      "| quiet, n = 200 | 25 ms | Shop, Embedded PostgreSQL 17: 63.0 ms | 60.0 ms | 55.0 ms | **1.050×** (p95 1.050×)",
+      "| quiet, n = 200 | 25 ms | Shop, Embedded PostgreSQL 17: 63.0 ms | 60.0 ms | 55.0 ms | 3.0 ms | **1.050×** (p95 1.050×)",
       "| home | **1.00** | 1.00 | 1.00 | 1.00 | 1.0 s | 10 ms |",
       "| Home | 200 | **136.7 KB** | +1.0 KB | 4.9 KB | 2.9 KB |",
       "| Embedded PostgreSQL 17 | List | 200 | 30.0 ms | **40.0 ms** | 40.0 ms |",

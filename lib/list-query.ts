@@ -1,4 +1,17 @@
-import type { z } from "zod";
+import { z } from "zod";
+import { isStorableText } from "./db/text";
+
+/**
+ * A list's search box (`q`): trimmed, at most `max` characters. No record holds a control character, and PostgreSQL
+ * refuses a NUL outright: a search with one is unreadable (dropped, and named as ignored).
+ */
+export function searchTextSchema(max: number) {
+  return z
+    .string()
+    .trim()
+    .max(max)
+    .refine((value) => isStorableText(value) && !/\p{Cc}/u.test(value));
+}
 
 /**
  * Reads a back-office list's query string (`searchParams`) with `schema`, an object of optional fields: each field

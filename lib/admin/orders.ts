@@ -31,7 +31,7 @@ import {
 } from "../dashboard/conditions";
 import { dayRangeSchema, formatDayRange } from "../dashboard/period";
 import { isLocale, type Locale } from "../i18n/config";
-import { parseListQuery } from "../list-query";
+import { parseListQuery, searchTextSchema } from "../list-query";
 import { toWireAmount } from "../money";
 import { hasUnresolvedFlag, unresolvedFlags } from "../orders/flags";
 import { effectiveStatus, effectiveStatusIs } from "../payment-page";
@@ -88,13 +88,7 @@ const encodeCursor = (order: Pick<OrderRow, "createdAt" | "id">) =>
  */
 const listQuerySchema = z.object({
   status: z.enum(ORDER_FILTERS).optional(),
-  // No order holds a control character, and PostgreSQL refuses a NUL outright: such a search is unreadable.
-  q: z
-    .string()
-    .trim()
-    .max(254)
-    .refine((value) => isStorableText(value) && !/[\u0000-\u001f\u007f]/.test(value))
-    .optional(),
+  q: searchTextSchema(254).optional(),
   before: cursorSchema.optional(),
   after: cursorSchema.optional(),
   // The dashboard's links: orders paid, or started, within some Tripoli days (`2026-11-20..2026-11-26`), and paid

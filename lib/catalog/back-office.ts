@@ -2,9 +2,8 @@ import "server-only";
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/client";
-import { isStorableText } from "../db/text";
 import { catalogEvents, orderLines, orders, productPictures, products, type ProductRow } from "../db/schema";
-import { parseListQuery } from "../list-query";
+import { parseListQuery, searchTextSchema } from "../list-query";
 import { westernDigits } from "../money";
 import { MAX_STOCK, type StockChange } from "./editing";
 import { imageUrl, type Picture } from "./products";
@@ -28,12 +27,7 @@ const PRODUCT_LIST_LIMIT = 200;
  */
 const listQuerySchema = z.object({
   filter: z.enum(PRODUCT_FILTERS).optional(),
-  q: z
-    .string()
-    .trim()
-    .max(200)
-    .refine((value) => isStorableText(value) && !/\p{Cc}/u.test(value))
-    .optional(),
+  q: searchTextSchema(200).optional(),
 });
 export type ProductListQuery = z.infer<typeof listQuerySchema>;
 

@@ -45,6 +45,17 @@ export function readUpload(
   return { content, fileName: file ? file.name.replace(/\p{Cc}/gu, "").slice(0, 200) || null : null };
 }
 
+/** A form's file field (`name`) as {@link readUpload} takes it; `undefined` when no file, or an empty one, was sent. */
+export async function uploadedFile(
+  form: FormData,
+  name: string,
+): Promise<{ name: string; bytes: Uint8Array } | undefined> {
+  const upload = form.get(name);
+  return upload instanceof File && upload.size > 0
+    ? { name: upload.name, bytes: new Uint8Array(await upload.arrayBuffer()) }
+    : undefined;
+}
+
 function decodeUtf8(bytes: Uint8Array): string | null {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);

@@ -1,10 +1,12 @@
 "use client";
 
-import { useActionState, useEffect, useRef } from "react";
+import { useActionState, useEffect } from "react";
 import { startCheckout, type CheckoutState } from "@/app/(shop)/checkout/actions";
 import type { CheckoutField } from "@/lib/checkout/form";
 import type { Gateway } from "@/lib/gateways";
 import { useDeliveryChoice, type OfferedZone } from "./checkout-delivery";
+import { ErrorSummary } from "./error-summary";
+import { FormField } from "./form-field";
 import { SubmitButton } from "./submit-button";
 
 const initialState: CheckoutState = { values: {} };
@@ -59,13 +61,11 @@ export function CheckoutForm({
   delivery?: DeliveryOffer;
 }) {
   const [state, action] = useActionState(startCheckout, initialState);
-  const summary = useRef<HTMLDivElement>(null);
   const { choice, choose } = useDeliveryChoice();
   const errors = state.fieldErrors ?? {};
   const values = state.values;
 
   useEffect(() => {
-    if (state.message) summary.current?.focus();
     // What was posted comes back with a failure: the summary follows it.
     choose({ method: state.values.delivery_method ?? "delivery", zone: state.values.delivery_zone ?? "" });
   }, [state, choose]);
@@ -79,64 +79,33 @@ export function CheckoutForm({
       hint,
       marker,
     }: { type?: string; autoComplete?: string; hint?: string; marker?: string },
-  ) => {
-    const error = errors[name];
-    const describedBy = [hint && `${name}-hint`, error && `${name}-error`].filter(Boolean).join(" ") || undefined;
-    return (
-      <div key={name}>
-        <label htmlFor={name} className="block text-sm font-medium">
-          {label} {marker && <span className="font-normal text-stone-600">{marker}</span>}
-        </label>
-        {hint && (
-          <p id={`${name}-hint`} className="text-sm text-stone-600">
-            {hint}
-          </p>
-        )}
-        <input
-          id={name}
-          name={name}
-          type={type}
-          dir={type === "text" ? "auto" : "ltr"}
-          autoComplete={autoComplete}
-          defaultValue={values[name] ?? ""}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          className={`mt-1 w-full rounded-lg border px-3 py-2 text-start ${error ? "border-red-600" : "border-stone-300"}`}
-        />
-        {error && (
-          <p id={`${name}-error`} className="mt-1 text-sm text-red-700">
-            {error}
-          </p>
-        )}
-      </div>
-    );
-  };
+  ) => (
+    <FormField
+      key={name}
+      id={name}
+      name={name}
+      type={type}
+      label={label}
+      marker={marker}
+      hint={hint}
+      error={errors[name]}
+      dir={type === "text" ? "auto" : "ltr"}
+      autoComplete={autoComplete}
+      defaultValue={values[name] ?? ""}
+    />
+  );
 
   const methodChosen = values.delivery_method ?? "delivery";
   const zoneError = errors.delivery_zone;
   return (
     <form action={action} noValidate className="mt-6 space-y-6">
       {state.message && (
-        <div
-          ref={summary}
-          tabIndex={-1}
-          role="alert"
-          className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-900"
-          data-testid="checkout-error"
-        >
-          <p className="font-medium">{state.message}</p>
-          {Object.keys(errors).length > 0 && (
-            <ul className="mt-2 list-disc ps-5 text-sm">
-              {Object.entries(errors).map(([name, message]) => (
-                <li key={name}>
-                  <a href={`#${name}`} className="underline">
-                    {message}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
+        <ErrorSummary
+          message={state.message}
+          problems={Object.entries(errors).map(([name, message]) => ({ href: `#${name}`, text: message }))}
+          answer={state}
+          testId="checkout-error"
+        />
       )}
 
       <fieldset className="space-y-4" aria-describedby={delivery ? undefined : "contact-note"}>

@@ -22,6 +22,40 @@ export function decodeCsvFile(bytes: Uint8Array): string | null {
   return text.includes("\u0000") ? null : text.replace(/^\uFEFF/, "");
 }
 
+/** Why an upload cannot be stored: nothing in it, more than its page takes, or not text. */
+export type UploadProblem = "empty" | "too_large" | "not_text";
+
+/**
+ * An admin's upload read for storing: the file when there is one with bytes in it (decoded by {@link decodeCsvFile}),
+ * else the pasted text. The file's name is kept for display, without control characters and cut to 200 characters
+ * (`null` for pasted text or a nameless file).
+ * @param maxBytes the largest upload the page takes, in bytes (the file's, or the pasted text's in UTF-8).
+ * @returns the text and the name, or why it cannot be stored.
+ */
+export function readUpload(
+  input: { file?: { name: string; bytes: Uint8Array }; pasted?: string },
+  maxBytes: number,
+): { content: string; fileName: string | null } | { error: UploadProblem } {
+  const file = input.file && input.file.bytes.byteLength > 0 ? input.file : undefined;
+  const size = file ? file.bytes.byteLength : Buffer.byteLength(input.pasted ?? "");
+  if (size > maxBytes) return { error: "too_large" };
+  const content = file ? decodeCsvFile(file.bytes) : (input.pasted ?? "");
+  if (content === null) return { error: "not_text" };
+  if (!content.trim()) return { error: "empty" };
+  return { content, fileName: file ? file.name.replace(/\p{Cc}/gu, "").slice(0, 200) || null : null };
+}
+
+/** A form's file field (`name`) as {@link readUpload} takes it; `undefined` when no file, or an empty one, was sent. */
+export async function uploadedFile(
+  form: FormData,
+  name: string,
+): Promise<{ name: string; bytes: Uint8Array } | undefined> {
+  const upload = form.get(name);
+  return upload instanceof File && upload.size > 0
+    ? { name: upload.name, bytes: new Uint8Array(await upload.arrayBuffer()) }
+    : undefined;
+}
+
 function decodeUtf8(bytes: Uint8Array): string | null {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useEffect, useRef } from "react";
+import { useActionState } from "react";
 import {
   saveZoneAction,
   savePickupAction,
@@ -9,6 +9,8 @@ import {
   type ZoneFormState,
 } from "@/app/admin/delivery/actions";
 import type { PickupField, ZoneField } from "@/lib/delivery/editing";
+import { ErrorSummary } from "../error-summary";
+import { Choice, FormField } from "../form-field";
 import { SubmitButton } from "../submit-button";
 import { card } from "../styles";
 
@@ -58,11 +60,7 @@ function DeliveryForm<Field extends string>({
   hidden?: Record<string, string | number>;
   testId: string;
 }) {
-  const summary = useRef<HTMLDivElement>(null);
   const errors: Partial<Record<string, string>> = state.fieldErrors ?? {};
-  useEffect(() => {
-    if (state.message) summary.current?.focus();
-  }, [state]);
   const label = (field: string) => labels.fields[field as Field];
 
   return (
@@ -71,68 +69,30 @@ function DeliveryForm<Field extends string>({
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       {state.message && (
-        <div
-          ref={summary}
-          tabIndex={-1}
-          role="alert"
-          className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-900"
-          data-testid={`${testId}-error`}
-        >
-          <p className="font-medium">{state.message}</p>
-          <ul className="mt-2 list-disc ps-5 text-sm">
-            {Object.entries(errors).map(([field, message]) => (
-              <li key={field}>
-                <a href={`#${testId}-${field}`} className="underline">
-                  {label(field)}: {message}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-      <label className="flex items-center gap-2">
-        <input
-          type="checkbox"
-          name="enabled"
-          defaultChecked={state.values.enabled ?? false}
-          className="accent-brand-700"
+        <ErrorSummary
+          message={state.message}
+          problems={Object.entries(errors).map(([field, message]) => ({
+            href: `#${testId}-${field}`,
+            text: `${label(field)}: ${message}`,
+          }))}
+          answer={state}
+          testId={`${testId}-error`}
         />
-        {label("enabled")}
-      </label>
+      )}
+      <Choice type="checkbox" name="enabled" defaultChecked={state.values.enabled ?? false} label={label("enabled")} />
       <div className="grid gap-4 sm:grid-cols-2">
-        {fields.map(({ name, dir }) => {
-          const id = `${testId}-${name}`;
-          const error = errors[name];
-          const hint = labels.hints[name];
-          const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ") || undefined;
-          return (
-            <div key={name}>
-              <label htmlFor={id} className="block text-sm font-medium">
-                {label(name)}
-              </label>
-              {hint && (
-                <p id={`${id}-hint`} className="text-sm text-stone-600">
-                  {hint}
-                </p>
-              )}
-              <input
-                type="text"
-                id={id}
-                name={name}
-                dir={dir}
-                defaultValue={state.values[name] ?? ""}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={describedBy}
-                className={`mt-1 w-full rounded-lg border px-3 py-2 ${error ? "border-red-600" : "border-stone-300"}`}
-              />
-              {error && (
-                <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-                  {error}
-                </p>
-              )}
-            </div>
-          );
-        })}
+        {fields.map(({ name, dir }) => (
+          <FormField
+            key={name}
+            id={`${testId}-${name}`}
+            name={name}
+            label={label(name)}
+            hint={labels.hints[name]}
+            error={errors[name]}
+            dir={dir}
+            defaultValue={state.values[name] ?? ""}
+          />
+        ))}
       </div>
       <div>
         <SubmitButton pendingLabel={labels.submitting}>{labels.submit}</SubmitButton>

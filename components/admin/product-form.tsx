@@ -1,8 +1,10 @@
 "use client";
 
-import { useActionState, useEffect, useRef } from "react";
+import { useActionState } from "react";
 import { saveProductAction, type ProductFormState } from "@/app/admin/products/actions";
 import type { ProductField } from "@/lib/catalog/editing";
+import { ErrorSummary } from "../error-summary";
+import { Choice, FormField } from "../form-field";
 import { SubmitButton } from "../submit-button";
 import { card } from "../styles";
 
@@ -42,97 +44,60 @@ export function ProductForm({
   labels: ProductFormLabels;
 }) {
   const [state, action] = useActionState(saveProductAction, { values: initial });
-  const summary = useRef<HTMLDivElement>(null);
   const errors = state.fieldErrors ?? {};
-  useEffect(() => {
-    if (state.message) summary.current?.focus();
-  }, [state]);
 
   return (
     <form action={action} noValidate className={`grid gap-4 ${card} p-4`}>
       {id !== undefined && <input type="hidden" name="id" value={id} />}
       {state.message && (
-        <div
-          ref={summary}
-          tabIndex={-1}
-          role="alert"
-          className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-900"
-          data-testid="product-form-error"
-        >
-          <p className="font-medium">{state.message}</p>
-          <ul className="mt-2 list-disc ps-5 text-sm">
-            {Object.entries(errors).map(([field, message]) => (
-              <li key={field}>
-                <a href={`#${field}`} className="underline">
-                  {labels.fields[field as ProductField]}: {message}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </div>
+        <ErrorSummary
+          message={state.message}
+          problems={Object.entries(errors).map(([field, message]) => ({
+            href: `#${field}`,
+            text: `${labels.fields[field as ProductField]}: ${message}`,
+          }))}
+          answer={state}
+          testId="product-form-error"
+        />
       )}
       <div className="grid gap-4 sm:grid-cols-2">
-        {TEXT_FIELDS.filter((field) => id === undefined || field.name !== "stock").map((field) => {
-          const error = errors[field.name];
-          const hint = labels.hints[field.name];
-          const describedBy =
-            [hint && `${field.name}-hint`, error && `${field.name}-error`].filter(Boolean).join(" ") || undefined;
-          const common = {
-            id: field.name,
-            name: field.name,
-            dir: field.dir,
-            defaultValue: state.values[field.name] ?? "",
-            "aria-invalid": error ? true : undefined,
-            "aria-describedby": describedBy,
-            className: `mt-1 w-full rounded-lg border px-3 py-2 ${error ? "border-red-600" : "border-stone-300"}`,
-          };
-          return (
-            <div key={field.name} className={field.multiline ? "sm:col-span-2" : undefined}>
-              <label htmlFor={field.name} className="block text-sm font-medium">
-                {labels.fields[field.name]}
-              </label>
-              {hint && (
-                <p id={`${field.name}-hint`} className="text-sm text-stone-600">
-                  {hint}
-                </p>
-              )}
-              {field.multiline ? <textarea rows={4} {...common} /> : <input type="text" {...common} />}
-              {error && (
-                <p id={`${field.name}-error`} className="mt-1 text-sm text-red-700">
-                  {error}
-                </p>
-              )}
-            </div>
-          );
-        })}
+        {TEXT_FIELDS.filter((field) => id === undefined || field.name !== "stock").map((field) => (
+          <FormField
+            key={field.name}
+            id={field.name}
+            name={field.name}
+            label={labels.fields[field.name]}
+            hint={labels.hints[field.name]}
+            error={errors[field.name]}
+            dir={field.dir}
+            defaultValue={state.values[field.name] ?? ""}
+            multiline={field.multiline}
+            className={field.multiline ? "sm:col-span-2" : undefined}
+          />
+        ))}
       </div>
       <fieldset>
         <legend className="text-sm font-medium">{labels.fields.kind}</legend>
         <div id="kind" className="mt-1 flex flex-wrap gap-4">
           {(["physical", "digital"] as const).map((kind) => (
-            <label key={kind} className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="kind"
-                value={kind}
-                defaultChecked={(state.values.kind ?? "physical") === kind}
-                className="accent-brand-700"
-              />
-              {labels.kinds[kind]}
-            </label>
+            <Choice
+              key={kind}
+              type="radio"
+              name="kind"
+              value={kind}
+              defaultChecked={(state.values.kind ?? "physical") === kind}
+              label={labels.kinds[kind]}
+            />
           ))}
         </div>
         {errors.kind && <p className="mt-1 text-sm text-red-700">{errors.kind}</p>}
       </fieldset>
-      <label className="flex items-center gap-2">
-        <input
-          type="checkbox"
-          name="visible"
-          defaultChecked={state.values.visible ?? true}
-          className="accent-brand-700"
-        />
-        {labels.fields.visible}
-      </label>
+      <Choice
+        type="checkbox"
+        name="visible"
+        defaultChecked={state.values.visible ?? true}
+        label={labels.fields.visible}
+      />
       <div>
         <SubmitButton pendingLabel={labels.submitting}>{labels.submit}</SubmitButton>
       </div>

@@ -3,6 +3,7 @@
 import { useActionState } from "react";
 import { adjustStockAction, type StockFormState } from "@/app/admin/products/actions";
 import type { STOCK_MODES } from "@/lib/catalog/back-office";
+import { Choice, FormField } from "../form-field";
 import { SubmitButton } from "../submit-button";
 
 /** The ways to change stock (lib/catalog/back-office.ts, which is server-only). */
@@ -41,10 +42,10 @@ export function StockForm({
   const field = (name: "amount" | "reason") => ({
     id: `stock-${name}`,
     name,
+    label: labels[name],
+    hint: labels[`${name}Hint`],
+    error: errors[name],
     defaultValue: state.values[name] ?? "",
-    "aria-invalid": errors[name] ? true : undefined,
-    "aria-describedby": [`stock-${name}-hint`, errors[name] && `stock-${name}-error`].filter(Boolean).join(" "),
-    className: `mt-1 w-full rounded-lg border px-3 py-2 ${errors[name] ? "border-red-600" : "border-stone-300"}`,
   });
   return (
     <form action={action} noValidate className="grid gap-3">
@@ -62,48 +63,20 @@ export function StockForm({
         <legend className="text-sm font-medium">{labels.mode}</legend>
         <div className="mt-1 flex flex-wrap gap-4">
           {MODES.map((option) => (
-            <label key={option} className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="mode"
-                value={option}
-                defaultChecked={mode === option}
-                className="accent-brand-700"
-              />
-              {labels.modes[option]}
-            </label>
+            <Choice
+              key={option}
+              type="radio"
+              name="mode"
+              value={option}
+              defaultChecked={mode === option}
+              label={labels.modes[option]}
+            />
           ))}
         </div>
       </fieldset>
       <div className="grid gap-3 sm:grid-cols-2">
-        <div>
-          <label htmlFor="stock-amount" className="block text-sm font-medium">
-            {labels.amount}
-          </label>
-          <p id="stock-amount-hint" className="text-sm text-stone-600">
-            {labels.amountHint}
-          </p>
-          <input type="text" inputMode="numeric" dir="ltr" {...field("amount")} />
-          {errors.amount && (
-            <p id="stock-amount-error" className="mt-1 text-sm text-red-700">
-              {errors.amount}
-            </p>
-          )}
-        </div>
-        <div>
-          <label htmlFor="stock-reason" className="block text-sm font-medium">
-            {labels.reason}
-          </label>
-          <p id="stock-reason-hint" className="text-sm text-stone-600">
-            {labels.reasonHint}
-          </p>
-          <input type="text" dir="auto" maxLength={200} {...field("reason")} />
-          {errors.reason && (
-            <p id="stock-reason-error" className="mt-1 text-sm text-red-700">
-              {errors.reason}
-            </p>
-          )}
-        </div>
+        <FormField inputMode="numeric" dir="ltr" {...field("amount")} />
+        <FormField dir="auto" maxLength={200} {...field("reason")} />
       </div>
       <div>
         <SubmitButton pendingLabel={labels.submitting}>{labels.submit}</SubmitButton>

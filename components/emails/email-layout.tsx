@@ -24,26 +24,36 @@ import { BRAND } from "@/lib/brand";
 const FONT =
   'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans Arabic", Tahoma, Arial, sans-serif';
 
-export type Direction = "ltr" | "rtl";
+type Direction = "ltr" | "rtl";
 
 const align = (dir: Direction, end = false): CSSProperties["textAlign"] => ((dir === "rtl") !== end ? "right" : "left");
 
-/** The page: language and direction, the inbox preview line, the shop's name on top and a footer. */
+/** What every e-mail of the shop says around its body, already in its reader's language. */
+export interface EmailFrame {
+  lang: string;
+  dir: Direction;
+  shopName: string;
+  /** The line an inbox shows after the subject. */
+  preview: string;
+  heading: string;
+  paragraphs: string[];
+  footer: string;
+}
+
+/**
+ * The page: language and direction, the inbox preview line, the shop's name on top, the e-mail's heading and
+ * sentences, then `children`, and a footer.
+ */
 export function EmailLayout({
   lang,
   dir,
   preview,
   shopName,
+  heading,
+  paragraphs,
   footer,
   children,
-}: {
-  lang: string;
-  dir: Direction;
-  preview: string;
-  shopName: string;
-  footer: string;
-  children: ReactNode;
-}) {
+}: EmailFrame & { children: ReactNode }) {
   return (
     <Html lang={lang} dir={dir}>
       <Head />
@@ -71,6 +81,7 @@ export function EmailLayout({
           <Text style={{ color: BRAND.colors.main, fontSize: 18, fontWeight: 700, margin: "0 0 16px" }}>
             {shopName}
           </Text>
+          <Intro heading={heading} paragraphs={paragraphs} />
           {children}
           <Hr style={{ borderColor: "#e7e5e4", margin: "24px 0 12px" }} />
           <Text style={{ color: "#57534e", fontSize: 12, lineHeight: "18px", margin: 0 }}>{footer}</Text>
@@ -84,7 +95,7 @@ export function EmailLayout({
 }
 
 /** The e-mail's heading and the sentences under it. */
-export function Intro({ heading, paragraphs }: { heading: string; paragraphs: string[] }) {
+function Intro({ heading, paragraphs }: { heading: string; paragraphs: string[] }) {
   return (
     <Section>
       <Heading as="h1" style={{ fontSize: 22, lineHeight: "28px", margin: "0 0 8px" }}>

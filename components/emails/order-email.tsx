@@ -1,16 +1,10 @@
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
 import { BRAND } from "@/lib/brand";
-import { Action, Alert, EmailLayout, Facts, Intro, Lines, type Direction, type EmailLine } from "./email-layout";
+import { Action, Alert, EmailLayout, Facts, Lines, type EmailFrame, type EmailLine } from "./email-layout";
 
 /** Everything one e-mail about an order says, already in its reader's language and formatted (lib/email/render.ts). */
-export interface OrderEmailProps {
-  lang: string;
-  dir: Direction;
-  shopName: string;
-  preview: string;
-  heading: string;
-  paragraphs: string[];
+export interface OrderEmailProps extends EmailFrame {
   /** What needs the reader's attention, spelled out (the merchant's notice of a flagged order); no box when absent. */
   alert?: { title: string; items: string[] };
   /** The steps of the goods' way, each done or not yet, in order (the customer's news of a step); none when absent. */
@@ -23,7 +17,6 @@ export interface OrderEmailProps {
   totalLabel: string;
   total: string;
   link: { href: string; label: string; note?: string };
-  footer: string;
 }
 
 /**
@@ -34,14 +27,7 @@ export interface OrderEmailProps {
  */
 export function OrderEmail(props: OrderEmailProps) {
   return (
-    <EmailLayout
-      lang={props.lang}
-      dir={props.dir}
-      preview={props.preview}
-      shopName={props.shopName}
-      footer={props.footer}
-    >
-      <Intro heading={props.heading} paragraphs={props.paragraphs} />
+    <EmailLayout {...props}>
       {props.alert && props.alert.items.length > 0 && (
         <Alert title={props.alert.title} items={props.alert.items} dir={props.dir} />
       )}

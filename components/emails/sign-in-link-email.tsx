@@ -1,17 +1,10 @@
-import { Action, EmailLayout, Facts, Intro, type Direction } from "./email-layout";
+import { Action, EmailLayout, Facts, type EmailFrame } from "./email-layout";
 
 /** Everything the sign-in link e-mail says, already in its reader's language (lib/email/sign-in-link.ts). */
-export interface SignInLinkEmailProps {
-  lang: string;
-  dir: Direction;
-  shopName: string;
-  preview: string;
-  heading: string;
-  paragraphs: string[];
+export interface SignInLinkEmailProps extends EmailFrame {
   /** The account, when and from which address the link was asked for, until when it works. */
   facts: [string, string][];
   link: { href: string; label: string; note: string };
-  footer: string;
 }
 
 /**
@@ -20,14 +13,7 @@ export interface SignInLinkEmailProps {
  */
 export function SignInLinkEmail(props: SignInLinkEmailProps) {
   return (
-    <EmailLayout
-      lang={props.lang}
-      dir={props.dir}
-      preview={props.preview}
-      shopName={props.shopName}
-      footer={props.footer}
-    >
-      <Intro heading={props.heading} paragraphs={props.paragraphs} />
+    <EmailLayout {...props}>
       <Action {...props.link} />
       <Facts facts={props.facts} dir={props.dir} />
     </EmailLayout>

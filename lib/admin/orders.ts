@@ -31,6 +31,7 @@ import {
 } from "../dashboard/conditions";
 import { dayRangeSchema, formatDayRange } from "../dashboard/period";
 import { isLocale, type Locale } from "../i18n/config";
+import { parseListQuery, searchTextSchema } from "../list-query";
 import { toWireAmount } from "../money";
 import { hasUnresolvedFlag, unresolvedFlags } from "../orders/flags";
 import { effectiveStatus, effectiveStatusIs } from "../payment-page";
@@ -87,26 +88,20 @@ const encodeCursor = (order: Pick<OrderRow, "createdAt" | "id">) =>
  */
 const listQuerySchema = z.object({
   status: z.enum(ORDER_FILTERS).optional(),
-  // No order holds a control character, and PostgreSQL refuses a NUL outright: such a search is unreadable.
-  q: z
-    .string()
-    .trim()
-    .max(254)
-    .refine((value) => isStorableText(value) && !/[\u0000-\u001f\u007f]/.test(value))
-    .optional(),
+  q: searchTextSchema(254).optional(),
   before: cursorSchema.optional(),
   after: cursorSchema.optional(),
   // The dashboard's links: orders paid, or started, within some Tripoli days (`2026-11-20..2026-11-26`), and paid
   // orders by the gateway the service says was used (`-`: none named).
   paid: dayRangeSchema.optional(),
-  // Orders with this flag not yet resolved (the dashboard's "needs a look", by reason).
-  flag: z.enum(ORDER_FLAGS).optional(),
   created: dayRangeSchema.optional(),
   gateway: z
     .string()
     .max(100)
     .refine((value) => isStorableText(value) && !/[\u0000-\u001f\u007f]/.test(value))
     .optional(),
+  // Orders with this flag not yet resolved (the dashboard's "needs a look", by reason).
+  flag: z.enum(ORDER_FLAGS).optional(),
 });
 export type OrderListQuery = z.infer<typeof listQuerySchema>;
 
@@ -115,16 +110,7 @@ export function parseOrderListQuery(params: Record<string, string | string[] | u
   query: OrderListQuery;
   ignored: string[];
 } {
-  const query: Record<string, unknown> = {};
-  const ignored: string[] = [];
-  for (const key of ["status", "q", "before", "after", "paid", "created", "gateway", "flag"] as const) {
-    const value = params[key];
-    if (value === undefined || value === "") continue;
-    const parsed = listQuerySchema.shape[key].safeParse(Array.isArray(value) ? value[0] : value);
-    if (parsed.success && parsed.data !== undefined && parsed.data !== "") query[key] = parsed.data;
-    else ignored.push(key);
-  }
-  return { query: query as OrderListQuery, ignored };
+  return parseListQuery(listQuerySchema, params);
 }
 
 /** The dashboard's filters of a query as the query string writes them (`paid`, `created`, `gateway`, `flag`). */

@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orderEvents, orders, paymentLists, type OrderStatus, type PaymentListRow } from "../db/schema";
 import { isStorableText } from "../db/text";
-import { decodeCsvFile } from "../csv";
+import { readUpload, type UploadProblem } from "../csv";
 import { idPattern, newId } from "../ids";
 import { TIME_ZONE } from "../time";
 import { effectiveStatus } from "../payment-page";
@@ -41,27 +41,21 @@ import { MAX_LIST_BYTES, readPaymentList, type ListedPayment, type ListProblem }
 /** List ids: `lst_` and 16 base-32 characters, checked before any query. */
 export const LIST_ID = idPattern("lst");
 
-/** Why a list was not stored. */
-export type StoreListError = "empty" | "too_large" | "not_text";
-
 /**
- * Stores a list an admin gave: the uploaded file when there is one (decoded by `decodeCsvFile` (lib/csv.ts)), else the
- * pasted text. Stored even when it has problems, so the page can name them.
+ * Stores a list an admin gave: the uploaded file when there is one, else the pasted text (read by `readUpload`,
+ * lib/csv.ts). Stored even when it has problems, so the page can name them.
  * @param input.by the admin's e-mail. @returns the list's id, or why it was not stored.
  */
 export async function storePaymentList(
   db: Db,
   input: { pasted?: string; file?: { name: string; bytes: Uint8Array }; by: string },
-): Promise<{ id: string } | { error: StoreListError }> {
-  const file = input.file && input.file.bytes.byteLength > 0 ? input.file : undefined;
-  const size = file ? file.bytes.byteLength : Buffer.byteLength(input.pasted ?? "");
-  if (size > MAX_LIST_BYTES) return { error: "too_large" };
-  const content = file ? decodeCsvFile(file.bytes) : (input.pasted ?? "");
-  if (content === null || !isStorableText(content)) return { error: "not_text" };
-  if (!content.trim()) return { error: "empty" };
+): Promise<{ id: string } | { error: UploadProblem }> {
+  const upload = readUpload(input, MAX_LIST_BYTES);
+  if ("error" in upload) return upload;
+  // Pasted text has not been through a decoder: it may hold what PostgreSQL cannot store.
+  if (!isStorableText(upload.content)) return { error: "not_text" };
   const id = newId("lst");
-  const fileName = file ? file.name.replace(/\p{Cc}/gu, "").slice(0, 200) || null : null;
-  await db.insert(paymentLists).values({ id, createdBy: input.by, fileName, content });
+  await db.insert(paymentLists).values({ id, createdBy: input.by, ...upload });
   return { id };
 }
 

@@ -2,8 +2,8 @@ import "server-only";
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/client";
-import { isStorableText } from "../db/text";
 import { catalogEvents, orderLines, orders, productPictures, products, type ProductRow } from "../db/schema";
+import { parseListQuery, searchTextSchema } from "../list-query";
 import { westernDigits } from "../money";
 import { MAX_STOCK, type StockChange } from "./editing";
 import { imageUrl, type Picture } from "./products";
@@ -27,12 +27,7 @@ const PRODUCT_LIST_LIMIT = 200;
  */
 const listQuerySchema = z.object({
   filter: z.enum(PRODUCT_FILTERS).optional(),
-  q: z
-    .string()
-    .trim()
-    .max(200)
-    .refine((value) => isStorableText(value) && !/\p{Cc}/u.test(value))
-    .optional(),
+  q: searchTextSchema(200).optional(),
 });
 export type ProductListQuery = z.infer<typeof listQuerySchema>;
 
@@ -41,16 +36,7 @@ export function parseProductListQuery(params: Record<string, string | string[] |
   query: ProductListQuery;
   ignored: string[];
 } {
-  const query: Record<string, unknown> = {};
-  const ignored: string[] = [];
-  for (const key of ["filter", "q"] as const) {
-    const value = params[key];
-    if (value === undefined || value === "") continue;
-    const parsed = listQuerySchema.shape[key].safeParse(Array.isArray(value) ? value[0] : value);
-    if (parsed.success && parsed.data !== undefined && parsed.data !== "") query[key] = parsed.data;
-    else ignored.push(key);
-  }
-  return { query: query as ProductListQuery, ignored };
+  return parseListQuery(listQuerySchema, params);
 }
 
 /** A product as the back office lists it. */

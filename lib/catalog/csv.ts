@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { stringify } from "csv-stringify/sync";
 import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Messages } from "next-intl";
-import { decodeCsvFile, neutraliseFormula, parseCsv } from "../csv";
+import { neutraliseFormula, parseCsv, readUpload, type UploadProblem } from "../csv";
 import type { Db, DbOrTx } from "../db/client";
 import { catalogEvents, catalogImports, products, type CatalogImportRow, type ProductRow } from "../db/schema";
 import { idPattern, newId } from "../ids";
@@ -276,28 +276,20 @@ export async function planCatalogImport(db: DbOrTx, text: string, { lock = false
 /** An import's id in URLs: `imp_` + 16 base-32 characters. */
 export const IMPORT_ID = idPattern("imp");
 
-/** Why an uploaded file was not stored. */
-export type StoreImportError = "empty" | "too_large" | "not_text";
-
 /**
  * Stores an uploaded catalogue CSV for its dry run, even when it has problems (so that the page can name them).
- * Decoded like the reconciliation's lists (lib/csv.ts, `decodeCsvFile`: UTF-8 with or without a byte
- * order mark, UTF-16, else Windows-1256).
+ * Read like the reconciliation's lists (lib/csv.ts, `readUpload`: UTF-8 with or without a byte order mark, UTF-16,
+ * else Windows-1256).
  * @param input.by the admin's e-mail. @returns the import's id, or why it was not stored.
  */
 export async function storeCatalogImport(
   db: Db,
   input: { file?: { name: string; bytes: Uint8Array }; by: string },
-): Promise<{ id: string } | { error: StoreImportError }> {
-  const file = input.file;
-  if (!file || file.bytes.byteLength === 0) return { error: "empty" };
-  if (file.bytes.byteLength > MAX_CATALOG_CSV_BYTES) return { error: "too_large" };
-  const content = decodeCsvFile(file.bytes);
-  if (content === null) return { error: "not_text" };
-  if (!content.trim()) return { error: "empty" };
+): Promise<{ id: string } | { error: UploadProblem }> {
+  const upload = readUpload({ file: input.file }, MAX_CATALOG_CSV_BYTES);
+  if ("error" in upload) return upload;
   const id = newId("imp");
-  const fileName = file.name.replace(/\p{Cc}/gu, "").slice(0, 200) || null;
-  await db.insert(catalogImports).values({ id, createdBy: input.by, fileName, content });
+  await db.insert(catalogImports).values({ id, createdBy: input.by, ...upload });
   return { id };
 }
 

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { PickupForm } from "@/components/admin/delivery-forms";
+import { PageHeader } from "@/components/admin/page-header";
 import { columnsOf, Table } from "@/components/admin/table";
 import { primaryAction } from "@/components/styles";
 import { requireAdmin } from "@/lib/admin/auth";
@@ -44,10 +45,9 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
 
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
+      <PageHeader title={t("title")}>
         <p className="mt-2 max-w-3xl text-stone-700">{t("intro")}</p>
-      </div>
+      </PageHeader>
       {result.success && (
         <p
           role={result.data === "not_found" ? "alert" : "status"}

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { OrderLink } from "@/components/admin/order-link";
 import { OrderStatusBadge } from "@/components/admin/order-status-badge";
+import { PageHeader } from "@/components/admin/page-header";
 import { columnsOf, Table } from "@/components/admin/table";
 import { requireAdmin } from "@/lib/admin/auth";
 import {
@@ -72,7 +73,7 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
 
   return (
     <section>
-      <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
+      <PageHeader title={t("title")} />
       {narrowing.length > 0 && (
         <p className="mt-3 text-sm text-stone-700" data-testid="orders-narrowed">
           {t("narrowed", { filters: format.list(narrowing, { type: "conjunction" }) })}{" "}

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { ProductImage } from "@/components/product-image";
+import { PageHeader } from "@/components/admin/page-header";
 import { columnsOf, Table } from "@/components/admin/table";
 import { card, primaryAction, secondaryAction } from "@/components/styles";
 import { requireAdmin } from "@/lib/admin/auth";
@@ -40,17 +41,19 @@ export default async function AdminProductsPage({ searchParams }: Props) {
 
   return (
     <section>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
-        <div className="flex flex-wrap gap-2">
-          <Link href={IMPORT_PATH} className={secondaryAction}>
-            {t("import")}
-          </Link>
-          <Link href="/admin/products/new" className={primaryAction}>
-            {t("add")}
-          </Link>
-        </div>
-      </div>
+      <PageHeader
+        title={t("title")}
+        aside={
+          <div className="flex flex-wrap gap-2">
+            <Link href={IMPORT_PATH} className={secondaryAction}>
+              {t("import")}
+            </Link>
+            <Link href="/admin/products/new" className={primaryAction}>
+              {t("add")}
+            </Link>
+          </div>
+        }
+      />
       {notFound && (
         <p role="alert" className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-900">
           {t("notFound")}

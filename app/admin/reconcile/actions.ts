@@ -3,6 +3,7 @@
 import { redirect } from "next/navigation";
 import { requireAdmin } from "@/lib/admin/auth";
 import { applyPaymentList, LIST_ID, storePaymentList } from "@/lib/admin/reconcile";
+import { uploadedFile } from "@/lib/csv";
 import { getDb } from "@/lib/db/client";
 import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
 import { logger } from "@/lib/log";
@@ -13,14 +14,10 @@ import { logger } from "@/lib/log";
  */
 export async function checkPaymentListAction(form: FormData): Promise<void> {
   const admin = await requireAdmin();
-  const upload = form.get("file");
   const pasted = form.get("list");
   const result = await storePaymentList(getDb(), {
     pasted: typeof pasted === "string" ? pasted : undefined,
-    file:
-      upload instanceof File && upload.size > 0
-        ? { name: upload.name, bytes: new Uint8Array(await upload.arrayBuffer()) }
-        : undefined,
+    file: await uploadedFile(form, "file"),
     by: admin.email,
   });
   logger.info({ event: "admin_payment_list", result: "id" in result ? "stored" : result.error });

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { Notice, Section } from "@/components/admin/section";
+import { PageHeader } from "@/components/admin/page-header";
 import { columnsOf, Table } from "@/components/admin/table";
 import { FileFormat, UploadForm } from "@/components/admin/upload-form";
 import { requireAdmin } from "@/lib/admin/auth";
@@ -47,7 +48,7 @@ export default async function ReconcilePage({ searchParams }: Props) {
 
   return (
     <section className="space-y-6">
-      <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
+      <PageHeader title={t("title")} />
       <p className="max-w-3xl">{t("intro")}</p>
       {error.success && (
         <Notice tone="warning" role="alert">

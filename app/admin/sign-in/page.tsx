@@ -3,9 +3,11 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
+import { FormField } from "@/components/form-field";
 import { primaryAction } from "@/components/styles";
 import { currentAdmin } from "@/lib/admin/auth";
 import { signInAction } from "../actions";
+import { EmailField } from "./email-field";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("admin.signIn"))("title") };
@@ -53,34 +55,16 @@ export default async function SignInPage({ searchParams }: Props) {
         </p>
       )}
       <form action={signInAction} className="mt-6 space-y-4">
-        <div>
-          <label htmlFor="email" className="block text-sm font-medium">
-            {t("email")}
-          </label>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            autoComplete="username"
-            required
-            dir="ltr"
-            className="mt-1 w-full rounded-lg border border-stone-300 px-3 py-2 text-start"
-          />
-        </div>
-        <div>
-          <label htmlFor="password" className="block text-sm font-medium">
-            {t("password")}
-          </label>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            dir="ltr"
-            className="mt-1 w-full rounded-lg border border-stone-300 px-3 py-2 text-start"
-          />
-        </div>
+        <EmailField label={t("email")} />
+        <FormField
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          dir="ltr"
+          label={t("password")}
+        />
         <button type="submit" className={`w-full ${primaryAction}`}>
           {t("submit")}
         </button>

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
+import { BackLink, NotFound } from "@/components/admin/page-header";
 import { OpenFlags, ResolvedFlags } from "@/components/admin/order/flags";
 import { OrderFulfilment } from "@/components/admin/order/fulfilment";
 import { OrderFacts, OrderLines } from "@/components/admin/order/lines";
@@ -8,7 +8,6 @@ import { MarkPaid, ResendEmails } from "@/components/admin/order/payment-actions
 import { OrderResult } from "@/components/admin/order/result";
 import { OrderStatusBadge } from "@/components/admin/order-status-badge";
 import { OrderTimeline } from "@/components/admin/order-timeline";
-import { CardMessage } from "@/components/admin/section";
 import { requireAdmin } from "@/lib/admin/auth";
 import { findOrderForAdmin } from "@/lib/admin/orders";
 import { getDb } from "@/lib/db/client";
@@ -36,19 +35,8 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
     getTranslations("admin.order"),
   ]);
   const order = await findOrderForAdmin(getDb(), id);
-  const back = (
-    <Link href="/admin/orders" className="font-medium text-brand-800 underline underline-offset-2">
-      {t("back")}
-    </Link>
-  );
-  if (!order) {
-    return (
-      <section className="space-y-4">
-        {back}
-        <CardMessage>{t("notFound", { id: id.slice(0, 40) })}</CardMessage>
-      </section>
-    );
-  }
+  const back = <BackLink href="/admin/orders">{t("back")}</BackLink>;
+  if (!order) return <NotFound back={back}>{t("notFound", { id: id.slice(0, 40) })}</NotFound>;
   const settings = emailSettings();
   const city = order.deliveryCityEn && (locale === "ar" ? order.deliveryCityAr : order.deliveryCityEn);
 

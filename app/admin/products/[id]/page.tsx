@@ -5,7 +5,8 @@ import { z } from "zod";
 import { ProductForm } from "@/components/admin/product-form";
 import { StockForm } from "@/components/admin/stock-form";
 import { ProductImage } from "@/components/product-image";
-import { CardMessage, Section } from "@/components/admin/section";
+import { BackLink, NotFound, PageHeader } from "@/components/admin/page-header";
+import { Section } from "@/components/admin/section";
 import { columnsOf, Table } from "@/components/admin/table";
 import { fileInput } from "@/components/styles";
 import { SubmitButton } from "@/components/submit-button";
@@ -65,16 +66,12 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
   ]);
   const id = parseProductId(rawId);
   const found = id === undefined ? undefined : await productForAdmin(getDb(), id);
-  if (id === undefined || !found) {
-    return (
-      <section>
-        <CardMessage role="alert">{tList("notFound")}</CardMessage>
-        <Link href="/admin/products" className="mt-4 inline-block font-medium text-brand-800 underline">
-          {t("back")}
-        </Link>
-      </section>
-    );
-  }
+  const back = (
+    <BackLink href="/admin/products" small>
+      {t("back")}
+    </BackLink>
+  );
+  if (id === undefined || !found) return <NotFound back={back}>{tList("notFound")}</NotFound>;
   const { product, pictures, available, changes } = found;
   const name = locale === "ar" ? product.nameAr : product.nameEn;
   const result = resultSchema.safeParse(query.result);
@@ -85,33 +82,32 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
 
   return (
     <div className="space-y-6">
-      <Link href="/admin/products" className="text-sm font-medium text-brand-800 underline underline-offset-2">
-        {t("back")}
-      </Link>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight" dir="auto">
-          {name}
-        </h1>
-        <div className="flex flex-wrap items-center gap-3">
-          {product.visible ? (
-            <Link
-              href={`/products/${product.slug}`}
-              className="text-sm font-medium text-brand-800 underline underline-offset-2"
-            >
-              {t("inShop")}
-            </Link>
-          ) : (
-            <span className="rounded-full bg-stone-200 px-2 py-0.5 text-sm text-stone-800">{t("hiddenNote")}</span>
-          )}
-          <form action={setVisibleAction}>
-            <input type="hidden" name="id" value={product.id} />
-            <input type="hidden" name="visible" value={product.visible ? "false" : "true"} />
-            <SubmitButton variant="secondary" pendingLabel={t("working")}>
-              {product.visible ? t("hide") : t("showInShop")}
-            </SubmitButton>
-          </form>
-        </div>
-      </div>
+      {back}
+      <PageHeader
+        title={name}
+        dir="auto"
+        aside={
+          <div className="flex flex-wrap items-center gap-3">
+            {product.visible ? (
+              <Link
+                href={`/products/${product.slug}`}
+                className="text-sm font-medium text-brand-800 underline underline-offset-2"
+              >
+                {t("inShop")}
+              </Link>
+            ) : (
+              <span className="rounded-full bg-stone-200 px-2 py-0.5 text-sm text-stone-800">{t("hiddenNote")}</span>
+            )}
+            <form action={setVisibleAction}>
+              <input type="hidden" name="id" value={product.id} />
+              <input type="hidden" name="visible" value={product.visible ? "false" : "true"} />
+              <SubmitButton variant="secondary" pendingLabel={t("working")}>
+                {product.visible ? t("hide") : t("showInShop")}
+              </SubmitButton>
+            </form>
+          </div>
+        }
+      />
       {result.success && (
         <p
           role="status"

@@ -3,6 +3,7 @@
 import { redirect } from "next/navigation";
 import { requireAdmin } from "@/lib/admin/auth";
 import { applyCatalogImport, IMPORT_ID, storeCatalogImport } from "@/lib/catalog/csv";
+import { uploadedFile } from "@/lib/csv";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/log";
 
@@ -12,14 +13,7 @@ import { logger } from "@/lib/log";
  */
 export async function checkCatalogCsvAction(form: FormData): Promise<void> {
   const admin = await requireAdmin();
-  const upload = form.get("file");
-  const result = await storeCatalogImport(getDb(), {
-    file:
-      upload instanceof File && upload.size > 0
-        ? { name: upload.name, bytes: new Uint8Array(await upload.arrayBuffer()) }
-        : undefined,
-    by: admin.email,
-  });
+  const result = await storeCatalogImport(getDb(), { file: await uploadedFile(form, "file"), by: admin.email });
   logger.info({ event: "admin_catalog_csv", result: "id" in result ? "stored" : result.error });
   redirect("id" in result ? `/admin/products/import/${result.id}` : `/admin/products/import?error=${result.error}`);
 }

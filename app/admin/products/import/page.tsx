@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { Notice } from "@/components/admin/section";
+import { PageHeader } from "@/components/admin/page-header";
 import { columnsOf, Table } from "@/components/admin/table";
 import { FileFormat, UploadForm } from "@/components/admin/upload-form";
 import { requireAdmin } from "@/lib/admin/auth";
@@ -36,7 +37,7 @@ export default async function ImportProductsPage({ searchParams }: Props) {
 
   return (
     <section className="space-y-6">
-      <h1 className="text-2xl font-semibold tracking-tight">{t("importTitle")}</h1>
+      <PageHeader title={t("importTitle")} />
       <p className="max-w-3xl">{t("importIntro")}</p>
       <p>
         {/* A download, not a page: a plain link, so that the browser saves the file. */}

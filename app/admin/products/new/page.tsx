@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getTranslations } from "next-intl/server";
+import { BackLink, PageHeader } from "@/components/admin/page-header";
 import { ProductForm } from "@/components/admin/product-form";
 import { requireAdmin } from "@/lib/admin/auth";
 import { productFormLabels } from "../labels";
@@ -15,10 +15,10 @@ export default async function NewProductPage() {
   const [t, labels] = await Promise.all([getTranslations("admin.products.form"), productFormLabels("create")]);
   return (
     <section className="space-y-4">
-      <Link href="/admin/products" className="text-sm font-medium text-brand-800 underline underline-offset-2">
+      <BackLink href="/admin/products" small>
         {t("back")}
-      </Link>
-      <h1 className="text-2xl font-semibold tracking-tight">{t("newTitle")}</h1>
+      </BackLink>
+      <PageHeader title={t("newTitle")} />
       <ProductForm initial={{ visible: true, kind: "physical" }} labels={labels} />
     </section>
   );

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
+import { BackLink, NotFound, PageHeader } from "@/components/admin/page-header";
 import { OrderLink } from "@/components/admin/order-link";
 import { PaymentListRows } from "@/components/admin/payment-list-rows";
 import { Problems } from "@/components/admin/problems";
-import { CardMessage, Notice, Section } from "@/components/admin/section";
+import { Notice, Section } from "@/components/admin/section";
 import { columnsOf, Table } from "@/components/admin/table";
 import { SubmitButton } from "@/components/submit-button";
 import { requireAdmin } from "@/lib/admin/auth";
@@ -58,19 +58,8 @@ export default async function PaymentListPage({ params, searchParams }: Props) {
   ]);
   const plan = await planReconciliation(getDb(), id);
   const result = resultSchema.safeParse(query.result);
-  const back = (
-    <Link href="/admin/reconcile" className="font-medium text-brand-800 underline underline-offset-2">
-      {t("back")}
-    </Link>
-  );
-  if (!plan) {
-    return (
-      <section className="space-y-4">
-        {back}
-        <CardMessage>{t("notFound", { id: id.slice(0, 40) })}</CardMessage>
-      </section>
-    );
-  }
+  const back = <BackLink href="/admin/reconcile">{t("back")}</BackLink>;
+  if (!plan) return <NotFound back={back}>{t("notFound", { id: id.slice(0, 40) })}</NotFound>;
   const when = (date: Date) => format.dateTime(date, { dateStyle: "medium", timeStyle: "short" });
   const day = (value: string) => format.dateTime(new Date(`${value}T12:00:00Z`), { dateStyle: "medium" });
   const problem = (item: ListProblem): string => {
@@ -99,8 +88,7 @@ export default async function PaymentListPage({ params, searchParams }: Props) {
       {result.success && (
         <Notice tone={result.data === "applied" ? "done" : "warning"}>{t(`results.${result.data}`)}</Notice>
       )}
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">{t("title", { at: when(plan.list.createdAt) })}</h1>
+      <PageHeader title={t("title", { at: when(plan.list.createdAt) })}>
         <p className="mt-1 text-sm text-stone-600">
           {t("givenBy", {
             by: plan.list.createdBy,
@@ -109,7 +97,7 @@ export default async function PaymentListPage({ params, searchParams }: Props) {
           {plan.list.appliedAt && t("appliedBy", { at: when(plan.list.appliedAt), by: plan.list.appliedBy ?? "" })}
         </p>
         <p className="mt-1">{t("summary", { payments: plan.rows.length })}</p>
-      </div>
+      </PageHeader>
 
       {plan.problems.length > 0 && (
         <Problems

@@ -10,6 +10,7 @@ import { findSignInLink, LINK_TTL_MS } from "@/lib/admin/sign-in-links";
 import { getDb } from "@/lib/db/client";
 import { emailSettings } from "@/lib/env";
 import { requestSignInLinkAction, signInWithLinkAction } from "../../actions";
+import { EmailField } from "../email-field";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("admin.signInLink"))("title") };
@@ -25,7 +26,6 @@ const minutesSchema = z.coerce
   .max(LINK_TTL_MS / 60_000)
   .catch(LINK_TTL_MS / 60_000);
 const alertClass = "mt-4 rounded-lg border border-red-300 bg-red-50 p-3 text-red-900";
-const inputClass = "mt-1 w-full rounded-lg border border-stone-300 px-3 py-2 text-start";
 
 /**
  * One-time sign-in links (lib/admin/sign-in-links.ts). Without a token: the form that asks for one. With the token of
@@ -80,20 +80,7 @@ export default async function SignInLinkPage({ searchParams }: Props) {
         <>
           <p className="mt-4">{t("intro", { minutes })}</p>
           <form action={requestSignInLinkAction} className="mt-6 space-y-4">
-            <div>
-              <label htmlFor="email" className="block text-sm font-medium">
-                {t("email")}
-              </label>
-              <input
-                id="email"
-                name="email"
-                type="email"
-                autoComplete="username"
-                required
-                dir="ltr"
-                className={inputClass}
-              />
-            </div>
+            <EmailField label={t("email")} />
             <button type="submit" className={`w-full ${primaryAction}`}>
               {t("submit")}
             </button>

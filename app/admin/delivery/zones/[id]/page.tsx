@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { ZoneForm } from "@/components/admin/delivery-forms";
-import { CardMessage } from "@/components/admin/section";
+import { BackLink, NotFound, PageHeader } from "@/components/admin/page-header";
 import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
 import { findZoneForAdmin, parseZoneId } from "@/lib/delivery/editing";
@@ -27,18 +26,11 @@ export default async function ZonePage({ params }: Props) {
   await requireAdmin();
   const [zone, locale, t] = await Promise.all([zoneOf(params), getLocale(), getTranslations("admin.delivery")]);
   const back = (
-    <Link href="/admin/delivery" className="text-sm font-medium text-brand-800 underline underline-offset-2">
+    <BackLink href="/admin/delivery" small>
       {t("back")}
-    </Link>
+    </BackLink>
   );
-  if (!zone) {
-    return (
-      <section className="space-y-4">
-        <CardMessage role="alert">{t("results.not_found")}</CardMessage>
-        {back}
-      </section>
-    );
-  }
+  if (!zone) return <NotFound back={back}>{t("results.not_found")}</NotFound>;
   const initial = {
     nameEn: zone.nameEn,
     nameAr: zone.nameAr,
@@ -50,9 +42,7 @@ export default async function ZonePage({ params }: Props) {
   return (
     <section className="space-y-4">
       {back}
-      <h1 className="text-2xl font-semibold tracking-tight" dir="auto">
-        {t("zoneForm.editTitle", { name: locale === "ar" ? zone.nameAr : zone.nameEn })}
-      </h1>
+      <PageHeader dir="auto" title={t("zoneForm.editTitle", { name: locale === "ar" ? zone.nameAr : zone.nameEn })} />
       <ZoneForm id={zone.id} initial={initial} labels={await zoneFormLabels("save")} />
     </section>
   );

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { ZoneForm } from "@/components/admin/delivery-forms";
+import { BackLink, PageHeader } from "@/components/admin/page-header";
 import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
 import { nextZoneSortOrder } from "@/lib/delivery/editing";
@@ -24,10 +24,10 @@ export default async function NewZonePage() {
   ]);
   return (
     <section className="space-y-4">
-      <Link href="/admin/delivery" className="text-sm font-medium text-brand-800 underline underline-offset-2">
+      <BackLink href="/admin/delivery" small>
         {t("back")}
-      </Link>
-      <h1 className="text-2xl font-semibold tracking-tight">{t("zoneForm.newTitle")}</h1>
+      </BackLink>
+      <PageHeader title={t("zoneForm.newTitle")} />
       {/* At the end of the checkout's list unless the merchant places it elsewhere. */}
       <ZoneForm initial={{ enabled: true, sortOrder: String(sortOrder) }} labels={labels} />
     </section>

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import Link from "next/link";
 import { createTranslator } from "next-intl";
 import { OrderNotePrint } from "@/components/admin/order-note-print";
+import { BackLink } from "@/components/admin/page-header";
 import { CardMessage } from "@/components/admin/section";
 import { requireAdmin } from "@/lib/admin/auth";
 import { findOrderForAdmin } from "@/lib/admin/orders";
@@ -79,9 +79,7 @@ export default async function DeliveryNotePage({ params }: Props) {
     <div dir="ltr" lang="en">
       <style nonce={nonce}>{PRINT_CSS}</style>
       <div className="note-screen-only mb-4 flex flex-wrap items-center justify-between gap-3">
-        <Link href={`/admin/orders/${order.id}`} className="font-medium text-brand-800 underline underline-offset-2">
-          {both("back")}
-        </Link>
+        <BackLink href={`/admin/orders/${order.id}`}>{both("back")}</BackLink>
         <OrderNotePrint label={`${tEn("print")} · ${tAr("print")}`} />
       </div>
       <article

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
+import { BackLink, NotFound, PageHeader } from "@/components/admin/page-header";
 import { Problems } from "@/components/admin/problems";
-import { CardMessage, Notice, Section } from "@/components/admin/section";
+import { Notice, Section } from "@/components/admin/section";
 import { columnsOf, Table } from "@/components/admin/table";
 import { card } from "@/components/styles";
 import { SubmitButton } from "@/components/submit-button";
@@ -49,19 +49,8 @@ export default async function CatalogImportPage({ params, searchParams }: Props)
     getTranslations("admin.products"),
   ]);
   const stored = await findCatalogImport(getDb(), id);
-  const back = (
-    <Link href="/admin/products/import" className="font-medium text-brand-800 underline underline-offset-2">
-      {t("another")}
-    </Link>
-  );
-  if (!stored) {
-    return (
-      <section className="space-y-4">
-        {back}
-        <CardMessage>{t("notFound")}</CardMessage>
-      </section>
-    );
-  }
+  const back = <BackLink href="/admin/products/import">{t("another")}</BackLink>;
+  if (!stored) return <NotFound back={back}>{t("notFound")}</NotFound>;
   const plan = await planCatalogImport(getDb(), stored.content);
   const result = resultSchema.safeParse(query.result);
   const when = (date: Date) => format.dateTime(date, { dateStyle: "medium", timeStyle: "short" });
@@ -84,15 +73,12 @@ export default async function CatalogImportPage({ params, searchParams }: Props)
           })}
         </Notice>
       )}
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">
-          {t("checkTitle", { file: isolate(stored.fileName ?? t("untitled")) })}
-        </h1>
+      <PageHeader title={t("checkTitle", { file: isolate(stored.fileName ?? t("untitled")) })}>
         <p className="mt-1 text-sm text-stone-600">
           {t("uploadedBy", { by: stored.createdBy, when: when(stored.createdAt) })}{" "}
           {stored.appliedAt && t("applied", { by: stored.appliedBy ?? "", when: when(stored.appliedAt) })}
         </p>
-      </div>
+      </PageHeader>
 
       {!stored.appliedAt && (
         <>

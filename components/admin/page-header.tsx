@@ -1,0 +1,74 @@
+import Link from "next/link";
+import { classes } from "../styles";
+import { CardMessage } from "./section";
+
+/** The link above a back-office page that leads back to its list (`small` for the pages of a form). */
+export function BackLink({
+  href,
+  small = false,
+  children,
+}: {
+  href: string;
+  small?: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <Link
+      href={href}
+      className={classes(small && "text-sm", "font-medium text-brand-800 underline underline-offset-2")}
+    >
+      {children}
+    </Link>
+  );
+}
+
+/**
+ * A detail page's answer when what its address names is not there (a removed product, a mistyped id): the way back
+ * to the list (a {@link BackLink}), then what was not found, announced.
+ */
+export function NotFound({ back, children }: { back: React.ReactNode; children: React.ReactNode }) {
+  return (
+    <section className="space-y-4">
+      {back}
+      <CardMessage role="alert">{children}</CardMessage>
+    </section>
+  );
+}
+
+/**
+ * A back-office page's title: its `<h1>`, with `aside` (actions, a status) at the end of the line when given and
+ * `children` (a sentence or two about the page) under it. `dir="auto"` for a title that is the merchant's own text.
+ */
+export function PageHeader({
+  title,
+  dir,
+  aside,
+  children,
+}: {
+  title: React.ReactNode;
+  dir?: "auto";
+  aside?: React.ReactNode;
+  children?: React.ReactNode;
+}) {
+  const heading = (
+    <h1 className="text-2xl font-semibold tracking-tight" dir={dir}>
+      {title}
+    </h1>
+  );
+  const line = aside ? (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      {heading}
+      {aside}
+    </div>
+  ) : (
+    heading
+  );
+  return children ? (
+    <div>
+      {line}
+      {children}
+    </div>
+  ) : (
+    line
+  );
+}

@@ -23,7 +23,6 @@ import { createTestProduct, seedTestCatalogue, TEST_PRODUCTS } from "../../testi
 import { createTestDatabase, type TestDatabase } from "../../testing/db";
 import { startEmulator, type RunningEmulator } from "../../testing/emulator";
 import {
-  checkoutFingerprint,
   OrderStoreError,
   OutOfStockError,
   PaymentBudgetError,
@@ -32,6 +31,7 @@ import {
   type PlaceOrderInput,
 } from "./place-order";
 import { canResume } from "./claim";
+import { checkoutFingerprint } from "./fingerprint";
 import { checkoutFormSchema } from "./form";
 import { priceCheckout } from "./pricing";
 
@@ -466,6 +466,11 @@ describe("the same checkout", () => {
       { method: "pickup" } as const,
     ])
       expect(await fingerprint({ details: { email: "a@example.ly", delivery } })).not.toBe(delivered);
+    // The same city at another fee (the merchant changed it meanwhile) is another payment.
+    const tripoli = { id: 1, name: { en: "Tripoli", ar: "طرابلس" }, enabled: true, freeAboveMinor: null };
+    const at = (feeMinor: number) =>
+      fingerprint({ details: { email: "a@example.ly", delivery: toTripoli }, zone: { ...tripoli, feeMinor } });
+    expect(await at(1_000)).not.toBe(await at(1_500));
   });
 
   it("resumes only a pending order whose payment page has time left", () => {

@@ -11,11 +11,12 @@ import type { Locale } from "../i18n/config";
 import { logger } from "../log";
 import { changeOrder } from "../orders/events";
 import { PAYMENT_METHODS, type PaymentStart } from "../payment-methods";
-import { CUSTOMER_FIELDS, PAYMENT_ERROR_KINDS, PaymentError, type PaymentErrorKind } from "../payments";
+import { PAYMENT_ERROR_KINDS, PaymentError, type PaymentErrorKind } from "../payments";
 import { spendPaymentBudget } from "./budget";
 import { claimCheckout, CLAIM_MS, type ClaimedOrder, EXISTING_COLUMNS, type ExistingOrder } from "./claim";
-import type { CheckoutDetails, Delivery } from "./form";
-import { priceCheckout, type CheckoutPrice } from "./pricing";
+import { checkoutFingerprint } from "./fingerprint";
+import type { CheckoutDetails } from "./form";
+import { priceCheckout } from "./pricing";
 
 /**
  * One checkout, one payment — on any number of server instances. {@link placeOrder} is the whole of it:
@@ -28,10 +29,8 @@ import { priceCheckout, type CheckoutPrice } from "./pricing";
  * access token is asked for then, and the claim's database work runs while the service answers. A submission that
  * goes to its checkout's existing order drops that token unused; the budget bounds what that costs.
  *
- * A checkout is recognised by its **fingerprint**: a digest of the cart's id, its priced lines, what it costs, the
- * customer's details, the delivery chosen and the way to pay. Two submissions of one browser session with the same
- * fingerprint are the same checkout (a double click, a second tab, back + submit); any change is another one. A cart
- * gets a new id when it is bought (lib/cart.ts), so buying the same things again later is a new checkout.
+ * A checkout is recognised by its **fingerprint** (./fingerprint.ts): two submissions of one browser session with the
+ * same one are the same checkout (a double click, a second tab, back + submit); any change is another one.
  */
 
 /** How often a waiting submission looks at the claim it waits for. */
@@ -215,40 +214,6 @@ async function goTo(db: Db, found: ExistingOrder): Promise<PlacedOrder | { kind:
 
 const isPaymentErrorKind = (kind: string | null | undefined): kind is PaymentErrorKind =>
   (PAYMENT_ERROR_KINDS as readonly (string | null | undefined)[]).includes(kind);
-
-/**
- * A digest of everything a payment is made of — the cart's id, its lines and prices, what the checkout costs line by
- * line, the customer's details, the delivery chosen and the way to pay — so a double click, a second tab, or the back
- * button and submit again can be recognised as the same checkout, and any change is another one.
- */
-export async function checkoutFingerprint(
-  {
-    cartId,
-    cart,
-    details,
-    paymentMethod = "online",
-  }: Pick<PlaceOrderInput, "cartId" | "cart" | "details" | "paymentMethod">,
-  price: CheckoutPrice,
-): Promise<string> {
-  const material = JSON.stringify([
-    cartId,
-    cart.lines.map((line) => [line.product.id, line.quantity, line.product.priceMinor]),
-    [price.linesMinor, price.deliveryFeeMinor, price.totalMinor],
-    CUSTOMER_FIELDS.map((field) => details[field] ?? ""),
-    deliveryChosen(details.delivery),
-    paymentMethod,
-  ]);
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(material));
-  return Buffer.from(digest).toString("base64url");
-}
-
-/** The delivery's part of the fingerprint: every field the customer chose, in a fixed order. */
-function deliveryChosen(delivery: Delivery | undefined): string[] {
-  if (!delivery) return [];
-  if (delivery.method === "pickup") return ["pickup"];
-  const { zoneId, address, landmark = "", secondPhone = "" } = delivery;
-  return ["delivery", String(zoneId), address, landmark, secondPhone];
-}
 
 /** Runs a database step; any failure of it becomes an {@link OrderStoreError}. */
 async function storeStep<T>(step: () => Promise<T>): Promise<T> {

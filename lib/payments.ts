@@ -171,9 +171,9 @@ export interface AccessToken {
 }
 
 /**
- * The create call's optional details of the customer, in the spec's names ("Creating a payment"): with all four, the
- * payment page goes straight to the gateway. The one list of them: the body, the checkout form and the checkout's
- * fingerprint are all made from it.
+ * The create call's optional details of the customer, in the spec's names ("Creating a payment"): with the name, the
+ * e-mail, the phone and the gateway alias all given, the payment page goes straight to the gateway. The one list of
+ * them: the body, the checkout form's field list and the checkout's fingerprint are all made from it.
  */
 export const CUSTOMER_FIELDS = ["full_name", "email", "phone", "payment_gateway"] as const;
 type CustomerField = (typeof CUSTOMER_FIELDS)[number];

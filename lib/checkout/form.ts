@@ -9,7 +9,7 @@ import type { ProblemKey } from "../problems";
 /**
  * Field names of the checkout form: the customer's details of the create call, under the spec's own names
  * (docs/payment-service.md, "Creating a payment"), so a reader can match form, code and wire; then how the goods
- * reach the customer. The checkout's fingerprint covers every one of them (lib/checkout/place-order.ts).
+ * reach the customer. The checkout's fingerprint covers every one of them (lib/checkout/fingerprint.ts).
  */
 const DELIVERY_FIELDS = [
   "delivery_method",

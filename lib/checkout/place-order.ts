@@ -4,7 +4,7 @@ import type { PricedCart } from "../cart";
 import type { Product } from "../catalog/products";
 import type { Db } from "../db/client";
 import { describeDbFailure } from "../db/errors";
-import { orders, type OrderRow, type PaymentMethodName } from "../db/schema";
+import { orders, type PaymentMethodName } from "../db/schema";
 import type { DeliveryZone } from "../delivery/zones";
 import { getEnv } from "../env";
 import type { Locale } from "../i18n/config";

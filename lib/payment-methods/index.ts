@@ -3,7 +3,7 @@ import type { PaymentMethodName } from "../db/schema";
 import type { PaymentMethod } from "./method";
 import { online } from "./online";
 
-export type { PaymentStart, StartedPayment } from "./method";
+export type { PaymentStart } from "./method";
 
 /** Every way to pay (./method.ts), by the name an order stores (`orders.payment_method`). */
 export const PAYMENT_METHODS: Record<PaymentMethodName, PaymentMethod> = { online };

@@ -44,7 +44,7 @@ export interface PaymentMethod {
 }
 
 /** A payment started for a checkout, waiting for its order. */
-export interface StartedPayment {
+interface StartedPayment {
   /**
    * Pays for the claimed order, outside any database transaction; called at most once.
    * @throws PaymentError (lib/payments.ts) when the payment could not be started: the order is marked failed.

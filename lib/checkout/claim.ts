@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { PricedCart } from "../cart";
 import type { Product } from "../catalog/products";
 import { holdStock } from "../catalog/stock";
@@ -11,19 +11,20 @@ import { CURRENCY } from "../money";
 import { newOrderId } from "../ids";
 import { writeOrder } from "../orders/events";
 import { isPaymentPageOpen } from "../payment-page";
-import { CHECKOUT_DEADLINE_MS } from "../payments";
-import type { Budget } from "./budget";
+import { ACCESS_TOKEN_LIFETIME_MS, CHECKOUT_DEADLINE_MS } from "../payments";
 import type { CheckoutDetails } from "./form";
 import type { CheckoutPrice } from "./pricing";
 
 /**
  * The claim: the one database transaction that decides whether a submission is a new checkout, and stores it when it
- * is — so that of racing submissions, on any number of server instances, exactly one pays. It holds the checkout's
- * advisory lock (its browser session and fingerprint) to the end.
+ * is — so that of racing submissions, on any number of server instances, exactly one pays. It holds two advisory
+ * locks, always in this order: the checkout's (browser session and fingerprint) and the client address's.
  *
  * 1. The checkout's newest order to go to, if it has one: paid or reported paid, started (another submission is
  *    paying for it), or pending with a payment page that has a while to live. Then nothing else happens.
- * 2. The address's budget (./budget.ts, counted before the claim): a new order only while it allows one.
+ * 2. The address's budget of new payments: at most `budget` within a payment page's life. Each payment costs two of
+ *    the calls a minute the service allows the whole shop (docs/payment-service.md, "Rate limit"), so one address
+ *    flooding the checkout cannot spend them all. Going to an existing order is free.
  * 3. The stock, with the products' rows locked (lib/catalog/stock.ts, `holdStock`): the lines it cannot cover.
  * 4. The order as `started` (the claim, owned until `claimExpiresAt`), its lines — which hold their stock from the
  *    commit on — and its `created` event.
@@ -35,6 +36,8 @@ import type { CheckoutPrice } from "./pricing";
 export const CLAIM_MS = CHECKOUT_DEADLINE_MS + 5_000;
 /** A pending payment is resumed only while its payment page has at least this long left to live. */
 const RESUME_MARGIN_MS = 120_000;
+/** The window of the budget of new payments per client address: a payment page's life. */
+const PAYMENTS_WINDOW_MS = ACCESS_TOKEN_LIFETIME_MS;
 
 /** What paying for a claimed order needs to know of it. */
 export type ClaimedOrder = Pick<
@@ -48,10 +51,10 @@ export interface ClaimRequest {
   sessionId: string;
   /** The checkout's fingerprint (lib/checkout/place-order.ts): the same checkout submitted again has the same one. */
   fingerprint: string;
-  /** Where the submission came from (lib/client-address.ts). */
+  /** Where the submission came from, for the budget of new payments per address. */
   clientAddress: string;
-  /** Whether the address's budget allows a new payment now (./budget.ts). */
-  budget: Budget;
+  /** The most new payments the address may start within a payment page's life. */
+  budget: number;
   /** The shopper's language: the lines' names are stored in it. */
   locale: Locale;
   paymentMethod: PaymentMethodName;
@@ -71,24 +74,9 @@ export interface ClaimRequest {
  */
 export type Claim =
   | { kind: "claimed"; order: ClaimedOrder }
-  | { kind: "existing"; order: ExistingOrder }
+  | { kind: "existing"; order: OrderRow }
   | { kind: "out_of_stock"; lines: { name: Product["name"]; available: number }[] }
   | { kind: "over_budget"; retryAfterMinutes: number };
-
-/** What a submission needs of its checkout's existing order to go where it stands. */
-export const EXISTING_COLUMNS = {
-  id: orders.id,
-  status: orders.status,
-  paymentUrl: orders.paymentUrl,
-  paymentExpiresAt: orders.paymentExpiresAt,
-  failure: orders.failure,
-  claimExpiresAt: orders.claimExpiresAt,
-  amountMinor: orders.amountMinor,
-  currency: orders.currency,
-  locale: orders.locale,
-  paymentMethod: orders.paymentMethod,
-};
-export type ExistingOrder = Pick<OrderRow, keyof typeof EXISTING_COLUMNS>;
 
 /** The statuses of a checkout's order that a submission goes to rather than paying again. */
 const GO_TO: readonly OrderStatus[] = ["started", "pending", "awaiting_confirmation", "paid"];
@@ -98,25 +86,39 @@ const GO_TO: readonly OrderStatus[] = ["started", "pending", "awaiting_confirmat
  * @throws the database's error when it cannot read or write: nothing is stored then.
  */
 export async function claimCheckout(db: Db, request: ClaimRequest): Promise<Claim> {
-  const { sessionId, fingerprint, budget, cart } = request;
+  const { sessionId, fingerprint, clientAddress, budget, cart } = request;
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`checkout:${sessionId}:${fingerprint}`}, 0))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`checkout:${sessionId}:${fingerprint}`}, 0)),
+      pg_advisory_xact_lock(hashtextextended(${`payments:${clientAddress}`}, 0))`);
 
     // 1. This checkout's order to go to.
-    const [existing] = await tx
-      .select(EXISTING_COLUMNS)
-      .from(orders)
-      .where(and(eq(orders.sessionId, sessionId), eq(orders.fingerprint, fingerprint), inArray(orders.status, GO_TO)))
-      .orderBy(desc(orders.createdAt))
-      .limit(1);
+    const existing = await tx.query.orders.findFirst({
+      where: and(eq(orders.sessionId, sessionId), eq(orders.fingerprint, fingerprint), inArray(orders.status, GO_TO)),
+      orderBy: desc(orders.createdAt),
+    });
     if (existing && (existing.status !== "pending" || canResume(existing)))
       return { kind: "existing", order: existing };
 
     // 2. The address's budget.
-    if (!budget.allowed) return { kind: "over_budget", retryAfterMinutes: budget.retryAfterMinutes };
+    const now = new Date();
+    const recent = await tx
+      .select({ createdAt: orders.createdAt })
+      .from(orders)
+      .where(
+        and(
+          eq(orders.clientAddress, clientAddress),
+          gt(orders.createdAt, new Date(now.getTime() - PAYMENTS_WINDOW_MS)),
+        ),
+      )
+      .orderBy(desc(orders.createdAt))
+      .limit(budget);
+    if (recent.length >= budget) {
+      // Free again once the oldest of the last `budget` leaves the window.
+      const freeAt = recent.at(-1)!.createdAt.getTime() + PAYMENTS_WINDOW_MS;
+      return { kind: "over_budget", retryAfterMinutes: Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000)) };
+    }
 
     // 3. The stock.
-    const now = new Date();
     const shortfall = await holdStock(
       tx,
       cart.lines.map((line) => ({ productId: line.product.id, quantity: line.quantity })),

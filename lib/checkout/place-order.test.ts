@@ -4,16 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { priceCart, type PricedCart } from "../cart";
 import { createDb } from "../db/client";
 import { productsForCheckout } from "../catalog/products";
-import {
-  deliveryZones,
-  emailOutbox,
-  orderEvents,
-  orderLines,
-  orders,
-  paymentBudgets,
-  products,
-  storePickup,
-} from "../db/schema";
+import { deliveryZones, emailOutbox, orderEvents, orderLines, orders, products, storePickup } from "../db/schema";
 import { settle } from "../orders/settle";
 import { listDeliveryZones, readPickup } from "../delivery/zones";
 import { parseEnv } from "../env";
@@ -290,9 +281,9 @@ describe("placeOrder", () => {
 
     // Ten minutes later the address may start payments again.
     await t.db
-      .update(paymentBudgets)
-      .set({ windowStartedAt: new Date(Date.now() - 11 * 60_000) })
-      .where(eq(paymentBudgets.clientAddress, "203.0.113.7"));
+      .update(orders)
+      .set({ createdAt: new Date(Date.now() - 11 * 60_000) })
+      .where(eq(orders.clientAddress, "203.0.113.7"));
     expect(await placeOrder(t.db, from("203.0.113.7"), budget)).toMatchObject({ kind: "pay" });
     expect(await payments()).toHaveLength(5);
   });
@@ -633,7 +624,7 @@ describe("the checkout's cost in database round trips", () => {
     }
   }
 
-  it("a new checkout of counted stock costs 9: the address's budget, the claim's transaction of 7, the record", async () => {
+  it("a new checkout of counted stock costs 9: the claim's transaction of 8, and 1 to record its payment", async () => {
     const stocked = await createTestProduct(t.db, { stock: 5 });
     const input = checkout({
       cart: await priceCart(t.db, { lines: [{ productId: stocked, quantity: 2, seenMinor: 0 }] }),
@@ -641,12 +632,10 @@ describe("the checkout's cost in database round trips", () => {
     const [placed, statements] = await counted((db) => placeOrder(db, input));
     expect(placed.kind).toBe("pay");
     expect(statements).toEqual([
-      // The address's budget, in one upsert: the access token is asked for as soon as it answers, and the claim's
-      // statements below run while the service answers.
-      expect.stringMatching(/^insert into "payment_budgets" .* on conflict \("client_address"\) do update/),
       "begin",
-      expect.stringMatching(/^select pg_advisory_xact_lock\(/), // the checkout's lock
+      expect.stringMatching(/^select pg_advisory_xact_lock\(.*pg_advisory_xact_lock\(/), // the checkout's, the address's
       expect.stringMatching(/^select .* from "orders" .*"session_id" = \$1/), // this checkout's order to go to
+      expect.stringMatching(/^select "created_at" from "orders" .*"client_address" = \$1/), // the address's budget
       expect.stringMatching(/^select "id", "stock" from "products" .* for update$/), // the products, locked
       expect.stringMatching(/^select "product_id", sum\("quantity"\)/), // the units that open checkouts hold
       expect.stringMatching(/^with written as \(insert into "orders" .*insert into "order_lines" .*order_events/),
@@ -655,12 +644,12 @@ describe("the checkout's cost in database round trips", () => {
     ]);
   });
 
-  it("a resubmission of the same checkout costs 5, and creates no second payment", async () => {
+  it("a resubmission of the same checkout costs 4, and asks nothing of the service", async () => {
     const input = checkout();
     await placeOrder(t.db, input);
     const [again, statements] = await counted((db) => placeOrder(db, input));
     expect(again.kind).toBe("pay");
-    expect(statements).toHaveLength(5);
+    expect(statements).toHaveLength(4);
     expect(await payments()).toHaveLength(1);
   });
 });

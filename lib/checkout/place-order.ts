@@ -4,7 +4,7 @@ import type { PricedCart } from "../cart";
 import type { Product } from "../catalog/products";
 import type { Db } from "../db/client";
 import { describeDbFailure } from "../db/errors";
-import { orders, type PaymentMethodName } from "../db/schema";
+import { orders, type OrderRow, type PaymentMethodName } from "../db/schema";
 import type { DeliveryZone } from "../delivery/zones";
 import { getEnv } from "../env";
 import type { Locale } from "../i18n/config";
@@ -12,22 +12,17 @@ import { logger } from "../log";
 import { changeOrder } from "../orders/events";
 import { PAYMENT_METHODS, type PaymentStart } from "../payment-methods";
 import { PAYMENT_ERROR_KINDS, PaymentError, type PaymentErrorKind } from "../payments";
-import { spendPaymentBudget } from "./budget";
-import { claimCheckout, CLAIM_MS, type ClaimedOrder, EXISTING_COLUMNS, type ExistingOrder } from "./claim";
+import { claimCheckout, CLAIM_MS, type ClaimedOrder } from "./claim";
 import { checkoutFingerprint } from "./fingerprint";
 import type { CheckoutDetails } from "./form";
 import { priceCheckout } from "./pricing";
 
 /**
- * One checkout, one payment — on any number of server instances. {@link placeOrder} is the whole of it:
- * **price** (./pricing.ts), **claim** (./claim.ts: one transaction decides whether this is a new checkout and stores
- * it), **pay** (by the order's payment method, lib/payment-methods/), **record** (the payment's start, before the
- * customer is sent anywhere). The order is written before any payment is created: if the database is down, nothing is
- * charged.
- *
- * The payment is started before the claim, as soon as the address's budget (./budget.ts) allows one: online, the
- * access token is asked for then, and the claim's database work runs while the service answers. A submission that
- * goes to its checkout's existing order drops that token unused; the budget bounds what that costs.
+ * One checkout, one payment — on any number of server instances. {@link placeOrder} is the whole of it, in four
+ * steps: **price** (./pricing.ts), **claim** (./claim.ts: one transaction decides whether this is a new checkout and
+ * stores it), **pay** (by the order's payment method, lib/payment-methods/), **record** (the payment's start, before
+ * the customer is sent anywhere). The order is written before any payment is started: if the database is down,
+ * nothing is charged.
  *
  * A checkout is recognised by its **fingerprint** (./fingerprint.ts): two submissions of one browser session with the
  * same one are the same checkout (a double click, a second tab, back + submit); any change is another one.
@@ -102,18 +97,15 @@ export async function placeOrder(
   { paymentsPerAddress = getEnv().PAYMENTS_PER_ADDRESS }: { paymentsPerAddress?: number } = {},
 ): Promise<PlacedOrder> {
   const { paymentMethod = "online" } = input;
-  const method = PAYMENT_METHODS[paymentMethod];
   // 1. Price: the lines as the catalogue has them, then the delivery fee of the zone chosen.
   const price = priceCheckout(input.cart.totalMinor, input.zone);
   const fingerprint = await checkoutFingerprint(input, price);
 
-  // The payment starts now when the address may start one (online: the access token is asked for at once).
-  const budget = await storeStep(() => spendPaymentBudget(db, input.clientAddress, paymentsPerAddress));
-  let payment = budget.allowed ? method.start(input) : undefined;
-
   for (;;) {
     // 2. Claim: this checkout's order to go to, or a new one stored as `started`.
-    const claim = await storeStep(() => claimCheckout(db, { ...input, paymentMethod, fingerprint, price, budget }));
+    const claim = await storeStep(() =>
+      claimCheckout(db, { ...input, paymentMethod, fingerprint, price, budget: paymentsPerAddress }),
+    );
     if (claim.kind === "out_of_stock") throw new OutOfStockError(claim.lines);
     if (claim.kind === "over_budget") throw new PaymentBudgetError(claim.retryAfterMinutes);
     let order: ClaimedOrder;
@@ -125,12 +117,10 @@ export async function placeOrder(
       order = claim.order;
     }
 
-    // 3. Pay, by the order's payment method: outside any transaction. A started payment pays for one order only.
-    const paying = payment ?? method.start(input);
-    payment = undefined;
+    // 3. Pay, by the order's payment method: outside any transaction.
     let start: PaymentStart;
     try {
-      start = await paying.pay(order);
+      start = await PAYMENT_METHODS[order.paymentMethod].pay(order, input);
     } catch (error) {
       await markFailed(db, order, error);
       throw error;
@@ -175,8 +165,8 @@ async function markFailed(db: Db, order: ClaimedOrder, error: unknown): Promise<
  * its deadline (its server died), takes it over and returns it for this submission to pay.
  * @throws PaymentError when the racing submission failed to start its payment.
  */
-async function goTo(db: Db, found: ExistingOrder): Promise<PlacedOrder | { kind: "taken_over"; order: ClaimedOrder }> {
-  let order: ExistingOrder | undefined = found;
+async function goTo(db: Db, found: OrderRow): Promise<PlacedOrder | { kind: "taken_over"; order: ClaimedOrder }> {
+  let order: OrderRow | undefined = found;
   for (;;) {
     if (order?.status === "paid" || order?.status === "awaiting_confirmation") {
       logger.info({ event: "checkout_already_paid", orderId: order.id });
@@ -193,22 +183,14 @@ async function goTo(db: Db, found: ExistingOrder): Promise<PlacedOrder | { kind:
         : new Error(`a racing submission of the same checkout ended as ${order?.status ?? "missing"}`);
     }
     if (order.claimExpiresAt.getTime() < Date.now()) {
-      const { id, amountMinor, currency, locale, paymentMethod } = order;
-      const taken = {
-        id,
-        amountMinor,
-        currency,
-        locale,
-        paymentMethod,
-        claimExpiresAt: new Date(Date.now() + CLAIM_MS),
-      };
+      const taken = { ...order, claimExpiresAt: new Date(Date.now() + CLAIM_MS) };
       const renew = { set: { claimExpiresAt: taken.claimExpiresAt }, where: stillOurs(order) };
       if (await storeStep(() => changeOrder(db, taken.id, renew, { type: "claim_taken_over" })))
         return { kind: "taken_over", order: taken };
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     const id: string = order.id;
-    order = await storeStep(async () => (await db.select(EXISTING_COLUMNS).from(orders).where(eq(orders.id, id)))[0]);
+    order = await storeStep(() => db.query.orders.findFirst({ where: eq(orders.id, id) }));
   }
 }
 

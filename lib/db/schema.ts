@@ -350,18 +350,6 @@ export const adminUsers = pgTable(
 );
 
 /**
- * Each client address's budget of new payments (lib/checkout/budget.ts): how many it started in its current window of
- * a payment page's life (600 s), counted in one atomic statement per checkout, so that it holds on any number of
- * server instances.
- */
-export const paymentBudgets = pgTable("payment_budgets", {
-  clientAddress: text().primaryKey(),
-  windowStartedAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
-  /** Submissions counted in the window, those refused included: the address may start a payment while ≤ its budget. */
-  used: integer().notNull(),
-});
-
-/**
  * Every sign-in attempt that checked a password, for the sign-in limits (lib/admin/auth.ts): counted per e-mail and
  * address, per e-mail and per address over 15 minutes; a success makes its address familiar for that e-mail.
  */

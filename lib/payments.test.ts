@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import {
   createPayment,
+  CUSTOMER_FIELDS,
   isTrustedPaymentUrl,
   newCallContext,
   PaymentError,
@@ -294,6 +295,23 @@ describe("toCreatePaymentBody", () => {
       cancel_url: request.cancel_url,
     });
     expect(() => toCreatePaymentBody({ ...request, amountMinor: 12.5 })).toThrow(RangeError);
+  });
+
+  it("writes its keys in one fixed order, whatever order the request was built in, so a retry repeats its bytes", () => {
+    const customer = {
+      full_name: "Aisha Ben Ali",
+      email: "aisha@example.ly",
+      phone: "0912345678",
+      payment_gateway: "x",
+    };
+    const reversed = Object.fromEntries(
+      Object.entries({ ...request, ...customer }).reverse(),
+    ) as unknown as PaymentRequest;
+    const keys = ["amount", "currency", "return_url", "cancel_url", "custom", ...CUSTOMER_FIELDS];
+    expect(Object.keys(toCreatePaymentBody(reversed))).toEqual(keys);
+    expect(JSON.stringify(toCreatePaymentBody(reversed))).toBe(
+      JSON.stringify(toCreatePaymentBody({ ...request, ...customer })),
+    );
   });
 });
 

@@ -13,5 +13,7 @@ describe("runBench", () => {
       expect(checkpoint.payments).toBeLessThanOrEqual(1000);
       expect(checkpoint.tokens).toBeLessThanOrEqual(500);
     }
-  });
+    // 3,000 pairs take 2–4 s alone, and over 20 s while `npm run check` typechecks and lints beside it: what this
+    // asserts is the store's bound, not a speed (that is `npm run bench`'s).
+  }, 60_000);
 });

@@ -131,6 +131,29 @@ describe("stock adjustments", () => {
     expect(await adjustStock(t.db, id, { add: 3 }, "restock", ADMIN)).toEqual({ ok: true, before: -1, after: 2 });
   });
 
+  it("refuse to lower the count below the units open checkouts hold, saying how many, and accept raises", async () => {
+    const id = await product("held-lamps", { stock: "5" });
+    await hold(id, 3);
+    expect(await adjustStock(t.db, id, { set: 1 }, "count", ADMIN)).toEqual({
+      ok: false,
+      problem: "below_held",
+      stock: 5,
+      held: 3,
+    });
+    expect(await adjustStock(t.db, id, { add: -3 }, "count", ADMIN)).toMatchObject({ problem: "below_held", held: 3 });
+    expect(await adjustStock(t.db, id, { add: -2 }, "count", ADMIN)).toEqual({ ok: true, before: 5, after: 3 });
+    // A product not counted yet, with units held: counting it starts at no fewer than those.
+    const uncounted = await product("held-uncounted-rugs");
+    await hold(uncounted, 2);
+    expect(await adjustStock(t.db, uncounted, { set: 1 }, "count", ADMIN)).toMatchObject({ problem: "below_held" });
+    expect(await adjustStock(t.db, uncounted, { set: 2 }, "count", ADMIN)).toMatchObject({ ok: true, after: 2 });
+    // A count already below the holds (an oversold payment) may still be raised.
+    await t.db.update(products).set({ stock: 0 }).where(eqId(id));
+    expect(await adjustStock(t.db, id, { set: 1 }, "restock", ADMIN)).toEqual({ ok: true, before: 0, after: 1 });
+    const view = await productForAdmin(t.db, id);
+    expect(view!.changes.filter((c) => c.type === "stock_adjusted")).toHaveLength(2);
+  });
+
   it("read a signed change, a count or 'not counted', with a required reason", () => {
     expect(parseStockForm({ mode: "change", amount: "+10", reason: " delivery " })).toEqual({
       ok: true,

@@ -3,7 +3,8 @@ import { Pool } from "pg";
 import { describe, expect, it } from "vitest";
 import { setUpTestDatabase } from "../../testing/db";
 import { createDb } from "../db/client";
-import { catalogEvents, catalogImports, products } from "../db/schema";
+import { catalogEvents, catalogImports, orderLines, orders, products } from "../db/schema";
+import { newOrderId } from "../ids";
 import {
   applyCatalogImport,
   exportCatalogCsv,
@@ -215,6 +216,38 @@ describe("catalogue CSV import", () => {
         data: { import: expect.any(String), create: 0, update: 2, unchanged: 0 },
       },
     ]);
+  });
+
+  it("refuses a stock count below the units open checkouts hold, saying how many, and writes nothing", async () => {
+    const lamp = await addProduct("held-brass-lamp", { stock: "5" });
+    const order = newOrderId();
+    await t.db.insert(orders).values({
+      id: order,
+      sessionId: "s",
+      fingerprint: order,
+      status: "started",
+      amountMinor: 3000,
+      currency: "LYD",
+      locale: "en",
+      claimExpiresAt: new Date(Date.now() + 600_000),
+    });
+    await t.db.insert(orderLines).values({
+      orderId: order,
+      position: 0,
+      productId: lamp,
+      productSlug: "held-brass-lamp",
+      name: "x",
+      unitMinor: 1000,
+      quantity: 3,
+    });
+    const before = await snapshot();
+    const { plan, result } = await importCsv("slug,stock\nheld-brass-lamp,1");
+    expect(plan.errors).toEqual([{ row: 2, column: "stock", scope: "csv", problem: "stockBelowHeld", held: 3 }]);
+    expect(plan.rows).toEqual([]);
+    expect(result).toEqual({ outcome: "invalid" });
+    expect((await snapshot()).rows).toEqual(before.rows);
+    // As many as are held is fine: those customers' units are there.
+    expect((await importCsv("slug,stock\nheld-brass-lamp,3")).result).toMatchObject({ outcome: "applied", updated: 1 });
   });
 
   it("applies nothing when the catalogue changed since the dry run, and applies a file once", async () => {

@@ -7,6 +7,7 @@ import { neutraliseFormula, parseCsv, readUpload, type UploadProblem } from "../
 import type { Db, DbOrTx } from "../db/client";
 import { catalogEvents, catalogImports, products, type CatalogImportRow, type ProductRow } from "../db/schema";
 import { idPattern, newId } from "../ids";
+import { heldStock } from "./stock";
 import { PRODUCT_FIELDS, productInputSchema, typedFields, type ProductInput, type ProductProblem } from "./editing";
 
 /**
@@ -56,7 +57,7 @@ type CsvProblem = keyof Messages["admin"]["products"]["csv"]["problems"];
  */
 export type ImportError =
   | { row: number | null; column: Column | null; scope: "product"; problem: ProductProblem }
-  | { row: number | null; column: Column | null; scope: "csv"; problem: CsvProblem };
+  | { row: number | null; column: Column | null; scope: "csv"; problem: CsvProblem; held?: number };
 
 /** A field's value as the dry run shows it (text; the price as `12.50`, stock `""` when not counted). */
 type Shown = string;
@@ -256,6 +257,23 @@ export async function planCatalogImport(db: DbOrTx, text: string, { lock = false
     const action = Object.keys(changes).length > 0 ? "update" : "unchanged";
     rows.push({ row, slug: parsed.data.slug, action, changes, input: parsed.data, before });
   });
+
+  // A count lowered below the units open checkouts hold is refused, as the stock form refuses it: those customers
+  // may still pay. (Under "Apply" the products are locked first, as the checkout's claim locks them.)
+  const lowered = rows.filter(
+    ({ input, before }) => before && input.stock !== null && (before.stock === null || input.stock < before.stock),
+  );
+  const held = await heldStock(
+    db,
+    lowered.map(({ before }) => before!.id),
+  );
+  for (const planned of lowered) {
+    const units = held.get(planned.before!.id) ?? 0;
+    if (units === 0 || planned.input.stock! >= units) continue;
+    errors.push({ row: planned.row, column: "stock", scope: "csv", problem: "stockBelowHeld", held: units });
+    rows.splice(rows.indexOf(planned), 1);
+  }
+  errors.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
 
   const counts = { create: 0, update: 0, unchanged: 0 };
   for (const { action } of rows) counts[action] += 1;

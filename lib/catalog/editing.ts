@@ -12,6 +12,7 @@ import {
   type ProductRow,
 } from "../db/schema";
 import { parseTypedAmount, toWireAmount, westernDigits, type AmountProblem } from "../money";
+import { heldStock } from "./stock";
 import { typedText } from "../typed-text";
 
 /**
@@ -246,11 +247,12 @@ export type StockChange = { add: number } | { set: number | null };
  * Changes a product's stock on hand, with a reason, and its audit row (`stock_adjusted`: before, after, reason). A
  * product not counted yet starts being counted with `set`; `{ set: null }` stops counting it. Paid orders take their
  * units off by themselves (lib/catalog/stock.ts).
- * A change that would leave fewer than 0 units on hand (`below_zero`: more taken out than there is) or more than
- * {@link MAX_STOCK} (`too_many`) is refused, and nothing is written; stock below zero comes only from an oversold
- * payment (lib/catalog/stock.ts), and units added to it count from there.
+ * A change that lowers the count below the units open checkouts hold (`below_held`: those customers may still pay,
+ * and what they pay for must be there), below 0 (`below_zero`: more taken out than there is), or raises it above
+ * {@link MAX_STOCK} (`too_many`) is refused, and nothing is written. A raise is always welcome, also to a count still
+ * below the held units. Stock below zero comes only from an oversold payment (lib/catalog/stock.ts).
  * @returns the stock before and after; `not_found`; `not_counted` for `add` on a product whose stock is not counted;
- *   `below_zero` or `too_many` (with the stock on hand).
+ *   `below_zero` or `too_many` (with the stock on hand), `below_held` (with the stock on hand and the units held).
  */
 export async function adjustStock(
   db: Db,
@@ -262,17 +264,22 @@ export async function adjustStock(
   | { ok: true; before: number | null; after: number | null }
   | { ok: false; problem: "not_found" | "not_counted" }
   | { ok: false; problem: "below_zero" | "too_many"; stock: number }
+  | { ok: false; problem: "below_held"; stock: number | null; held: number }
 > {
   return db.transaction(async (tx) => {
+    // Locked first, as the checkout's claim locks it before counting holds: no new hold commits until this one does.
     const before = await lockProduct(tx, id);
     if (!before) return { ok: false as const, problem: "not_found" as const };
     if ("add" in change && before.stock === null) return { ok: false as const, problem: "not_counted" as const };
-    if ("add" in change && before.stock !== null) {
-      const after = before.stock + change.add;
-      // A removal may bring an oversold (negative) stock no lower; an addition to it is always welcome.
-      if (change.add < 0 && after < 0)
-        return { ok: false as const, problem: "below_zero" as const, stock: before.stock };
-      if (after > MAX_STOCK) return { ok: false as const, problem: "too_many" as const, stock: before.stock };
+    const next = "add" in change ? before.stock! + change.add : change.set;
+    if (next !== null && next > MAX_STOCK)
+      return { ok: false as const, problem: "too_many" as const, stock: before.stock ?? 0 };
+    const lowers = next !== null && (before.stock === null || next < before.stock);
+    if (lowers) {
+      const held = (await heldStock(tx, [id])).get(id) ?? 0;
+      if (held > 0 && next < held)
+        return { ok: false as const, problem: "below_held" as const, stock: before.stock, held };
+      if (next < 0) return { ok: false as const, problem: "below_zero" as const, stock: before.stock! };
     }
     const [updated] = await tx
       .update(products)

@@ -104,8 +104,8 @@ export interface StockFormState {
 
 /**
  * "Adjust stock" (form fields `id`, `mode`: `change`, `set` or `untracked`, `amount` and a required `reason`); see
- * lib/catalog/back-office.ts for what each accepts. Taking out more than is on hand is refused with how many there
- * are. The change and its reason go in the product's history.
+ * lib/catalog/back-office.ts for what each accepts. Taking out more than is on hand, or lowering the count below the units
+ * open checkouts hold, is refused with how many there are. The change and its reason go in the product's history.
  */
 export async function adjustStockAction(_previous: StockFormState, form: FormData): Promise<StockFormState> {
   const admin = await requireAdmin();
@@ -132,9 +132,9 @@ export async function adjustStockAction(_previous: StockFormState, form: FormDat
     const message =
       result.problem === "not_counted"
         ? t("problems.notCounted")
-        : t(result.problem === "below_zero" ? "problems.belowZero" : "problems.tooMany", {
-            stock: "stock" in result ? result.stock : 0,
-          });
+        : result.problem === "below_held"
+          ? t("problems.belowHeld", { held: result.held })
+          : t(result.problem === "below_zero" ? "problems.belowZero" : "problems.tooMany", { stock: result.stock });
     return { values, fieldErrors: { amount: message }, message: t("fixFields") };
   }
   const counted = (count: number | null) => (count === null ? t("notCountedShort") : String(count));

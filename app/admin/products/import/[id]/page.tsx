@@ -57,7 +57,7 @@ export default async function CatalogImportPage({ params, searchParams }: Props)
   const message = (error: ImportError) =>
     error.scope === "product"
       ? tProducts(`problems.${error.problem}`)
-      : t(`problems.${error.problem}`, { max: MAX_CATALOG_CSV_ROWS });
+      : t(`problems.${error.problem}`, { max: MAX_CATALOG_CSV_ROWS, held: error.held ?? 0 });
   const shown = (value: string) => (value === "" ? t("empty") : isolate(clip(value)));
   const changing = plan.rows.filter((row) => row.action !== "unchanged");
   const toApply = plan.counts.create + plan.counts.update;

@@ -142,3 +142,26 @@ export function holdsStock(
     return isPaymentPageAlive(order, now.getTime());
   return false;
 }
+
+/**
+ * After {@link sellStock}, in the same transaction: whether the sale left any of the order's counted products below
+ * zero. A sale whose hold was alive should never do that; when something lowered the stock under live holds anyway
+ * (a direct edit of the database, a rule this module does not know), what was paid beyond the stock is still
+ * oversold, and is flagged as such.
+ */
+export async function soldBelowZero(tx: Tx, orderId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: products.id })
+    .from(products)
+    .where(
+      and(
+        sql`${products.stock} < 0`,
+        inArray(
+          products.id,
+          tx.select({ id: orderLines.productId }).from(orderLines).where(eq(orderLines.orderId, orderId)),
+        ),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}

@@ -1,7 +1,8 @@
 import { createHmac } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { emailOutbox, orderEvents, orders, type OrderStatus } from "../db/schema";
+import { emailOutbox, orderEvents, orderLines, orders, products, type OrderStatus } from "../db/schema";
+import { createTestProduct } from "../../testing/catalogue";
 import { expireDueOrders } from "./expiry";
 import { CONFIRMATION_GRACE_MS, settle } from "./settle";
 import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
@@ -58,6 +59,28 @@ describe("the move to paid", () => {
       { kind: "merchant_notice", reason: "paid", recipient: "owner@medina.example", locale: "en", status: "pending" },
     ]);
     expect(await eventsOf(id)).toEqual(["webhook_received", "email_queued", "email_queued"]);
+  });
+
+  it("a payment held in time that the stock cannot cover (lowered under its hold): paid, flagged oversold, the merchant told", async () => {
+    const lamp = await createTestProduct(t.db, { stock: 3 });
+    const { id, paymentToken } = await storedOrder();
+    await t.db
+      .insert(orderLines)
+      .values({
+        orderId: id,
+        position: 0,
+        productId: lamp,
+        productSlug: "lamp",
+        name: "Lamp",
+        unitMinor: 625,
+        quantity: 3,
+      });
+    // Stock lowered to 1 under the live hold of 3, past the back office's refusal (by hand in the database).
+    await t.db.update(products).set({ stock: 1 }).where(eq(products.id, lamp));
+    expect(await settle(t.db, id, { ...confirmed, paymentToken })).toMatchObject({ to: "paid", oversold: true });
+    expect(await t.db.query.orders.findFirst({ where: eq(orders.id, id) })).toMatchObject({ flags: ["oversold"] });
+    expect((await t.db.query.products.findFirst({ where: eq(products.id, lamp) }))?.stock).toBe(-2);
+    expect((await outboxOf(id)).map((email) => email.kind)).toEqual(["receipt", "merchant_notice"]);
   });
 
   it("a failure writing the e-mails leaves neither them nor the move: the order stays pending, to be retried", async () => {

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orders, type EmailReason, type OrderEventType, type OrderFlag, type OrderStatus } from "../db/schema";
 import { queueOrderEmails } from "./outbox";
-import { holdsStock, sellStock } from "../catalog/stock";
+import { holdsStock, sellStock, soldBelowZero } from "../catalog/stock";
 import { changeOrder, recordOrderEvent } from "./events";
 import { raiseFlags } from "./flags";
 
@@ -190,7 +190,9 @@ export async function settle(
     const gateway = input.kind === "payment_confirmed" ? deliveredGateway(input.delivery) : null;
     const namesGateway = gateway !== null && order.paidGateway === null && to === "paid";
     const sold = to === "paid" && from !== "paid";
-    const oversold = sold && (await sellStock(tx, orderId, holdsStock(order, now), now));
+    // Oversold: its hold had ended and others took the units, or the sale left the stock below zero all the same.
+    const oversold =
+      sold && ((await sellStock(tx, orderId, holdsStock(order, now), now)) || (await soldBelowZero(tx, orderId)));
     const flags = [...(newFlag ? [newFlag] : []), ...(oversold ? (["oversold"] as const) : [])];
     // The flags this move deals with, among those the order will have: resolved with it (the row is locked).
     const raised = [...order.flags, ...flags];

@@ -72,6 +72,7 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
       case "claim_taken_over":
       case "claim_abandoned":
       case "webhook_received":
+      case "webhook_unrecorded":
       case "expired":
       case "confirmation_overdue":
         return t(type);

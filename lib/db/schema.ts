@@ -47,7 +47,9 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
  * What the merchant must look at: a confirmed payment whose amount or currency differs from the order's; money that
  * arrived for an order that was cancelled, expired or never got its payment recorded (it is marked paid anyway:
  * money wins); a customer who reported paying but whose payment was never confirmed within the grace period; and an
- * order the merchant marked paid by hand (from the merchant dashboard's transaction reference). A flag is raised once
+ * order the merchant marked paid by hand (from the merchant dashboard's transaction reference); a payment that was sold
+ * beyond the stock (`oversold`); and an order expired although the shop may have missed the service's word about it
+ * (`check_payment_list`: lib/orders/unseen.ts). A flag is raised once
  * per order and never removed: once the merchant has dealt with it, it is also *resolved* (`orders.resolved_flags`;
  * who, when and why are in the `flag_resolved` or `marked_paid` event that resolved it).
  */
@@ -59,6 +61,7 @@ export const ORDER_FLAGS = [
   "unconfirmed_report",
   "paid_manually",
   "oversold",
+  "check_payment_list",
 ] as const;
 export type OrderFlag = (typeof ORDER_FLAGS)[number];
 
@@ -82,6 +85,8 @@ export type FulfilmentStep = (typeof FULFILMENT_STEPS)[number];
  * - `payment_created` / `payment_failed`: the service created the payment, or did not (with the reason)
  * - `customer_returned`: the customer's browser came back (`success` or `cancel`)
  * - `webhook_received`: a verified delivery from the payment service, whatever it said
+ * - `webhook_unrecorded`: a verified delivery for the order that the shop could not record (its database failed),
+ *   written by the server that received it once the database answers again (lib/orders/unseen.ts)
  * - `expired`: the payment page died; `confirmation_overdue`: a reported payment stayed unconfirmed past the grace
  * - `marked_paid`: the merchant marked the order paid by hand (resolving the flags the mark answers); `fulfilled`: the
  *   merchant sent the goods of an order with nothing to deliver; `packed`, `out_for_delivery`, `delivered`,
@@ -99,6 +104,7 @@ export const ORDER_EVENT_TYPES = [
   "payment_failed",
   "customer_returned",
   "webhook_received",
+  "webhook_unrecorded",
   "expired",
   "confirmation_overdue",
   "marked_paid",

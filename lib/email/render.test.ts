@@ -154,6 +154,33 @@ describe("the merchant's notice", () => {
   });
 });
 
+describe("the notice of an expired order whose payment the shop may have missed", () => {
+  it("names the order, says it may have been paid and to check the payment list, in the merchant's language", async () => {
+    const unseen: EmailOrder = {
+      ...order,
+      order: { ...order.order, status: "expired", flags: ["check_payment_list"] },
+    };
+    for (const [lang, t] of [
+      ["en", en],
+      ["ar", ar],
+    ] as const) {
+      const { subject, text } = await notice(unseen, "unconfirmed_report", lang);
+      expect(subject).toBe(
+        t.email.notice.subjectCheckList.replace("{id}", order.order.id).replace("{total}", formatMoney(10375, lang)),
+      );
+      for (const said of [
+        t.email.notice.headingCheckList,
+        t.email.notice.introCheckList,
+        t.email.notice.reconcile,
+        t.email.flags.check_payment_list,
+        `${SITE}/admin/orders/${order.order.id}`,
+      ])
+        expect(text).toContain(said);
+      expect(text).not.toContain(t.email.notice.introUnconfirmed);
+    }
+  });
+});
+
 const delivered: EmailOrder = {
   ...order,
   order: {

@@ -179,7 +179,8 @@ export async function renderOrderEmail(
     : null;
   const none = t("notice.none");
   // What the notice says, by why it was queued: money arrived (paid, perhaps flagged), money with another amount, or
-  // a reported payment the service never confirmed (the scheduled job's flag).
+  // a flag the scheduled job raised: an expired order whose payment the shop may have missed, or a reported payment
+  // the service never confirmed (lib/orders/settle.ts, `FLAG_NOTICES`).
   const texts =
     email.reason === "amount_mismatch"
       ? {
@@ -188,22 +189,29 @@ export async function renderOrderEmail(
           heading: t("notice.headingMismatch"),
           paragraphs: [t("notice.introMismatch"), ...(received ? [t("notice.received", { received, total })] : [])],
         }
-      : email.reason === "unconfirmed_report"
+      : email.reason === "unconfirmed_report" && order.flags.includes("check_payment_list")
         ? {
-            subject: t("notice.subjectUnconfirmed", { id: order.id, total }),
-            preview: t("notice.previewUnconfirmed", { id: order.id }),
-            heading: t("notice.headingUnconfirmed"),
-            paragraphs: [t("notice.introUnconfirmed"), t("notice.reconcile")],
+            subject: t("notice.subjectCheckList", { id: order.id, total }),
+            preview: t("notice.previewCheckList", { id: order.id }),
+            heading: t("notice.headingCheckList"),
+            paragraphs: [t("notice.introCheckList"), t("notice.reconcile")],
           }
-        : {
-            subject:
-              order.flags.length > 0
-                ? t("notice.subjectFlagged", { id: order.id, total })
-                : t("notice.subjectPaid", { id: order.id, total }),
-            preview: t("notice.previewPaid", { total, id: order.id }),
-            heading: order.flags.length > 0 ? t("notice.headingFlagged") : t("notice.headingPaid"),
-            paragraphs: [t("notice.introPaid")],
-          };
+        : email.reason === "unconfirmed_report"
+          ? {
+              subject: t("notice.subjectUnconfirmed", { id: order.id, total }),
+              preview: t("notice.previewUnconfirmed", { id: order.id }),
+              heading: t("notice.headingUnconfirmed"),
+              paragraphs: [t("notice.introUnconfirmed"), t("notice.reconcile")],
+            }
+          : {
+              subject:
+                order.flags.length > 0
+                  ? t("notice.subjectFlagged", { id: order.id, total })
+                  : t("notice.subjectPaid", { id: order.id, total }),
+              preview: t("notice.previewPaid", { total, id: order.id }),
+              heading: order.flags.length > 0 ? t("notice.headingFlagged") : t("notice.headingPaid"),
+              paragraphs: [t("notice.introPaid")],
+            };
   const element = createElement(OrderEmail, {
     ...common,
     preview: texts.preview,

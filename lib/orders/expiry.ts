@@ -6,22 +6,28 @@ import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 import { changeOrder } from "./events";
 import { paymentPageDead } from "../payment-page";
 import { CONFIRMATION_GRACE_MS, settle } from "./settle";
+import { databaseStartedAt, mayHaveMissedPayment } from "./unseen";
 
 /**
- * The scheduled job: expires every pending order whose payment page has died, flags orders the customer reported
+ * The scheduled job: expires every pending order whose payment page has died — flagged `check_payment_list`, with the
+ * merchant's notice, when the shop may have missed the service's word about it (lib/orders/unseen.ts) — flags orders the customer reported
  * paid that stayed unconfirmed past {@link CONFIRMATION_GRACE_MS} (each flag queues the merchant's notice with it:
  * lib/orders/settle.ts, `FLAG_NOTICES`), and gives up claims whose server died long ago. Safe to run concurrently and repeatedly: each
  * order is settled once, each flag raised and e-mailed once.
+ * @param startedAt when the database server last started (read from it by default; a test gives one).
  * @returns how many orders it expired.
  */
-export async function expireDueOrders(db: Db, now = new Date()): Promise<number> {
+export async function expireDueOrders(db: Db, now = new Date(), startedAt?: Date): Promise<number> {
+  const restarted = startedAt ?? (await databaseStartedAt(db));
   const due = await db
-    .select({ id: orders.id })
+    .select({ id: orders.id, unseen: sql<boolean>`${mayHaveMissedPayment(restarted)}` })
     .from(orders)
     .where(and(eq(orders.status, "pending"), paymentPageDead(now)))
     .limit(1_000);
   let expired = 0;
-  for (const { id } of due) if ((await settle(db, id, { kind: "expired" }, now))?.changed) expired++;
+  for (const { id, unseen } of due) {
+    if ((await settle(db, id, { kind: "expired", unseen }, now))?.changed) expired++;
+  }
 
   // Reported paid, never confirmed: flag for the merchant once the grace period is over (never expire silently).
   const overdue = await db

@@ -7,6 +7,7 @@ import { expireDueOrders } from "./expiry";
 import { CONFIRMATION_GRACE_MS, settle } from "./settle";
 import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 import { receiveWebhook } from "./webhook";
+import { recordOrderEvent } from "./events";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
 import { queueOrderEmails, resendEmail } from "./outbox";
@@ -64,17 +65,15 @@ describe("the move to paid", () => {
   it("a payment held in time that the stock cannot cover (lowered under its hold): paid, flagged oversold, the merchant told", async () => {
     const lamp = await createTestProduct(t.db, { stock: 3 });
     const { id, paymentToken } = await storedOrder();
-    await t.db
-      .insert(orderLines)
-      .values({
-        orderId: id,
-        position: 0,
-        productId: lamp,
-        productSlug: "lamp",
-        name: "Lamp",
-        unitMinor: 625,
-        quantity: 3,
-      });
+    await t.db.insert(orderLines).values({
+      orderId: id,
+      position: 0,
+      productId: lamp,
+      productSlug: "lamp",
+      name: "Lamp",
+      unitMinor: 625,
+      quantity: 3,
+    });
     // Stock lowered to 1 under the live hold of 3, past the back office's refusal (by hand in the database).
     await t.db.update(products).set({ stock: 1 }).where(eq(products.id, lamp));
     expect(await settle(t.db, id, { ...confirmed, paymentToken })).toMatchObject({ to: "paid", oversold: true });
@@ -222,6 +221,61 @@ describe("a flag the scheduled job raises", () => {
     await expireDueOrders(t.db);
     expect((await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.flags).toEqual(["unconfirmed_report"]);
     expect(await outboxOf(id)).toHaveLength(1);
+  });
+});
+
+describe("an expired order whose payment the shop may have missed", () => {
+  /** A pending order whose payment page opened an hour ago and died 50 minutes ago, unpaid as far as the shop knows. */
+  const diedUnpaid = () =>
+    storeOrder(t.db, {
+      email: "aisha@example.ly",
+      createdAt: new Date(Date.now() - 3_600_000),
+      paymentExpiresAt: new Date(Date.now() - 3_000_000),
+      paymentToken: `pt-${crypto.randomUUID()}`,
+    });
+  const flagsOf = async (id: string) => (await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.flags;
+  const longAgo = new Date(Date.now() - 86_400_000);
+
+  it("a webhook the shop could not record: expired, flagged 'check the payment list', the merchant told once", async () => {
+    const { id } = await diedUnpaid();
+    await recordOrderEvent(t.db, id, { type: "webhook_unrecorded", data: { attempts: 6, code: "ECONNREFUSED" } });
+    await Promise.all([expireDueOrders(t.db, new Date(), longAgo), expireDueOrders(t.db, new Date(), longAgo)]);
+    await expireDueOrders(t.db, new Date(), longAgo);
+    expect(await statusOf(id)).toBe("expired");
+    expect(await flagsOf(id)).toEqual(["check_payment_list"]);
+    expect((await outboxOf(id)).map(({ kind, recipient }) => ({ kind, recipient }))).toEqual([
+      { kind: "merchant_notice", recipient: "owner@medina.example" },
+    ]);
+    // Found in the merchant dashboard's list: the mark answers the flag.
+    await settle(t.db, id, { kind: "marked_paid", by: "owner@medina.example", reference: "TXN-9", list: "lst_x" });
+    expect(await t.db.query.orders.findFirst({ where: eq(orders.id, id) })).toMatchObject({
+      status: "paid",
+      resolvedFlags: ["check_payment_list", "paid_manually"],
+    });
+  });
+
+  it("the database server restarted while its payment page was open: flagged too", async () => {
+    const { id } = await diedUnpaid();
+    await expireDueOrders(t.db, new Date(), new Date(Date.now() - 3_300_000));
+    expect(await statusOf(id)).toBe("expired");
+    expect(await flagsOf(id)).toEqual(["check_payment_list"]);
+    expect(await outboxOf(id)).toHaveLength(1);
+  });
+
+  it("neither: expired quietly, as every abandoned payment page is", async () => {
+    const { id } = await diedUnpaid();
+    await expireDueOrders(t.db, new Date(), longAgo);
+    expect(await statusOf(id)).toBe("expired");
+    expect(await flagsOf(id)).toEqual([]);
+    expect(await outboxOf(id)).toEqual([]);
+    // By default the job asks PostgreSQL when it started: before this order, so no flag either.
+    const other = await storeOrder(t.db, {
+      paymentExpiresAt: new Date(Date.now() - 1_000),
+      paymentToken: `pt-${crypto.randomUUID()}`,
+    });
+    await expireDueOrders(t.db);
+    expect(await statusOf(other.id)).toBe("expired");
+    expect(await flagsOf(other.id)).toEqual([]);
   });
 });
 

@@ -87,6 +87,7 @@ describe("flags for the merchant", () => {
       { kind: "customer_returned", type: "cancel" },
       { kind: "payment_confirmed", paymentToken: "pt", delivery: {} },
       { kind: "expired" },
+      { kind: "expired", unseen: true },
       { kind: "confirmation_overdue" },
       { kind: "marked_paid", by: "owner@shop.ly", reference: "TXN-1" },
     ];
@@ -96,7 +97,7 @@ describe("flags for the merchant", () => {
         return move?.flag && move.to !== "paid" ? [move.flag] : [];
       }),
     );
-    expect(silent).toEqual(["unconfirmed_report"]);
+    expect(silent).toEqual(["check_payment_list", "unconfirmed_report"]);
     for (const flag of silent) expect(FLAG_NOTICES).toHaveProperty(flag);
   });
 });

@@ -17,12 +17,15 @@ import { raiseFlags } from "./flags";
  *
  * | status \ what arrives   | customer returns `success` | customer returns `cancel` | verified payment              | payment page died | no confirmation (grace over) | merchant marks paid |
  * |-------------------------|----------------------------|---------------------------|-------------------------------|-------------------|------------------------------|---------------------|
- * | pending                 | awaiting_confirmation      | cancelled                 | paid                          | expired           | —                            | paid, paid_manually |
+ * | pending                 | awaiting_confirmation      | cancelled                 | paid                          | expired (¹)       | —                            | paid, paid_manually |
  * | awaiting_confirmation   | —                          | —                         | paid                          | —                 | flag unconfirmed_report      | paid, paid_manually |
  * | paid                    | —                          | —                         | — (a repeated delivery)       | —                 | —                            | —                   |
  * | cancelled               | —                          | —                         | paid, flag paid_after_cancel  | —                 | —                            | paid, paid_manually |
  * | expired                 | —                          | —                         | paid, flag paid_after_expiry  | —                 | —                            | paid, paid_manually |
  * | started, failed         | —                          | —                         | paid, flag paid_after_failure | —                 | —                            | —                   |
+ *
+ * (¹) Flagged `check_payment_list` when the shop may have missed the service's word about it: a webhook it could not
+ * record, or a database restart while its page was open (lib/orders/unseen.ts). Its payment may exist all the same.
  *
  * Only a verified payment makes an order `paid`: the browser's redirect can be typed by anyone, so it only records
  * that the customer *reports* paying. Money wins: a verified payment for an order that was cancelled, expired or
@@ -37,7 +40,8 @@ import { raiseFlags } from "./flags";
 export type SettlementInput =
   | { kind: "customer_returned"; type: RedirectType }
   | { kind: "payment_confirmed"; paymentToken: string; delivery: Record<string, unknown> }
-  | { kind: "expired" }
+  /** `unseen`: the shop may have missed the service's word about it (lib/orders/unseen.ts). */
+  | { kind: "expired"; unseen?: boolean }
   | { kind: "confirmation_overdue" }
   | {
       kind: "marked_paid";
@@ -63,10 +67,15 @@ export type RedirectType = "success" | "cancel";
 /**
  * The flags a merchant's mark as paid deals with, resolved by the mark itself: the report the service never confirmed
  * (the merchant found the payment in the dashboard) and the mark's own flag (the merchant made it, with the
- * reference). A payment with another amount (`amount_mismatch`) is not answered by marking the order paid: it stays
+ * reference), and the shop's doubt about an expired order (`check_payment_list`: the merchant found it in the list).
+ * A payment with another amount (`amount_mismatch`) is not answered by marking the order paid: it stays
  * until an admin resolves it with a note.
  */
-export const RESOLVED_BY_MARK = ["unconfirmed_report", "paid_manually"] as const satisfies readonly OrderFlag[];
+export const RESOLVED_BY_MARK = [
+  "unconfirmed_report",
+  "check_payment_list",
+  "paid_manually",
+] as const satisfies readonly OrderFlag[];
 
 /** A move: the status it goes to, a flag it raises, and flags it resolves (among the order's and the raised one). */
 type Move = { to: OrderStatus; flag?: OrderFlag; resolves?: readonly OrderFlag[] };
@@ -84,7 +93,8 @@ export function nextMove(status: OrderStatus, input: SettlementInput): Move | un
       if (status === "started" || status === "failed") return { to: "paid", flag: "paid_after_failure" };
       return undefined;
     case "expired":
-      return status === "pending" ? { to: "expired" } : undefined;
+      if (status !== "pending") return undefined;
+      return input.unseen ? { to: "expired", flag: "check_payment_list" } : { to: "expired" };
     case "confirmation_overdue":
       return status === "awaiting_confirmation"
         ? { to: "awaiting_confirmation", flag: "unconfirmed_report" }
@@ -131,6 +141,10 @@ const EVENT_TYPE = {
  */
 export const FLAG_NOTICES = {
   unconfirmed_report: "unconfirmed_report",
+  // The outbox's reasons are a database check (lib/db/schema.ts, `EMAIL_REASONS`): this notice is stored under the
+  // scheduled job's other reason (an order raises one of the two, never both: they need different statuses), and
+  // lib/email/render.ts writes it from the order's flag.
+  check_payment_list: "unconfirmed_report",
 } as const satisfies Partial<Record<OrderFlag, EmailReason>>;
 
 function flagNotice(flag: OrderFlag): EmailReason | undefined {

@@ -130,11 +130,11 @@ export async function adjustStockAction(_previous: StockFormState, form: FormDat
   if (!result.ok) {
     if (result.problem === "not_found") redirect("/admin/products?result=not_found");
     const message =
-      result.problem === "not_counted"
-        ? t("problems.notCounted")
-        : result.problem === "below_held"
-          ? t("problems.belowHeld", { held: result.held })
-          : t(result.problem === "below_zero" ? "problems.belowZero" : "problems.tooMany", { stock: result.stock });
+      result.problem === "below_held"
+        ? t("problems.belowHeld", { held: result.held })
+        : result.problem === "below_zero" || result.problem === "too_many"
+          ? t(result.problem === "below_zero" ? "problems.belowZero" : "problems.tooMany", { stock: result.stock })
+          : t("problems.notCounted");
     return { values, fieldErrors: { amount: message }, message: t("fixFields") };
   }
   const counted = (count: number | null) => (count === null ? t("notCountedShort") : String(count));

@@ -6,11 +6,13 @@ import { sendPendingEmails } from "@/lib/email/sender";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { expireDueOrders } from "@/lib/orders/expiry";
+import { recordUnrecordedDeliveries } from "@/lib/orders/unseen";
 
 /**
  * `GET /api/cron/expire-orders`, called on a schedule (vercel.json; any scheduler elsewhere) with
  * `Authorization: Bearer $CRON_SECRET`, the Vercel Cron convention: orders whose payment page died without a
- * confirmed payment become `expired`, e-mails still waiting (their SMTP server was down, their sender died) are
+ * confirmed payment become `expired` (flagged for the merchant when the shop may have missed their payment:
+ * lib/orders/unseen.ts), e-mails still waiting (their SMTP server was down, their sender died) are
  * sent, and sign-in attempts no sign-in limit reads any more are deleted. Safe to run concurrently and repeatedly.
  */
 export async function GET(request: Request): Promise<Response> {
@@ -19,6 +21,8 @@ export async function GET(request: Request): Promise<Response> {
     return Response.json({ error: "Send Authorization: Bearer <CRON_SECRET>." }, { status: 401 });
   }
   try {
+    // First what this server could not record while the database was down, so that expiry sees it.
+    await recordUnrecordedDeliveries(getDb());
     const expired = await expireDueOrders(getDb());
     logger.info({ event: "orders_expired", expired });
     // `null`: e-mail is off, or the outbox could not be read (logged); the next run catches up.

@@ -3,6 +3,7 @@ import { describeDbFailure } from "@/lib/db/errors";
 import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
+import { noteUnrecordedDelivery, recordUnrecordedDeliveries } from "@/lib/orders/unseen";
 import { MAX_WEBHOOK_BYTES, receiveWebhook, rejectedDeliveries } from "@/lib/orders/webhook";
 import { WEBHOOK_SIGNATURE_HEADER } from "@/lib/payments";
 
@@ -13,13 +14,10 @@ import { WEBHOOK_SIGNATURE_HEADER } from "@/lib/payments";
 export async function POST(request: Request): Promise<Response> {
   const rawBody = await readAtMost(request, MAX_WEBHOOK_BYTES);
   if (!rawBody) return Response.json({ error: `The body is larger than ${MAX_WEBHOOK_BYTES} bytes.` }, { status: 413 });
+  const signature = request.headers.get(WEBHOOK_SIGNATURE_HEADER);
+  const secret = getEnv().PAYMENT_WEBHOOK_SECRET;
   try {
-    const answer = await receiveWebhook(
-      getDb(),
-      rawBody,
-      request.headers.get(WEBHOOK_SIGNATURE_HEADER),
-      getEnv().PAYMENT_WEBHOOK_SECRET,
-    );
+    const answer = await receiveWebhook(getDb(), rawBody, signature, secret);
     if (answer.rejected) {
       // Nothing of the request itself: its body and headers are anyone's, and may carry someone's payment token.
       logger.warn({
@@ -33,11 +31,15 @@ export async function POST(request: Request): Promise<Response> {
     }
     // The receipt and the merchant's notice this delivery queued go out once the service has its answer.
     if (answer.outcome === "confirmed" || answer.outcome === "amount_mismatch") sendPendingEmailsAfterResponse();
+    // The database answers again: deliveries this server failed to record before are written on their orders.
+    await recordUnrecordedDeliveries(getDb());
     return Response.json({ outcome: answer.outcome }, { status: answer.httpStatus });
   } catch (error) {
     // Not recorded, so not acknowledged: the service sends it again. The error's code only: its message quotes the
     // query's parameters, the payment token among them.
     logger.error({ event: "webhook_not_recorded", ...describeDbFailure(error) });
+    // If the retries all fail too, the order must not expire unseen: remembered, and written once the database is back.
+    noteUnrecordedDelivery(getDb(), rawBody, signature, secret, error);
     return Response.json({ error: "The delivery could not be recorded; send it again later." }, { status: 503 });
   }
 }

@@ -8,6 +8,7 @@ import { NeedsAttention, ToFulfil } from "@/components/admin/home/orders-panels"
 import { GatewaysPanel, StockPanel } from "@/components/admin/home/shop-panels";
 import { Notice } from "@/components/admin/section";
 import { requireAdmin } from "@/lib/admin/auth";
+import { lastReconciledAt } from "@/lib/admin/reconcile";
 import { loadDashboard } from "@/lib/dashboard/figures";
 import { parsePeriod, PERIODS } from "@/lib/dashboard/period";
 import { getDb } from "@/lib/db/client";
@@ -20,14 +21,14 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 /**
  * The merchant's home: for today, 7 or 30 days (`?period=`), what sold against the period before, paid sales per day,
- * what to ship, what needs a look, stock, the gateways customers paid with, and the checkout funnel. Reads only. Each
+ * what to ship, what needs a look (and when the payment list was last reconciled), stock, the gateways customers paid with, and the checkout funnel. Reads only. Each
  * part is a component of components/admin/home/.
  */
 export default async function AdminHome({ searchParams }: Props) {
   await requireAdmin();
   const [params, t, { day }] = await Promise.all([searchParams, getTranslations("admin.dashboard"), homeFormat()]);
   const { period, invalid } = parsePeriod(params.period);
-  const dashboard = await loadDashboard(getDb(), period);
+  const [dashboard, reconciledAt] = await Promise.all([loadDashboard(getDb(), period), lastReconciledAt(getDb())]);
   const { bounds } = dashboard;
   const badValue = Array.isArray(params.period) ? params.period[0] : params.period;
 
@@ -65,7 +66,7 @@ export default async function AdminHome({ searchParams }: Props) {
       <SalesByDay {...dashboard} />
       <div className="grid gap-4 lg:grid-cols-2">
         <ToFulfil {...dashboard} />
-        <NeedsAttention {...dashboard} />
+        <NeedsAttention {...dashboard} lastReconciledAt={reconciledAt} />
         <StockPanel {...dashboard} />
         <GatewaysPanel {...dashboard} />
         <CheckoutFunnel {...dashboard} />

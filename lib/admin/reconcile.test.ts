@@ -7,7 +7,7 @@ import { settle } from "../orders/settle";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
 import { MAX_LIST_BYTES } from "./payment-list";
-import { applyPaymentList, planReconciliation, storePaymentList, type RowOutcome } from "./reconcile";
+import { applyPaymentList, lastReconciledAt, planReconciliation, storePaymentList, type RowOutcome } from "./reconcile";
 
 // E-mail on, as the shop's environment turns it on: settle() reads these through lib/env.ts.
 vi.stubEnv("SMTP_URL", "smtp://127.0.0.1:2525");
@@ -146,7 +146,10 @@ describe("matching a list against the orders", () => {
     const orders = await Promise.all([storedOrder("expired"), storedOrder("pending"), storedOrder("cancelled")]);
     const content = csv(...orders.map((order, i) => `${order.paymentToken};;18.75;TXN-${i};paid`));
     const list = await listOf(content);
+    const before = new Date();
     expect(await applyPaymentList(t.db, list, ADMIN)).toEqual({ outcome: "applied", marked: 3 });
+    // The merchant's home says when a list was last reconciled: this one, now.
+    expect((await lastReconciledAt(t.db))!.getTime()).toBeGreaterThanOrEqual(before.getTime());
     const ids = orders.map((order) => order.id);
     const once = await snapshot(ids);
     expect(once.events.filter((event) => event.type === "marked_paid")).toHaveLength(3);

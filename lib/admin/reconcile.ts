@@ -75,6 +75,17 @@ export async function recentPaymentLists(db: Db, limit = 10): Promise<Omit<Payme
     .limit(limit);
 }
 
+/**
+ * When a payment list was last applied (the newest `appliedAt`), or `null` when none ever was: the merchant's home
+ * shows it, since an order flagged `check_payment_list` is only settled by a list (lib/orders/unseen.ts).
+ */
+export async function lastReconciledAt(db: Db): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: sql<Date | null>`max(${paymentLists.appliedAt})`.mapWith(paymentLists.appliedAt) })
+    .from(paymentLists);
+  return row?.at ?? null;
+}
+
 export type RowOutcome =
   | "mark_paid"
   | "marked_paid"

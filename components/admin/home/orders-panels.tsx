@@ -35,9 +35,15 @@ export async function ToFulfil({ toFulfil }: Pick<Dashboard, "toFulfil">) {
   );
 }
 
-/** The orders that need a look: how many, by reason (each linked to its list), and the first of them. */
-export async function NeedsAttention({ attention }: Pick<Dashboard, "attention">) {
-  const [t, labels, { money, number }] = await Promise.all([
+/**
+ * The orders that need a look: how many, by reason (each linked to its list), and the first of them; and when the
+ * merchant dashboard's payment list was last reconciled (the one way to settle an order flagged `check_payment_list`).
+ */
+export async function NeedsAttention({
+  attention,
+  lastReconciledAt,
+}: Pick<Dashboard, "attention"> & { lastReconciledAt: Date | null }) {
+  const [t, labels, { money, number, date }] = await Promise.all([
     getTranslations("admin.dashboard"),
     orderLabels(),
     homeFormat(),
@@ -65,6 +71,11 @@ export async function NeedsAttention({ attention }: Pick<Dashboard, "attention">
           ))}
         </ul>
       )}
+      <p className="mt-1 text-sm text-stone-600" data-testid="last-reconciled">
+        <Link href="/admin/reconcile" className={linkClass}>
+          {lastReconciledAt ? t("lastReconciled", { date: date(lastReconciledAt) }) : t("neverReconciled")}
+        </Link>
+      </p>
       {attention.orders.length > 0 && (
         <ul className="mt-2 divide-y divide-stone-100 text-sm">
           {attention.orders.map((order) => (

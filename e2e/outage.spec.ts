@@ -5,9 +5,11 @@ import { ERROR_PAGE_TEXT } from "../lib/i18n/error-page";
 import {
   addToCart,
   createAdmin,
+  database,
   emulator,
   expect,
   fillCheckout,
+  mailbox,
   paymentPage,
   shop,
   signInAsAdmin,
@@ -85,6 +87,65 @@ test.describe("without JavaScript", () => {
     await page.getByRole("link", { name: shop("order.unavailable.reload", "en") }).click();
     await expect(page.getByTestId("order-status")).toBeVisible();
     await expect(page.getByText(shop("order.notices.not_recorded", "en"))).toBeVisible();
+  });
+});
+
+/**
+ * The review's lost order: paid while the database was down, every webhook delivery failed, the customer never came
+ * back. The service's retries running out is played by resetting the emulator after its first failed delivery (its
+ * pending retries are cancelled), and the payment page's death by moving its end into the past: no waiting.
+ */
+test.describe("a payment the shop could not hear of", () => {
+  test.afterEach(async () => {
+    await reopenDatabase();
+  });
+
+  test("its order is not expired unseen: the job flags it 'check the payment list' and the merchant's e-mail names it", async ({
+    page,
+    request,
+  }) => {
+    await emulator.reset(request);
+    await addToCart(page, "saffron", 1, "en");
+    await page.goto("/checkout");
+    await fillCheckout(page, { gateway: shop("gateways.sadad", "en") }, "en");
+    await page.getByRole("button", { name: shop("checkout.submit", "en") }).click();
+    await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
+    await page.getByRole("button", { name: paymentPage("en").continue }).click();
+
+    await closeDatabase();
+    await page.getByRole("button", { name: paymentPage("en").pay, exact: true }).click();
+    await expect(page).toHaveURL(/\/orders\/ord_[0-9a-z]+\?outcome=not_recorded$/);
+    const orderId = new URL(page.url()).pathname.split("/").pop()!;
+    const payment = (await emulator.payments(request)).find((listed) => listed.custom === orderId);
+    expect(payment?.status).toBe("paid");
+    // The service's delivery is refused (503); then it gives up.
+    await expect
+      .poll(async () => (await emulator.webhooks(request, payment!.token))[0]?.attempts.map((a) => a.status) ?? [])
+      .toContain(503);
+    await emulator.reset(request);
+    await reopenDatabase();
+
+    // The customer never comes back, and the payment page dies.
+    await database((pool) =>
+      pool.query("update orders set payment_expires_at = now() - interval '1 second' where id = $1", [orderId]),
+    );
+    const job = await request.get(`${stack().env.SITE_URL}/api/cron/expire-orders`, {
+      headers: { Authorization: `Bearer ${stack().env.CRON_SECRET}` },
+    });
+    expect(job.status()).toBe(200);
+    const order = await database(
+      async (pool) =>
+        (
+          await pool.query<{ status: string; flags: string[] }>("select status, flags from orders where id = $1", [
+            orderId,
+          ])
+        ).rows[0],
+    );
+    expect(order).toEqual({ status: "expired", flags: ["check_payment_list"] });
+    const [notice] = await mailbox.waitFor(request, orderId, 1);
+    expect(notice!.to.map((to) => to.address)).toEqual([stack().env.MERCHANT_EMAIL]);
+    expect(notice!.subject).toContain(orderId);
+    expect(notice!.text).toContain(shop("email.flags.check_payment_list", "en"));
   });
 });
 

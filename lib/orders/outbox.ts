@@ -18,6 +18,9 @@ import { recordOrderEvent } from "./events";
  * | `amount_mismatch`: money, another amount       | —                                | when MERCHANT_EMAIL is set       |
  * | `unconfirmed_report`: the scheduled job's flag | —                                | when MERCHANT_EMAIL is set       |
  * | `resend`: an admin asked for one               | again, when it was the one asked | again, when it was the one asked |
+ *
+ * "The scheduled job's flag" is either of its two, `unconfirmed_report` or `check_payment_list` (`FLAG_NOTICES` in
+ * lib/orders/settle.ts says why one reason serves both); lib/email/render.ts writes the notice from the order's flag.
  */
 
 /** One e-mail written to the outbox. */

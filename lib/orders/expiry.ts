@@ -9,11 +9,11 @@ import { CONFIRMATION_GRACE_MS, settle } from "./settle";
 import { databaseStartedAt, mayHaveMissedPayment } from "./unseen";
 
 /**
- * The scheduled job: expires every pending order whose payment page has died — flagged `check_payment_list`, with the
- * merchant's notice, when the shop may have missed the service's word about it (lib/orders/unseen.ts) — flags orders the customer reported
- * paid that stayed unconfirmed past {@link CONFIRMATION_GRACE_MS} (each flag queues the merchant's notice with it:
- * lib/orders/settle.ts, `FLAG_NOTICES`), and gives up claims whose server died long ago. Safe to run concurrently and repeatedly: each
- * order is settled once, each flag raised and e-mailed once.
+ * The scheduled job: expires every pending order whose payment page has died — flagged `check_payment_list` when the
+ * shop may have missed the service's word about it (lib/orders/unseen.ts) — flags orders the customer reported paid
+ * that stayed unconfirmed past {@link CONFIRMATION_GRACE_MS} (each flag queues the merchant's notice with it:
+ * lib/orders/settle.ts, `FLAG_NOTICES`), and gives up claims whose server died long ago. Safe to run concurrently and
+ * repeatedly: each order is settled once, each flag raised and e-mailed once.
  * @param startedAt when the database server last started (read from it by default; a test gives one).
  * @returns how many orders it expired.
  */

@@ -34,7 +34,7 @@ import { recordOrderEvent } from "./events";
  */
 
 /** The most unrecorded deliveries one server remembers (the oldest are forgotten first). */
-export const MAX_REMEMBERED = 1_000;
+const MAX_REMEMBERED = 1_000;
 
 /** How often a server that remembers unrecorded deliveries tries to write them, while it lives. */
 const RETRY_MS = 15_000;

@@ -9,7 +9,9 @@ import { WEBHOOK_SIGNATURE_HEADER } from "@/lib/payments";
 
 /**
  * `POST /api/payments/webhook`: the payment service's signed confirmation of a payment (lib/orders/webhook.ts says
- * what each delivery gets). The body is read raw, at most 64 KB, because the signature covers its exact bytes.
+ * what each delivery gets). The body is read raw, at most 64 KB, because the signature covers its exact bytes. A signed
+ * delivery the database could not take is answered 503 and remembered, to be written on its order once the database
+ * answers (lib/orders/unseen.ts), so that its order does not expire unseen if every retry fails too.
  */
 export async function POST(request: Request): Promise<Response> {
   const rawBody = await readAtMost(request, MAX_WEBHOOK_BYTES);

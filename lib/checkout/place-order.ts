@@ -79,7 +79,7 @@ export interface PlaceOrderInput {
   cart: PricedCart;
   /** The checkout form, validated (./form.ts). */
   details: CheckoutDetails;
-  /** What the checkout form showed the customer (./shown-prices.ts): the order is placed only at those prices. */
+  /** What the checkout form showed the customer (./shown-prices.ts): the order is placed at those prices only. */
   shown: ShownPrices;
   /** The delivery zone of `details.delivery`, as the database offers it now; absent for pickup or nothing to deliver. */
   zone?: DeliveryZone;
@@ -97,10 +97,11 @@ export interface PlaceOrderInput {
  * Places the order for a validated checkout, priced on the server, and says where to send the customer: this cart's
  * paid order; else the same checkout's pending payment; else the one a racing submission is starting; else a new one.
  * @param options.paymentsPerAddress the budget of new payments per client address (default: PAYMENTS_PER_ADDRESS).
- * @throws PriceChangedError when a price or the delivery fee is not what the form showed; OutOfStockError when the stock cannot cover the cart; PaymentBudgetError when the client address may start
- *   no new payment now; PaymentError when the service did not create the payment (docs/payment-service.md, "Errors
- *   and what the shop does"), also when a racing submission of the same checkout failed that way; OrderStoreError
- *   when the database failed; EnvError.
+ * @throws PriceChangedError when a price or the delivery fee is not what the form showed; OutOfStockError when the
+ *   stock cannot cover the cart; PaymentBudgetError when the client address may start no new payment now;
+ *   PaymentError when the service did not create the payment (docs/payment-service.md, "Errors and what the shop
+ *   does"), also when a racing submission of the same checkout failed that way; OrderStoreError when the database
+ *   failed; EnvError.
  */
 export async function placeOrder(
   db: Db,
@@ -108,7 +109,7 @@ export async function placeOrder(
   { paymentsPerAddress = getEnv().PAYMENTS_PER_ADDRESS }: { paymentsPerAddress?: number } = {},
 ): Promise<PlacedOrder> {
   const { paymentMethod = "online" } = input;
-  // 1. Price: the lines as the catalogue has them, then the delivery fee of the zone chosen — only as the form showed.
+  // 1. Price: the lines as the catalogue has them, then the chosen zone's fee; refused unless the form showed it.
   const price = priceCheckout(input.cart.totalMinor, input.zone);
   const changes = priceChanges(input.cart, input.zone, price, input.shown);
   if (changes.length > 0) throw new PriceChangedError(changes);

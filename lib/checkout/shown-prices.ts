@@ -9,10 +9,10 @@ import { priceCheckout, type CheckoutPrice, type ZonePrice } from "./pricing";
 /**
  * What the checkout form showed the customer, posted back with it, so the checkout never sends anyone to pay a total
  * other than the one on their screen: a price or a delivery fee raised between the form and the submit is refused,
- * naming the change, and the page shows the new one. The form carries its lines (product, quantity, unit price) and
- * the fee of every city it offers for those lines, so whichever city the customer picks — with or without JavaScript —
- * what was posted covers what was on screen. It can only cause a refusal (the amount charged is always priced on the
- * server), so it is not signed; it is validated like any input.
+ * naming the change, and the page shows the new one. The form carries its lines (product, quantity, unit price)
+ * and the fee of every city it offers for those lines, so whichever city the customer picks — with or without
+ * JavaScript — what was posted covers what was on screen. It can only cause a refusal (the amount charged is always
+ * priced on the server), so it is not signed; it is validated like any input.
  */
 
 /** The name of the checkout form's hidden field that carries what it showed. */

@@ -40,10 +40,11 @@ export interface CheckoutState {
  * The checkout (README, "How a checkout works"): 1. price the cart on the server, with the delivery the merchant
  * offers now, 2. parse the form (what it asks depends on the cart: delivery for goods, a way to reach the customer
  * for digital products only; and the prices the form showed), 3. place the order (lib/checkout/place-order.ts:
- * priced — refused when that is not what the form showed —, claimed, paid for by its payment method, recorded — or
- * this checkout's pending payment resumed), 4. keep the order in the session and redirect to the payment URL. Every failure returns to the form with a message and the customer's input, and keeps
- * the cart. A cart that is already paid for (another tab paid it, or the customer paid and closed the payment page)
- * is not paid again: the customer is sent to its order, and the cart is emptied as after paying.
+ * priced, and refused when that is not what the form showed; claimed, paid for by its payment method, recorded; or
+ * this checkout's pending payment resumed), 4. keep the order in the session and redirect to the payment URL. Every
+ * failure returns to the form with a message and the customer's input, and keeps the cart. A cart that is already
+ * paid for (another tab paid it, or the customer paid and closed the payment page) is not paid again: the customer
+ * is sent to its order, and the cart is emptied as after paying.
  */
 export async function startCheckout(_previous: CheckoutState, form: FormData): Promise<CheckoutState> {
   // 1. Price, from the database as it is now: the catalogue's prices, the zones and pickup offered.

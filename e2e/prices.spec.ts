@@ -1,6 +1,15 @@
 import { formatMoney } from "../lib/money";
 import { addToCart, findForm, isPaymentPage, loadCheckoutForm, submitCheckout } from "../testing/no-js-shop";
-import { database, emulator, expect, stack, test } from "./support";
+import {
+  addToCart as addInBrowser,
+  database,
+  emulator,
+  expect,
+  fillCheckout,
+  stack,
+  submitCheckout as submitInBrowser,
+  test,
+} from "./support";
 
 /**
  * The customer pays what the checkout form showed: a price or a delivery fee raised between loading the form and
@@ -89,4 +98,40 @@ test("a checkout posted without the prices its form showed, or with malformed on
     expect(answer.html).toContain("This form did not say which prices it showed you, so nothing was done.");
   }
   expect(await emulator.payments(request)).toEqual([]);
+});
+
+test("with JavaScript, the refused checkout's summary shows the new total for the city chosen, and submitting again pays it", async ({
+  page,
+  request,
+}) => {
+  const slug = `pressed-oil-${crypto.randomUUID().slice(0, 8)}`;
+  const product = await database(
+    async (pool) =>
+      (
+        await pool.query<{ id: string }>(
+          `insert into products (slug, name_en, name_ar, price_minor) values ($1, 'Pressed olive oil', 'زيت زيتون معصور', 1875) returning id`,
+          [slug],
+        )
+      ).rows[0]!.id,
+  );
+  try {
+    await addInBrowser(page, slug);
+    await page.goto("/checkout");
+    await fillCheckout(page, { full_name: "Salem Fathi" }); // delivered to Tripoli (10.00)
+    await expect(page.getByTestId("order-total")).toHaveText(formatMoney(2_875, "en"));
+    await database((pool) => pool.query(`update products set price_minor = 9900 where id = $1`, [product]));
+
+    await submitInBrowser(page);
+    await expect(page.getByTestId("checkout-error")).toContainText(
+      `The price of Pressed olive oil changed from ${formatMoney(1_875, "en")} to ${formatMoney(9_900, "en")}.`,
+    );
+    await expect(page.getByTestId("order-total")).toHaveText(formatMoney(10_900, "en"));
+    expect(await emulator.payments(request)).toEqual([]);
+
+    await submitInBrowser(page);
+    await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
+    expect((await emulator.payments(request)).map((payment) => payment.amount)).toEqual(["109.00"]);
+  } finally {
+    await database((pool) => pool.query(`update products set visible = false where id = $1`, [product]));
+  }
 });

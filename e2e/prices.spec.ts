@@ -1,3 +1,4 @@
+import { SHOWN_PRICES_FIELD } from "../lib/checkout/shown-prices";
 import { formatMoney } from "../lib/money";
 import { addToCart, findForm, isPaymentPage, loadCheckoutForm, submitCheckout } from "../testing/no-js-shop";
 import {
@@ -63,7 +64,7 @@ test("a price and a delivery fee raised after the form was loaded are refused wi
     expect(refused.html).toMatch(new RegExp(`data-testid="order-total"[^>]*>${formatMoney(9_900, "en")}<`));
     expect(refused.html).toContain('value="Salem Fathi"');
     const form = findForm(refused.html, "full_name")!;
-    const shown = JSON.parse(form.hidden.find(([name]) => name === "shown_prices")![1]);
+    const shown = JSON.parse(form.hidden.find(([name]) => name === SHOWN_PRICES_FIELD)![1]);
     expect(shown.lines).toEqual([[Number(product), 1, 9_900]]);
     expect(shown.fees).toContainEqual([Number(benghazi.id), 5_000]);
 
@@ -87,11 +88,11 @@ test("a checkout posted without the prices its form showed, or with malformed on
   const base = stack().shopUrl;
   const cookie = await addToCart(base, { slug: "saffron" });
   const { hidden, delivery } = await loadCheckoutForm(base, cookie);
-  const without = hidden.filter(([name]) => name !== "shown_prices");
+  const without = hidden.filter(([name]) => name !== SHOWN_PRICES_FIELD);
   expect(without).toHaveLength(hidden.length - 1);
   for (const forged of [
     without,
-    [...without, ["shown_prices", '{"lines":[[1,1,-5]],"fees":[]}']] as [string, string][],
+    [...without, [SHOWN_PRICES_FIELD, '{"lines":[[1,1,-5]],"fees":[]}']] as [string, string][],
   ]) {
     const answer = await submitCheckout(base, cookie, forged, { ...delivery, full_name: "Salem Fathi" });
     expect(answer.status).toBe(200);

@@ -50,15 +50,19 @@ export interface DeliveryOffer {
  * (lib/checkout/form.ts). Works without JavaScript (every field rendered); with it, the address fields hide for pickup,
  * the order summary follows the city chosen (components/checkout-delivery.tsx), the button shows progress and cannot
  * be pressed twice, errors are announced and focus moves to the error summary, whose links lead to each field.
+ * `shown` is the hidden field that tells the server the prices on this page (lib/checkout/shown-prices.ts): the
+ * checkout is refused, naming the change, when the customer would pay anything else.
  */
 export function CheckoutForm({
   gateways,
   labels,
   delivery,
+  shown,
 }: {
   gateways: readonly Gateway[];
   labels: CheckoutLabels;
   delivery?: DeliveryOffer;
+  shown: { name: string; value: string };
 }) {
   const [state, action] = useActionState(startCheckout, initialState);
   const { choice, choose } = useDeliveryChoice();
@@ -99,6 +103,7 @@ export function CheckoutForm({
   const zoneError = errors.delivery_zone;
   return (
     <form action={action} noValidate className="mt-6 space-y-6">
+      <input type="hidden" name={shown.name} value={shown.value} />
       {state.message && (
         <ErrorSummary
           message={state.message}

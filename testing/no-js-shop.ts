@@ -116,7 +116,9 @@ export async function addToCart(
 
 /**
  * Loads the checkout page with a cart's cookie and reads its form.
- * @returns the form's hidden inputs (the `$ACTION_…` fields), the gateway aliases offered, and `delivery`: what a cart
+ * @returns the form's hidden inputs (the `$ACTION_…` fields, and `shown_prices`: the prices the page showed, which the
+ *   checkout holds the submission to — load the form again after changing a price), the gateway aliases offered, and
+ *   `delivery`: what a cart
  *   of goods needs to check out (the phone, delivery to the first city offered — Tripoli — at a test address), or
  *   nothing when the form asks no delivery (digital products only). Spread it under the test's own details.
  */

@@ -18,6 +18,7 @@ import {
   OutOfStockError,
   PaymentBudgetError,
   placeOrder,
+  PriceChangedError,
   type PlacedOrder,
   type PlaceOrderInput,
 } from "./place-order";
@@ -25,6 +26,7 @@ import { canResume } from "./claim";
 import { checkoutFingerprint } from "./fingerprint";
 import { checkoutFormSchema } from "./form";
 import { priceCheckout } from "./pricing";
+import { shownPrices } from "./shown-prices";
 
 /**
  * placeOrder against a real database (the run's embedded PostgreSQL, or the one of TEST_DATABASE_URL) and the emulator
@@ -71,19 +73,23 @@ type EmulatorPayment = {
 const payments = async () => (await emulator.control<{ payments: EmulatorPayment[] }>("/payments")).payments;
 
 let sessions = 0;
-/** A checkout of a fresh browser session, from an address of its own: two saffron by default. */
+/**
+ * A checkout of a fresh browser session, from an address of its own: two saffron by default, submitted from a form
+ * that showed its cart's prices and its zone's fee (unless `shown` is given).
+ */
 function checkout(overrides: Partial<PlaceOrderInput> = {}): PlaceOrderInput {
   const session = ++sessions;
-  return {
+  const input = {
     sessionId: `session-${session}-${crypto.randomUUID()}`,
     cartId: crypto.randomUUID(),
     cart: twoSaffron,
     details: { full_name: "Aisha Ben Ali", email: "aisha@example.ly" },
-    locale: "en",
+    locale: "en" as const,
     siteUrl: "https://shop.example.ly",
     clientAddress: `198.51.100.${session % 250}`,
     ...overrides,
   };
+  return { shown: shownPrices(input.cart, input.zone ? [input.zone] : []), ...input };
 }
 
 /** The payment URL of a placement that must have gone to a payment page. */
@@ -165,6 +171,7 @@ describe("placeOrder", () => {
     const changedCart = await placeOrder(t.db, {
       ...input,
       cart: threeSaffron,
+      shown: shownPrices(threeSaffron, []),
     });
     const changedDetails = await placeOrder(t.db, {
       ...input,
@@ -586,6 +593,7 @@ describe("delivery", () => {
     const [tripoli, benghazi] = await Promise.all([zone("Tripoli"), zone("Benghazi")]);
     const toTripoli = checkout({
       ...(await details({ method: "delivery", zoneId: tripoli.id, address: "Gargaresh" })),
+      shown: shownPrices(twoSaffron, [tripoli, benghazi]),
     });
     const first = await placeOrder(t.db, toTripoli);
     const toBenghazi = await placeOrder(t.db, {
@@ -596,6 +604,62 @@ describe("delivery", () => {
     expect(toBenghazi.id).not.toBe(first.id);
     expect(again).toEqual(first);
     expect((await payments()).map((payment) => payment.amount)).toEqual(["47.50", "72.50"]);
+  });
+});
+
+describe("the price the form showed", () => {
+  const benghazi = async () =>
+    (await t.db.query.deliveryZones.findFirst({ where: eq(deliveryZones.nameEn, "Benghazi") }))!;
+  const ordersOf = (sessionId: string) => t.db.query.orders.findMany({ where: eq(orders.sessionId, sessionId) });
+
+  it("refuses a price and a delivery fee raised since the form was shown, naming both; nothing is stored or asked of the service; the new total goes through", async () => {
+    const oil = await createTestProduct(t.db, { nameEn: "Olive oil", priceMinor: 1_875 });
+    const city = await benghazi();
+    const cartOf = () => priceCart(t.db, { lines: [{ productId: oil, quantity: 1, seenMinor: 1_875 }] });
+    const zoneOf = async () =>
+      (await listDeliveryZones(t.db, { enabledOnly: true })).find((offered) => offered.id === city.id)!;
+    const delivery = { method: "delivery" as const, zoneId: city.id, address: "Al-Fuwayhat" };
+    // The page: 18.75 and Benghazi's 35.00 — then the merchant raises both before the customer submits.
+    const shown = shownPrices(await cartOf(), [await zoneOf()]);
+    await t.db.update(products).set({ priceMinor: 9_900 }).where(eq(products.id, oil));
+    await t.db.update(deliveryZones).set({ feeMinor: 5_000 }).where(eq(deliveryZones.id, city.id));
+    try {
+      const input = checkout({
+        cart: await cartOf(),
+        zone: await zoneOf(),
+        details: { phone: "0912345678", delivery },
+        shown,
+      });
+      const refused = await placeOrder(t.db, input).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(PriceChangedError);
+      expect((refused as PriceChangedError).changes).toEqual([
+        { kind: "line", name: { en: "Olive oil", ar: expect.any(String) }, fromMinor: 1_875, toMinor: 9_900 },
+        { kind: "delivery", city: { en: "Benghazi", ar: "بنغازي" }, fromMinor: 3_500, toMinor: 5_000 },
+      ]);
+      expect(await ordersOf(input.sessionId)).toEqual([]);
+      expect(await payments()).toEqual([]);
+
+      // The page shows the new prices; submitted again, the customer pays exactly those.
+      const placed = await placeOrder(t.db, { ...input, shown: shownPrices(input.cart, [input.zone!]) });
+      expect(placed.kind).toBe("pay");
+      expect((await payments()).map((payment) => payment.amount)).toEqual(["149.00"]);
+    } finally {
+      await t.db.update(deliveryZones).set({ feeMinor: city.feeMinor }).where(eq(deliveryZones.id, city.id));
+    }
+  });
+
+  it("refuses a form that showed other lines (the cart changed in another tab) or not the city chosen", async () => {
+    const otherLines = checkout({ shown: shownPrices(threeSaffron, []) });
+    await expect(placeOrder(t.db, otherLines)).rejects.toMatchObject({ changes: [{ kind: "outdated" }] });
+    const city = (await listDeliveryZones(t.db, { enabledOnly: true })).find((zone) => zone.name.en === "Benghazi")!;
+    const otherCity = checkout({
+      zone: city,
+      details: { phone: "0912345678", delivery: { method: "delivery", zoneId: city.id, address: "Al-Fuwayhat" } },
+      shown: shownPrices(twoSaffron, []),
+    });
+    await expect(placeOrder(t.db, otherCity)).rejects.toMatchObject({ changes: [{ kind: "outdated" }] });
+    expect([...(await ordersOf(otherLines.sessionId)), ...(await ordersOf(otherCity.sessionId))]).toEqual([]);
+    expect(await payments()).toEqual([]);
   });
 });
 

@@ -16,6 +16,7 @@ import { claimCheckout, CLAIM_MS, type ClaimedOrder } from "./claim";
 import { checkoutFingerprint } from "./fingerprint";
 import type { CheckoutDetails } from "./form";
 import { priceCheckout } from "./pricing";
+import { priceChanges, type PriceChange, type ShownPrices } from "./shown-prices";
 
 /**
  * One checkout, one payment — on any number of server instances. {@link placeOrder} is the whole of it, in four
@@ -55,6 +56,14 @@ export class PaymentBudgetError extends Error {
   }
 }
 
+/** The checkout would charge other than what its form showed: nothing was stored or asked of the service. */
+export class PriceChangedError extends Error {
+  constructor(readonly changes: PriceChange[]) {
+    super("the checkout costs other than what its form showed");
+    this.name = "PriceChangedError";
+  }
+}
+
 /**
  * Where to send the customer: to a payment URL (a new payment, this checkout's pending one, or the one a racing
  * submission made), or — when this cart is already paid for or reported paid — to its order, emptying the cart.
@@ -70,6 +79,8 @@ export interface PlaceOrderInput {
   cart: PricedCart;
   /** The checkout form, validated (./form.ts). */
   details: CheckoutDetails;
+  /** What the checkout form showed the customer (./shown-prices.ts): the order is placed at those prices only. */
+  shown: ShownPrices;
   /** The delivery zone of `details.delivery`, as the database offers it now; absent for pickup or nothing to deliver. */
   zone?: DeliveryZone;
   /** The way to pay (lib/payment-methods/). Default `online`. */
@@ -86,10 +97,11 @@ export interface PlaceOrderInput {
  * Places the order for a validated checkout, priced on the server, and says where to send the customer: this cart's
  * paid order; else the same checkout's pending payment; else the one a racing submission is starting; else a new one.
  * @param options.paymentsPerAddress the budget of new payments per client address (default: PAYMENTS_PER_ADDRESS).
- * @throws OutOfStockError when the stock cannot cover the cart; PaymentBudgetError when the client address may start
- *   no new payment now; PaymentError when the service did not create the payment (docs/payment-service.md, "Errors
- *   and what the shop does"), also when a racing submission of the same checkout failed that way; OrderStoreError
- *   when the database failed; EnvError.
+ * @throws PriceChangedError when a price or the delivery fee is not what the form showed; OutOfStockError when the
+ *   stock cannot cover the cart; PaymentBudgetError when the client address may start no new payment now;
+ *   PaymentError when the service did not create the payment (docs/payment-service.md, "Errors and what the shop
+ *   does"), also when a racing submission of the same checkout failed that way; OrderStoreError when the database
+ *   failed; EnvError.
  */
 export async function placeOrder(
   db: Db,
@@ -97,8 +109,10 @@ export async function placeOrder(
   { paymentsPerAddress = getEnv().PAYMENTS_PER_ADDRESS }: { paymentsPerAddress?: number } = {},
 ): Promise<PlacedOrder> {
   const { paymentMethod = "online" } = input;
-  // 1. Price: the lines as the catalogue has them, then the delivery fee of the zone chosen.
+  // 1. Price: the lines as the catalogue has them, then the chosen zone's fee; refused unless the form showed it.
   const price = priceCheckout(input.cart.totalMinor, input.zone);
+  const changes = priceChanges(input.cart, input.zone, price, input.shown);
+  if (changes.length > 0) throw new PriceChangedError(changes);
   const fingerprint = await checkoutFingerprint(input, price);
 
   for (;;) {

@@ -1,12 +1,14 @@
 import { EnvError } from "../env";
 import type { Locale } from "../i18n/config";
+import { formatMoney } from "../money";
 import { PaymentError } from "../payments";
 import { problem, translateProblem, type Problem } from "../problems";
-import { OrderStoreError, OutOfStockError, PaymentBudgetError } from "./place-order";
+import { OrderStoreError, OutOfStockError, PaymentBudgetError, PriceChangedError } from "./place-order";
 
 /**
  * What the customer is told when placing the order failed, in their language: which lines the stock cannot cover and
- * how many are left of each, or {@link checkoutProblem}'s message.
+ * how many are left of each; which prices changed since the form showed them, from what to what; or
+ * {@link checkoutProblem}'s message.
  */
 export async function describeCheckoutFailure(error: unknown, locale: Locale): Promise<string> {
   if (error instanceof OutOfStockError) {
@@ -16,6 +18,25 @@ export async function describeCheckoutFailure(error: unknown, locale: Locale): P
       ),
     );
     return translateProblem({ key: "outOfStock", values: { lines: lines.join("; ") } });
+  }
+  if (error instanceof PriceChangedError) {
+    const money = (minor: number) => formatMoney(minor, locale);
+    const changes = await Promise.all(
+      error.changes.map((change) =>
+        change.kind === "line"
+          ? translateProblem({
+              key: "priceChangedLine",
+              values: { name: change.name[locale], from: money(change.fromMinor), to: money(change.toMinor) },
+            })
+          : change.kind === "delivery"
+            ? translateProblem({
+                key: "priceChangedDelivery",
+                values: { city: change.city[locale], from: money(change.fromMinor), to: money(change.toMinor) },
+              })
+            : translateProblem({ key: "checkoutOutdated" }),
+      ),
+    );
+    return translateProblem({ key: "priceChanged", values: { changes: changes.join(" ") } });
   }
   return translateProblem(checkoutProblem(error));
 }

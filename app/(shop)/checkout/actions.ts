@@ -1,5 +1,6 @@
 "use server";
 
+import { refresh } from "next/cache";
 import { redirect } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
@@ -12,8 +13,9 @@ import {
   type CheckoutField,
   type CheckoutValues,
 } from "@/lib/checkout/form";
-import { placeOrder, type PlacedOrder } from "@/lib/checkout/place-order";
+import { placeOrder, PriceChangedError, type PlacedOrder } from "@/lib/checkout/place-order";
 import { describeCheckoutFailure } from "@/lib/checkout/problems";
+import { SHOWN_PRICES_FIELD, shownPricesSchema } from "@/lib/checkout/shown-prices";
 import { getDb } from "@/lib/db/client";
 import { listDeliveryZones, readPickup, type DeliveryZone } from "@/lib/delivery/zones";
 import { getEnv } from "@/lib/env";
@@ -37,11 +39,12 @@ export interface CheckoutState {
 /**
  * The checkout (README, "How a checkout works"): 1. price the cart on the server, with the delivery the merchant
  * offers now, 2. parse the form (what it asks depends on the cart: delivery for goods, a way to reach the customer
- * for digital products only), 3. place the order (lib/checkout/place-order.ts: priced, claimed, paid for by its
- * payment method, recorded — or this checkout's pending payment resumed), 4. keep the order in the session and
- * redirect to the payment URL. Every failure returns to the form with a message and the customer's input, and keeps
- * the cart. A cart that is already paid for (another tab paid it, or the customer paid and closed the payment page)
- * is not paid again: the customer is sent to its order, and the cart is emptied as after paying.
+ * for digital products only; and the prices the form showed), 3. place the order (lib/checkout/place-order.ts:
+ * priced, and refused when that is not what the form showed; claimed, paid for by its payment method, recorded; or
+ * this checkout's pending payment resumed), 4. keep the order in the session and redirect to the payment URL. Every
+ * failure returns to the form with a message and the customer's input, and keeps the cart. A cart that is already
+ * paid for (another tab paid it, or the customer paid and closed the payment page) is not paid again: the customer
+ * is sent to its order, and the cart is emptied as after paying.
  */
 export async function startCheckout(_previous: CheckoutState, form: FormData): Promise<CheckoutState> {
   // 1. Price, from the database as it is now: the catalogue's prices, the zones and pickup offered.
@@ -88,6 +91,11 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
     return { values, fieldErrors, message: (await getTranslations("checkout"))("fixFields") };
   }
   const details = parsed.data;
+  const shown = shownPricesSchema.safeParse(form.get(SHOWN_PRICES_FIELD));
+  if (!shown.success) {
+    refresh();
+    return { values, message: await translateProblem({ key: "shownPricesInvalid" }) };
+  }
 
   // 3. Place the order.
   const locale = await getLocale();
@@ -98,6 +106,7 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
       cartId: session.cart.id,
       cart,
       details,
+      shown: shown.data,
       zone: zones.find((zone) => details.delivery?.method === "delivery" && zone.id === details.delivery.zoneId),
       locale,
       siteUrl: SITE_URL,
@@ -109,6 +118,8 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
         ? { kind: error.kind, requestId: error.requestId }
         : { kind: error instanceof Error ? error.name : "unknown" };
     logger.warn({ event: "checkout_failed", ...reason });
+    // The page shows the new prices (and its form posts them) for the customer to check and submit again.
+    if (error instanceof PriceChangedError) refresh();
     return { values, message: await describeCheckoutFailure(error, locale) };
   }
 

@@ -9,6 +9,7 @@ import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
 import { priceCheckout } from "@/lib/checkout/pricing";
+import { SHOWN_PRICES_FIELD, shownPrices } from "@/lib/checkout/shown-prices";
 import { listDeliveryZones, readPickup, type DeliveryZone, type Pickup } from "@/lib/delivery/zones";
 import { logger } from "@/lib/log";
 import { getEnv } from "@/lib/env";
@@ -60,7 +61,8 @@ export default async function CheckoutPage() {
   const { PAYMENT_GATEWAYS } = getEnv();
   // Goods to deliver: the zones offered, each with its fee for this cart (the server prices it again at the submit).
   let delivery: DeliveryOffer | undefined;
-  if (priced.lines.some((line) => line.product.kind === "physical")) {
+  const physical = priced.lines.some((line) => line.product.kind === "physical");
+  if (physical) {
     const offered: OfferedZone[] = zones.map((zone) => {
       const feeMinor = priceCheckout(priced.totalMinor, zone).deliveryFeeMinor;
       const city = zone.name[locale];
@@ -99,6 +101,10 @@ export default async function CheckoutPage() {
           )}
           <CheckoutForm
             delivery={delivery}
+            shown={{
+              name: SHOWN_PRICES_FIELD,
+              value: JSON.stringify(shownPrices(priced, physical ? zones : [])),
+            }}
             gateways={[{ alias: "", name: t("chooseLater") }, ...localiseGateways(PAYMENT_GATEWAYS, messages.gateways)]}
             labels={{
               details: t("details"),

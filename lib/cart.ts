@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { MAX_LINES, MAX_QUANTITY } from "./cart-limits";
-import { productsForCheckout, type Product } from "./catalog/products";
+import { heldUntil, productsForCheckout, type Product } from "./catalog/products";
 import type { DbOrTx } from "./db/client";
 import { multiply, sum, type MinorUnits } from "./money";
+import { minutesUntil } from "./time";
 import { problem, type Problem, type ProblemKey } from "./problems";
 
 export { MAX_LINES, MAX_QUANTITY };
@@ -108,11 +109,16 @@ export function removeFromCart(cart: Cart, productId: number): Cart {
 }
 
 /** What a cart change needs to know of a product: its id, its price now, and what is available. */
-type CartProduct = Pick<Product, "id" | "priceMinor" | "available">;
+type CartProduct = Pick<Product, "id" | "priceMinor" | "available" | "hold">;
 
-/** What to tell a customer who wants `quantity` of a product its stock cannot cover; nothing when it can. */
+/**
+ * What to tell a customer who wants `quantity` of a product its stock cannot cover — held by other checkouts (try
+ * again in N minutes), only so many left, or sold out; nothing when it can.
+ */
 function stockProblem(product: CartProduct, quantity: number): Problem | undefined {
   if (product.available === null || quantity <= product.available) return undefined;
+  const held = heldUntil(product, quantity);
+  if (held) return problem("heldByOthers", { minutes: minutesUntil(held) });
   return product.available === 0 ? problem("soldOut") : problem("onlyLeft", { left: product.available });
 }
 
@@ -126,6 +132,8 @@ interface PricedLine {
   seenMinor?: MinorUnits;
   /** How many can be bought now, when that is fewer than the line's quantity (0: sold out). */
   available?: number;
+  /** When the line is short only because other checkouts hold the stock: when the earliest of those holds ends. */
+  heldUntil?: Date;
 }
 export interface PricedCart {
   /** The lines that can be bought: their products are in the shop. */
@@ -161,6 +169,7 @@ export async function priceCart(db: DbOrTx, cart: Pick<Cart, "lines">): Promise<
       totalMinor: multiply(product.priceMinor, line.quantity),
       ...(line.seenMinor !== product.priceMinor ? { seenMinor: line.seenMinor } : {}),
       ...(product.available !== null && product.available < line.quantity ? { available: product.available } : {}),
+      ...(heldUntil(product, line.quantity) ? { heldUntil: heldUntil(product, line.quantity) } : {}),
     });
   }
   return {

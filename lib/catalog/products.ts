@@ -34,6 +34,18 @@ export interface Product {
   pictures: Picture[];
   /** Units that can be bought now (on hand less what unpaid checkouts hold), or `null` when stock is not counted. */
   available: number | null;
+  /** When unpaid checkouts hold some of its stock: the units on hand, and when the earliest of those holds ends. */
+  hold?: { onHand: number; until: Date };
+}
+
+/**
+ * When `quantity` of a product cannot be bought now only because unpaid checkouts hold it (on hand would cover it):
+ * when the earliest of those holds ends, for "held by other checkouts — try again in N minutes". Otherwise undefined:
+ * it can be bought, or it is short on hand (sold out).
+ */
+export function heldUntil(product: Pick<Product, "available" | "hold">, quantity: number): Date | undefined {
+  if (product.available === null || quantity <= product.available || !product.hold) return undefined;
+  return quantity <= product.hold.onHand ? product.hold.until : undefined;
 }
 
 /** The URL of a stored image by its hash (served by app/images/[file]/route.ts with immutable caching). */
@@ -168,6 +180,7 @@ async function withPicturesAndStock(
     pictures: pictures
       .filter((picture) => picture.productId === row.id)
       .map((picture) => ({ large: imageUrl(picture.large), small: imageUrl(picture.small) })),
-    available: row.stock === null ? null : Math.max(0, row.stock - (held.get(row.id) ?? 0)),
+    available: row.stock === null ? null : Math.max(0, row.stock - (held.get(row.id)?.units ?? 0)),
+    ...(row.stock !== null && held.has(row.id) ? { hold: { onHand: row.stock, until: held.get(row.id)!.freeAt } } : {}),
   }));
 }

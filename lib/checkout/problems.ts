@@ -1,21 +1,28 @@
 import { EnvError } from "../env";
 import type { Locale } from "../i18n/config";
 import { PaymentError } from "../payments";
+import { minutesUntil } from "../time";
 import { problem, translateProblem, type Problem } from "../problems";
-import { OrderStoreError, OutOfStockError, PaymentBudgetError } from "./place-order";
+import { HeldTooMuchError, OrderStoreError, OutOfStockError, PaymentBudgetError } from "./place-order";
 
 /**
  * What the customer is told when placing the order failed, in their language: which lines the stock cannot cover and
- * how many are left of each, or {@link checkoutProblem}'s message.
+ * how many are left of each (or, when other checkouts hold them, in how many minutes to try again), or
+ * {@link checkoutProblem}'s message.
  */
-export async function describeCheckoutFailure(error: unknown, locale: Locale): Promise<string> {
+export async function describeCheckoutFailure(error: unknown, locale: Locale, now = Date.now()): Promise<string> {
   if (error instanceof OutOfStockError) {
     const lines = await Promise.all(
-      error.lines.map(({ name, available }) =>
-        translateProblem({ key: "outOfStockLine", values: { name: name[locale], left: available } }),
+      error.lines.map(({ name, available, freeAt }) =>
+        translateProblem(
+          freeAt
+            ? { key: "heldLine", values: { name: name[locale], minutes: minutesUntil(freeAt, now) } }
+            : { key: "outOfStockLine", values: { name: name[locale], left: available } },
+        ),
       ),
     );
-    return translateProblem({ key: "outOfStock", values: { lines: lines.join("; ") } });
+    const key = error.lines.every((line) => line.freeAt) ? "heldLines" : "outOfStock";
+    return translateProblem({ key, values: { lines: lines.join("; ") } });
   }
   return translateProblem(checkoutProblem(error));
 }
@@ -50,6 +57,11 @@ function checkoutProblem(error: unknown): Problem {
   }
   if (error instanceof OrderStoreError) return problem("orderNotSaved");
   if (error instanceof PaymentBudgetError) return problem("tooManyPayments", { minutes: error.retryAfterMinutes });
+  if (error instanceof HeldTooMuchError) {
+    return error.held === 0
+      ? problem("tooManyToHold", { max: error.max })
+      : problem("tooMuchHeld", { held: error.held, max: error.max, minutes: error.retryAfterMinutes });
+  }
   if (error instanceof EnvError) return problem("notConfigured");
   return problem("unexpected");
 }

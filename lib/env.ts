@@ -166,7 +166,8 @@ const schema = z.object({
     .default(10),
   HELD_UNITS_PER_ADDRESS: z.coerce
     .number({
-      error: "HELD_UNITS_PER_ADDRESS must be a number: units of counted stock one client address's open checkouts may hold",
+      error:
+        "HELD_UNITS_PER_ADDRESS must be a number: units of counted stock one client address's open checkouts may hold",
     })
     .int("HELD_UNITS_PER_ADDRESS must be a whole number")
     .min(1, "HELD_UNITS_PER_ADDRESS must be at least 1")

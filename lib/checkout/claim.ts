@@ -78,14 +78,16 @@ export interface ClaimRequest {
  *   why (on hand would cover it) — when the earliest of those holds ends;
  * - `over_budget`: the address may start no new payment for this many minutes;
  * - `too_much_held`: the address's open checkouts hold `held` units, and this cart would take them past `max`; the
- *   earliest of their holds ends in `retryAfterMinutes`.
+ *   earliest of their holds ends in `retryAfterMinutes`;
+ * - `over_most`: lines with more units than their product's most per order (the merchant's `maxPerOrder`).
  */
 export type Claim =
   | { kind: "claimed"; order: ClaimedOrder }
   | { kind: "existing"; order: OrderRow }
   | { kind: "out_of_stock"; lines: ShortLine[] }
   | { kind: "over_budget"; retryAfterMinutes: number }
-  | { kind: "too_much_held"; held: number; max: number; retryAfterMinutes: number };
+  | { kind: "too_much_held"; held: number; max: number; retryAfterMinutes: number }
+  | { kind: "over_most"; lines: { name: Product["name"]; most: number }[] };
 
 /** A cart line the stock cannot cover: how many are left to buy, and when other checkouts' holds on it end, if they are why. */
 export interface ShortLine {
@@ -114,6 +116,16 @@ export async function claimCheckout(db: Db, request: ClaimRequest): Promise<Clai
     });
     if (existing && (existing.status !== "pending" || canResume(existing)))
       return { kind: "existing", order: existing };
+
+    // The merchant's most per order of each product: a cart over it (one posted by hand, or added before the merchant
+    // lowered it) is never held.
+    const overMost = cart.lines.filter((line) => line.quantity > line.product.maxPerOrder);
+    if (overMost.length > 0) {
+      return {
+        kind: "over_most",
+        lines: overMost.map((line) => ({ name: line.product.name, most: line.product.maxPerOrder })),
+      };
+    }
 
     // 2. The address's budget.
     const now = new Date();

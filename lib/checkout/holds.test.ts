@@ -132,3 +132,35 @@ describe("held by other checkouts, not sold out", () => {
     expect(four.lines[0]).not.toHaveProperty("heldUntil");
   });
 });
+
+describe("the merchant's most per order", () => {
+  it("caps the cart at a product's most per order and refuses a larger line at the checkout", async () => {
+    const rare = await createTestProduct(t.db, { stock: 50, maxPerOrder: 2 });
+    const product = (await productsForCheckout(t.db, [rare])).get(rare)!;
+    expect(product.maxPerOrder).toBe(2);
+    expect(addToCart({ id: "c", lines: [] }, product, 3)).toEqual({
+      ok: false,
+      error: { key: "quantityMax", values: { max: 2 } },
+    });
+    const two = addToCart({ id: "c", lines: [] }, product, 2);
+    expect(two.ok).toBe(true);
+    expect(addToCart(two.ok ? two.cart : { id: "c", lines: [] }, product, 1)).toEqual({
+      ok: false,
+      error: { key: "lineFull", values: { have: 2, max: 2 } },
+    });
+
+    // A line of 3 (posted by hand, or added before the merchant lowered the most): the cart says so, the claim refuses.
+    const cart = await priceCart(t.db, { lines: [{ productId: rare, quantity: 3, seenMinor: 0 }] });
+    expect(cart.lines[0]).toMatchObject({ most: 2 });
+    expect(await claim(t.db, [{ productId: rare, quantity: 3 }])).toEqual({
+      kind: "over_most",
+      lines: [{ name: expect.objectContaining({ en: product.name.en }), most: 2 }],
+    });
+    expect((await claim(t.db, [{ productId: rare, quantity: 2 }])).kind).toBe("claimed");
+  });
+
+  it("defaults to the shop's most per line, 20, when the merchant set none", async () => {
+    const plain = await createTestProduct(t.db, {});
+    expect((await productsForCheckout(t.db, [plain])).get(plain)!.maxPerOrder).toBe(20);
+  });
+});

@@ -11,6 +11,7 @@ import { logger } from "../log";
 import { changeOrder } from "../orders/events";
 import { PAYMENT_METHODS, type PaymentStart } from "../payment-methods";
 import { PAYMENT_ERROR_KINDS, PaymentError, type PaymentErrorKind } from "../payments";
+import type { Product } from "../catalog/products";
 import { claimCheckout, CLAIM_MS, type ClaimedOrder, type ShortLine } from "./claim";
 import { checkoutFingerprint } from "./fingerprint";
 import type { CheckoutDetails } from "./form";
@@ -51,6 +52,14 @@ export class PaymentBudgetError extends Error {
   constructor(readonly retryAfterMinutes: number) {
     super("this client address has started as many new payments as it may for now");
     this.name = "PaymentBudgetError";
+  }
+}
+
+/** Lines with more units than their product's most per order: nothing was held, nothing asked of the service. */
+export class OverMostError extends Error {
+  constructor(readonly lines: { name: Product["name"]; most: number }[]) {
+    super("the cart has more of a product than one order may have");
+    this.name = "OverMostError";
   }
 }
 
@@ -103,7 +112,8 @@ export interface PlaceOrderInput {
  * @param options.heldPerAddress the most units of counted stock a client address's open checkouts may hold (default:
  *   HELD_UNITS_PER_ADDRESS).
  * @throws OutOfStockError when the stock cannot cover the cart; PaymentBudgetError when the client address may start
- *   no new payment now; HeldTooMuchError when its open checkouts would hold too many units; PaymentError when the service did not create the payment (docs/payment-service.md, "Errors
+ *   no new payment now; HeldTooMuchError when its open checkouts would hold too many units; OverMostError when a line has more than its
+ *   product's most per order; PaymentError when the service did not create the payment (docs/payment-service.md, "Errors
  *   and what the shop does"), also when a racing submission of the same checkout failed that way; OrderStoreError
  *   when the database failed; EnvError.
  */
@@ -127,6 +137,7 @@ export async function placeOrder(
     );
     if (claim.kind === "out_of_stock") throw new OutOfStockError(claim.lines);
     if (claim.kind === "over_budget") throw new PaymentBudgetError(claim.retryAfterMinutes);
+    if (claim.kind === "over_most") throw new OverMostError(claim.lines);
     if (claim.kind === "too_much_held") throw new HeldTooMuchError(claim.held, claim.max, claim.retryAfterMinutes);
     let order: ClaimedOrder;
     if (claim.kind === "existing") {

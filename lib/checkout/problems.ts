@@ -3,7 +3,7 @@ import type { Locale } from "../i18n/config";
 import { PaymentError } from "../payments";
 import { minutesUntil } from "../time";
 import { problem, translateProblem, type Problem } from "../problems";
-import { HeldTooMuchError, OrderStoreError, OutOfStockError, PaymentBudgetError } from "./place-order";
+import { HeldTooMuchError, OrderStoreError, OutOfStockError, OverMostError, PaymentBudgetError } from "./place-order";
 
 /**
  * What the customer is told when placing the order failed, in their language: which lines the stock cannot cover and
@@ -23,6 +23,10 @@ export async function describeCheckoutFailure(error: unknown, locale: Locale, no
     );
     const key = error.lines.every((line) => line.freeAt) ? "heldLines" : "outOfStock";
     return translateProblem({ key, values: { lines: lines.join("; ") } });
+  }
+  if (error instanceof OverMostError) {
+    const lines = error.lines.map(({ name, most }) => `${name[locale]} (${most})`).join("; ");
+    return translateProblem({ key: "overMost", values: { lines } });
   }
   return translateProblem(checkoutProblem(error));
 }

@@ -51,7 +51,7 @@ export default async function CartPage() {
         </div>
       )}
       <ul className="mt-6 divide-y divide-sand-200 rounded-xl border border-sand-200 bg-white">
-        {priced.lines.map(({ product, quantity, totalMinor, seenMinor, available, heldUntil }) => {
+        {priced.lines.map(({ product, quantity, totalMinor, seenMinor, available, heldUntil, most }) => {
           const name = product.name[locale];
           return (
             <li key={product.id} className="flex gap-4 p-4" data-testid="cart-line">
@@ -72,6 +72,11 @@ export default async function CartPage() {
                       before: formatMoney(seenMinor, locale),
                       now: formatMoney(product.priceMinor, locale),
                     })}
+                  </p>
+                )}
+                {most !== undefined && (
+                  <p className="text-sm text-red-800" data-testid="over-most">
+                    {t("overMost", { max: most })}
                   </p>
                 )}
                 {heldUntil ? (

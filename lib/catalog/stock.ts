@@ -34,7 +34,7 @@ export interface StockLine {
  * A line the stock cannot cover: how many there are to buy now (0: sold out), and — when what is on hand would cover
  * it but other checkouts hold the rest — `freeAt`, when the earliest of those holds ends.
  */
-export interface Shortfall {
+interface Shortfall {
   productId: number;
   wanted: number;
   available: number;

@@ -172,6 +172,7 @@ try {
   pool = new Pool({ connectionString: database.url, max: 1 });
   const shop = await startShop({
     timeoutMs: 120_000,
+    output: "stderr",
     env: {
       DATABASE_URL: database.url,
       PAYMENT_API_BASE_URL: emulator.apiBase,

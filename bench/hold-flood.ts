@@ -14,6 +14,7 @@ import { request } from "node:http";
 import { Pool } from "pg";
 import { findForm, isPaymentPage, checkoutFields, multipartBody } from "../testing/no-js-shop";
 import {
+  freePort,
   migrate,
   ROOT,
   seedTestProducts,
@@ -170,7 +171,9 @@ try {
   await migrate(database.url);
   await seedTestProducts(database.url);
   pool = new Pool({ connectionString: database.url, max: 1 });
+  const port = await freePort();
   const shop = await startShop({
+    port,
     timeoutMs: 120_000,
     output: "stderr",
     env: {
@@ -181,7 +184,8 @@ try {
       SESSION_SECRET: "hold-flood-bench-session-secret-32-characters",
       ORDER_LINK_SECRET: "hold-flood-bench-order-link-secret-32-characters",
       PAYMENT_WEBHOOK_SECRET: "hold-flood-bench-webhook-secret",
-      LOG_LEVEL: "silent",
+      SITE_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: "error",
     },
   });
   const base = `http://127.0.0.1:${shop.port}`;

@@ -64,6 +64,7 @@ async function startInstances(databaseUrl: string): Promise<RunningApp[]> {
           LOG_LEVEL: "silent",
           // All 200 checkouts come from this machine's address: the budget per address is not what is measured.
           PAYMENTS_PER_ADDRESS: "10000",
+          HELD_UNITS_PER_ADDRESS: "100000",
         },
       }),
     );

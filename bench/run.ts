@@ -147,6 +147,7 @@ const shopEnv = (port: number, emulator: string, databaseUrl?: string): Record<s
   LOG_LEVEL: "warn",
   // Every checkout of the bench comes from this machine's address: the budget per address must not be what is measured.
   PAYMENTS_PER_ADDRESS: "10000",
+  HELD_UNITS_PER_ADDRESS: "100000",
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
 });
 const logFile = (name: string) => ({ file: path.join(ROOT, DIST_DIR, `bench-${name}.log`) });

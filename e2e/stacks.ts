@@ -14,8 +14,8 @@ import { readFileSync } from "node:fs";
 
 /**
  * The shop's configuration in these tests, and the build's (`npm test` builds with it, so the secret scan covers the
- * build). Every stack's shop sees all its tests' checkouts come from one address, so PAYMENTS_PER_ADDRESS is large
- * there; e2e/instances.spec.ts tests the budget with the default.
+ * build). Every stack's shop sees all its tests' checkouts come from one address, so PAYMENTS_PER_ADDRESS and
+ * HELD_UNITS_PER_ADDRESS are large there; e2e/instances.spec.ts tests the budget with the default.
  */
 export const baseShopEnv: Readonly<
   Record<string, string> & {

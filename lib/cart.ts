@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { MAX_LINES, MAX_QUANTITY } from "./cart-limits";
-import { productsForCheckout, type Product } from "./catalog/products";
+import { heldUntil, productsForCheckout, type Product } from "./catalog/products";
 import type { DbOrTx } from "./db/client";
 import { multiply, sum, type MinorUnits } from "./money";
+import { minutesUntil } from "./time";
 import { problem, type Problem, type ProblemKey } from "./problems";
 
 export { MAX_LINES, MAX_QUANTITY };
@@ -75,9 +76,11 @@ export type CartChange = { ok: true; cart: Cart } | { ok: false; error: Problem 
 export function addToCart(cart: Cart, product: CartProduct, quantity: number): CartChange {
   const existing = cart.lines.find((line) => line.productId === product.id);
   const total = (existing?.quantity ?? 0) + quantity;
-  if (existing && total > MAX_QUANTITY) {
-    return { ok: false, error: problem("lineFull", { have: existing.quantity, max: MAX_QUANTITY }) };
+  const most = mostOf(product);
+  if (existing && total > most) {
+    return { ok: false, error: problem("lineFull", { have: existing.quantity, max: most }) };
   }
+  if (total > most) return { ok: false, error: problem("quantityMax", { max: most }) };
   if (!existing && cart.lines.length >= MAX_LINES) return { ok: false, error: problem("cartFull", { max: MAX_LINES }) };
   const short = stockProblem(product, total);
   if (short) return { ok: false, error: short };
@@ -93,6 +96,7 @@ export function addToCart(cart: Cart, product: CartProduct, quantity: number): C
 /** Sets the quantity of a line already in the cart (an unknown line is an error, so stale pages say so). */
 export function setQuantity(cart: Cart, product: CartProduct, quantity: number): CartChange {
   if (!cart.lines.some((line) => line.productId === product.id)) return { ok: false, error: problem("lineGone") };
+  if (quantity > mostOf(product)) return { ok: false, error: problem("quantityMax", { max: mostOf(product) }) };
   const short = stockProblem(product, quantity);
   if (short) return { ok: false, error: short };
   const line = { productId: product.id, quantity, seenMinor: product.priceMinor };
@@ -108,11 +112,19 @@ export function removeFromCart(cart: Cart, productId: number): Cart {
 }
 
 /** What a cart change needs to know of a product: its id, its price now, and what is available. */
-type CartProduct = Pick<Product, "id" | "priceMinor" | "available">;
+type CartProduct = Pick<Product, "id" | "priceMinor" | "available" | "hold"> & Partial<Pick<Product, "maxPerOrder">>;
 
-/** What to tell a customer who wants `quantity` of a product its stock cannot cover; nothing when it can. */
+/** The most units of a product one order may have: the merchant's for it, else {@link MAX_QUANTITY}. */
+const mostOf = (product: CartProduct) => product.maxPerOrder ?? MAX_QUANTITY;
+
+/**
+ * What to tell a customer who wants `quantity` of a product its stock cannot cover — held by other checkouts (try
+ * again in N minutes), only so many left, or sold out; nothing when it can.
+ */
 function stockProblem(product: CartProduct, quantity: number): Problem | undefined {
   if (product.available === null || quantity <= product.available) return undefined;
+  const held = heldUntil(product, quantity);
+  if (held) return problem("heldByOthers", { minutes: minutesUntil(held) });
   return product.available === 0 ? problem("soldOut") : problem("onlyLeft", { left: product.available });
 }
 
@@ -126,6 +138,10 @@ interface PricedLine {
   seenMinor?: MinorUnits;
   /** How many can be bought now, when that is fewer than the line's quantity (0: sold out). */
   available?: number;
+  /** The product's most per order, when the line has more (the merchant lowered it since): it cannot be bought so. */
+  most?: number;
+  /** When the line is short only because other checkouts hold the stock: when the earliest of those holds ends. */
+  heldUntil?: Date;
 }
 export interface PricedCart {
   /** The lines that can be bought: their products are in the shop. */
@@ -161,6 +177,8 @@ export async function priceCart(db: DbOrTx, cart: Pick<Cart, "lines">): Promise<
       totalMinor: multiply(product.priceMinor, line.quantity),
       ...(line.seenMinor !== product.priceMinor ? { seenMinor: line.seenMinor } : {}),
       ...(product.available !== null && product.available < line.quantity ? { available: product.available } : {}),
+      ...(line.quantity > product.maxPerOrder ? { most: product.maxPerOrder } : {}),
+      ...(heldUntil(product, line.quantity) ? { heldUntil: heldUntil(product, line.quantity) } : {}),
     });
   }
   return {

@@ -60,6 +60,17 @@ describe("parseEnv", () => {
     expect(problems({ ...production, PAYMENTS_PER_ADDRESS: "0" })).toEqual(["PAYMENTS_PER_ADDRESS must be at least 1"]);
   });
 
+  it("reads HELD_UNITS_PER_ADDRESS from the environment: 10 when unset, a clear message when it is not a count", () => {
+    expect(parseEnv(production, "production").HELD_UNITS_PER_ADDRESS).toBe(10);
+    expect(parseEnv({ ...production, HELD_UNITS_PER_ADDRESS: "40" }, "production").HELD_UNITS_PER_ADDRESS).toBe(40);
+    expect(problems({ ...production, HELD_UNITS_PER_ADDRESS: "0" })).toEqual([
+      "HELD_UNITS_PER_ADDRESS must be at least 1",
+    ]);
+    expect(problems({ ...production, HELD_UNITS_PER_ADDRESS: "many" })).toEqual([
+      "HELD_UNITS_PER_ADDRESS must be a number: units of counted stock one client address's open checkouts may hold",
+    ]);
+  });
+
   it("uses the embedded database in development when DATABASE_URL is unset, never in production", () => {
     const env = parseEnv({}, "development");
     expect(env.usingEmbeddedDatabase).toBe(true);

@@ -164,6 +164,15 @@ const schema = z.object({
     .min(1, "PAYMENTS_PER_ADDRESS must be at least 1")
     .max(10_000, "PAYMENTS_PER_ADDRESS must be at most 10000")
     .default(10),
+  HELD_UNITS_PER_ADDRESS: z.coerce
+    .number({
+      error:
+        "HELD_UNITS_PER_ADDRESS must be a number: units of counted stock one client address's open checkouts may hold",
+    })
+    .int("HELD_UNITS_PER_ADDRESS must be a whole number")
+    .min(1, "HELD_UNITS_PER_ADDRESS must be at least 1")
+    .max(100_000, "HELD_UNITS_PER_ADDRESS must be at most 100000")
+    .default(10),
   PAYMENT_TIMEOUT_MS: z.coerce
     .number({ error: "PAYMENT_TIMEOUT_MS must be a number of milliseconds" })
     .int("PAYMENT_TIMEOUT_MS must be a whole number of milliseconds")

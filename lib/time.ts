@@ -86,3 +86,11 @@ export function tripoliTime(date: Date): string {
   const offset = (part.timeZoneName ?? "").replace("GMT", "") || "+00:00";
   return `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}${offset}`;
 }
+
+/**
+ * Whole minutes from `now` until `at` (both ms since the epoch, or `at` a Date), at least 1: the "try again in N
+ * minutes" a customer is told when a budget or a hold frees up then.
+ */
+export function minutesUntil(at: Date | number, now = Date.now()): number {
+  return Math.max(1, Math.ceil((Number(at) - now) / 60_000));
+}

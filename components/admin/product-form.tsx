@@ -25,6 +25,7 @@ const TEXT_FIELDS: { name: Exclude<ProductField, "kind" | "visible">; multiline?
   { name: "price", dir: "ltr" },
   { name: "stock", dir: "ltr" },
   { name: "sortOrder", dir: "ltr" },
+  { name: "maxPerOrder", dir: "ltr" },
   { name: "descriptionEn", multiline: true, dir: "ltr" },
   { name: "descriptionAr", multiline: true, dir: "rtl" },
 ];

@@ -12,6 +12,7 @@ import {
   type ProductRow,
 } from "../db/schema";
 import { parseTypedAmount, toWireAmount, westernDigits, type AmountProblem } from "../money";
+import { MAX_QUANTITY } from "../cart-limits";
 import { heldStock } from "./stock";
 import { typedText } from "../typed-text";
 
@@ -108,6 +109,18 @@ export const productInputSchema = z.object({
       }
       return order;
     }),
+  maxPerOrder: z
+    .string()
+    .default("")
+    .transform((value, ctx) => {
+      if (!value.trim()) return null;
+      const most = wholeNumber(value);
+      if (most === undefined || most < 1 || most > MAX_QUANTITY) {
+        ctx.addIssue({ code: "custom", message: "maxPerOrderInvalid" satisfies ProductProblem });
+        return z.NEVER;
+      }
+      return most;
+    }),
 });
 
 /** A valid product: what the database stores (the price in minor units, the stock a count or null). */
@@ -132,6 +145,7 @@ export function typedFields(product: ProductRow): Record<ProductField, string> {
     visible: String(product.visible),
     stock: product.stock === null ? "" : String(product.stock),
     sortOrder: String(product.sortOrder),
+    maxPerOrder: product.maxPerOrder === null ? "" : String(product.maxPerOrder),
   };
 }
 

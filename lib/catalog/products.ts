@@ -5,6 +5,7 @@ import { getDb, type DbOrTx } from "../db/client";
 import { productPictures, products, type ProductRow } from "../db/schema";
 import type { Locale } from "../i18n/config";
 import type { MinorUnits } from "../money";
+import { MAX_QUANTITY } from "../cart-limits";
 import { heldStock } from "./stock";
 
 /**
@@ -34,6 +35,20 @@ export interface Product {
   pictures: Picture[];
   /** Units that can be bought now (on hand less what unpaid checkouts hold), or `null` when stock is not counted. */
   available: number | null;
+  /** The most units of it one order may have: the merchant's, or the shop's most per line (lib/cart-limits.ts). */
+  maxPerOrder: number;
+  /** When unpaid checkouts hold some of its stock: the units on hand, and when the earliest of those holds ends. */
+  hold?: { onHand: number; until: Date };
+}
+
+/**
+ * When `quantity` of a product cannot be bought now only because unpaid checkouts hold it (on hand would cover it):
+ * when the earliest of those holds ends, for "held by other checkouts — try again in N minutes". Otherwise undefined:
+ * it can be bought, or it is short on hand (sold out).
+ */
+export function heldUntil(product: Pick<Product, "available" | "hold">, quantity: number): Date | undefined {
+  if (product.available === null || quantity <= product.available || !product.hold) return undefined;
+  return quantity <= product.hold.onHand ? product.hold.until : undefined;
 }
 
 /** The URL of a stored image by its hash (served by app/images/[file]/route.ts with immutable caching). */
@@ -168,6 +183,8 @@ async function withPicturesAndStock(
     pictures: pictures
       .filter((picture) => picture.productId === row.id)
       .map((picture) => ({ large: imageUrl(picture.large), small: imageUrl(picture.small) })),
-    available: row.stock === null ? null : Math.max(0, row.stock - (held.get(row.id) ?? 0)),
+    maxPerOrder: row.maxPerOrder ?? MAX_QUANTITY,
+    available: row.stock === null ? null : Math.max(0, row.stock - (held.get(row.id)?.units ?? 0)),
+    ...(row.stock !== null && held.has(row.id) ? { hold: { onHand: row.stock, until: held.get(row.id)!.freeAt } } : {}),
   }));
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, gt, inArray, isNotNull, not, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, not, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../db/client";
 import { orderLines, orders, products } from "../db/schema";
 import { isPaymentPageAlive, paymentPageDead } from "../payment-page";
@@ -30,11 +30,21 @@ export interface StockLine {
   quantity: number;
 }
 
-/** A line the stock cannot cover: how many there are to buy now (0: sold out). */
-export interface Shortfall {
+/**
+ * A line the stock cannot cover: how many there are to buy now (0: sold out), and — when what is on hand would cover
+ * it but other checkouts hold the rest — `freeAt`, when the earliest of those holds ends.
+ */
+interface Shortfall {
   productId: number;
   wanted: number;
   available: number;
+  freeAt?: Date;
+}
+
+/** What unpaid checkouts hold of one product now: how many units, and when the earliest of those holds ends. */
+export interface Held {
+  units: number;
+  freeAt: Date;
 }
 
 /** The orders whose lines hold stock at `now` (see the module's comment): a condition on `orders`. */
@@ -45,26 +55,41 @@ export function holding(now: Date) {
   )!;
 }
 
+/** When a holding order's hold ends, in SQL: its claim's deadline while `started`, else its payment page's death. */
+const holdEnds = sql`case when ${orders.status} = 'started' then ${orders.claimExpiresAt} else ${orders.paymentExpiresAt} end`;
+
+/** The earliest end of the holds (of those that meet `condition`), read back as a Date; null when there are none. */
+const earliest = (condition?: SQL) =>
+  sql`min(${holdEnds})${condition ? sql` filter (where ${condition})` : sql``}`.mapWith(
+    (value: string | Date): Date | null => (value === null ? null : new Date(value)),
+  );
+
 /**
- * Units that unpaid checkouts hold now, per product.
+ * Units that unpaid checkouts hold now, per product, and when the earliest of those holds ends.
  * @param ids the products. @param exceptOrder an order whose own lines are not counted.
  */
 export async function heldStock(
   db: DbOrTx,
   ids: readonly number[],
   { now = new Date(), exceptOrder }: { now?: Date; exceptOrder?: string } = {},
-): Promise<Map<number, number>> {
+): Promise<Map<number, Held>> {
   if (ids.length === 0) return new Map();
-  const live = db
-    .select({ id: orders.id })
-    .from(orders)
-    .where(exceptOrder ? and(holding(now), sql`${orders.id} <> ${exceptOrder}`) : holding(now));
   const rows = await db
-    .select({ productId: orderLines.productId, held: sql<number>`sum(${orderLines.quantity})::int` })
+    .select({
+      productId: orderLines.productId,
+      units: sql<number>`sum(${orderLines.quantity})::int`,
+      freeAt: earliest(),
+    })
     .from(orderLines)
-    .where(and(inArray(orderLines.orderId, live), inArray(orderLines.productId, [...ids])))
+    .innerJoin(orders, eq(orders.id, orderLines.orderId))
+    .where(
+      and(
+        exceptOrder ? and(holding(now), sql`${orders.id} <> ${exceptOrder}`) : holding(now),
+        inArray(orderLines.productId, [...ids]),
+      ),
+    )
     .groupBy(orderLines.productId);
-  return new Map(rows.map((row) => [row.productId!, row.held]));
+  return new Map(rows.map((row) => [row.productId!, { units: row.units, freeAt: row.freeAt! }]));
 }
 
 /**
@@ -81,22 +106,73 @@ async function lockProducts(tx: Tx, ids: number[]) {
   return new Map(rows.map((row) => [row.id, row.stock]));
 }
 
+/** The budget of held units of one client address: its key, and the most units its open checkouts may hold. */
+export interface HoldBudget {
+  clientAddress: string;
+  max: number;
+}
+
+/** What the checkout's check found: the lines the stock cannot cover, or that the address would hold too much. */
+export type HoldCheck =
+  | { kind: "ok" }
+  | { kind: "short"; lines: Shortfall[] }
+  | { kind: "over_budget"; held: number; freeAt: Date | undefined };
+
 /**
- * The checkout's check, in the claim's transaction: whether the stock can cover `lines` now. When it can, the claim
- * then inserts the order and its lines, and they hold the units from its commit on; when it cannot, nothing is held.
- * @returns the lines it cannot cover (empty when it can cover them all).
+ * The checkout's check, in the claim's transaction (which holds the address's lock): whether the stock can cover
+ * `lines` now, and whether the address's open checkouts would then hold more than `budget.max` units of counted stock
+ * (products whose stock is not counted cost nothing: nobody else can run short of them). When both pass, the claim
+ * inserts the order and its lines, and they hold the units from its commit on; when not, nothing is held. The units
+ * held — per product, and by the address — are one statement.
  */
-export async function holdStock(tx: Tx, lines: readonly StockLine[], now = new Date()): Promise<Shortfall[]> {
+export async function holdStock(
+  tx: Tx,
+  lines: readonly StockLine[],
+  budget: HoldBudget,
+  now = new Date(),
+): Promise<HoldCheck> {
   const ids = [...new Set(lines.map((line) => line.productId))].sort((a, b) => a - b);
   const onHand = await lockProducts(tx, ids);
-  const counted = ids.filter((id) => onHand.get(id) !== null && onHand.get(id) !== undefined);
-  const held = await heldStock(tx, counted, { now });
-  return lines.flatMap((line) => {
+  const counted = (id: number) => onHand.get(id) !== null && onHand.get(id) !== undefined;
+  const mine = eq(orders.clientAddress, budget.clientAddress);
+  const rows = await tx
+    .select({
+      productId: orderLines.productId,
+      units: sql<number>`sum(${orderLines.quantity})::int`,
+      freeAt: earliest(),
+      mine: sql<number>`coalesce(sum(${orderLines.quantity}) filter (where ${mine}), 0)::int`,
+      mineFreeAt: earliest(mine),
+    })
+    .from(orderLines)
+    .innerJoin(orders, eq(orders.id, orderLines.orderId))
+    .innerJoin(products, eq(products.id, orderLines.productId))
+    .where(and(holding(now), isNotNull(products.stock), or(inArray(orderLines.productId, ids), mine)))
+    .groupBy(orderLines.productId);
+  const held = new Map(rows.map((row) => [row.productId!, row]));
+
+  const short = lines.flatMap((line): Shortfall[] => {
     const stock = onHand.get(line.productId);
     if (stock === null || stock === undefined) return [];
-    const available = Math.max(0, stock - (held.get(line.productId) ?? 0));
-    return line.quantity > available ? [{ productId: line.productId, wanted: line.quantity, available }] : [];
+    const hold = held.get(line.productId);
+    const available = Math.max(0, stock - (hold?.units ?? 0));
+    if (line.quantity <= available) return [];
+    // On hand would cover it: other checkouts' holds are why, and the earliest of them ends at `freeAt`.
+    const freeAt = hold?.freeAt && line.quantity <= stock ? { freeAt: hold.freeAt } : {};
+    return [{ productId: line.productId, wanted: line.quantity, available, ...freeAt }];
   });
+  if (short.length > 0) return { kind: "short", lines: short };
+
+  const heldByAddress = rows.reduce((total, row) => total + row.mine, 0);
+  const wanted = lines.reduce((total, line) => total + (counted(line.productId) ? line.quantity : 0), 0);
+  if (wanted > 0 && heldByAddress + wanted > budget.max) {
+    const ends = rows.flatMap((row) => (row.mineFreeAt ? [row.mineFreeAt.getTime()] : []));
+    return {
+      kind: "over_budget",
+      held: heldByAddress,
+      freeAt: ends.length > 0 ? new Date(Math.min(...ends)) : undefined,
+    };
+  }
+  return { kind: "ok" };
 }
 
 /**
@@ -120,7 +196,7 @@ export async function sellStock(tx: Tx, orderId: string, stillHeld: boolean, now
     const held = await heldStock(tx, ids, { now, exceptOrder: orderId });
     oversold = wanted.some(({ productId, quantity }) => {
       const stock = onHand.get(productId);
-      return stock !== null && stock !== undefined && quantity > stock - (held.get(productId) ?? 0);
+      return stock !== null && stock !== undefined && quantity > stock - (held.get(productId)?.units ?? 0);
     });
   }
   for (const { productId, quantity } of wanted) {

@@ -12,6 +12,7 @@ import { newOrderId } from "../ids";
 import { writeOrder } from "../orders/events";
 import { isPaymentPageOpen } from "../payment-page";
 import { ACCESS_TOKEN_LIFETIME_MS, CHECKOUT_DEADLINE_MS } from "../payments";
+import { minutesUntil } from "../time";
 import type { CheckoutDetails } from "./form";
 import type { CheckoutPrice } from "./pricing";
 
@@ -25,7 +26,9 @@ import type { CheckoutPrice } from "./pricing";
  * 2. The address's budget of new payments: at most `budget` within a payment page's life. Each payment costs two of
  *    the calls a minute the service allows the whole shop (docs/payment-service.md, "Rate limit"), so one address
  *    flooding the checkout cannot spend them all. Going to an existing order is free.
- * 3. The stock, with the products' rows locked (lib/catalog/stock.ts, `holdStock`): the lines it cannot cover.
+ * 3. The stock, with the products' rows locked (lib/catalog/stock.ts, `holdStock`): the lines it cannot cover, and the
+ *    address's budget of held units: its open checkouts may hold at most `heldPerAddress` units of counted stock, so
+ *    one address cannot make a product unavailable to everyone by starting checkouts it never pays for.
  * 4. The order as `started` (the claim, owned until `claimExpiresAt`), its lines — which hold their stock from the
  *    commit on — and its `created` event.
  *
@@ -55,6 +58,8 @@ export interface ClaimRequest {
   clientAddress: string;
   /** The most new payments the address may start within a payment page's life. */
   budget: number;
+  /** The most units of counted stock the address's open checkouts may hold at once, this one's included. */
+  heldPerAddress: number;
   /** The shopper's language: the lines' names are stored in it. */
   locale: Locale;
   paymentMethod: PaymentMethodName;
@@ -69,14 +74,27 @@ export interface ClaimRequest {
  * What the claim decided:
  * - `claimed`: a new order, `started`, for this submission to pay for;
  * - `existing`: this checkout's order to go to instead (see the module's comment);
- * - `out_of_stock`: the lines the stock cannot cover, and how many are left of each;
- * - `over_budget`: the address may start no new payment for this many minutes.
+ * - `out_of_stock`: the lines the stock cannot cover, how many are left of each, and — when other checkouts' holds are
+ *   why (on hand would cover it) — when the earliest of those holds ends;
+ * - `over_budget`: the address may start no new payment for this many minutes;
+ * - `too_much_held`: the address's open checkouts hold `held` units, and this cart would take them past `max`; the
+ *   earliest of their holds ends in `retryAfterMinutes`;
+ * - `over_most`: lines with more units than their product's most per order (the merchant's `maxPerOrder`).
  */
 export type Claim =
   | { kind: "claimed"; order: ClaimedOrder }
   | { kind: "existing"; order: OrderRow }
-  | { kind: "out_of_stock"; lines: { name: Product["name"]; available: number }[] }
-  | { kind: "over_budget"; retryAfterMinutes: number };
+  | { kind: "out_of_stock"; lines: ShortLine[] }
+  | { kind: "over_budget"; retryAfterMinutes: number }
+  | { kind: "too_much_held"; held: number; max: number; retryAfterMinutes: number }
+  | { kind: "over_most"; lines: { name: Product["name"]; most: number }[] };
+
+/** A cart line the stock cannot cover: how many are left to buy, and when other checkouts' holds on it end, if they are why. */
+export interface ShortLine {
+  name: Product["name"];
+  available: number;
+  freeAt?: Date;
+}
 
 /** The statuses of a checkout's order that a submission goes to rather than paying again. */
 const GO_TO: readonly OrderStatus[] = ["started", "pending", "awaiting_confirmation", "paid"];
@@ -86,7 +104,7 @@ const GO_TO: readonly OrderStatus[] = ["started", "pending", "awaiting_confirmat
  * @throws the database's error when it cannot read or write: nothing is stored then.
  */
 export async function claimCheckout(db: Db, request: ClaimRequest): Promise<Claim> {
-  const { sessionId, fingerprint, clientAddress, budget, cart } = request;
+  const { sessionId, fingerprint, clientAddress, budget, heldPerAddress, cart } = request;
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`checkout:${sessionId}:${fingerprint}`}, 0)),
       pg_advisory_xact_lock(hashtextextended(${`payments:${clientAddress}`}, 0))`);
@@ -98,6 +116,16 @@ export async function claimCheckout(db: Db, request: ClaimRequest): Promise<Clai
     });
     if (existing && (existing.status !== "pending" || canResume(existing)))
       return { kind: "existing", order: existing };
+
+    // The merchant's most per order of each product: a cart over it (one posted by hand, or added before the merchant
+    // lowered it) is never held.
+    const overMost = cart.lines.filter((line) => line.quantity > line.product.maxPerOrder);
+    if (overMost.length > 0) {
+      return {
+        kind: "over_most",
+        lines: overMost.map((line) => ({ name: line.product.name, most: line.product.maxPerOrder })),
+      };
+    }
 
     // 2. The address's budget.
     const now = new Date();
@@ -115,19 +143,28 @@ export async function claimCheckout(db: Db, request: ClaimRequest): Promise<Clai
     if (recent.length >= budget) {
       // Free again once the oldest of the last `budget` leaves the window.
       const freeAt = recent.at(-1)!.createdAt.getTime() + PAYMENTS_WINDOW_MS;
-      return { kind: "over_budget", retryAfterMinutes: Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000)) };
+      return { kind: "over_budget", retryAfterMinutes: minutesUntil(freeAt, now.getTime()) };
     }
 
-    // 3. The stock.
-    const shortfall = await holdStock(
+    // 3. The stock, and the address's held units.
+    const check = await holdStock(
       tx,
       cart.lines.map((line) => ({ productId: line.product.id, quantity: line.quantity })),
+      { clientAddress, max: heldPerAddress },
       now,
     );
-    if (shortfall.length > 0) {
+    if (check.kind === "short") {
       const names = new Map(cart.lines.map((line) => [line.product.id, line.product.name]));
-      const lines = shortfall.map(({ productId, available }) => ({ name: names.get(productId)!, available }));
+      const lines = check.lines.map(({ productId, available, freeAt }) => ({
+        name: names.get(productId)!,
+        available,
+        ...(freeAt ? { freeAt } : {}),
+      }));
       return { kind: "out_of_stock", lines };
+    }
+    if (check.kind === "over_budget") {
+      const retryAfterMinutes = check.freeAt ? minutesUntil(check.freeAt, now.getTime()) : 1;
+      return { kind: "too_much_held", held: check.held, max: heldPerAddress, retryAfterMinutes };
     }
 
     // 4. The order, its lines and its event.

@@ -1,7 +1,6 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { PricedCart } from "../cart";
-import type { Product } from "../catalog/products";
 import type { Db } from "../db/client";
 import { describeDbFailure } from "../db/errors";
 import { orders, type OrderRow, type PaymentMethodName } from "../db/schema";
@@ -12,7 +11,8 @@ import { logger } from "../log";
 import { changeOrder } from "../orders/events";
 import { PAYMENT_METHODS, type PaymentStart } from "../payment-methods";
 import { PAYMENT_ERROR_KINDS, PaymentError, type PaymentErrorKind } from "../payments";
-import { claimCheckout, CLAIM_MS, type ClaimedOrder } from "./claim";
+import type { Product } from "../catalog/products";
+import { claimCheckout, CLAIM_MS, type ClaimedOrder, type ShortLine } from "./claim";
 import { checkoutFingerprint } from "./fingerprint";
 import type { CheckoutDetails } from "./form";
 import { priceCheckout } from "./pricing";
@@ -42,7 +42,7 @@ export class OrderStoreError extends Error {
 
 /** The stock cannot cover the cart now: nothing was held, nothing asked of the service; the cart is kept. */
 export class OutOfStockError extends Error {
-  constructor(readonly lines: { name: Product["name"]; available: number }[]) {
+  constructor(readonly lines: ShortLine[]) {
     super("the stock cannot cover the cart");
     this.name = "OutOfStockError";
   }
@@ -61,6 +61,29 @@ export class PriceChangedError extends Error {
   constructor(readonly changes: PriceChange[]) {
     super("the checkout costs other than what its form showed");
     this.name = "PriceChangedError";
+  }
+}
+
+/** Lines with more units than their product's most per order: nothing was held, nothing asked of the service. */
+export class OverMostError extends Error {
+  constructor(readonly lines: { name: Product["name"]; most: number }[]) {
+    super("the cart has more of a product than one order may have");
+    this.name = "OverMostError";
+  }
+}
+
+/**
+ * The client address's open checkouts already hold `held` units of counted stock, and this cart would take them past
+ * `max`: nothing was held, nothing asked of the service; the earliest of those holds ends in `retryAfterMinutes`.
+ */
+export class HeldTooMuchError extends Error {
+  constructor(
+    readonly held: number,
+    readonly max: number,
+    readonly retryAfterMinutes: number,
+  ) {
+    super("this client address's open checkouts hold as many units as they may");
+    this.name = "HeldTooMuchError";
   }
 }
 
@@ -97,16 +120,22 @@ export interface PlaceOrderInput {
  * Places the order for a validated checkout, priced on the server, and says where to send the customer: this cart's
  * paid order; else the same checkout's pending payment; else the one a racing submission is starting; else a new one.
  * @param options.paymentsPerAddress the budget of new payments per client address (default: PAYMENTS_PER_ADDRESS).
- * @throws PriceChangedError when a price or the delivery fee is not what the form showed; OutOfStockError when the
- *   stock cannot cover the cart; PaymentBudgetError when the client address may start no new payment now;
- *   PaymentError when the service did not create the payment (docs/payment-service.md, "Errors and what the shop
- *   does"), also when a racing submission of the same checkout failed that way; OrderStoreError when the database
- *   failed; EnvError.
+ * @param options.heldPerAddress the most units of counted stock a client address's open checkouts may hold (default:
+ *   HELD_UNITS_PER_ADDRESS).
+ * @throws PriceChangedError when a price or the delivery fee is not what the form showed; OverMostError when a line
+ *   has more than its product's most per order; OutOfStockError when the stock cannot cover the cart;
+ *   PaymentBudgetError when the client address may start no new payment now; HeldTooMuchError when its open checkouts
+ *   would hold too many units; PaymentError when the service did not create the payment (docs/payment-service.md,
+ *   "Errors and what the shop does"), also when a racing submission of the same checkout failed that way;
+ *   OrderStoreError when the database failed; EnvError.
  */
 export async function placeOrder(
   db: Db,
   input: PlaceOrderInput,
-  { paymentsPerAddress = getEnv().PAYMENTS_PER_ADDRESS }: { paymentsPerAddress?: number } = {},
+  {
+    paymentsPerAddress = getEnv().PAYMENTS_PER_ADDRESS,
+    heldPerAddress = getEnv().HELD_UNITS_PER_ADDRESS,
+  }: { paymentsPerAddress?: number; heldPerAddress?: number } = {},
 ): Promise<PlacedOrder> {
   const { paymentMethod = "online" } = input;
   // 1. Price: the lines as the catalogue has them, then the chosen zone's fee; refused unless the form showed it.
@@ -118,10 +147,12 @@ export async function placeOrder(
   for (;;) {
     // 2. Claim: this checkout's order to go to, or a new one stored as `started`.
     const claim = await storeStep(() =>
-      claimCheckout(db, { ...input, paymentMethod, fingerprint, price, budget: paymentsPerAddress }),
+      claimCheckout(db, { ...input, paymentMethod, fingerprint, price, budget: paymentsPerAddress, heldPerAddress }),
     );
     if (claim.kind === "out_of_stock") throw new OutOfStockError(claim.lines);
     if (claim.kind === "over_budget") throw new PaymentBudgetError(claim.retryAfterMinutes);
+    if (claim.kind === "over_most") throw new OverMostError(claim.lines);
+    if (claim.kind === "too_much_held") throw new HeldTooMuchError(claim.held, claim.max, claim.retryAfterMinutes);
     let order: ClaimedOrder;
     if (claim.kind === "existing") {
       const next = await goTo(db, claim.order);

@@ -2,22 +2,40 @@ import { EnvError } from "../env";
 import type { Locale } from "../i18n/config";
 import { formatMoney } from "../money";
 import { PaymentError } from "../payments";
+import { minutesUntil } from "../time";
 import { problem, translateProblem, type Problem } from "../problems";
-import { OrderStoreError, OutOfStockError, PaymentBudgetError, PriceChangedError } from "./place-order";
+import {
+  HeldTooMuchError,
+  OrderStoreError,
+  OutOfStockError,
+  OverMostError,
+  PaymentBudgetError,
+  PriceChangedError,
+} from "./place-order";
 
 /**
  * What the customer is told when placing the order failed, in their language: which lines the stock cannot cover and
- * how many are left of each; which prices changed since the form showed them, from what to what; or
+ * how many are left of each (or, when other checkouts hold them, in how many minutes to try again); which prices
+ * changed since the form showed them, from what to what; or
  * {@link checkoutProblem}'s message.
  */
-export async function describeCheckoutFailure(error: unknown, locale: Locale): Promise<string> {
+export async function describeCheckoutFailure(error: unknown, locale: Locale, now = Date.now()): Promise<string> {
   if (error instanceof OutOfStockError) {
     const lines = await Promise.all(
-      error.lines.map(({ name, available }) =>
-        translateProblem({ key: "outOfStockLine", values: { name: name[locale], left: available } }),
+      error.lines.map(({ name, available, freeAt }) =>
+        translateProblem(
+          freeAt
+            ? { key: "heldLine", values: { name: name[locale], minutes: minutesUntil(freeAt, now) } }
+            : { key: "outOfStockLine", values: { name: name[locale], left: available } },
+        ),
       ),
     );
-    return translateProblem({ key: "outOfStock", values: { lines: lines.join("; ") } });
+    const key = error.lines.every((line) => line.freeAt) ? "heldLines" : "outOfStock";
+    return translateProblem({ key, values: { lines: lines.join("; ") } });
+  }
+  if (error instanceof OverMostError) {
+    const lines = error.lines.map(({ name, most }) => `${name[locale]} (${most})`).join("; ");
+    return translateProblem({ key: "overMost", values: { lines } });
   }
   if (error instanceof PriceChangedError) {
     const money = (minor: number) => formatMoney(minor, locale);
@@ -71,6 +89,11 @@ function checkoutProblem(error: unknown): Problem {
   }
   if (error instanceof OrderStoreError) return problem("orderNotSaved");
   if (error instanceof PaymentBudgetError) return problem("tooManyPayments", { minutes: error.retryAfterMinutes });
+  if (error instanceof HeldTooMuchError) {
+    return error.held === 0
+      ? problem("tooManyToHold", { max: error.max })
+      : problem("tooMuchHeld", { held: error.held, max: error.max, minutes: error.retryAfterMinutes });
+  }
   if (error instanceof EnvError) return problem("notConfigured");
   return problem("unexpected");
 }

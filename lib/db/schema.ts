@@ -542,6 +542,8 @@ export const products = pgTable(
     stock: integer(),
     /** The storefront lists products by this, then by id. */
     sortOrder: integer().notNull().default(0),
+    /** The most units of it one order may have; null: the shop's most per line (lib/cart-limits.ts, 20). */
+    maxPerOrder: integer(),
     ...timestamps,
   },
   (t) => [
@@ -550,6 +552,7 @@ export const products = pgTable(
       .where(sql`${t.visible}`),
     check("products_slug_format", sql`${t.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$' and length(${t.slug}) <= 100`),
     check("products_price_range", sql.raw(`price_minor > 0 and price_minor <= ${MAX_PRICE_MINOR}`)),
+    check("products_max_per_order_range", sql.raw(`max_per_order between 1 and 20`)),
     check("products_kind_known", sql.raw(`kind in (${PRODUCT_KINDS.map((kind) => `'${kind}'`).join(", ")})`)),
   ],
 );

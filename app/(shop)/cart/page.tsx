@@ -10,6 +10,7 @@ import { readOrUnavailable } from "@/components/database-unavailable";
 import { priceCart } from "@/lib/cart";
 import { getDb } from "@/lib/db/client";
 import { formatMoney } from "@/lib/money";
+import { minutesUntil } from "@/lib/time";
 import { getSession } from "@/lib/session";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -50,7 +51,7 @@ export default async function CartPage() {
         </div>
       )}
       <ul className="mt-6 divide-y divide-sand-200 rounded-xl border border-sand-200 bg-white">
-        {priced.lines.map(({ product, quantity, totalMinor, seenMinor, available }) => {
+        {priced.lines.map(({ product, quantity, totalMinor, seenMinor, available, heldUntil, most }) => {
           const name = product.name[locale];
           return (
             <li key={product.id} className="flex gap-4 p-4" data-testid="cart-line">
@@ -73,10 +74,21 @@ export default async function CartPage() {
                     })}
                   </p>
                 )}
-                {available !== undefined && (
-                  <p className="text-sm text-red-800" data-testid="short-stock">
-                    {available === 0 ? t("soldOut") : t("onlyLeft", { left: available })}
+                {most !== undefined && (
+                  <p className="text-sm text-red-800" data-testid="over-most">
+                    {t("overMost", { max: most })}
                   </p>
+                )}
+                {heldUntil ? (
+                  <p className="text-sm text-amber-800" data-testid="held-stock">
+                    {t("held", { minutes: minutesUntil(heldUntil) })}
+                  </p>
+                ) : (
+                  available !== undefined && (
+                    <p className="text-sm text-red-800" data-testid="short-stock">
+                      {available === 0 ? t("soldOut") : t("onlyLeft", { left: available })}
+                    </p>
+                  )
                 )}
                 <CartLineControls
                   productId={product.id}

@@ -16,6 +16,7 @@ export async function productFormLabels(mode: "create" | "save"): Promise<Produc
       price: t("hints.price"),
       stock: t("hints.stock"),
       sortOrder: t("hints.sortOrder"),
+      maxPerOrder: t("hints.maxPerOrder"),
     },
     kinds: { physical: t("kinds.physical"), digital: t("kinds.digital") },
     submit: t(mode),

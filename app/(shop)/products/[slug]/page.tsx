@@ -4,9 +4,10 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { AddToCartForm } from "@/components/add-to-cart-form";
 import { ProductImage } from "@/components/product-image";
 import { readOrUnavailable } from "@/components/database-unavailable";
-import { findProduct } from "@/lib/catalog/products";
+import { findProduct, heldUntil } from "@/lib/catalog/products";
 import { LOW_STOCK } from "@/lib/catalog/stock";
 import { formatMoney } from "@/lib/money";
+import { minutesUntil } from "@/lib/time";
 
 type Props = { params: Promise<{ slug: string }> };
 
@@ -19,7 +20,10 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: product?.name[locale] ?? t("productNotFound") };
 }
 
-/** One product: its pictures, price, description, and "Add to cart" — or "Sold out", which cannot be added. */
+/**
+ * One product: its pictures, price, description, and "Add to cart" — or "Sold out", which cannot be added, or "Held by
+ * other checkouts — try again in N minutes" when unpaid checkouts hold what is on hand.
+ */
 export default async function ProductPage({ params }: Props) {
   const [{ slug }, locale, t] = await Promise.all([params, getLocale(), getTranslations("product")]);
   const read = await readOrUnavailable(() => findProduct(slug), {
@@ -30,6 +34,7 @@ export default async function ProductPage({ params }: Props) {
   const product = read.data;
   if (!product) notFound();
   const [first, ...others] = product.pictures;
+  const held = heldUntil(product, 1);
   return (
     <article className="grid gap-8 md:grid-cols-2">
       <div className="grid gap-3">
@@ -59,7 +64,11 @@ export default async function ProductPage({ params }: Props) {
         <h1 className="text-2xl font-semibold tracking-tight">{product.name[locale]}</h1>
         <p className="mt-2 text-xl">{formatMoney(product.priceMinor, locale)}</p>
         <p className="mt-4 text-stone-700">{product.description[locale]}</p>
-        {product.available === 0 ? (
+        {held ? (
+          <p className="mt-6 font-medium text-stone-800" data-testid="held">
+            {t("held", { minutes: minutesUntil(held) })}
+          </p>
+        ) : product.available === 0 ? (
           <p className="mt-6 font-medium text-stone-800" data-testid="sold-out">
             {t("soldOut")}
           </p>

@@ -1,4 +1,6 @@
+import { Readable, pipeline } from "node:stream";
 import { CsvError, parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify";
 
 /**
  * Reading and writing the spreadsheets merchants exchange with the back office (the reconciliation's payment lists,
@@ -112,8 +114,40 @@ export function parseCsv(body: string, maxRows: number): CsvRecords {
 /**
  * A spreadsheet cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is a formula to Excel and
  * LibreOffice; a leading apostrophe keeps it text (OWASP, "CSV injection"). Customer names and e-mails are typed by
- * anyone, so every text cell a CSV export writes goes through this.
+ * anyone, so every cell a CSV export writes goes through this ({@link csvStream} does it). A formula character later
+ * in a cell (`x;=1+2`) can only start a cell of its own if a spreadsheet splits the cell there, which quoting every
+ * cell prevents whatever delimiter it splits on ({@link csvStream}).
  */
 export function neutraliseFormula(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/**
+ * A CSV download written as it is read: `header`, then every row of `rows`, each cell through `guard` (by default
+ * {@link neutraliseFormula}) and quoted — all of them, empty ones too, so that no `,` `;` tab `|` or line break inside
+ * a cell can split it in a spreadsheet that opens the file with another delimiter than the `,` it was written with
+ * (OWASP, "CSV injection": quote every cell, double the quotes inside, an apostrophe before a formula character).
+ * `rows` is pulled only as fast as the response is read (backpressure): an export holds a batch of rows in memory,
+ * never the whole file.
+ * @param options.bom start with a UTF-8 byte order mark (Excel then reads Arabic as UTF-8); `windows`: lines end
+ *   with CRLF. `done` is called once when the stream ends: read to the end, failed, or cancelled by the reader.
+ */
+export function csvStream(
+  header: readonly string[],
+  rows: AsyncIterable<readonly string[]>,
+  options: { bom?: boolean; windows?: boolean; guard?: (cell: string) => string; done?: (error?: Error) => void } = {},
+): ReadableStream<Uint8Array> {
+  const guard = options.guard ?? neutraliseFormula;
+  async function* records() {
+    yield header;
+    for await (const row of rows) yield row.map(guard);
+  }
+  const writer = stringify({
+    bom: options.bom ?? false,
+    record_delimiter: options.windows ? "windows" : "unix",
+    quoted: true,
+    quoted_empty: true,
+  });
+  pipeline(Readable.from(records()), writer, (error) => options.done?.(error ?? undefined));
+  return Readable.toWeb(writer) as ReadableStream<Uint8Array>;
 }

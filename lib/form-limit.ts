@@ -18,11 +18,11 @@ export const MAX_FORM_BYTES = 64 * 1024;
  */
 export const MAX_LIST_FORM_BYTES = 576 * 1024;
 /**
- * The catalogue CSV's form (app/admin/products/import): a file of up to 4,000,000 bytes (lib/catalog/csv.ts,
+ * The catalogue CSV's form (app/admin/products/import): a file of up to 4 MB (lib/catalog/csv.ts,
  * `MAX_CATALOG_CSV_BYTES`: 10,000 products; the page itself refuses a larger one with a message) and the form around
  * it; under Next.js's own limit, which pictures raised (next.config.mjs).
  */
-export const MAX_CATALOG_FORM_BYTES = 4_000_000 + MAX_FORM_BYTES;
+export const MAX_CATALOG_FORM_BYTES = 4 * 1024 * 1024 + MAX_FORM_BYTES;
 /** The pages whose forms carry a file, their limit, and the sentence of the refusal page that names what they read. */
 const FILE_FORMS: Record<string, { limit: number; text: "textList" | "textCatalog" }> = {
   "/admin/reconcile": { limit: MAX_LIST_FORM_BYTES, text: "textList" },
@@ -104,7 +104,7 @@ export function refuseOversizedForm(request: NextRequest, nonce: string): Respon
           : Object.hasOwn(FILE_FORMS, pathname)
             ? FILE_FORMS[pathname]!.text
             : "text",
-        { size: Math.floor(limit / 1024) },
+        { size: limit / 1024 },
       ),
       back: t("back"),
     };

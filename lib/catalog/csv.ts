@@ -37,11 +37,12 @@ type Column = (typeof CSV_COLUMNS)[number];
 /** The most products one file may hold: the shop's own export of a catalogue this size imports back. */
 export const MAX_CATALOG_CSV_ROWS = 10_000;
 /**
- * The largest file the import reads: {@link MAX_CATALOG_CSV_ROWS} products of 400 bytes each, about twice what a product
- * with two-sentence descriptions in both languages takes in the export. The form around it stays under Next.js's
- * limit for server actions (lib/form-limit.ts, `MAX_CATALOG_FORM_BYTES`; next.config.mjs).
+ * The largest file the import reads, 4 MB: {@link MAX_CATALOG_CSV_ROWS} products of about 400 bytes each, more than a
+ * product with two-sentence descriptions in both languages takes in the export (10,000 such products: 3.3 MB). The
+ * form around it stays under Next.js's limit for server actions (lib/form-limit.ts, `MAX_CATALOG_FORM_BYTES`;
+ * next.config.mjs).
  */
-export const MAX_CATALOG_CSV_BYTES = 4_000_000;
+export const MAX_CATALOG_CSV_BYTES = 4 * 1024 * 1024;
 
 /** The reason of the stock adjustment an import records for an existing product. */
 export const IMPORT_STOCK_REASON = "CSV import";

@@ -1,6 +1,8 @@
 import "server-only";
 import { getLocale, getTranslations } from "next-intl/server";
 import { direction, isLocale } from "../i18n/config";
+import { describeDbFailure } from "../db/errors";
+import { logger } from "../log";
 
 /**
  * How many CSV exports (the orders', the catalogue's) one server instance streams at once. Each holds one of the
@@ -15,17 +17,22 @@ const state = globalThis as typeof globalThis & { shopExportsRunning?: number };
 
 /**
  * Claims one of the instance's {@link MAX_CONCURRENT_EXPORTS} export slots.
- * @returns the function that gives it back (calling it again does nothing), or `null` when every slot is taken.
+ * @param name the export's name in the log (`orders`, `products`).
+ * @returns the function that gives it back when the export's stream ends, with the error it ended with, if any: a
+ *   failure (the database lost mid-file) is logged, a download the browser cancelled is not. Calling it again does
+ *   nothing. `null` when every slot is taken.
  */
-export function claimExportSlot(): (() => void) | null {
+export function claimExportSlot(name = "export"): ((error?: Error) => void) | null {
   const running = state.shopExportsRunning ?? 0;
   if (running >= MAX_CONCURRENT_EXPORTS) return null;
   state.shopExportsRunning = running + 1;
   let released = false;
-  return () => {
+  return (error) => {
     if (released) return;
     released = true;
     state.shopExportsRunning = Math.max(0, (state.shopExportsRunning ?? 1) - 1);
+    if (error && (error as { code?: string }).code !== "ERR_STREAM_PREMATURE_CLOSE")
+      logger.error({ event: "admin_export_failed", export: name, ...describeDbFailure(error) });
   };
 }
 

@@ -13,7 +13,7 @@ export async function GET(request: Request): Promise<Response> {
   // A relative Location: behind a reverse proxy, request.url carries the proxy's upstream host, not the public one.
   if (!(await currentAdmin())) return new Response(null, { status: 303, headers: { Location: "/admin/sign-in" } });
   const { query } = parseOrderListQuery(Object.fromEntries(new URL(request.url).searchParams));
-  const release = claimExportSlot();
+  const release = claimExportSlot("orders");
   if (!release) return exportBusyResponse("/admin/orders");
   return new Response(exportOrdersCsv(getDb(), query, release), {
     headers: {

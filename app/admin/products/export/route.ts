@@ -12,7 +12,7 @@ import { getDb } from "@/lib/db/client";
 export async function GET(): Promise<Response> {
   // A relative Location: behind a reverse proxy, request.url carries the proxy's upstream host, not the public one.
   if (!(await currentAdmin())) return new Response(null, { status: 303, headers: { Location: "/admin/sign-in" } });
-  const release = claimExportSlot();
+  const release = claimExportSlot("products");
   if (!release) return exportBusyResponse("/admin/products/import");
   const date = new Date().toISOString().slice(0, 10);
   return new Response(exportCatalogCsv(getDb(), release), {

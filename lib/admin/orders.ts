@@ -375,7 +375,7 @@ export function exportFileName(now = new Date()): string {
 }
 
 /** Orders read per query of the export: its memory is one batch's, whatever the number of orders. */
-const EXPORT_BATCH = 500;
+const EXPORT_BATCH = 250;
 
 /**
  * The filtered list as CSV, every matching order (not one page), oldest first, streamed as it is read (lib/csv.ts,
@@ -394,11 +394,11 @@ export function exportOrdersCsv(db: Db, query: ListFilter, done?: (error?: Error
 }
 
 /**
- * The export's rows, read by keyset in batches of {@link EXPORT_BATCH}, each batch's queries one after the other: an
+ * The export's rows a batch at a time, read by keyset in batches of {@link EXPORT_BATCH}, each batch's queries one after the other: an
  * export holds at most one of the pool's connections at a time, so checkouts keep the others. The next batch is read
  * only when the reader has taken the last one (the stream's backpressure).
  */
-async function* exportRows(db: Db, query: ListFilter): AsyncGenerator<string[]> {
+async function* exportRows(db: Db, query: ListFilter): AsyncGenerator<string[][]> {
   const where = conditions(query);
   let edge: { at: Date; id: string } | undefined;
   for (;;) {
@@ -430,9 +430,9 @@ async function* exportRows(db: Db, query: ListFilter): AsyncGenerator<string[]> 
       .orderBy(asc(orderEvents.id));
     const linesOf = groupByOrder(lines);
     const movesOf = groupByOrder(moves);
-    for (const order of batch) {
+    yield batch.map((order) => {
       const payment = paymentRecord(order, movesOf.get(order.id) ?? []);
-      yield [
+      return [
         order.id,
         tripoliTime(order.createdAt),
         effectiveStatus(order),
@@ -458,7 +458,7 @@ async function* exportRows(db: Db, query: ListFilter): AsyncGenerator<string[]> 
         order.secondPhone ?? "",
         order.deliveryMethod === "delivery" ? toWireAmount(order.deliveryFeeMinor) : "",
       ];
-    }
+    });
     const last = batch.at(-1)!;
     edge = { at: last.createdAt, id: last.id };
   }

@@ -107,7 +107,7 @@ function unguardCell(value: string): string {
 }
 
 /** Products read per query of the export: its memory is one batch's, whatever the catalogue's size. */
-const EXPORT_BATCH = 500;
+const EXPORT_BATCH = 250;
 
 /**
  * The whole catalogue, hidden products included, as a CSV stream written as it is read (lib/csv.ts, `csvStream`:
@@ -120,7 +120,7 @@ export function exportCatalogCsv(db: DbOrTx, done?: (error?: Error) => void): Re
 }
 
 /** The catalogue's rows, read by keyset on (sort order, id) in batches, one query at a time. */
-async function* catalogRows(db: DbOrTx): AsyncGenerator<string[]> {
+async function* catalogRows(db: DbOrTx): AsyncGenerator<string[][]> {
   let edge: { sortOrder: number; id: number } | undefined;
   for (;;) {
     const batch = await db
@@ -130,10 +130,10 @@ async function* catalogRows(db: DbOrTx): AsyncGenerator<string[]> {
       .orderBy(asc(products.sortOrder), asc(products.id))
       .limit(EXPORT_BATCH);
     if (batch.length === 0) return;
-    for (const product of batch) {
+    yield batch.map((product) => {
       const shown = typedFields(product);
-      yield CSV_COLUMNS.map((column) => shown[column]);
-    }
+      return CSV_COLUMNS.map((column) => shown[column]);
+    });
     const last = batch.at(-1)!;
     edge = { sortOrder: last.sortOrder, id: last.id };
   }

@@ -3,8 +3,8 @@
 // An embedded PostgreSQL is migrated and seeded as the full bench seeds it (bench/seed.ts); the emulator answers the
 // payment calls (25 ms each, as the checkout bench); an admin signs in through the sign-in form. Then rounds of an
 // idle phase and a loaded one, alternating which comes first: a checkout at a time (the real form, posted as a
-// browser without JavaScript), in the loaded phase while four `/admin/orders/export` downloads run, each read to its
-// end as fast as it comes. The instance streams at most two at once (lib/admin/exports.ts): the others are answered
+// browser without JavaScript), in the loaded phase while four `/admin/orders/export` downloads run, each read as fast
+// as it comes (and cancelled once the phase's checkouts are done). The instance streams at most two at once (lib/admin/exports.ts): the others are answered
 // 503 at once, and counted. Verdict: the checkouts' p50 beside the exports within 2× their idle p50; exits non-zero
 // when over. Also printed: each export's time and size, and the shop's memory (RSS of its processes) at its highest.
 //
@@ -32,8 +32,8 @@ const ORDERS = 100_000;
 const EXPORTS = 4;
 const ROUNDS = 3;
 /** Checkouts per phase: the loaded phase stops early when the exports have all ended. */
-const CHECKOUTS = 20;
-const WARMUP = 5;
+const CHECKOUTS = 15;
+const WARMUP = 3;
 const LATENCY_MS = 25;
 const BUDGET = 2;
 
@@ -99,18 +99,27 @@ try {
     return lines.split("\n").reduce((sum, line) => sum + (Number(line.trim()) || 0), 0) / 1024;
   };
 
-  /** One download of the orders' CSV, read to its end. */
-  const download = async () => {
+  /**
+   * One download of the orders' CSV, read as fast as it comes until its end or until `signal` stops it (the browser
+   * cancelling: the instance must then give its slot back). @returns its status, the bytes read and whether it ended.
+   */
+  const download = async (signal: AbortSignal) => {
     const started = performance.now();
-    const response = await fetch(`${shop.url}/admin/orders/export`, { headers: { Cookie: cookie } });
+    const response = await fetch(`${shop.url}/admin/orders/export`, { headers: { Cookie: cookie }, signal });
     let bytes = 0;
     let firstByteMs: number | undefined;
-    const reader = response.body!.getReader();
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      firstByteMs ??= performance.now() - started;
-      bytes += chunk.value.byteLength;
+    let complete = true;
+    try {
+      const reader = response.body!.getReader();
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        firstByteMs ??= performance.now() - started;
+        bytes += chunk.value.byteLength;
+      }
+    } catch (error) {
+      if (!signal.aborted) throw error;
+      complete = false;
     }
-    return { status: response.status, bytes, firstByteMs: firstByteMs ?? 0, ms: performance.now() - started };
+    return { status: response.status, bytes, complete, firstByteMs: firstByteMs ?? 0, ms: performance.now() - started };
   };
 
   console.log(`Preparing ${ROUNDS * 2 * CHECKOUTS + WARMUP} carts (untimed)…`);
@@ -129,7 +138,8 @@ try {
     const loadedPhase = async () => {
       let running = EXPORTS;
       let rss = shopRssMb();
-      const downloads = Array.from({ length: EXPORTS }, () => download().finally(() => (running -= 1)));
+      const stop = new AbortController();
+      const downloads = Array.from({ length: EXPORTS }, () => download(stop.signal).finally(() => (running -= 1)));
       const sampler = setInterval(() => (rss = Math.max(rss, shopRssMb())), 250);
       await new Promise((resolve) => setTimeout(resolve, 300)); // the exports under way before the first checkout
       const times: number[] = [];
@@ -138,6 +148,7 @@ try {
         if (running === 0 && times.length >= 5) break;
         times.push(await checkout(cart));
       }
+      stop.abort(); // the checkouts are measured: the exports still running are cancelled, as a browser would
       const exports = await Promise.all(downloads);
       clearInterval(sampler);
       return { times, exports, rss };

@@ -73,14 +73,15 @@ describe("a CSV download", () => {
       for (; read < 1_000; read++)
         yield Array.from({ length: 100 }, (_, row) => [`row ${read}.${row}`, "x".repeat(100)]);
     }
-    let ended: Error | undefined;
-    const reader = csvStream(["n", "text"], many(), { done: (error) => (ended = error) }).getReader();
+    let end: (error?: Error) => void = () => {};
+    const ended = new Promise<Error | undefined>((resolve) => (end = resolve));
+    const reader = csvStream(["n", "text"], many(), { done: (error) => end(error) }).getReader();
     await reader.read();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(read).toBeLessThan(100);
     await reader.cancel();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(ended).toBeInstanceOf(Error);
+    // Cancelled by its reader (the browser), it ends with the premature close that gives the export's slot back.
+    expect(await ended).toBeInstanceOf(Error);
   });
 });
 

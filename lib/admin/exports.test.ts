@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { claimExportSlot, MAX_CONCURRENT_EXPORTS } from "./exports";
 
 describe("the instance's export slots", () => {
-  it("lets two exports run at once, refuses a third until one ends, and counts an ended one once", () => {
+  it("lets as many exports run at once as it allows, refuses one more until one ends, and counts an ended one once", () => {
     const running = Array.from({ length: MAX_CONCURRENT_EXPORTS }, () => claimExportSlot());
     expect(running.every(Boolean)).toBe(true);
     expect(claimExportSlot()).toBeNull();

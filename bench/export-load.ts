@@ -4,12 +4,13 @@
 // payment calls (25 ms each, as the checkout bench); an admin signs in through the sign-in form. Then rounds of an
 // idle phase and a loaded one, alternating which comes first: a checkout at a time (the real form, posted as a
 // browser without JavaScript), in the loaded phase while four `/admin/orders/export` downloads run, each read as fast
-// as it comes (and cancelled once the phase's checkouts are done). The instance streams one at a time (lib/admin/exports.ts): the others are answered 503
-// at once, and counted. Verdict: the checkouts' p50 beside the exports within 2× their idle p50; exits non-zero
-// when over. Also printed: each export's time and size, and the shop's memory (RSS of its processes) at its highest.
+// as it comes (and cancelled once the phase's checkouts are done). The instance streams one at a time
+// (lib/admin/exports.ts): the others are answered 503 at once, and counted. Verdict: the checkouts' p50 beside the
+// exports within 2× their idle p50; exits non-zero when over. Also printed: each export's time and size, the time to
+// its first byte, and the shop's memory (RSS of its processes) at its highest.
 //
 // Runs the shop's production build in .next/, made first when there is none (bench/build.ts). Takes about three
-// minutes on 2 cores (most of it the seeding and the exports).
+// minutes on 2 cores (most of it the seeding and preparing the carts).
 import { execFileSync } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";
 import {

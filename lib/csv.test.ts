@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { decodeCsvFile, detectDelimiter, neutraliseFormula, parseCsv } from "./csv";
+import { parse } from "csv-parse/sync";
+import { isFormula, spreadsheetCells } from "../testing/spreadsheet";
+import { csvStream, decodeCsvFile, detectDelimiter, neutraliseFormula, parseCsv } from "./csv";
 
 describe("a CSV file's bytes", () => {
   const csv = "المبلغ,المرجع\n";
@@ -51,3 +53,38 @@ describe("a cell a spreadsheet would run as a formula", () => {
     expect(neutraliseFormula(value)).toBe(expected);
   });
 });
+
+describe("a CSV download", () => {
+  it("quotes every cell, so that no delimiter a spreadsheet splits on starts a formula inside one", async () => {
+    const rows = [
+      ["x;=1+2", "y,+1", "z\t-1", "w|@SUM(A1)", "v\n=1", ""],
+      ['say "hi"', "=1", "", "", "", ""],
+    ];
+    const text = await new Response(csvStream(["a", "b", "c", "d", "e", "f"], toAsync([rows]))).text();
+    for (const delimiter of [";", ",", "\t", "|"])
+      expect(spreadsheetCells(text, delimiter).filter(isFormula)).toEqual([]);
+    // Read with the delimiter it was written with, every cell is what it was, a formula kept text.
+    expect(parse(text)).toEqual([["a", "b", "c", "d", "e", "f"], rows[0], ['say "hi"', "'=1", "", "", "", ""]]);
+  });
+
+  it("reads its batches only as fast as they are taken, and says when it ended", async () => {
+    let read = 0;
+    async function* many() {
+      for (; read < 1_000; read++)
+        yield Array.from({ length: 100 }, (_, row) => [`row ${read}.${row}`, "x".repeat(100)]);
+    }
+    let end: (error?: Error) => void = () => {};
+    const ended = new Promise<Error | undefined>((resolve) => (end = resolve));
+    const reader = csvStream(["n", "text"], many(), { done: (error) => end(error) }).getReader();
+    await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(read).toBeLessThan(100);
+    await reader.cancel();
+    // Cancelled by its reader (the browser), it ends with the premature close that gives the export's slot back.
+    expect(await ended).toBeInstanceOf(Error);
+  });
+});
+
+async function* toAsync<T>(items: readonly T[]) {
+  yield* items;
+}

@@ -13,16 +13,20 @@ import { direction, LOCALE_COOKIE, resolveLocale, type Locale } from "./i18n/con
 export const MAX_FORM_BYTES = 64 * 1024;
 
 /**
- * The two larger forms: the back office's payment list (app/admin/reconcile) and catalogue CSV (app/admin/products/
- * import), files of up to 512 KB (lib/admin/payment-list.ts, `MAX_LIST_BYTES`; lib/catalog/csv.ts,
- * `MAX_CATALOG_CSV_BYTES`; each page itself refuses a larger one with a message) and the form around them; still
- * under Next.js's 1 MB.
+ * The payment list's form (app/admin/reconcile): a file of up to 512 KB (lib/admin/payment-list.ts,
+ * `MAX_LIST_BYTES`; the page itself refuses a larger one with a message) and the form around it.
  */
 export const MAX_LIST_FORM_BYTES = 576 * 1024;
-/** The pages whose forms carry a file, and the sentence of the refusal page that names what they read. */
-const FILE_FORMS: Record<string, "textList" | "textCatalog"> = {
-  "/admin/reconcile": "textList",
-  "/admin/products/import": "textCatalog",
+/**
+ * The catalogue CSV's form (app/admin/products/import): a file of up to 4 MB (lib/catalog/csv.ts,
+ * `MAX_CATALOG_CSV_BYTES`: 10,000 products; the page itself refuses a larger one with a message) and the form around
+ * it; under Next.js's own limit, which pictures raised (next.config.mjs).
+ */
+export const MAX_CATALOG_FORM_BYTES = 4 * 1024 * 1024 + MAX_FORM_BYTES;
+/** The pages whose forms carry a file, their limit, and the sentence of the refusal page that names what they read. */
+const FILE_FORMS: Record<string, { limit: number; text: "textList" | "textCatalog" }> = {
+  "/admin/reconcile": { limit: MAX_LIST_FORM_BYTES, text: "textList" },
+  "/admin/products/import": { limit: MAX_CATALOG_FORM_BYTES, text: "textCatalog" },
 };
 
 /**
@@ -37,7 +41,7 @@ const PICTURE_FORM_PATH = /^\/admin\/products\/[1-9]\d{0,14}$/;
 /** The largest form a page reads: a product picture's, a file's, or every other form's. */
 function formLimit(pathname: string): number {
   if (PICTURE_FORM_PATH.test(pathname)) return MAX_PICTURE_FORM_BYTES;
-  return Object.hasOwn(FILE_FORMS, pathname) ? MAX_LIST_FORM_BYTES : MAX_FORM_BYTES;
+  return Object.hasOwn(FILE_FORMS, pathname) ? FILE_FORMS[pathname]!.limit : MAX_FORM_BYTES;
 }
 
 /** A POST that Next.js may read as a server action: a form, or the client's own action call, to a page. */
@@ -98,7 +102,7 @@ export function refuseOversizedForm(request: NextRequest, nonce: string): Respon
         limit === MAX_PICTURE_FORM_BYTES
           ? "textPicture"
           : Object.hasOwn(FILE_FORMS, pathname)
-            ? FILE_FORMS[pathname]!
+            ? FILE_FORMS[pathname]!.text
             : "text",
         { size: limit / 1024 },
       ),

@@ -1,7 +1,9 @@
 import { createHmac } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { asc, eq } from "drizzle-orm";
+import { Pool } from "pg";
 import { describe, expect, it } from "vitest";
+import { createDb } from "../db/client";
 import { orderEvents, orderLines } from "../db/schema";
 import { resolveFlag } from "../orders/flags";
 import { recordFulfilmentStep } from "../orders/fulfilment";
@@ -9,6 +11,7 @@ import { settle } from "../orders/settle";
 import { receiveWebhook } from "../orders/webhook";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
+import { isFormula, spreadsheetCells } from "../../testing/spreadsheet";
 import {
   exportFileName,
   exportOrdersCsv,
@@ -111,8 +114,7 @@ describe("the orders list", () => {
 describe("the CSV as the merchant opens it", () => {
   /** The export read back as a spreadsheet would: the header, and each order's row by its id. */
   async function exported(query: Parameters<typeof exportOrdersCsv>[1] = {}) {
-    let text = "";
-    for await (const chunk of exportOrdersCsv(t.db, query)) text += chunk;
+    const text = await new Response(exportOrdersCsv(t.db, query)).text();
     const [header, ...rows] = parse(text) as string[][];
     return {
       header,
@@ -251,6 +253,64 @@ describe("the CSV as the merchant opens it", () => {
       delivery_fee: "35.00",
     });
     expect(row(pickup.id)).toMatchObject({ delivery_method: "pickup", delivery_city: "", delivery_fee: "" });
+  });
+
+  it("keeps an address with a formula after a semicolon text when a spreadsheet splits the file on semicolons", async () => {
+    const [zone] = (await t.pool.query("select id from delivery_zones where name_en = 'Benghazi'")).rows;
+    const { id } = await storeOrder(t.db, {
+      status: "paid",
+      email: "semicolon@shop.ly",
+      fullName: "Aisha,@SUM(A1)",
+      amountMinor: 1875 + 3500,
+      deliveryMethod: "delivery",
+      deliveryZoneId: Number(zone.id),
+      deliveryCityEn: "Benghazi",
+      deliveryCityAr: "بنغازي",
+      deliveryAddress: "x;=1+2",
+      deliveryLandmark: "y\t+1|-2\n=3",
+      deliveryFeeMinor: 3500,
+    });
+    const text = await new Response(exportOrdersCsv(t.db, { q: "semicolon@shop.ly" })).text();
+    for (const delimiter of [";", ",", "\t", "|"])
+      expect(spreadsheetCells(text, delimiter).filter(isFormula)).toEqual([]);
+    expect((parse(text) as string[][])[1]).toContain("x;=1+2");
+    expect((parse(text) as string[][])[1]![0]).toBe(id);
+  });
+
+  it("reads the orders a batch at a time on one connection, and writes the first rows before the last are read", async () => {
+    await t.pool.query(`
+      insert into orders (id, session_id, fingerprint, status, amount_minor, currency, locale, email, claim_expires_at, created_at, payment_token)
+      select 'ord_' || substr(md5('bulk-' || i), 1, 16), 'session-bulk', md5('bulk-' || i), 'cancelled', 1875, 'LYD', 'en',
+             'bulk@shop.ly', now(), now() - i * interval '1 second', 'pt-bulk-' || i
+      from generate_series(1, 1100) as i`);
+    // A pool like the shop's whose queries are counted: how many ran, and the most at once.
+    const pool = new Pool({ connectionString: t.url, max: 5 });
+    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+    const seen = { queries: 0, running: 0, most: 0 };
+    pool.query = (async (...args: unknown[]) => {
+      seen.queries += 1;
+      seen.most = Math.max(seen.most, ++seen.running);
+      try {
+        return await query(...args);
+      } finally {
+        seen.running -= 1;
+      }
+    }) as typeof pool.query;
+    try {
+      const reader = exportOrdersCsv(createDb(pool), { q: "bulk@shop.ly" }).getReader();
+      const decoder = new TextDecoder();
+      let text = decoder.decode((await reader.read()).value, { stream: true });
+      await new Promise((resolve) => setTimeout(resolve, 200)); // whatever it reads ahead, it has read by now
+      // Five batches of orders (250 at a time), each with its lines and its payments, then an empty one: 16 queries.
+      expect(seen.queries).toBeLessThan(16);
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+        text += decoder.decode(chunk.value, { stream: true });
+      expect(parse(text)).toHaveLength(1 + 1100);
+      expect(seen.queries).toBe(16);
+      expect(seen.most).toBe(1);
+    } finally {
+      await pool.end();
+    }
   });
 
   it("names the file by Libya's day", () => {

@@ -1,10 +1,9 @@
 import "server-only";
-import { stringify } from "csv-stringify/sync";
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/client";
 import { isStorableText } from "../db/text";
-import { neutraliseFormula } from "../csv";
+import { csvStream } from "../csv";
 import { ORDER_ID } from "../ids";
 import { tripoliTime } from "../time";
 import { normaliseLibyanMobile } from "../phone";
@@ -342,7 +341,7 @@ function isFlag(value: unknown): value is OrderFlag {
   return (ORDER_FLAGS as readonly unknown[]).includes(value);
 }
 
-const CSV_COLUMNS = [
+const CSV_COLUMNS: readonly string[] = [
   "order",
   "created_at",
   "status",
@@ -375,8 +374,12 @@ export function exportFileName(now = new Date()): string {
   return `orders-${tripoliTime(now).slice(0, 10)}.csv`;
 }
 
+/** Orders read per query of the export: its memory is one batch's, whatever the number of orders. */
+const EXPORT_BATCH = 250;
+
 /**
- * The filtered list as CSV, every matching order (not one page), oldest first, in batches so memory stays flat.
+ * The filtered list as CSV, every matching order (not one page), oldest first, streamed as it is read (lib/csv.ts,
+ * `csvStream`: every cell quoted and guarded against formulas).
  * Money is the decimal string of the wire (`103.75`); times are Libya's with their offset ({@link tripoliTime}), as
  * the back office shows them. `flags` are those still to look at, `resolved_flags` those dealt with; `gateway` is
  * the one chosen at checkout, `paid_with` the one the service says was used; the payment's time and transaction
@@ -384,9 +387,18 @@ export function exportFileName(now = new Date()): string {
  * is at (`fulfilment`), how it is delivered (`delivery` or `pickup`; empty: nothing to deliver), the city (its English
  * name as sold), the area and street, the landmark, the second phone, and the delivery fee (a decimal, part of
  * `amount`; empty unless delivered to an address).
+ * @param done called once when the stream ends (read whole, failed, or cancelled by the reader).
  */
-export async function* exportOrdersCsv(db: Db, query: ListFilter): AsyncGenerator<string> {
-  yield stringify([CSV_COLUMNS]);
+export function exportOrdersCsv(db: Db, query: ListFilter, done?: (error?: Error) => void): ReadableStream<Uint8Array> {
+  return csvStream(CSV_COLUMNS, exportRows(db, query), { done });
+}
+
+/**
+ * The export's rows a batch at a time, read by keyset in batches of {@link EXPORT_BATCH}, each batch's queries one after the other: an
+ * export holds at most one of the pool's connections at a time, so checkouts keep the others. The next batch is read
+ * only when the reader has taken the last one (the stream's backpressure).
+ */
+async function* exportRows(db: Db, query: ListFilter): AsyncGenerator<string[][]> {
   const where = conditions(query);
   let edge: { at: Date; id: string } | undefined;
   for (;;) {
@@ -396,61 +408,57 @@ export async function* exportOrdersCsv(db: Db, query: ListFilter): AsyncGenerato
       .from(orders)
       .where(and(where, keyset))
       .orderBy(asc(orders.createdAt), asc(orders.id))
-      .limit(1_000);
+      .limit(EXPORT_BATCH);
     if (batch.length === 0) return;
     const ids = batch.map((order) => order.id);
-    const [lines, moves] = await Promise.all([
-      db
-        .select()
-        .from(orderLines)
-        .where(inArray(orderLines.orderId, ids))
-        .orderBy(asc(orderLines.orderId), asc(orderLines.position)),
-      // Only the moves to paid: what paymentRecord reads.
-      db
-        .select({ orderId: orderEvents.orderId, type: orderEvents.type, data: orderEvents.data, at: orderEvents.at })
-        .from(orderEvents)
-        .where(
-          and(
-            inArray(orderEvents.orderId, ids),
-            inArray(orderEvents.type, ["webhook_received", "marked_paid"]),
-            sql`${orderEvents.data}->>'to' = 'paid'`,
-          ),
-        )
-        .orderBy(asc(orderEvents.id)),
-    ]);
+    const lines = await db
+      .select()
+      .from(orderLines)
+      .where(inArray(orderLines.orderId, ids))
+      .orderBy(asc(orderLines.orderId), asc(orderLines.position));
+    // Only the moves to paid: what paymentRecord reads.
+    const moves = await db
+      .select({ orderId: orderEvents.orderId, type: orderEvents.type, data: orderEvents.data, at: orderEvents.at })
+      .from(orderEvents)
+      .where(
+        and(
+          inArray(orderEvents.orderId, ids),
+          inArray(orderEvents.type, ["webhook_received", "marked_paid"]),
+          sql`${orderEvents.data}->>'to' = 'paid'`,
+        ),
+      )
+      .orderBy(asc(orderEvents.id));
     const linesOf = groupByOrder(lines);
     const movesOf = groupByOrder(moves);
-    yield stringify(
-      batch.map((order) => {
-        const payment = paymentRecord(order, movesOf.get(order.id) ?? []);
-        return [
-          order.id,
-          tripoliTime(order.createdAt),
-          effectiveStatus(order),
-          unresolvedFlags(order).join(" "),
-          order.flags.filter((flag) => order.resolvedFlags.includes(flag)).join(" "),
-          order.fulfilledAt ? tripoliTime(order.fulfilledAt) : "",
-          toWireAmount(order.amountMinor),
-          order.currency,
-          order.fullName ?? "",
-          order.email ?? "",
-          order.phone ?? "",
-          order.paymentGateway ?? "",
-          payment?.gateway ?? "",
-          payment ? tripoliTime(payment.at) : "",
-          payment?.reference ?? "",
-          order.paymentToken ?? "",
-          (linesOf.get(order.id) ?? []).map((line) => `${line.quantity} × ${line.name}`).join("; "),
-          order.fulfilment ?? "",
-          order.deliveryMethod ?? "",
-          order.deliveryCityEn ?? "",
-          order.deliveryAddress ?? "",
-          order.deliveryLandmark ?? "",
-          order.secondPhone ?? "",
-          order.deliveryMethod === "delivery" ? toWireAmount(order.deliveryFeeMinor) : "",
-        ].map((cell) => neutraliseFormula(cell));
-      }),
-    );
+    yield batch.map((order) => {
+      const payment = paymentRecord(order, movesOf.get(order.id) ?? []);
+      return [
+        order.id,
+        tripoliTime(order.createdAt),
+        effectiveStatus(order),
+        unresolvedFlags(order).join(" "),
+        order.flags.filter((flag) => order.resolvedFlags.includes(flag)).join(" "),
+        order.fulfilledAt ? tripoliTime(order.fulfilledAt) : "",
+        toWireAmount(order.amountMinor),
+        order.currency,
+        order.fullName ?? "",
+        order.email ?? "",
+        order.phone ?? "",
+        order.paymentGateway ?? "",
+        payment?.gateway ?? "",
+        payment ? tripoliTime(payment.at) : "",
+        payment?.reference ?? "",
+        order.paymentToken ?? "",
+        (linesOf.get(order.id) ?? []).map((line) => `${line.quantity} × ${line.name}`).join("; "),
+        order.fulfilment ?? "",
+        order.deliveryMethod ?? "",
+        order.deliveryCityEn ?? "",
+        order.deliveryAddress ?? "",
+        order.deliveryLandmark ?? "",
+        order.secondPhone ?? "",
+        order.deliveryMethod === "delivery" ? toWireAmount(order.deliveryFeeMinor) : "",
+      ];
+    });
     const last = batch.at(-1)!;
     edge = { at: last.createdAt, id: last.id };
   }

@@ -1,9 +1,8 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { stringify } from "csv-stringify/sync";
-import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Messages } from "next-intl";
-import { neutraliseFormula, parseCsv, readUpload, type UploadProblem } from "../csv";
+import { csvStream, neutraliseFormula, parseCsv, readUpload, type UploadProblem } from "../csv";
 import type { Db, DbOrTx } from "../db/client";
 import { catalogEvents, catalogImports, products, type CatalogImportRow, type ProductRow } from "../db/schema";
 import { idPattern, newId } from "../ids";
@@ -36,13 +35,15 @@ import { PRODUCT_FIELDS, productInputSchema, typedFields, type ProductInput, typ
 export const CSV_COLUMNS = PRODUCT_FIELDS;
 type Column = (typeof CSV_COLUMNS)[number];
 
+/** The most products one file may hold: the shop's own export of a catalogue this size imports back. */
+export const MAX_CATALOG_CSV_ROWS = 10_000;
 /**
- * The largest file the import reads: 1,000 products with two-sentence descriptions in both languages take 190 KB.
- * Next.js reads no server action over 1 MB (lib/form-limit.ts).
+ * The largest file the import reads, 4 MB: {@link MAX_CATALOG_CSV_ROWS} products of about 400 bytes each, more than a
+ * product with two-sentence descriptions in both languages takes in the export (10,000 such products: 3.3 MB). The
+ * form around it stays under Next.js's limit for server actions (lib/form-limit.ts, `MAX_CATALOG_FORM_BYTES`;
+ * next.config.mjs).
  */
-export const MAX_CATALOG_CSV_BYTES = 512 * 1024;
-/** The most products one file may hold. */
-export const MAX_CATALOG_CSV_ROWS = 5_000;
+export const MAX_CATALOG_CSV_BYTES = 4 * 1024 * 1024;
 
 /** The reason of the stock adjustment an import records for an existing product. */
 export const IMPORT_STOCK_REASON = "CSV import";
@@ -106,17 +107,37 @@ function unguardCell(value: string): string {
   return /^'[=+\-@\t\r']/.test(value) ? value.slice(1) : value;
 }
 
+/** Products read per query of the export: its memory is one batch's, whatever the catalogue's size. */
+const EXPORT_BATCH = 250;
+
 /**
- * The whole catalogue, hidden products included, as CSV text: a byte order mark, the header ({@link CSV_COLUMNS}),
- * then one row per product in the storefront's order (sort order, then id).
+ * The whole catalogue, hidden products included, as a CSV stream written as it is read (lib/csv.ts, `csvStream`:
+ * every cell quoted): a byte order mark, the header ({@link CSV_COLUMNS}), then one row per product in the
+ * storefront's order (sort order, then id), lines ending CRLF as spreadsheets save them.
+ * @param done called once when the stream ends (read whole, failed, or cancelled by the reader).
  */
-export async function exportCatalogCsv(db: DbOrTx): Promise<string> {
-  const rows = await db.select().from(products).orderBy(asc(products.sortOrder), asc(products.id));
-  const cells = rows.map((product) => {
-    const shown = typedFields(product);
-    return CSV_COLUMNS.map((column) => guardCell(shown[column]));
-  });
-  return `\uFEFF${stringify([[...CSV_COLUMNS], ...cells], { record_delimiter: "\r\n" })}`;
+export function exportCatalogCsv(db: DbOrTx, done?: (error?: Error) => void): ReadableStream<Uint8Array> {
+  return csvStream(CSV_COLUMNS, catalogRows(db), { bom: true, windows: true, guard: guardCell, done });
+}
+
+/** The catalogue's rows, read by keyset on (sort order, id) in batches, one query at a time. */
+async function* catalogRows(db: DbOrTx): AsyncGenerator<string[][]> {
+  let edge: { sortOrder: number; id: number } | undefined;
+  for (;;) {
+    const batch = await db
+      .select()
+      .from(products)
+      .where(edge && sql`(${products.sortOrder}, ${products.id}) > (${edge.sortOrder}, ${edge.id})`)
+      .orderBy(asc(products.sortOrder), asc(products.id))
+      .limit(EXPORT_BATCH);
+    if (batch.length === 0) return;
+    yield batch.map((product) => {
+      const shown = typedFields(product);
+      return CSV_COLUMNS.map((column) => shown[column]);
+    });
+    const last = batch.at(-1)!;
+    edge = { sortOrder: last.sortOrder, id: last.id };
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
 import { createDb, createPool } from "./client";
-import { DbQueryError, describeDbFailure } from "./errors";
+import { DbQueryError, describeDbFailure, isDbUnavailable } from "./errors";
 import { orders } from "./schema";
 
 /**
@@ -68,6 +68,17 @@ describe("a failed query's error", () => {
     );
     expect(printed(relational)).not.toContain("pt-relational-8c1d");
     expect(describeDbFailure(relational)).toMatchObject({ code: "ECONNREFUSED" });
+  });
+});
+
+describe("an unavailable database", () => {
+  it("is told from a statement the database refused: the back office says it is unavailable only for the first", async () => {
+    const unreachable = await failureOf(createDb(down).execute(sql`select 1`));
+    const unreachableInTransaction = await failureOf(
+      createDb(down).transaction(async (tx) => tx.execute(sql`select 1`)),
+    );
+    const refused = await failureOf(t.db.execute(sql`select ${"x"}::integer`));
+    expect([unreachable, unreachableInTransaction, refused].map(isDbUnavailable)).toEqual([true, true, false]);
   });
 });
 

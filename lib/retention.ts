@@ -8,7 +8,7 @@ import { catalogImports, paymentLists, signInLinks } from "./db/schema";
 /**
  * How long the shop keeps what it no longer needs, and the daily job's clean-up (app/api/cron/expire-orders/route.ts).
  * Orders, their events and the catalogue's audit are the shop's records and are never deleted; what goes is what was
- * only kept to finish a task (docs/operations.md, "What the shop deletes, and when").
+ * only kept to finish a task (docs/back-office.md, "What the shop deletes, and when").
  */
 
 const DAY_MS = 24 * 60 * 60_000;

@@ -1,5 +1,6 @@
 import "server-only";
 import { attachDatabasePool } from "@vercel/functions";
+import { sql } from "drizzle-orm";
 import { drizzle, NodePgPreparedQuery, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { Pool } from "pg";
 import { getEnv } from "../env";
@@ -116,4 +117,15 @@ export function createPool(url: string): Pool {
     client.on("error", (error) => logger.warn({ event: "db_connection_lost", ...describeDbFailure(error) })),
   );
   return pool;
+}
+
+/**
+ * Whether the database answers a trivial statement now: for a page that must say which of "unavailable" and "back
+ * again" is true. Never throws.
+ */
+export async function databaseAnswers(db: Db = getDb()): Promise<boolean> {
+  return db.execute(sql`select 1`).then(
+    () => true,
+    () => false,
+  );
 }

@@ -4,7 +4,7 @@ import { Pool } from "pg";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
-import { createDb, createPool } from "./client";
+import { createDb, createPool, databaseAnswers } from "./client";
 import { DbQueryError, describeDbFailure, isDbUnavailable } from "./errors";
 import { orders } from "./schema";
 
@@ -79,6 +79,10 @@ describe("an unavailable database", () => {
     );
     const refused = await failureOf(t.db.execute(sql`select ${"x"}::integer`));
     expect([unreachable, unreachableInTransaction, refused].map(isDbUnavailable)).toEqual([true, true, false]);
+  });
+
+  it("is told from one that answers, without throwing", async () => {
+    expect([await databaseAnswers(createDb(down)), await databaseAnswers(t.db)]).toEqual([false, true]);
   });
 });
 

@@ -162,6 +162,9 @@ test.describe("the back office with the database down or failing", () => {
     await expectAdminUnavailable(page);
     expect((await signedIn.goto(`/admin/orders?q=${encodeURIComponent(term)}`))?.status()).toBe(200);
     await expectAdminUnavailable(signedIn);
+    // A page whose title is read from the database too (a product's name).
+    expect((await signedIn.goto("/admin/products/1"))?.status()).toBe(200);
+    await expectAdminUnavailable(signedIn);
 
     await expect.poll(() => log().match(/55000|57P01|ECONNREFUSED/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
     expect(log()).not.toContain(email);

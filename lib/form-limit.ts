@@ -115,23 +115,62 @@ export function refuseOversizedForm(request: NextRequest, nonce: string): Respon
  * The answer to a form post or action call sent from another site (403, a short page that says nothing was done), or
  * `null` to let the request through. Next.js refuses a server action whose `Origin` is neither the host it was sent
  * to (`X-Forwarded-Host`, else `Host`) nor an allowed origin (next.config.mjs allows SITE_URL's), which stops
- * cross-site request forgery, but it answers with a bare 500; this refuses the same posts first, by the same rule,
- * with a page. A post without `Origin` (not from a browser, so carrying no one's cookies) is left to Next.js, which
- * lets it through as well.
+ * cross-site request forgery, but it answers with a bare 500, and it compares hosts only: a page served over plain
+ * `http://` on the shop's own name (by whoever sits on the customer's network) would pass. This refuses such posts
+ * first, with a page, comparing scheme, host and port: the origin must be SITE_URL's, or the one the request was sent
+ * to (its scheme from `X-Forwarded-Proto`, else the server's own) when that is another host than SITE_URL's (a
+ * preview deployment, a development server). A post without `Origin` (not from a browser, so carrying no one's
+ * cookies) is left to Next.js, which lets it through as well.
  * @param siteUrl the shop's public origin (SITE_URL), when the environment could be read.
  */
 export function refuseCrossSiteForm(request: NextRequest, nonce: string, siteUrl: string | undefined): Response | null {
   const origin = request.headers.get("origin");
   if (!isFormPost(request) || origin === null) return null;
-  const ownHosts = [
-    request.headers.get("x-forwarded-host")?.split(",")[0]?.trim(),
-    request.headers.get("host"),
-    siteUrl && URL.canParse(siteUrl) ? new URL(siteUrl).host : undefined,
-  ];
-  const host = URL.canParse(origin) ? new URL(origin).host.toLowerCase() : null;
-  if (host && ownHosts.some((own) => own?.toLowerCase() === host)) return null;
+  if (ownOrigins(request, siteUrl).includes(originOf(origin) ?? "")) return null;
   return refusalPage(request, nonce, 403, (locale) => {
     const t = createTranslator({ locale, messages: messagesOf(locale), namespace: "formFromElsewhere" });
+    return { title: t("title"), text: t("text"), back: t("back") };
+  });
+}
+
+/** A URL's origin (`https://shop.example.ly`, lower-case, default port dropped), or `undefined` for no URL. */
+const originOf = (url: string) => (URL.canParse(url) ? new URL(url).origin : undefined);
+
+/** The origins the shop's own pages are served from: SITE_URL's, and the request's own on any other host. */
+function ownOrigins(request: NextRequest, siteUrl: string | undefined): string[] {
+  const site = siteUrl ? originOf(siteUrl) : undefined;
+  const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || request.headers.get("host");
+  const scheme =
+    request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() || request.nextUrl.protocol.slice(0, -1);
+  const own = host ? originOf(`${scheme}://${host}`) : undefined;
+  const sameHost = site && own && new URL(site).host === new URL(own).host;
+  return [site, sameHost ? undefined : own].filter((value) => value !== undefined);
+}
+
+/** Whether a text holds U+0000, which PostgreSQL refuses in any text value. */
+const hasNul = (text: string) => text.includes("\u0000");
+
+/**
+ * The answer to a request that carries a NUL character (U+0000) in its address (`%00` in the path or query) or in a
+ * form's field, name or file name (400, a short page that says nothing was done), or `null` to let it through. No text
+ * the shop stores may hold one (PostgreSQL refuses it: the page would answer a bare 500), and no person types one, so
+ * it is refused here, once, for every page, form and action. A form's body is read from the copy Next.js gives the
+ * proxy; the page still reads its own.
+ */
+export async function refuseNulCharacters(request: NextRequest, nonce: string): Promise<Response | null> {
+  const url = request.nextUrl;
+  let found = /%00/.test(url.pathname + url.search);
+  const type = request.headers.get("content-type") ?? "";
+  if (!found && isFormPost(request) && /^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type)) {
+    // A body that is not a form after all is left to the page, which refuses it its own way.
+    const form = await request.formData().catch(() => null);
+    found = [...(form ?? [])].some(
+      ([name, value]) => hasNul(name) || hasNul(typeof value === "string" ? value : value.name),
+    );
+  }
+  if (!found) return null;
+  return refusalPage(request, nonce, 400, (locale) => {
+    const t = createTranslator({ locale, messages: messagesOf(locale), namespace: "nulCharacter" });
     return { title: t("title"), text: t("text"), back: t("back") };
   });
 }

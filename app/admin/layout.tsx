@@ -1,9 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
+import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { LanguageSwitch } from "@/components/language-switch";
 import { currentAdmin } from "@/lib/admin/auth";
 import { shopName } from "@/lib/brand";
+import { describeDbFailure, isDbUnavailable } from "@/lib/db/errors";
+import { logger } from "@/lib/log";
 import { signOutAction } from "./actions";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -22,15 +25,22 @@ const NAV = [
 
 /**
  * The back office's frame: its name (a link home), the language switch and, when signed in, its pages (home, orders,
- * products, delivery, reconciliation), who and how to sign out.
+ * products, delivery, reconciliation), who and how to sign out. While the database cannot be reached it shows, in
+ * place of the page, what the shop's pages show then (components/database-unavailable.tsx): no page of the back office
+ * can do without it, so none is rendered to fail with a bare 500.
  */
 export default async function AdminLayout({ children }: { children: React.ReactNode }) {
   const [locale, t, tLayout, admin] = await Promise.all([
     getLocale(),
     getTranslations("admin"),
     getTranslations("layout"),
-    currentAdmin(),
+    currentAdmin().catch((error: unknown) => {
+      if (!isDbUnavailable(error)) throw error;
+      logger.error({ event: "admin_page_unavailable", ...describeDbFailure(error) });
+      return "unavailable" as const;
+    }),
   ]);
+  const signedIn = admin !== null && admin !== "unavailable" ? admin : null;
   return (
     <>
       <header className="border-b border-stone-300 bg-stone-900 text-white">
@@ -41,7 +51,7 @@ export default async function AdminLayout({ children }: { children: React.ReactN
           <Link href="/admin" className="font-semibold tracking-tight">
             {shopName(locale)} · {t("title")}
           </Link>
-          {admin && (
+          {signedIn && (
             <ul className="flex flex-wrap items-center gap-4 text-sm">
               {NAV.map(([page, href]) => (
                 <li key={page}>
@@ -59,9 +69,9 @@ export default async function AdminLayout({ children }: { children: React.ReactN
               accessibleLabel={tLayout("switchLanguageLabel")}
               tone="dark"
             />
-            {admin && (
+            {signedIn && (
               <form action={signOutAction} className="flex items-center gap-3">
-                <span className="hidden text-stone-300 sm:inline">{t("signedInAs", { email: admin.email })}</span>
+                <span className="hidden text-stone-300 sm:inline">{t("signedInAs", { email: signedIn.email })}</span>
                 <button
                   type="submit"
                   className="rounded-full border border-stone-500 px-3 py-1 whitespace-nowrap hover:bg-stone-700"
@@ -74,7 +84,17 @@ export default async function AdminLayout({ children }: { children: React.ReactN
         </nav>
       </header>
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6">
-        {children}
+        {admin === "unavailable" ? (
+          // `href=""`: this very address again, query included, whichever page it was.
+          <DatabaseUnavailable
+            title={t("unavailable.title")}
+            text={t("unavailable.text")}
+            reload={t("unavailable.reload")}
+            href=""
+          />
+        ) : (
+          children
+        )}
       </main>
     </>
   );

@@ -7,7 +7,7 @@ import { redirect } from "next/navigation";
 import type { Db, DbOrTx } from "../db/client";
 import { getDb } from "../db/client";
 import { adminUsers, signInAttempts, type AdminUserRow } from "../db/schema";
-import { describeDbFailure } from "../db/errors";
+import { describeDbFailure, isDbUnavailable } from "../db/errors";
 import { getEnv } from "../env";
 import { logger } from "../log";
 import { decoyHash, verifyPassword } from "./passwords";
@@ -377,10 +377,27 @@ export async function currentAdmin(db?: Db): Promise<Admin | null> {
 
 /**
  * The admin of this request; anyone else is sent to the sign-in page (a redirect from a page, a route handler or a
- * server action alike), so nothing after this line runs for them.
+ * server action alike), so nothing after this line runs for them. While the database cannot be reached, nobody can be
+ * told apart: the request goes to app/admin/unavailable ({@link orUnavailable}).
  */
 export async function requireAdmin(): Promise<Admin> {
-  const admin = await currentAdmin();
+  const admin = await orUnavailable(() => currentAdmin());
   if (!admin) redirect("/admin/sign-in");
   return admin;
+}
+
+/**
+ * Runs a back-office step that needs the database; when the database cannot be reached or used just now (refused,
+ * dropped, timed out: lib/db/errors.ts, `isDbUnavailable`), logs it and sends the request to app/admin/unavailable, which says that nothing sent was saved,
+ * instead of answering with a bare 500. Other errors are thrown on.
+ * @returns what `step` gave.
+ */
+export async function orUnavailable<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (!isDbUnavailable(error)) throw error;
+    logger.error({ event: "admin_request_unavailable", ...describeDbFailure(error) });
+    redirect("/admin/unavailable");
+  }
 }

@@ -130,4 +130,24 @@ describe("a picture uploaded", () => {
     const events = await t.db.select().from(catalogEvents).where(eq(catalogEvents.productId, id));
     expect(events.map((event) => event.type)).toEqual(["created", "picture_added", "picture_added", "picture_removed"]);
   });
+
+  it("is deleted with the last picture that shows it, and no sooner", async () => {
+    const [first, second] = [await product("shared-first"), await product("shared-second")];
+    const photo = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#8b2e57" } })
+      .png()
+      .toBuffer();
+    const picture = await addPicture(t.db, first, photo, ADMIN);
+    if ("refused" in picture) throw new Error(picture.refused);
+    expect(await addPicture(t.db, second, photo, ADMIN)).toEqual(picture);
+
+    // Still shown by the second product: kept, and served.
+    expect(await removePicture(t.db, first, 0, ADMIN)).toBe(true);
+    expect(await imageBytes(t.db, picture.large)).toBeDefined();
+    expect(await imageBytes(t.db, picture.small)).toBeDefined();
+
+    // Shown by nobody: both sizes are gone, so their URLs answer 404 (app/images/[file]/route.ts).
+    expect(await removePicture(t.db, second, 0, ADMIN)).toBe(true);
+    expect(await imageBytes(t.db, picture.large)).toBeUndefined();
+    expect(await imageBytes(t.db, picture.small)).toBeUndefined();
+  });
 });

@@ -1,16 +1,18 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, eq, max } from "drizzle-orm";
+import { and, eq, inArray, max, notExists, or } from "drizzle-orm";
 import sharp, { type OutputInfo } from "sharp";
 import type { Db, DbOrTx } from "../db/client";
+import { describeDbFailure } from "../db/errors";
 import { images, productPictures } from "../db/schema";
 import { recordCatalogEvent } from "./editing";
 
 /**
  * Product pictures: an upload is checked, re-encoded with `sharp` (the image library Next.js itself uses) as WebP in
  * two sizes with every piece of metadata stripped (a phone photo's location included), and stored in the database by
- * the hash of its bytes, so a serverless host with no disk can serve it, forever, under one URL
- * (app/images/[file]/route.ts). docs/catalogue.md, "Pictures", says how to move them to S3-compatible storage.
+ * the hash of its bytes, so a serverless host with no disk can serve it under one URL (app/images/[file]/route.ts)
+ * for as long as a product shows it: an image no product shows any more is deleted with the change that let it go, and
+ * its URL answers 404 from then on. docs/catalogue.md, "Pictures", says how to move them to S3-compatible storage.
  */
 
 /** The largest upload accepted. */
@@ -110,16 +112,50 @@ export async function addPicture(
   });
 }
 
-/** Removes a product's picture (its images stay: another product, or an old page, may show them). */
+/**
+ * Removes a product's picture, with its audit row (`picture_removed`), and deletes its images in the same transaction
+ * when no product shows them any more ({@link deleteUnusedImages}).
+ * @returns whether there was such a picture.
+ */
 export async function removePicture(db: Db, productId: number, position: number, by: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [removed] = await tx
       .delete(productPictures)
       .where(and(eq(productPictures.productId, productId), eq(productPictures.position, position)))
       .returning();
-    if (removed) await recordCatalogEvent(tx, productId, "picture_removed", by, { position, large: removed.large });
-    return Boolean(removed);
+    if (!removed) return false;
+    await recordCatalogEvent(tx, productId, "picture_removed", by, { position, large: removed.large });
+    await deleteUnusedImages(tx, [removed.large, removed.small]);
+    return true;
   });
+}
+
+/**
+ * Deletes the stored images no product shows: those of `hashes`, or every one when `hashes` is omitted (the daily
+ * clean-up, lib/retention.ts, which also catches what was left before images were deleted with their last picture).
+ * Runs in a savepoint of the caller's transaction (or a transaction of its own): an image that another checkout of the
+ * back office is adding to a product at this very moment is kept (its foreign key refuses the delete), and the
+ * caller's change still commits.
+ * @returns how many images it deleted.
+ * @throws the database's error for anything but "still in use".
+ */
+export async function deleteUnusedImages(db: DbOrTx, hashes?: string[]): Promise<number> {
+  if (hashes?.length === 0) return 0;
+  const shown = db
+    .select({ hash: productPictures.large })
+    .from(productPictures)
+    .where(or(eq(productPictures.large, images.hash), eq(productPictures.small, images.hash)));
+  try {
+    return await db.transaction(async (tx) => {
+      const deleted = await tx
+        .delete(images)
+        .where(and(hashes ? inArray(images.hash, hashes) : undefined, notExists(shown)));
+      return deleted.rowCount ?? 0;
+    });
+  } catch (error) {
+    if (describeDbFailure(error).code === "23503") return 0; // a picture was added meanwhile: the image stays
+    throw error;
+  }
 }
 
 /** A stored image's bytes by hash, for the image route; `undefined` for none. */

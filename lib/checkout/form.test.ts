@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_GATEWAYS } from "../gateways";
-import { checkoutFormSchema, looksLikeWebAddress } from "./form";
+import { looksLikeWebAddress } from "../typed-text";
+import { checkoutFormSchema } from "./form";
 
 /** A cart of digital products only: no delivery, a way to reach the customer (the tests below give an e-mail). */
 const schema = checkoutFormSchema(DEFAULT_GATEWAYS, { physical: false, pickup: false, zones: [] });
@@ -91,6 +92,39 @@ describe("checkout form schema", () => {
       delivery_address: "addressControl",
       delivery_landmark: "landmarkTooLong",
     });
+  });
+
+  it.each(["see https://evil.example/r", "www.evil.example", "Gargaresh evil.example", "//evil.example"])(
+    "refuses an address or landmark holding a web address, which the merchant's e-mail would show as a link: %j",
+    (text) => {
+      expect(issuesOf(goods)({ ...delivered, delivery_address: text, delivery_landmark: text })).toEqual({
+        delivery_address: "addressUrl",
+        delivery_landmark: "landmarkUrl",
+      });
+    },
+  );
+
+  it("keeps an address with initials, abbreviations and Arabic punctuation", () => {
+    for (const delivery_address of ["Gargaresh St. 12, bldg. 3", "حي الأندلس، شارع ١٢، عمارة ٣", "Omar A. Mukhtar St."])
+      expect(issuesOf(goods)({ ...delivered, delivery_address })).toEqual({});
+  });
+
+  it("refuses direction controls (an address that reads other than it is) in the name, address and landmark", () => {
+    const overridden = "Building \u202E21"; // shows as "Building 12"
+    expect(
+      issuesOf(goods)({
+        ...delivered,
+        full_name: "Ali\u2066 Omar",
+        delivery_address: overridden,
+        delivery_landmark: "mosque\u202B",
+      }),
+    ).toEqual({
+      full_name: "directionControl",
+      delivery_address: "directionControl",
+      delivery_landmark: "directionControl",
+    });
+    // The direction marks are how Arabic keyboards keep punctuation in place in mixed text: kept.
+    expect(issuesOf(goods)({ ...delivered, delivery_address: "شارع\u200F 5 \u200EA" })).toEqual({});
   });
 
   it("offers pickup only when the merchant does; a pickup needs the phone and no address", () => {

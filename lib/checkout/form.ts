@@ -3,6 +3,7 @@ import type { Gateway } from "../gateways";
 import { CUSTOMER_FIELDS } from "../payments";
 import { normaliseLibyanMobile } from "../phone";
 import type { ProblemKey } from "../problems";
+import { hasDirectionControl, looksLikeWebAddress } from "../typed-text";
 
 /** The checkout form: its fields, its zod schema, and what a valid submission becomes. No React, no network. */
 
@@ -32,14 +33,6 @@ const optionalText = (max: number, tooLong: ProblemKey) =>
     .optional()
     .transform((value) => value?.trim() || undefined)
     .pipe(z.string().max(max, tooLong).optional());
-
-/**
- * Whether a name holds something mail clients turn into a link: a scheme (`https:`), `www.`, `//`, or a host name
- * (`evil.example`: two letters or more on each side of a dot). Initials such as "J.R. Smith" are names.
- */
-export function looksLikeWebAddress(name: string): boolean {
-  return /[a-z][a-z0-9+.-]*:\/\/|\bwww\.|\/\/|[\p{L}\p{N}-]{2,}\.\p{L}{2,}/iu.test(name);
-}
 
 /** What the checkout asks of this cart: whether it holds goods to deliver, and whether pickup is offered now. */
 export interface CheckoutNeeds {
@@ -89,12 +82,18 @@ const mobile = (invalid: ProblemKey) =>
     })
     .optional();
 
-/** One line of text for the courier: bounded, and no control characters (a tab or line break has no place on a label). */
-const courierText = (max: number, tooLong: ProblemKey, control: ProblemKey) =>
+/**
+ * One line of text for the courier, which the merchant's e-mail also shows: bounded; no control characters (a tab or
+ * line break has no place on a label), no direction controls (the address would read other than it is), and no web
+ * address (the e-mail would show it as a link someone may follow).
+ */
+const courierText = (max: number, tooLong: ProblemKey, control: ProblemKey, url: ProblemKey) =>
   optionalText(max, tooLong).pipe(
     z
       .string()
       .refine((text) => !/\p{Cc}/u.test(text), control)
+      .refine((text) => !hasDirectionControl(text), "directionControl" satisfies ProblemKey)
+      .refine((text) => !looksLikeWebAddress(text), url)
       .optional(),
   );
 
@@ -110,6 +109,7 @@ function buildSchema(gateways: readonly Gateway[], needs: CheckoutNeeds) {
         .string()
         // Control characters never belong in a name; any script (Arabic, Latin, …) and punctuation do.
         .refine((name) => !/\p{Cc}/u.test(name), "fullNameControl" satisfies ProblemKey)
+        .refine((name) => !hasDirectionControl(name), "directionControl" satisfies ProblemKey)
         // The name goes into the merchant's e-mail, where a web address becomes a link someone may follow.
         .refine((name) => !looksLikeWebAddress(name), "fullNameUrl" satisfies ProblemKey)
         .optional(),
@@ -122,8 +122,8 @@ function buildSchema(gateways: readonly Gateway[], needs: CheckoutNeeds) {
     ),
     delivery_method: optionalText(20, "deliveryMethodMissing"),
     delivery_zone: optionalText(20, "zoneUnavailable"),
-    delivery_address: courierText(ADDRESS_MAX, "addressTooLong", "addressControl"),
-    delivery_landmark: courierText(LANDMARK_MAX, "landmarkTooLong", "landmarkControl"),
+    delivery_address: courierText(ADDRESS_MAX, "addressTooLong", "addressControl", "addressUrl"),
+    delivery_landmark: courierText(LANDMARK_MAX, "landmarkTooLong", "landmarkControl", "landmarkUrl"),
     second_phone: mobile("secondPhoneInvalid"),
   });
   type Fields = z.output<typeof fields>;

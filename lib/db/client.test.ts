@@ -1,11 +1,11 @@
 import { inspect } from "node:util";
 import { eq, sql } from "drizzle-orm";
 import { Pool } from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
-import { createDb } from "./client";
-import { DbQueryError, describeDbFailure } from "./errors";
+import { createDb, createPool, databaseAnswers } from "./client";
+import { DbQueryError, describeDbFailure, isDbUnavailable } from "./errors";
 import { orders } from "./schema";
 
 /**
@@ -68,5 +68,62 @@ describe("a failed query's error", () => {
     );
     expect(printed(relational)).not.toContain("pt-relational-8c1d");
     expect(describeDbFailure(relational)).toMatchObject({ code: "ECONNREFUSED" });
+  });
+});
+
+describe("an unavailable database", () => {
+  it("is told from a statement the database refused: the back office says it is unavailable only for the first", async () => {
+    const unreachable = await failureOf(createDb(down).execute(sql`select 1`));
+    const unreachableInTransaction = await failureOf(
+      createDb(down).transaction(async (tx) => tx.execute(sql`select 1`)),
+    );
+    const refused = await failureOf(t.db.execute(sql`select ${"x"}::integer`));
+    expect([unreachable, unreachableInTransaction, refused].map(isDbUnavailable)).toEqual([true, true, false]);
+  });
+
+  it("is told from one that answers, without throwing", async () => {
+    expect([await databaseAnswers(createDb(down)), await databaseAnswers(t.db)]).toEqual([false, true]);
+  });
+});
+
+describe("a database connection the server drops", () => {
+  const warnings: unknown[] = [];
+  const terminate = async (pid: number) => {
+    await t.pool.query("select pg_terminate_backend($1)", [pid]);
+  };
+
+  it("is logged as a warning, never an uncaught exception, and the pool opens another", async () => {
+    const { logger } = await import("../log");
+    const warn = vi.spyOn(logger, "warn").mockImplementation((entry: unknown) => void warnings.push(entry));
+    const pool = createPool(t.url);
+    try {
+      // Checked out, between two statements of a transaction: only the shop's own listener hears the drop.
+      const busy = await pool.connect();
+      await busy.query("begin");
+      const busyPid = (await busy.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid;
+      const busyEnded = new Promise((resolve) => busy.once("end", resolve));
+      await terminate(busyPid);
+      await busyEnded;
+      await expect(busy.query("select 1")).rejects.toThrow();
+      busy.release();
+
+      // Idle in the pool.
+      const idle = await pool.connect();
+      const idlePid = (await idle.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid;
+      const idleEnded = new Promise((resolve) => idle.once("end", resolve));
+      idle.release();
+      await terminate(idlePid);
+      await idleEnded;
+
+      // One or two per drop: PostgreSQL's "terminating connection" (57P01), then the socket's end.
+      expect(warnings.length).toBeGreaterThanOrEqual(2);
+      expect(warnings).toEqual(warnings.map(() => expect.objectContaining({ event: "db_connection_lost" })));
+      expect(warnings).toContainEqual({ event: "db_connection_lost", code: "57P01" });
+      const { rows } = await pool.query<{ pid: number }>("select pg_backend_pid() as pid");
+      expect([busyPid, idlePid]).not.toContain(rows[0]!.pid);
+    } finally {
+      warn.mockRestore();
+      await pool.end();
+    }
   });
 });

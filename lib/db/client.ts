@@ -1,5 +1,6 @@
 import "server-only";
 import { attachDatabasePool } from "@vercel/functions";
+import { sql } from "drizzle-orm";
 import { drizzle, NodePgPreparedQuery, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { Pool } from "pg";
 import { getEnv } from "../env";
@@ -84,20 +85,47 @@ const cache = globalThis as typeof globalThis & { shopDb?: Db };
  */
 export function getDb(): Db {
   if (!cache.shopDb) {
-    const pool = new Pool({
-      connectionString: getEnv().DATABASE_URL,
-      max: POOL_SIZE,
-      connectionTimeoutMillis: 5_000,
-      idleTimeoutMillis: 30_000,
-      query_timeout: QUERY_TIMEOUT_MS,
-      application_name: "shop",
-    });
-    // An idle connection that the server closes must not crash the process; the pool replaces it.
-    pool.on("error", (error) => logger.warn({ event: "db_pool_error", ...describeDbFailure(error) }));
+    const pool = createPool(getEnv().DATABASE_URL);
     // On Vercel: keeps a suspended instance alive just long enough to close its idle connections, so they are not
     // left open on the database until it times them out. Elsewhere it does nothing.
     if (process.env.VERCEL) attachDatabasePool(pool);
     cache.shopDb = createDb(pool);
   }
   return cache.shopDb;
+}
+
+/**
+ * The shop's `pg` pool on `url` (the sizes and timeouts above), whose connections may be dropped without harm: when
+ * the server ends one (a restart, a failover, a pooler closing it, `pg_terminate_backend`), its client emits an `error`
+ * event, which with nobody listening crashes the process as an `uncaughtException`. Each client's is logged here as a
+ * warning (`db_connection_lost`); the pool leaves that client out and opens another, and a query that was running on
+ * it fails with its own error, which its caller handles.
+ */
+export function createPool(url: string): Pool {
+  const pool = new Pool({
+    connectionString: url,
+    max: POOL_SIZE,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    query_timeout: QUERY_TIMEOUT_MS,
+    application_name: "shop",
+  });
+  // An idle client's error, which each client's own listener below has logged already: the pool has dropped it.
+  pool.on("error", () => {});
+  // A client checked out (a transaction between two statements) has only this listener: the pool's is for idle ones.
+  pool.on("connect", (client) =>
+    client.on("error", (error) => logger.warn({ event: "db_connection_lost", ...describeDbFailure(error) })),
+  );
+  return pool;
+}
+
+/**
+ * Whether the database answers a trivial statement now: for a page that must say which of "unavailable" and "back
+ * again" is true. Never throws.
+ */
+export async function databaseAnswers(db: Db = getDb()): Promise<boolean> {
+  return db.execute(sql`select 1`).then(
+    () => true,
+    () => false,
+  );
 }

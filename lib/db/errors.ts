@@ -94,6 +94,17 @@ export function describeDbFailure(error: unknown): DbFailure {
   return operation ? { code, operation } : { code };
 }
 
+/**
+ * The failures that say the database cannot be used just now, rather than that a statement was wrong: the driver's
+ * own (refused, unreachable, timed out, dropped: `ECONNREFUSED`, `connection_terminated`…), PostgreSQL's connection
+ * exceptions (class 08), insufficient resources (53: too many connections), operator intervention (57: a statement
+ * cancelled, the server shutting down), and a database that refuses connections (55000) or is gone (3D000).
+ */
+const UNAVAILABLE = /^(08|53|57)|^(55000|3D000|E[A-Z_]+|connection_timeout|connection_terminated|query_timeout)$/;
+
+/** Whether an error says that the database cannot be reached or used just now (see above), by its code. */
+export const isDbUnavailable = (error: unknown): boolean => UNAVAILABLE.test(describeDbFailure(error).code);
+
 /** `select … from "orders" …` → `select orders`: the verb and the first table, nothing of the values. */
 function operationOf(query: string): string | undefined {
   const verb = /^\s*(\w+)/.exec(query)?.[1]?.toLowerCase();

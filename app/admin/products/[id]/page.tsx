@@ -23,7 +23,9 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const id = parseProductId((await params).id);
-  const found = id === undefined ? undefined : await productForAdmin(getDb(), id);
+  // With the database down the layout says so in place of the page; the title is then the back office's own.
+  const found = id === undefined ? undefined : await productForAdmin(getDb(), id).catch(() => null);
+  if (found === null) return {};
   const locale = await getLocale();
   const t = await getTranslations("admin.products.list");
   return { title: found ? (locale === "ar" ? found.product.nameAr : found.product.nameEn) : t("notFound") };

@@ -1,5 +1,4 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { deleteOldSignInAttempts } from "@/lib/admin/sign-in-attempts";
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
 import { sendPendingEmails } from "@/lib/email/sender";
@@ -7,13 +6,14 @@ import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { expireDueOrders } from "@/lib/orders/expiry";
 import { recordUnrecordedDeliveries } from "@/lib/orders/unseen";
+import { pruneOldData } from "@/lib/retention";
 
 /**
  * `GET /api/cron/expire-orders`, called on a schedule (vercel.json; any scheduler elsewhere) with
  * `Authorization: Bearer $CRON_SECRET`, the Vercel Cron convention: orders whose payment page died without a
  * confirmed payment become `expired` (flagged for the merchant when the shop may have missed their payment:
- * lib/orders/unseen.ts), e-mails still waiting (their SMTP server was down, their sender died) are
- * sent, and sign-in attempts no sign-in limit reads any more are deleted. Safe to run concurrently and repeatedly.
+ * lib/orders/unseen.ts), e-mails still waiting (their SMTP server was down, their sender died) are sent, and what the
+ * shop no longer needs is deleted (lib/retention.ts). Safe to run concurrently and repeatedly.
  */
 export async function GET(request: Request): Promise<Response> {
   const secret = getEnv().CRON_SECRET;
@@ -27,9 +27,9 @@ export async function GET(request: Request): Promise<Response> {
     logger.info({ event: "orders_expired", expired });
     // `null`: e-mail is off, or the outbox could not be read (logged); the next run catches up.
     const emails = await sendPendingEmails({ limit: 100, budgetMs: 45_000 });
-    const signInAttemptsDeleted = await deleteOldSignInAttempts(getDb());
-    logger.info({ event: "sign_in_attempts_deleted", deleted: signInAttemptsDeleted });
-    return Response.json({ expired, emails, signInAttemptsDeleted });
+    const pruned = await pruneOldData(getDb());
+    logger.info({ event: "old_data_deleted", ...pruned });
+    return Response.json({ expired, emails, pruned });
   } catch (error) {
     logger.error({ event: "orders_not_expired", ...describeDbFailure(error) });
     return Response.json({ error: "The database could not be reached; the next run will catch up." }, { status: 503 });

@@ -289,7 +289,7 @@ export async function planCatalogImport(db: DbOrTx, text: string, { lock = false
     lowered.map(({ before }) => before!.id),
   );
   for (const planned of lowered) {
-    const units = held.get(planned.before!.id) ?? 0;
+    const units = held.get(planned.before!.id)?.units ?? 0;
     if (units === 0 || planned.input.stock! >= units) continue;
     errors.push({ row: planned.row, column: "stock", scope: "csv", problem: "stockBelowHeld", held: units });
     rows.splice(rows.indexOf(planned), 1);

@@ -290,7 +290,7 @@ export async function adjustStock(
       return { ok: false as const, problem: "too_many" as const, stock: before.stock ?? 0 };
     const lowers = next !== null && (before.stock === null || next < before.stock);
     if (lowers) {
-      const held = (await heldStock(tx, [id])).get(id) ?? 0;
+      const held = (await heldStock(tx, [id])).get(id)?.units ?? 0;
       if (held > 0 && next < held)
         return { ok: false as const, problem: "below_held" as const, stock: before.stock, held };
       if (next < 0) return { ok: false as const, problem: "below_zero" as const, stock: before.stock! };

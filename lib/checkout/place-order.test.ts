@@ -18,7 +18,6 @@ import {
   OutOfStockError,
   PaymentBudgetError,
   placeOrder,
-  PriceChangedError,
   type PlacedOrder,
   type PlaceOrderInput,
 } from "./place-order";
@@ -26,7 +25,7 @@ import { canResume } from "./claim";
 import { checkoutFingerprint } from "./fingerprint";
 import { checkoutFormSchema } from "./form";
 import { priceCheckout } from "./pricing";
-import { shownPrices } from "./shown-prices";
+import { PriceChangedError, shownPrices } from "./shown-prices";
 
 /**
  * placeOrder against a real database (the run's embedded PostgreSQL, or the one of TEST_DATABASE_URL) and the emulator

@@ -16,7 +16,7 @@ import { claimCheckout, CLAIM_MS, type ClaimedOrder, type ShortLine } from "./cl
 import { checkoutFingerprint } from "./fingerprint";
 import type { CheckoutDetails } from "./form";
 import { priceCheckout } from "./pricing";
-import { priceChanges, type PriceChange, type ShownPrices } from "./shown-prices";
+import { priceChanges, PriceChangedError, type ShownPrices } from "./shown-prices";
 
 /**
  * One checkout, one payment — on any number of server instances. {@link placeOrder} is the whole of it, in four
@@ -53,14 +53,6 @@ export class PaymentBudgetError extends Error {
   constructor(readonly retryAfterMinutes: number) {
     super("this client address has started as many new payments as it may for now");
     this.name = "PaymentBudgetError";
-  }
-}
-
-/** The checkout would charge other than what its form showed: nothing was stored or asked of the service. */
-export class PriceChangedError extends Error {
-  constructor(readonly changes: PriceChange[]) {
-    super("the checkout costs other than what its form showed");
-    this.name = "PriceChangedError";
   }
 }
 

@@ -4,14 +4,8 @@ import { formatMoney } from "../money";
 import { PaymentError } from "../payments";
 import { minutesUntil } from "../time";
 import { problem, translateProblem, type Problem } from "../problems";
-import {
-  HeldTooMuchError,
-  OrderStoreError,
-  OutOfStockError,
-  OverMostError,
-  PaymentBudgetError,
-  PriceChangedError,
-} from "./place-order";
+import { HeldTooMuchError, OrderStoreError, OutOfStockError, OverMostError, PaymentBudgetError } from "./place-order";
+import { PriceChangedError } from "./shown-prices";
 
 /**
  * What the customer is told when placing the order failed, in their language: which lines the stock cannot cover and

@@ -97,3 +97,11 @@ export function priceChanges(
   }
   return outdated ? [...changes, { kind: "outdated" }] : changes;
 }
+
+/** The checkout would charge other than what its form showed: nothing was stored or asked of the service. */
+export class PriceChangedError extends Error {
+  constructor(readonly changes: PriceChange[]) {
+    super("the checkout costs other than what its form showed");
+    this.name = "PriceChangedError";
+  }
+}

@@ -13,7 +13,8 @@ import {
   type CheckoutField,
   type CheckoutValues,
 } from "@/lib/checkout/form";
-import { placeOrder, PriceChangedError, type PlacedOrder } from "@/lib/checkout/place-order";
+import { placeOrder, type PlacedOrder } from "@/lib/checkout/place-order";
+import { PriceChangedError } from "@/lib/checkout/shown-prices";
 import { describeCheckoutFailure } from "@/lib/checkout/problems";
 import { SHOWN_PRICES_FIELD, shownPricesSchema } from "@/lib/checkout/shown-prices";
 import { getDb } from "@/lib/db/client";

@@ -115,6 +115,12 @@ describe("npm run doctor -- --production, e-mail", () => {
     expect(out.split("\n").filter((line) => line.startsWith("  ✗") && /mail|SMTP/i.test(line))).toEqual([]);
   }, 30_000);
 
+  it("warns when SITE_URL is https (so a proxy terminates TLS in front) but TRUSTED_PROXY_HOPS trusts none", async () => {
+    const warning = "  ! SITE_URL is https, which the shop's own server does not speak, so a proxy stands in front";
+    expect((await doctor(valid())).out).toContain(warning);
+    expect((await doctor({ ...valid(), TRUSTED_PROXY_HOPS: "1" })).out).not.toContain(warning);
+  }, 60_000);
+
   it("logs in to the SMTP server of SMTP_URL, and says plainly when it cannot", async () => {
     const smtp = await startTestSmtpServer();
     try {

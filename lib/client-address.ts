@@ -42,8 +42,9 @@ export function clientAddress(
   // Without a proxy the header holds the socket's address alone (believeOnlyTheSocket), the last entry as with one.
   const nearest = budgetKey(forwarded.at(-1) ?? "");
   if (trustedProxyHops <= 1) return nearest;
-  const key = forwarded.length >= trustedProxyHops ? budgetKey(forwarded[forwarded.length - trustedProxyHops]!) : "";
-  if (key !== "unknown" && key !== "") return key;
+  const outermost = forwarded.length >= trustedProxyHops ? forwarded[forwarded.length - trustedProxyHops]! : "";
+  const key = budgetKey(outermost);
+  if (key !== "unknown") return key;
   if (!warnedShortChain) {
     warnedShortChain = true;
     logger.warn(

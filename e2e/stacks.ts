@@ -15,7 +15,10 @@ import { readFileSync } from "node:fs";
 /**
  * The shop's configuration in these tests, and the build's (`npm test` builds with it, so the secret scan covers the
  * build). Every stack's shop sees all its tests' checkouts come from one address, so PAYMENTS_PER_ADDRESS and
- * HELD_UNITS_PER_ADDRESS are large there; e2e/instances.spec.ts tests the budget with the default.
+ * HELD_UNITS_PER_ADDRESS are large there; e2e/instances.spec.ts tests the budget with the default. Its shop trusts one proxy (TRUSTED_PROXY_HOPS 1), as
+ * behind nginx, so that a test can stand for a client at an address of its own by writing the X-Forwarded-For such a
+ * proxy would send (a browser cannot choose its source address); e2e/instances.spec.ts runs shops that trust none,
+ * as a plain `npm start` does, and e2e/proxy.spec.ts the real nginx.
  */
 export const baseShopEnv: Readonly<
   Record<string, string> & {

@@ -107,12 +107,20 @@ describe("npm run doctor -- --production, e-mail", () => {
     PAYMENT_WEBHOOK_SECRET: "whsec-0123456789abcdef",
     CRON_SECRET: "cron-0123456789abcdef",
     DATABASE_URL: t.url,
+    TRUSTED_PROXY_HOPS: "1", // behind nginx, as an https SITE_URL on a Node host is
   });
+  const proxyWarning = "  ! SITE_URL is https, which the shop's own server does not speak, so a proxy stands in front";
 
   it("says e-mail is off without SMTP_URL, as a note and not a failure", async () => {
     const { out } = await doctor(valid());
     expect(out).toContain("  ! e-mail is off: SMTP_URL is not set");
+    expect(out).not.toContain(proxyWarning);
     expect(out.split("\n").filter((line) => line.startsWith("  ✗") && /mail|SMTP/i.test(line))).toEqual([]);
+  }, 30_000);
+
+  it("warns when SITE_URL is https (so a proxy terminates TLS in front) but TRUSTED_PROXY_HOPS trusts none", async () => {
+    // Not with TRUSTED_PROXY_HOPS 1: the test above.
+    expect((await doctor({ ...valid(), TRUSTED_PROXY_HOPS: "0" })).out).toContain(proxyWarning);
   }, 30_000);
 
   it("logs in to the SMTP server of SMTP_URL, and says plainly when it cannot", async () => {

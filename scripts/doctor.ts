@@ -68,6 +68,14 @@ if (env.PAYMENT_WEBHOOK_SECRET && env.SITE_URL) {
     );
 }
 
+// The shop's own server speaks plain http, so an https SITE_URL off Vercel means something in front terminates TLS:
+// a proxy. Trusting none, the shop counts every customer as that proxy's one address (lib/client-address.ts). The
+// doctor sees only the environment; the running shop also logs once when a request looks proxied.
+if (!process.env.VERCEL && env.SITE_URL?.startsWith("https:") && (env.TRUSTED_PROXY_HOPS ?? 0) === 0)
+  note(
+    "SITE_URL is https, which the shop's own server does not speak, so a proxy stands in front; but TRUSTED_PROXY_HOPS is 0, so every customer counts as that proxy's address for the sign-in limits and the checkout's budgets. Set TRUSTED_PROXY_HOPS to the number of proxies in front of the shop (nginx: 1; see docs/deploying.md).",
+  );
+
 if (env.PAYMENT_API_BASE_URL && env.PAYMENT_CLIENT_ID && env.PAYMENT_CLIENT_SECRET) {
   try {
     const token = await requestAccessToken(

@@ -7,6 +7,8 @@
 //
 // Used by the benchmarks (bench/), the page-weight budget (testing/page-weight.ts) and the multi-instance
 // browser test. Forms are found by their field names, never by their (translated) texts.
+import { request as httpRequest } from "node:http";
+import { isIP } from "node:net";
 import { selectAll } from "css-select";
 import type { AnyNode, Element } from "domhandler";
 import { parseDocument } from "htmlparser2";
@@ -166,7 +168,9 @@ export function checkoutFields(hidden: [string, string][], details: CheckoutDeta
 
 /**
  * Submits the checkout form as a no-JS browser does, following no redirect.
- * @param headers extra request headers (an `X-Forwarded-For` standing for the client's address, say).
+ * @param options.from the source address to send from, for a client at an address of its own: any 127.0.0.x on Linux,
+ *   whose loopback answers them all (the shop counts the TCP peer's address unless it trusts a proxy).
+ * @param options.headers extra request headers (an `X-Forwarded-For` a client wrote, say).
  * @returns the status, the Location (a successful checkout is 303 to the payment page), the session cookie, and the
  *   page's HTML when the checkout answered with the form again (a message).
  */
@@ -175,20 +179,59 @@ export async function submitCheckout(
   cookie: string,
   hidden: [string, string][],
   details: CheckoutDetails,
-  headers: Record<string, string> = {},
+  { from, headers = {} }: { from?: string; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; location: string | null; cookie: string; html: string }> {
-  const response = await fetch(new URL("/checkout", baseUrl), {
-    method: "POST",
-    body: formData(checkoutFields(hidden, details)),
-    headers: browserHeaders(cookie, { Origin: new URL(baseUrl).origin, ...headers }),
-    redirect: "manual",
-  });
+  const url = new URL("/checkout", baseUrl);
+  const requestHeaders = browserHeaders(cookie, { Origin: url.origin, ...headers });
+  const response = from
+    ? await postFrom(from, url, requestHeaders, checkoutFields(hidden, details))
+    : await fetch(url, {
+        method: "POST",
+        body: formData(checkoutFields(hidden, details)),
+        headers: requestHeaders,
+        redirect: "manual",
+      });
   return {
     status: response.status,
     location: response.headers.get("location"),
     cookie: sessionCookie(response, cookie),
     html: await response.text(),
   };
+}
+
+/** A multipart form post from the source address `localAddress`, which fetch cannot choose (node:http can). */
+async function postFrom(
+  localAddress: string,
+  url: URL,
+  headers: Record<string, string>,
+  fields: [string, string][],
+): Promise<Response> {
+  const { body, contentType } = await multipartBody(fields);
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(
+      url,
+      // `family`: resolve `localhost` to an address of the source's own family.
+      {
+        method: "POST",
+        localAddress,
+        family: isIP(localAddress),
+        headers: { ...headers, "Content-Type": contentType },
+      },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+        answer.on("end", () => {
+          const answerHeaders = new Headers();
+          for (const [name, value] of Object.entries(answer.headers))
+            for (const one of [value ?? []].flat()) answerHeaders.append(name, one);
+          resolve(new Response(Buffer.concat(chunks), { status: answer.statusCode, headers: answerHeaders }));
+        });
+        answer.once("error", reject);
+      },
+    );
+    sent.once("error", reject);
+    sent.end(body);
+  });
 }
 
 /** Whether `location` is a payment page of the payment service at `serviceOrigin` (sandbox or production). */

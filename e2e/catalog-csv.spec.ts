@@ -9,6 +9,8 @@ import { createAdmin, expect, shop, signInAsAdmin, stack, test } from "./support
  */
 
 const ADMIN = { email: "catalog-csv-admin@medina.example", password: "catalog-csv-admin-password-1" };
+/** The largest file the import reads, as its label says (lib/catalog/csv.ts, MAX_CATALOG_CSV_BYTES). */
+const CSV_KB = 4 * 1024;
 const HEADER = "slug,nameEn,nameAr,descriptionEn,descriptionAr,price,kind,visible,stock,sortOrder";
 const fill = (template: string, values: Record<string, string | number>) =>
   Object.entries(values).reduce((text, [name, value]) => text.replace(`{${name}}`, String(value)), template);
@@ -16,7 +18,7 @@ const fill = (template: string, values: Record<string, string | number>) =>
 async function uploadFile(page: Page, lang: "en" | "ar", name: string, rows: string[]) {
   await page.goto("/admin/products/import");
   await page
-    .getByLabel(fill(shop("admin.products.csv.file", lang), { kb: 512 }))
+    .getByLabel(fill(shop("admin.products.csv.file", lang), { kb: CSV_KB }))
     .setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from([HEADER, ...rows].join("\r\n")) });
   await page.getByRole("button", { name: shop("admin.products.csv.check", lang) }).click();
   await expect(page).toHaveURL(/\/admin\/products\/import\/imp_/);

@@ -151,7 +151,7 @@ for (const lang of ["en", "ar"] as const) {
         "dates-box,Dates box,علبة تمر,abc,",
       ].join("\r\n");
       await page
-        .getByLabel(shop("admin.products.csv.file", lang).replace("{kb}", "512"))
+        .getByLabel(shop("admin.products.csv.file", lang).replace("{kb}", String(4 * 1024)))
         .setInputFiles({ name: "products.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
       await page.getByRole("button", { name: shop("admin.products.csv.check", lang) }).click();
       await expect(page).toHaveURL(/\/admin\/products\/import\/imp_/);

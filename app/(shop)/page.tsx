@@ -3,7 +3,7 @@ import { EmptyState } from "@/components/empty-state";
 import { ProductImage } from "@/components/product-image";
 import { ShopLink } from "@/components/shop-link";
 import { readOrUnavailable } from "@/components/database-unavailable";
-import { listProducts, parsePageParam } from "@/lib/catalog/products";
+import { heldUntil, listProducts, parsePageParam } from "@/lib/catalog/products";
 import { getDb } from "@/lib/db/client";
 import { formatMoney } from "@/lib/money";
 
@@ -64,7 +64,8 @@ export default async function HomePage({ searchParams }: Props) {
                   {formatMoney(product.priceMinor, locale)}
                   {product.available === 0 && (
                     <span className="ms-2 rounded-full bg-stone-200 px-2 py-0.5 text-xs text-stone-800">
-                      {t("soldOut")}
+                      {/* Units other checkouts hold come back when their payment pages die: not sold out. */}
+                      {heldUntil(product, 1) ? t("held") : t("soldOut")}
                     </span>
                   )}
                 </p>

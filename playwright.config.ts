@@ -57,12 +57,15 @@ export default defineConfig({
       testMatch: ["checkout.spec.ts", "products.spec.ts"],
     },
     // The paths a merchant on a serverless host takes, with the shop behind PgBouncer in transaction mode (the pooler
-    // Neon and Supabase run): checkout, webhooks and expiry, back-office sign-in, two instances racing.
+    // Neon and Supabase run): a checkout paid and confirmed by the webhook, expiry, a duplicated delivery, the
+    // sign-in queue and the one-time sign-in link, two instances racing for one checkout and for the last units. Only
+    // the tests tagged `@pooler`: the others exercise nothing a pooler changes (no session state, no locks).
     {
       name: "pooler",
       use: english,
       metadata: { flavor: "pooler" },
       testMatch: ["checkout.spec.ts", "webhooks.spec.ts", "admin.spec.ts", "instances.spec.ts"],
+      grep: /@pooler/,
     },
   ],
   globalSetup: "./e2e/global-setup.ts",

@@ -123,83 +123,88 @@ test("six wrong passwords lock the account with a message that says when to try 
   await context.close();
 });
 
-test("locked out everywhere, the admin signs in once with the link e-mailed to them; the same link in a second browser is refused", async ({
-  browser,
-  request,
-}) => {
-  const email = `link-${Date.now().toString(36)}@medina.example`;
-  await createAdmin(email, "the-link-password-1");
-  // Locked the way a guesser without a trusted proxy locks it (lib/admin/sign-in-owner.test.ts does it attempt by
-  // attempt): five failures claiming this browser's address, twenty from others.
-  const address = "203.0.113.77";
-  await database((pool) =>
-    pool.query(
-      `insert into sign_in_attempts (email, ip, succeeded)
+test(
+  "locked out everywhere, the admin signs in once with the link e-mailed to them; the same link in a second browser is refused",
+  { tag: "@pooler" },
+  async ({ browser, request }) => {
+    const email = `link-${Date.now().toString(36)}@medina.example`;
+    await createAdmin(email, "the-link-password-1");
+    // Locked the way a guesser without a trusted proxy locks it (lib/admin/sign-in-owner.test.ts does it attempt by
+    // attempt): five failures claiming this browser's address, twenty from others.
+    const address = "203.0.113.77";
+    await database((pool) =>
+      pool.query(
+        `insert into sign_in_attempts (email, ip, succeeded)
        select $1, case when i <= 5 then $2 else '192.0.2.' || i end, false from generate_series(1, 25) as i`,
-      [email, address],
-    ),
-  );
-  const context = await browser.newContext({ locale: "ar-LY", extraHTTPHeaders: { "X-Forwarded-For": address } });
-  const page = await context.newPage();
-  await page.goto("/admin/sign-in");
-  await page.getByLabel(shop("admin.signIn.email", "ar")).fill(email);
-  await page.getByLabel(shop("admin.signIn.password", "ar")).fill("the-link-password-1");
-  await page.getByRole("button", { name: shop("admin.signIn.submit", "ar") }).click();
-  await expect(page.getByTestId("sign-in-error")).toContainText("محاولات فاشلة كثيرة");
+        [email, address],
+      ),
+    );
+    const context = await browser.newContext({ locale: "ar-LY", extraHTTPHeaders: { "X-Forwarded-For": address } });
+    const page = await context.newPage();
+    await page.goto("/admin/sign-in");
+    await page.getByLabel(shop("admin.signIn.email", "ar")).fill(email);
+    await page.getByLabel(shop("admin.signIn.password", "ar")).fill("the-link-password-1");
+    await page.getByRole("button", { name: shop("admin.signIn.submit", "ar") }).click();
+    await expect(page.getByTestId("sign-in-error")).toContainText("محاولات فاشلة كثيرة");
 
-  await page.getByRole("link", { name: shop("admin.signIn.linkAction", "ar") }).click();
-  await expect(page.getByRole("heading", { name: shop("admin.signInLink.title", "ar") })).toBeVisible();
-  await page.getByLabel(shop("admin.signInLink.email", "ar")).fill(email);
-  await page.getByRole("button", { name: shop("admin.signInLink.submit", "ar") }).click();
-  await expect(page.getByTestId("sign-in-link-sent")).toBeVisible();
+    await page.getByRole("link", { name: shop("admin.signIn.linkAction", "ar") }).click();
+    await expect(page.getByRole("heading", { name: shop("admin.signInLink.title", "ar") })).toBeVisible();
+    await page.getByLabel(shop("admin.signInLink.email", "ar")).fill(email);
+    await page.getByRole("button", { name: shop("admin.signInLink.submit", "ar") }).click();
+    await expect(page.getByTestId("sign-in-link-sent")).toBeVisible();
 
-  const mail = await mailbox.latestTo(request, email);
-  expect(mail.subject).toBe(shop("email.signInLink.subject", "ar").replace("{shop}", BRAND.name.ar));
-  const link = /https?:\/\/[^\s\]]+\/admin\/sign-in\/link\?token=[\w-]{43}/.exec(mail.text)![0];
-  expect(link.startsWith(`${stack().shopUrl}/`)).toBe(true);
+    const mail = await mailbox.latestTo(request, email);
+    expect(mail.subject).toBe(shop("email.signInLink.subject", "ar").replace("{shop}", BRAND.name.ar));
+    const link = /https?:\/\/[^\s\]]+\/admin\/sign-in\/link\?token=[\w-]{43}/.exec(mail.text)![0];
+    expect(link.startsWith(`${stack().shopUrl}/`)).toBe(true);
 
-  // Opened in two browsers before either presses the button (a mail app's preview, then the admin's browser).
-  const elsewhere = await browser.newContext({ locale: "ar-LY" });
-  const other = await elsewhere.newPage();
-  await Promise.all([page.goto(link), other.goto(link)]);
-  const confirm = shop("admin.signInLink.confirm", "ar").replace("{email}", email);
-  await expect(page.getByText(confirm)).toBeVisible();
-  await expect(other.getByText(confirm)).toBeVisible();
-  await page.getByRole("button", { name: shop("admin.signInLink.confirmSubmit", "ar") }).click();
-  await expect(page).toHaveURL(/\/admin$/);
-  await other.getByRole("button", { name: shop("admin.signInLink.confirmSubmit", "ar") }).click();
-  await expect(other).toHaveURL(/\/admin\/sign-in\/link\?error=usedOrExpired$/);
-  await expect(other.getByTestId("sign-in-link-error")).toHaveText(shop("admin.signInLink.usedOrExpired", "ar"));
-  await other.goto("/admin/orders");
-  await expect(other).toHaveURL(/\/admin\/sign-in$/);
-  await Promise.all([context.close(), elsewhere.close()]);
-});
+    // Opened in two browsers before either presses the button (a mail app's preview, then the admin's browser).
+    const elsewhere = await browser.newContext({ locale: "ar-LY" });
+    const other = await elsewhere.newPage();
+    await Promise.all([page.goto(link), other.goto(link)]);
+    const confirm = shop("admin.signInLink.confirm", "ar").replace("{email}", email);
+    await expect(page.getByText(confirm)).toBeVisible();
+    await expect(other.getByText(confirm)).toBeVisible();
+    await page.getByRole("button", { name: shop("admin.signInLink.confirmSubmit", "ar") }).click();
+    await expect(page).toHaveURL(/\/admin$/);
+    await other.getByRole("button", { name: shop("admin.signInLink.confirmSubmit", "ar") }).click();
+    await expect(other).toHaveURL(/\/admin\/sign-in\/link\?error=usedOrExpired$/);
+    await expect(other.getByTestId("sign-in-link-error")).toHaveText(shop("admin.signInLink.usedOrExpired", "ar"));
+    await other.goto("/admin/orders");
+    await expect(other).toHaveURL(/\/admin\/sign-in$/);
+    await Promise.all([context.close(), elsewhere.close()]);
+  },
+);
 
-test("sign-ins beyond what the server checks at once are told to try again in a moment", async ({ browser }) => {
-  // Ten people submit at once, each from an address of their own: one password is checked at a time and two wait
-  // their turn; the others are told so at once, and their attempt costs the shop nothing.
-  const context = await browser.newContext();
-  const pages = await Promise.all(Array.from({ length: 10 }, () => context.newPage()));
-  await Promise.all(
-    pages.map(async (page, i) => {
-      await page.setExtraHTTPHeaders({ "X-Forwarded-For": `203.0.113.${100 + i}` });
-      await page.goto("/admin/sign-in");
-      await page.getByLabel("E-mail").fill(`nobody-${i}@medina.example`);
-      await page.getByLabel("Password").fill("not-the-password");
-    }),
-  );
-  await Promise.all(pages.map((page) => page.getByRole("button", { name: "Sign in" }).click()));
-  const messages = await Promise.all(
-    pages.map(async (page) => {
-      // The last to wait has had two checks and their pauses before its own: seconds on a busy machine.
-      await expect(page).toHaveURL(/\/admin\/sign-in\?error=/, { timeout: 30_000 });
-      return page.getByTestId("sign-in-error").textContent();
-    }),
-  );
-  expect(messages).toContain("Many sign-ins are being checked right now. Try again in a moment.");
-  expect(messages).toContain("That e-mail and password do not match an account.");
-  await context.close();
-});
+test(
+  "sign-ins beyond what the server checks at once are told to try again in a moment",
+  { tag: "@pooler" },
+  async ({ browser }) => {
+    // Ten people submit at once, each from an address of their own: one password is checked at a time and two wait
+    // their turn; the others are told so at once, and their attempt costs the shop nothing.
+    const context = await browser.newContext();
+    const pages = await Promise.all(Array.from({ length: 10 }, () => context.newPage()));
+    await Promise.all(
+      pages.map(async (page, i) => {
+        await page.setExtraHTTPHeaders({ "X-Forwarded-For": `203.0.113.${100 + i}` });
+        await page.goto("/admin/sign-in");
+        await page.getByLabel("E-mail").fill(`nobody-${i}@medina.example`);
+        await page.getByLabel("Password").fill("not-the-password");
+      }),
+    );
+    await Promise.all(pages.map((page) => page.getByRole("button", { name: "Sign in" }).click()));
+    const messages = await Promise.all(
+      pages.map(async (page) => {
+        // The last to wait has had two checks and their pauses before its own: seconds on a busy machine.
+        await expect(page).toHaveURL(/\/admin\/sign-in\?error=/, { timeout: 30_000 });
+        return page.getByTestId("sign-in-error").textContent();
+      }),
+    );
+    expect(messages).toContain("Many sign-ins are being checked right now. Try again in a moment.");
+    expect(messages).toContain("That e-mail and password do not match an account.");
+    await context.close();
+  },
+);
 
 test("signing out ends the session on the server: a copy of its cookie opens neither the orders nor the export", async ({
   browser,

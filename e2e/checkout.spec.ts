@@ -21,48 +21,49 @@ test.beforeEach(async ({ request }) => {
 const onPaymentPage = () => new RegExp(`^${stack().emulatorUrl}/pay/sandbox/v1/user/payment/preview/`);
 const paidHeading = () => shop("order.status.paid.title");
 
-test("(a) cart → checkout without a gateway → choose on the payment page → Pay → paid order, empty cart", async ({
-  page,
-  request,
-}) => {
-  const lang = currentLang();
-  await addToCart(page, "olive-oil", 2);
-  await addToCart(page, "saffron");
-  await page.goto("/cart");
-  await expect(page.locator("html")).toHaveAttribute("dir", lang === "ar" ? "rtl" : "ltr");
-  await expect(page.getByTestId("cart-total")).toHaveText(/103[.,]75/);
-  await page.getByRole("link", { name: shop("cart.toCheckout") }).click();
+test(
+  "(a) cart → checkout without a gateway → choose on the payment page → Pay → paid order, empty cart",
+  { tag: "@pooler" },
+  async ({ page, request }) => {
+    const lang = currentLang();
+    await addToCart(page, "olive-oil", 2);
+    await addToCart(page, "saffron");
+    await page.goto("/cart");
+    await expect(page.locator("html")).toHaveAttribute("dir", lang === "ar" ? "rtl" : "ltr");
+    await expect(page.getByTestId("cart-total")).toHaveText(/103[.,]75/);
+    await page.getByRole("link", { name: shop("cart.toCheckout") }).click();
 
-  await expect(page.getByRole("radio", { name: shop("checkout.chooseLater") })).toBeChecked();
-  // Goods: delivered to Tripoli (10.00 LYD), with the phone the courier calls (e2e/support.ts).
-  await fillCheckout(page, {});
-  await submitCheckout(page);
+    await expect(page.getByRole("radio", { name: shop("checkout.chooseLater") })).toBeChecked();
+    // Goods: delivered to Tripoli (10.00 LYD), with the phone the courier calls (e2e/support.ts).
+    await fillCheckout(page, {});
+    await submitCheckout(page);
 
-  // The emulator's hosted page, on another origin and in the shop's language: choose a gateway there.
-  await expect(page).toHaveURL(onPaymentPage());
-  await expect(page.locator("html")).toHaveAttribute("lang", lang);
-  await expect(page.getByText("113.75")).toBeVisible();
-  await page.getByRole("radio", { name: "Sadad" }).check();
-  await page.getByRole("button", { name: paymentPage().continue }).click();
-  await page.getByRole("button", { name: paymentPage().pay, exact: true }).click();
+    // The emulator's hosted page, on another origin and in the shop's language: choose a gateway there.
+    await expect(page).toHaveURL(onPaymentPage());
+    await expect(page.locator("html")).toHaveAttribute("lang", lang);
+    await expect(page.getByText("113.75")).toBeVisible();
+    await page.getByRole("radio", { name: "Sadad" }).check();
+    await page.getByRole("button", { name: paymentPage().continue }).click();
+    await page.getByRole("button", { name: paymentPage().pay, exact: true }).click();
 
-  await expect(page).toHaveURL(/\/orders\/ord_[0-9a-z]+\?outcome=reported$/);
-  // The redirect alone is not proof of payment: the page says "confirmed" because the service's signed webhook
-  // arrived before the customer did (e2e/webhooks.spec.ts covers the other orders of events).
-  await expect(page.getByRole("heading", { name: paidHeading() })).toBeVisible();
-  await expect(page.getByText(shop("order.status.paid.text"))).toBeVisible();
-  expect(await cartCount(page)).toBe(0);
+    await expect(page).toHaveURL(/\/orders\/ord_[0-9a-z]+\?outcome=reported$/);
+    // The redirect alone is not proof of payment: the page says "confirmed" because the service's signed webhook
+    // arrived before the customer did (e2e/webhooks.spec.ts covers the other orders of events).
+    await expect(page.getByRole("heading", { name: paidHeading() })).toBeVisible();
+    await expect(page.getByText(shop("order.status.paid.text"))).toBeVisible();
+    expect(await cartCount(page)).toBe(0);
 
-  const payments = await emulator.payments(request);
-  expect(payments).toHaveLength(1);
-  expect(payments[0]).toMatchObject({ status: "paid", amount: "113.75", lang });
+    const payments = await emulator.payments(request);
+    expect(payments).toHaveLength(1);
+    expect(payments[0]).toMatchObject({ status: "paid", amount: "113.75", lang });
 
-  // Paying again for the same things is deliberate: "Buy these again" fills a new cart with the order's lines.
-  await page.getByRole("button", { name: shop("order.buyAgain") }).click();
-  await expect(page).toHaveURL(/\/cart$/);
-  await expect(page.getByTestId("cart-line")).toHaveCount(2);
-  await expect(page.getByTestId("cart-total")).toHaveText(/103[.,]75/);
-});
+    // Paying again for the same things is deliberate: "Buy these again" fills a new cart with the order's lines.
+    await page.getByRole("button", { name: shop("order.buyAgain") }).click();
+    await expect(page).toHaveURL(/\/cart$/);
+    await expect(page.getByTestId("cart-line")).toHaveCount(2);
+    await expect(page.getByTestId("cart-total")).toHaveText(/103[.,]75/);
+  },
+);
 
 test("(b) Cancel on the payment page → cancelled order, cart still there", async ({ page, request }) => {
   await addToCart(page, "ceramic-bowl", 3);

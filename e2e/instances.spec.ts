@@ -50,35 +50,37 @@ test.beforeEach(async ({ request }) => {
 const destinations = (answers: { location: string | null }[]) =>
   answers.map(({ location }) => (isPaymentPage(location, stack().emulatorUrl) ? "payment" : location));
 
-test("ten identical checkout posts alternated between two instances make one payment; the order outlives both", async ({
-  request,
-}) => {
-  const [a, b] = instances.map((instance) => instance.url) as [string, string];
-  const cookie = await addToCart(a, { slug: "saffron", quantity: 2 });
-  const { hidden, delivery } = await loadCheckoutForm(a, cookie);
-  const details = { ...delivery, full_name: "Salem Fathi", email: "salem@example.ly", payment_gateway: "" };
-  const answers = await Promise.all(
-    Array.from({ length: 10 }, (_, i) => submitCheckout(i % 2 ? b : a, cookie, hidden, details)),
-  );
+test(
+  "ten identical checkout posts alternated between two instances make one payment; the order outlives both",
+  { tag: "@pooler" },
+  async ({ request }) => {
+    const [a, b] = instances.map((instance) => instance.url) as [string, string];
+    const cookie = await addToCart(a, { slug: "saffron", quantity: 2 });
+    const { hidden, delivery } = await loadCheckoutForm(a, cookie);
+    const details = { ...delivery, full_name: "Salem Fathi", email: "salem@example.ly", payment_gateway: "" };
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => submitCheckout(i % 2 ? b : a, cookie, hidden, details)),
+    );
 
-  for (const answer of answers) expect(answer.status).toBe(303);
-  expect(new Set(answers.map((answer) => answer.location)).size).toBe(1);
-  expect(destinations(answers)).toEqual(Array(10).fill("payment"));
-  const payments = await emulator.payments(request);
-  expect(payments).toHaveLength(1);
-  const orderId = payments[0]!.custom!;
-  expect(orderId).toMatch(/^ord_/);
+    for (const answer of answers) expect(answer.status).toBe(303);
+    expect(new Set(answers.map((answer) => answer.location)).size).toBe(1);
+    expect(destinations(answers)).toEqual(Array(10).fill("payment"));
+    const payments = await emulator.payments(request);
+    expect(payments).toHaveLength(1);
+    const orderId = payments[0]!.custom!;
+    expect(orderId).toMatch(/^ord_/);
 
-  // Restart both instances: the order is in the database, not in a process.
-  await stopInstances();
-  await startInstances();
-  const sessionCookie = answers.find((answer) => answer.cookie)?.cookie ?? cookie;
-  for (const instance of instances) {
-    const html = await getPage(`${instance.url}/orders/${orderId}`, sessionCookie);
-    expect(html).toContain(orderId);
-    expect(html).toContain("Waiting for your payment");
-  }
-});
+    // Restart both instances: the order is in the database, not in a process.
+    await stopInstances();
+    await startInstances();
+    const sessionCookie = answers.find((answer) => answer.cookie)?.cookie ?? cookie;
+    for (const instance of instances) {
+      const html = await getPage(`${instance.url}/orders/${orderId}`, sessionCookie);
+      expect(html).toContain(orderId);
+      expect(html).toContain("Waiting for your payment");
+    }
+  },
+);
 
 test("a cart paid the moment its page opens is paid once: the tabs that submit after it, or after the customer closed the page, go to the paid order", async ({
   request,
@@ -144,42 +146,44 @@ test("one address flooding the checkout, claiming a new address in X-Forwarded-F
   expect(await emulator.payments(request)).toHaveLength(22);
 });
 
-test("the last 3 units, wanted by 20 customers at once on two instances: 3 payments, and everyone else is told the paying checkouts hold them, cart kept", async ({
-  request,
-}) => {
-  const slug = `last-jars-${crypto.randomUUID().slice(0, 8)}`;
-  await database((pool) =>
-    pool.query(
-      `insert into products (slug, name_en, name_ar, price_minor, stock) values ($1, 'Honey, the last jars', 'عسل', 3000, 3)`,
-      [slug],
-    ),
-  );
-  const [a, b] = instances.map((instance) => instance.url) as [string, string];
-  // Twenty customers, each at an address of their own, each with one jar in the cart, submit at once.
-  const customers = await Promise.all(
-    Array.from({ length: 20 }, async (_, i) => {
-      const base = i % 2 ? b : a;
-      const cookie = await addToCart(base, { slug });
-      const { hidden, delivery } = await loadCheckoutForm(base, cookie);
-      return { base, cookie, hidden, delivery, from: `127.0.2.${i + 1}` };
-    }),
-  );
-  const answers = await Promise.all(
-    customers.map(({ base, cookie, hidden, delivery, from }) =>
-      submitCheckout(base, cookie, hidden, { ...delivery, full_name: "Mabrouka Salem" }, { from }),
-    ),
-  );
+test(
+  "the last 3 units, wanted by 20 customers at once on two instances: 3 payments, and everyone else is told the paying checkouts hold them, cart kept",
+  { tag: "@pooler" },
+  async ({ request }) => {
+    const slug = `last-jars-${crypto.randomUUID().slice(0, 8)}`;
+    await database((pool) =>
+      pool.query(
+        `insert into products (slug, name_en, name_ar, price_minor, stock) values ($1, 'Honey, the last jars', 'عسل', 3000, 3)`,
+        [slug],
+      ),
+    );
+    const [a, b] = instances.map((instance) => instance.url) as [string, string];
+    // Twenty customers, each at an address of their own, each with one jar in the cart, submit at once.
+    const customers = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const base = i % 2 ? b : a;
+        const cookie = await addToCart(base, { slug });
+        const { hidden, delivery } = await loadCheckoutForm(base, cookie);
+        return { base, cookie, hidden, delivery, from: `127.0.2.${i + 1}` };
+      }),
+    );
+    const answers = await Promise.all(
+      customers.map(({ base, cookie, hidden, delivery, from }) =>
+        submitCheckout(base, cookie, hidden, { ...delivery, full_name: "Mabrouka Salem" }, { from }),
+      ),
+    );
 
-  expect(destinations(answers).filter((where) => where === "payment")).toHaveLength(3);
-  expect(await emulator.payments(request)).toHaveLength(3);
-  // The jars are on hand but held by the 3 paying: "held by other checkouts — try again in N minutes", not sold out.
-  const held = shop("problems.heldLine", "en")
-    .replace("{name}", "Honey, the last jars")
-    .replace(/ \{minutes, plural.*\}$/, "");
-  const refused = answers.filter((answer) => answer.status === 200);
-  expect(refused).toHaveLength(17);
-  for (const answer of refused) expect(answer.html).toContain(held);
-  // Their carts are kept: the jar is still in each.
-  const [first] = refused.map((answer) => customers[answers.indexOf(answer)]!);
-  expect(await getPage(`${first!.base}/cart`, first!.cookie)).toContain("Honey, the last jars");
-});
+    expect(destinations(answers).filter((where) => where === "payment")).toHaveLength(3);
+    expect(await emulator.payments(request)).toHaveLength(3);
+    // The jars are on hand but held by the 3 paying: "held by other checkouts — try again in N minutes", not sold out.
+    const held = shop("problems.heldLine", "en")
+      .replace("{name}", "Honey, the last jars")
+      .replace(/ \{minutes, plural.*\}$/, "");
+    const refused = answers.filter((answer) => answer.status === 200);
+    expect(refused).toHaveLength(17);
+    for (const answer of refused) expect(answer.html).toContain(held);
+    // Their carts are kept: the jar is still in each.
+    const [first] = refused.map((answer) => customers[answers.indexOf(answer)]!);
+    expect(await getPage(`${first!.base}/cart`, first!.cookie)).toContain("Honey, the last jars");
+  },
+);

@@ -61,31 +61,33 @@ async function stored(token: string) {
   });
 }
 
-test("Pay → the service's webhook confirms the order, and the database has the delivery and its events", async ({
-  page,
-}) => {
-  const token = await toGatewayPage(page);
-  await pay(page);
-  await expect(page.getByRole("heading", { name: heading("paid") })).toBeVisible();
-  await expect(page.getByRole("status").filter({ hasText: shop("order.status.paid.text", "en") })).toBeVisible();
+test(
+  "Pay → the service's webhook confirms the order, and the database has the delivery and its events",
+  { tag: "@pooler" },
+  async ({ page }) => {
+    const token = await toGatewayPage(page);
+    await pay(page);
+    await expect(page.getByRole("heading", { name: heading("paid") })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: shop("order.status.paid.text", "en") })).toBeVisible();
 
-  const order = await stored(token);
-  expect(order.status).toBe("paid");
-  expect(order.events.map((e) => e.type)).toEqual([
-    "created",
-    "payment_created",
-    "webhook_received",
-    "customer_returned",
-  ]);
-  expect(order.events[2]!.data).toMatchObject({
-    verified: true,
-    from: "pending",
-    to: "paid",
-    amount: 47.5,
-    currency: "LYD",
-    gateway: "sadad",
-  });
-});
+    const order = await stored(token);
+    expect(order.status).toBe("paid");
+    expect(order.events.map((e) => e.type)).toEqual([
+      "created",
+      "payment_created",
+      "webhook_received",
+      "customer_returned",
+    ]);
+    expect(order.events[2]!.data).toMatchObject({
+      verified: true,
+      from: "pending",
+      to: "paid",
+      amount: 47.5,
+      currency: "LYD",
+      gateway: "sadad",
+    });
+  },
+);
 
 test('a webhook that arrives after the customer: "confirming", then confirmed without a click', async ({
   page,
@@ -118,67 +120,69 @@ test.describe("without JavaScript", () => {
   });
 });
 
-test('a webhook that never comes: the order stays "confirming" and is never expired; after the grace period the merchant is asked, marks it paid, and the late webhook changes nothing', async ({
-  page,
-  browser,
-  request,
-}) => {
-  await emulator.fault(request, { route: "webhook", kind: "drop" });
-  const token = await toGatewayPage(page);
-  await pay(page);
-  await expect(page.getByRole("heading", { name: heading("awaiting_confirmation") })).toBeVisible();
-  expect((await stored(token)).status).toBe("awaiting_confirmation");
+test(
+  'a webhook that never comes: the order stays "confirming" and is never expired; after the grace period the merchant is asked, marks it paid, and the late webhook changes nothing',
+  { tag: "@pooler" },
+  async ({ page, browser, request }) => {
+    await emulator.fault(request, { route: "webhook", kind: "drop" });
+    const token = await toGatewayPage(page);
+    await pay(page);
+    await expect(page.getByRole("heading", { name: heading("awaiting_confirmation") })).toBeVisible();
+    expect((await stored(token)).status).toBe("awaiting_confirmation");
 
-  // Eleven minutes later the payment page has died, but the customer said they paid: the expiry job leaves it.
-  await database((pool) =>
-    pool.query("update orders set payment_expires_at = now() - interval '1 minute' where payment_token = $1", [token]),
-  );
-  const cron = `${stack().env.SITE_URL}/api/cron/expire-orders`;
-  expect((await request.get(cron)).status()).toBe(401);
-  expect((await request.get(cron, { headers: { Authorization: "Bearer not-the-secret" } })).status()).toBe(401);
-  const run = () => request.get(cron, { headers: { Authorization: `Bearer ${stack().env.CRON_SECRET}` } });
-  expect((await run()).status()).toBe(200);
-  await page.reload();
-  await expect(page.getByRole("heading", { name: heading("awaiting_confirmation") })).toBeVisible();
+    // Eleven minutes later the payment page has died, but the customer said they paid: the expiry job leaves it.
+    await database((pool) =>
+      pool.query("update orders set payment_expires_at = now() - interval '1 minute' where payment_token = $1", [
+        token,
+      ]),
+    );
+    const cron = `${stack().env.SITE_URL}/api/cron/expire-orders`;
+    expect((await request.get(cron)).status()).toBe(401);
+    expect((await request.get(cron, { headers: { Authorization: "Bearer not-the-secret" } })).status()).toBe(401);
+    const run = () => request.get(cron, { headers: { Authorization: `Bearer ${stack().env.CRON_SECRET}` } });
+    expect((await run()).status()).toBe(200);
+    await page.reload();
+    await expect(page.getByRole("heading", { name: heading("awaiting_confirmation") })).toBeVisible();
 
-  // A day later still no confirmation: the order is flagged for the merchant.
-  await database((pool) =>
-    pool.query("update orders set customer_returned_at = now() - interval '25 hours' where payment_token = $1", [
-      token,
-    ]),
-  );
-  expect((await run()).status()).toBe(200);
-  const { id } = await stored(token);
-  expect(await stored(token)).toMatchObject({ status: "awaiting_confirmation", flags: ["unconfirmed_report"] });
+    // A day later still no confirmation: the order is flagged for the merchant.
+    await database((pool) =>
+      pool.query("update orders set customer_returned_at = now() - interval '25 hours' where payment_token = $1", [
+        token,
+      ]),
+    );
+    expect((await run()).status()).toBe(200);
+    const { id } = await stored(token);
+    expect(await stored(token)).toMatchObject({ status: "awaiting_confirmation", flags: ["unconfirmed_report"] });
 
-  // The merchant checks the dashboard and marks it paid with the transaction reference there.
-  await createAdmin(ADMIN.email, ADMIN.password);
-  const admin = await (await browser.newContext({ locale: "en-US" })).newPage();
-  await signInAsAdmin(admin, ADMIN.email, ADMIN.password, "en");
-  await admin.goto(`/admin/orders/${id}`);
-  await expect(admin.getByTestId("order-flags")).toContainText(shop("admin.flags.unconfirmed_report", "en"));
-  await admin.getByRole("button", { name: shop("admin.order.markPaid", "en") }).click();
-  await expect(admin.getByText(shop("admin.order.results.reference_missing", "en"))).toHaveCount(0); // the browser asks first
-  await admin.getByLabel(shop("admin.order.reference", "en")).fill("TXN-DASHBOARD-4471");
-  await admin.getByLabel(shop("admin.order.note", "en")).fill("Paid per the dashboard; webhook lost");
-  await admin.getByRole("button", { name: shop("admin.order.markPaid", "en") }).click();
-  await expect(admin.getByRole("status")).toHaveText(shop("admin.order.results.marked_paid", "en"));
-  await expect(admin.getByTestId("order-timeline")).toContainText(
-    `Marked paid by ${ADMIN.email} (reference TXN-DASHBOARD-4471)`,
-  );
-  expect(await stored(token)).toMatchObject({ status: "paid", flags: ["unconfirmed_report", "paid_manually"] });
+    // The merchant checks the dashboard and marks it paid with the transaction reference there.
+    await createAdmin(ADMIN.email, ADMIN.password);
+    const admin = await (await browser.newContext({ locale: "en-US" })).newPage();
+    await signInAsAdmin(admin, ADMIN.email, ADMIN.password, "en");
+    await admin.goto(`/admin/orders/${id}`);
+    await expect(admin.getByTestId("order-flags")).toContainText(shop("admin.flags.unconfirmed_report", "en"));
+    await admin.getByRole("button", { name: shop("admin.order.markPaid", "en") }).click();
+    await expect(admin.getByText(shop("admin.order.results.reference_missing", "en"))).toHaveCount(0); // the browser asks first
+    await admin.getByLabel(shop("admin.order.reference", "en")).fill("TXN-DASHBOARD-4471");
+    await admin.getByLabel(shop("admin.order.note", "en")).fill("Paid per the dashboard; webhook lost");
+    await admin.getByRole("button", { name: shop("admin.order.markPaid", "en") }).click();
+    await expect(admin.getByRole("status")).toHaveText(shop("admin.order.results.marked_paid", "en"));
+    await expect(admin.getByTestId("order-timeline")).toContainText(
+      `Marked paid by ${ADMIN.email} (reference TXN-DASHBOARD-4471)`,
+    );
+    expect(await stored(token)).toMatchObject({ status: "paid", flags: ["unconfirmed_report", "paid_manually"] });
 
-  // The service's delivery arrives after all: a repeat, nothing moves.
-  const [delivery] = await emulator.webhooks(request, token);
-  const replay = await request.post(`${stack().emulatorUrl}/__emulator/webhooks/${delivery!.id}/replay`);
-  expect(replay.ok()).toBe(true);
-  expect((await stored(token)).events.at(-1)).toMatchObject({
-    type: "webhook_received",
-    data: { from: "paid", to: "paid" },
-  });
-  await page.reload();
-  await expect(page.getByRole("heading", { name: heading("paid") })).toBeVisible();
-});
+    // The service's delivery arrives after all: a repeat, nothing moves.
+    const [delivery] = await emulator.webhooks(request, token);
+    const replay = await request.post(`${stack().emulatorUrl}/__emulator/webhooks/${delivery!.id}/replay`);
+    expect(replay.ok()).toBe(true);
+    expect((await stored(token)).events.at(-1)).toMatchObject({
+      type: "webhook_received",
+      data: { from: "paid", to: "paid" },
+    });
+    await page.reload();
+    await expect(page.getByRole("heading", { name: heading("paid") })).toBeVisible();
+  },
+);
 
 test("a forged webhook (bad signature) is refused with 401, changes nothing and writes nothing", async ({
   page,
@@ -207,7 +211,7 @@ test("a forged webhook (bad signature) is refused with 401, changes nothing and 
   expect(order.events.filter((e) => e.type === "webhook_received")).toEqual([]);
 });
 
-test("a duplicated delivery moves the order once", async ({ page, request }) => {
+test("a duplicated delivery moves the order once", { tag: "@pooler" }, async ({ page, request }) => {
   await emulator.fault(request, { route: "webhook", kind: "duplicate" });
   const token = await toGatewayPage(page);
   await pay(page);

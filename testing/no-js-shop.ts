@@ -10,7 +10,7 @@
 import { request as httpRequest } from "node:http";
 import { isIP } from "node:net";
 import { selectAll } from "css-select";
-import type { AnyNode, Element } from "domhandler";
+import { hasChildren, isText, type AnyNode, type Element } from "domhandler";
 import { parseDocument } from "htmlparser2";
 
 /** A form's hidden inputs (the `$ACTION_…` fields) and, per radio group and per select, the values offered. */
@@ -47,6 +47,21 @@ export const parseHtml = (html: string): AnyNode => parseDocument(html);
 
 /** The elements under `root` that match a CSS `selector`, in document order. */
 export const select = (selector: string, root: AnyNode): Element[] => selectAll<AnyNode, Element>(selector, root);
+
+/** The text a reader sees in the first element of `html` matching `selector` (its text, whitespace as written), or `null`. */
+export function textOf(html: string, selector: string): string | null {
+  const [element] = select(selector, parseDocument(html));
+  if (!element) return null;
+  const text = (node: AnyNode): string =>
+    isText(node) ? node.data : hasChildren(node) ? node.children.map(text).join("") : "";
+  return text(element);
+}
+
+/** The `value` of the first control of `html` named `name` (what a re-rendered form kept), or `null`. */
+export function valueOf(html: string, name: string): string | null {
+  const [control] = select(`[name="${name}"]`, parseDocument(html));
+  return control?.attribs.value ?? null;
+}
 
 /** The `shop_session=…` pair of a response's Set-Cookie, or `fallback` when it sets none. */
 export function sessionCookie(response: Response, fallback = ""): string {

@@ -48,14 +48,16 @@ export const parseHtml = (html: string): AnyNode => parseDocument(html);
 /** The elements under `root` that match a CSS `selector`, in document order. */
 export const select = (selector: string, root: AnyNode): Element[] => selectAll<AnyNode, Element>(selector, root);
 
-/** The text a reader sees in the first element of `html` matching `selector` (its text, whitespace as written), or `null`. */
-export function textOf(html: string, selector: string): string | null {
-  const [element] = select(selector, parseDocument(html));
-  if (!element) return null;
-  const text = (node: AnyNode): string =>
-    isText(node) ? node.data : hasChildren(node) ? node.children.map(text).join("") : "";
-  return text(element);
-}
+/** The text a reader sees in an element: its text nodes, as written. */
+const nodeText = (node: AnyNode): string =>
+  isText(node) ? node.data : hasChildren(node) ? node.children.map(nodeText).join("") : "";
+
+/** The text of every element of `html` matching `selector`, in document order. */
+export const textsOf = (html: string, selector: string): string[] =>
+  select(selector, parseDocument(html)).map(nodeText);
+
+/** The text of the first element of `html` matching `selector`, or `null` when there is none. */
+export const textOf = (html: string, selector: string): string | null => textsOf(html, selector)[0] ?? null;
 
 /** The `value` of the first control of `html` named `name` (what a re-rendered form kept), or `null`. */
 export function valueOf(html: string, name: string): string | null {
@@ -247,6 +249,27 @@ async function postFrom(
     sent.once("error", reject);
     sent.end(body);
   });
+}
+
+/**
+ * GETs a shop page as a browser does: follows the shop's redirects, keeping the session cookie each answer sets.
+ * @returns where it ended, that page's status and HTML, and the session cookie after it.
+ */
+export async function browse(
+  url: string,
+  cookie = "",
+): Promise<{ url: string; status: number; html: string; cookie: string }> {
+  for (let hops = 0; hops < 5; hops++) {
+    const response = await fetch(url, { headers: browserHeaders(cookie), redirect: "manual" });
+    cookie = sessionCookie(response, cookie);
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status >= 400 || !location) {
+      return { url, status: response.status, html: await response.text(), cookie };
+    }
+    await response.arrayBuffer();
+    url = new URL(location, url).href;
+  }
+  throw new Error(`${url}: more than 5 redirects`);
 }
 
 /** Whether `location` is a payment page of the payment service at `serviceOrigin` (sandbox or production). */

@@ -4,11 +4,9 @@ import type { Page } from "@playwright/test";
 import {
   addToCart as addByForm,
   browse,
-  isPaymentPage,
-  loadCheckoutForm,
   payAtEmulator,
   returnToShop,
-  submitCheckout,
+  startPayment as startPaymentByForm,
   textOf,
   textsOf,
 } from "../testing/no-js-shop";
@@ -25,15 +23,13 @@ test.beforeEach(async ({ request }) => {
   await emulator.reset(request);
 });
 
-/** A customer with two saffron in the cart, sent to the payment page. @returns the session cookie, payment URL and token. */
-async function startPayment(): Promise<{ cookie: string; paymentUrl: string; token: string }> {
-  const base = stack().shopUrl;
-  const cart = await addByForm(base, { slug: "saffron", quantity: 2 });
-  const { hidden, delivery } = await loadCheckoutForm(base, cart);
-  const started = await submitCheckout(base, cart, hidden, { ...delivery, full_name: "Salem Fathi" });
-  if (!isPaymentPage(started.location, stack().emulatorUrl)) throw new Error(`checkout answered ${started.status}`);
-  return { cookie: started.cookie, paymentUrl: started.location, token: started.location.split("/").pop()! };
-}
+/** A customer with two saffron in the cart, sent to the payment page. */
+const startPayment = () =>
+  startPaymentByForm(stack().shopUrl, stack().emulatorUrl, {
+    slug: "saffron",
+    quantity: 2,
+    details: { full_name: "Salem Fathi" },
+  });
 
 /** Opens a shop path as the browser holding `cookie` (none: a stranger's browser) does, redirects followed. */
 const open = (path: string, cookie = "") => browse(new URL(path, stack().shopUrl).href, cookie);

@@ -312,32 +312,42 @@ export async function returnToShop(returnUrl: string, cookie: string): Promise<{
 }
 
 /**
+ * A checkout up to the payment page, no JavaScript: cart → checkout → sent to the service's payment page.
+ * @param options.details the customer's details over the form's defaults (delivery to the first city, a phone).
+ * @returns the session cookie, the payment URL and its payment token.
+ * @throws when the checkout did not send the customer to a payment page at `serviceOrigin`.
+ */
+export async function startPayment(
+  baseUrl: string,
+  serviceOrigin: string,
+  { slug = "olive-oil", quantity = 1, details = {} as CheckoutDetails } = {},
+): Promise<{ cookie: string; paymentUrl: string; token: string }> {
+  const cartCookie = await addToCart(baseUrl, { slug, quantity });
+  const { hidden, delivery } = await loadCheckoutForm(baseUrl, cartCookie);
+  const checkout = await submitCheckout(baseUrl, cartCookie, hidden, { ...delivery, ...details });
+  if (checkout.status !== 303 || !isPaymentPage(checkout.location, serviceOrigin)) {
+    throw new Error(
+      `checkout answered ${checkout.status} ${checkout.location ?? ""}, expected 303 to a payment page at ${serviceOrigin}`,
+    );
+  }
+  return { cookie: checkout.cookie, paymentUrl: checkout.location, token: checkout.location.split("/").pop()! };
+}
+
+/**
  * One whole order, no JavaScript: cart → checkout with every detail and a gateway → Pay → back to the shop.
  * @returns the paid order's page, its session cookie and its payment URL.
  */
 export async function placePaidOrder(
   baseUrl: string,
   serviceOrigin: string,
-  { slug = "olive-oil", quantity = 1 } = {},
+  {
+    slug = "olive-oil",
+    quantity = 1,
+    details = { full_name: "Page Weight", email: "weight@example.ly", payment_gateway: "sadad" } as CheckoutDetails,
+  } = {},
 ): Promise<{ orderPath: string; cookie: string; paymentUrl: string }> {
-  const cartCookie = await addToCart(baseUrl, { slug, quantity });
-  const { hidden, gateways, delivery } = await loadCheckoutForm(baseUrl, cartCookie);
-  const gateway = gateways[0];
-  if (!gateway) throw new Error("the checkout form offers no payment gateway");
-  const details = {
-    ...delivery,
-    full_name: "Page Weight",
-    email: "weight@example.ly",
-    phone: "0912345678",
-    payment_gateway: gateway,
-  };
-  const checkout = await submitCheckout(baseUrl, cartCookie, hidden, details);
-  if (checkout.status !== 303 || !isPaymentPage(checkout.location, serviceOrigin)) {
-    throw new Error(
-      `checkout answered ${checkout.status} ${checkout.location ?? ""}, expected 303 to a payment page at ${serviceOrigin}`,
-    );
-  }
-  const returnUrl = await payAtEmulator(checkout.location, gateway);
-  const { orderPath, cookie } = await returnToShop(returnUrl, checkout.cookie);
-  return { orderPath, cookie, paymentUrl: checkout.location };
+  const started = await startPayment(baseUrl, serviceOrigin, { slug, quantity, details });
+  const returnUrl = await payAtEmulator(started.paymentUrl, details.payment_gateway || "sadad");
+  const { orderPath, cookie } = await returnToShop(returnUrl, started.cookie);
+  return { orderPath, cookie, paymentUrl: started.paymentUrl };
 }

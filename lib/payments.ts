@@ -12,10 +12,9 @@ import { toWireAmount, type MinorUnits } from "./money";
  * One checkout costs two requests: {@link requestAccessToken}, which the checkout asks for itself once the order is
  * claimed, then {@link createPayment} for that order with the fresh access token (it is the online payment method's
  * `pay`, lib/payment-methods/online.ts); each goes through {@link call}, the one place that sends a request, retries it
- * and reads the answer. The checkout calls both directly, and both call {@link call} directly: a reader follows four
- * calls from the server action to `fetch`, and lib/checkout/place-order.test.ts keeps it so. The
- * service's answer about the money comes later, as a signed webhook: {@link verifyWebhookSignature} and
- * {@link parseWebhookEvent} read it (docs/payment-service.md, "The signed webhook").
+ * and reads the answer. No wrapper in between: four calls from the server action to `fetch` for each request, as
+ * lib/checkout/place-order.test.ts checks. The service's answer about the money comes later, as a signed webhook:
+ * {@link verifyWebhookSignature} and {@link parseWebhookEvent} read it (docs/payment-service.md, "The signed webhook").
  *
  * Retry rules — none of them can charge a customer twice:
  * | failure                               | what happens                                                        |

@@ -9,9 +9,11 @@ import { parseEnv, paymentServiceConfig } from "./env";
 import {
   createPayment,
   isTrustedPaymentUrl,
+  newCallContext,
   PaymentError,
   requestAccessToken,
   toCreatePaymentBody,
+  type AccessToken,
   type PaymentRequest,
   type PaymentServiceConfig,
 } from "./payments";
@@ -29,6 +31,15 @@ function order(extra: Partial<PaymentRequest> = {}): PaymentRequest {
     custom: `contract_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`,
     ...extra,
   };
+}
+
+/** The client's create call for a request made by {@link order}: its order id, amount and customer details. */
+function create(accessToken: AccessToken, { amountMinor, currency, custom, payment_gateway }: PaymentRequest) {
+  return createPayment(
+    { id: custom!, amountMinor, currency },
+    { siteUrl: site, details: { payment_gateway } },
+    { config, ctx: newCallContext(), accessToken },
+  );
 }
 
 /** One raw POST, for the rules the client deliberately hides (a repeat's answer, the 409's envelope). */
@@ -82,7 +93,7 @@ describe(`payment service at ${config.baseUrl}`, () => {
 
   it("Creating a payment: creates a pending payment with a payment URL of the environment's shape", async () => {
     const token = await requestAccessToken(config);
-    const payment = await createPayment(config, token, order());
+    const payment = await create(token, order());
     expect(payment.paymentToken.length).toBeGreaterThan(0);
     expect(isTrustedPaymentUrl(payment.paymentUrl, payment.paymentToken, config.baseUrl)).toBe(true);
     expect(new URL(payment.paymentUrl).pathname.includes("/sandbox/")).toBe(sandbox);
@@ -102,12 +113,12 @@ describe(`payment service at ${config.baseUrl}`, () => {
   it("Creating a payment: a changed body on the same access token is a 409", async () => {
     const token = await requestAccessToken(config);
     const request = order();
-    await createPayment(config, token, request);
+    await create(token, request);
     const changed = await post("/payment/create", toCreatePaymentBody({ ...request, amountMinor: 1300 }), token.value);
     expect(changed.status).toBe(409);
     expect(changed.body).toMatchObject({ type: "error", message: { code: 409 } });
     expect(changed.body.message.error?.length).toBeGreaterThan(0);
-    const viaClient = await createPayment(config, token, { ...request, amountMinor: 1400 }).catch((e: unknown) => e);
+    const viaClient = await create(token, { ...request, amountMinor: 1400 }).catch((e: unknown) => e);
     expect((viaClient as PaymentError).kind).toBe("conflict");
   });
 
@@ -115,9 +126,7 @@ describe(`payment service at ${config.baseUrl}`, () => {
     "Creating a payment: prepaid-card without prepaid checkout is a 400",
     async () => {
       const token = await requestAccessToken(config);
-      const error = await createPayment(config, token, order({ payment_gateway: "prepaid-card" })).catch(
-        (e: unknown) => e,
-      );
+      const error = await create(token, order({ payment_gateway: "prepaid-card" })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PaymentError);
       expect((error as PaymentError).status).toBe(400);
     },

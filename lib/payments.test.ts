@@ -9,7 +9,9 @@ import {
   requestAccessToken,
   toCreatePaymentBody,
   verifyWebhookSignature,
+  type AccessToken,
   type CallLogRecord,
+  type CheckoutToCharge,
   type PaymentRequest,
   type PaymentServiceConfig,
 } from "./payments";
@@ -24,6 +26,13 @@ const request: PaymentRequest = {
   cancel_url: "https://shop.example.ly/checkout/cancel",
   custom: "ord_1",
 };
+/** The order and checkout `request` is made from, as the checkout hands them to createPayment. */
+const order = { id: "ord_1", amountMinor: 1250, currency: "LYD" };
+const SITE = "https://shop.example.ly";
+
+/** createPayment for `order`, with these customer details, this access token and a call context of its own. */
+const create = (config: PaymentServiceConfig, accessToken: AccessToken, details: CheckoutToCharge["details"] = {}) =>
+  createPayment(order, { siteUrl: SITE, details }, { config, ctx: newCallContext(), accessToken });
 
 const tokenOk = (token = "at-1") =>
   json(200, {
@@ -176,9 +185,14 @@ describe("createPayment (docs: Creating a payment)", () => {
 
   it("sends the bearer and the amount as a two-decimal string made from minor units", async () => {
     const { config, calls } = scripted(createOk());
-    const payment = await createPayment(config, token, { ...request, full_name: "Aisha", payment_gateway: "sadad" });
+    const payment = await create(config, token, { full_name: "Aisha", payment_gateway: "sadad" });
     // The payment page dies with the access token that created it.
-    expect(payment).toEqual({ paymentToken: "pt-1", paymentUrl: `${PAGE}/pt-1`, paymentExpiresAt: token.expiresAt });
+    expect(payment).toEqual({
+      kind: "payment_page",
+      paymentToken: "pt-1",
+      paymentUrl: `${PAGE}/pt-1`,
+      paymentExpiresAt: new Date(token.expiresAt),
+    });
     expect(calls[0]?.url).toBe(`${BASE}/payment/create`);
     expect(header(calls[0]!, "authorization")).toBe("Bearer at-1");
     expect(body(calls[0]!)).toEqual({
@@ -202,7 +216,7 @@ describe("createPayment (docs: Creating a payment)", () => {
       return fetch.mock.calls.length === 2 ? error(500, []) : createOk();
     });
     const { config } = scripted();
-    await createPayment({ ...config, fetch: fetch as unknown as typeof globalThis.fetch }, token, request);
+    await create({ ...config, fetch: fetch as unknown as typeof globalThis.fetch }, token);
     expect(fetch).toHaveBeenCalledTimes(3);
     const sent = fetch.mock.calls.map(([, init]) => [init.body, new Headers(init.headers).get("authorization")]);
     expect(new Set(sent.map((s) => JSON.stringify(s))).size).toBe(1);
@@ -214,7 +228,7 @@ describe("createPayment (docs: Creating a payment)", () => {
     [422, "rejected"],
   ] as const)("maps %i to %s without retrying", async (status, kind) => {
     const { config, remaining } = scripted(error(status, ["reason"]), createOk());
-    const e = await failure(createPayment(config, token, request));
+    const e = await failure(create(config, token));
     expect(e.kind).toBe(kind);
     expect(e.messages).toEqual(["reason"]);
     expect(remaining()).toBe(1);
@@ -228,7 +242,7 @@ describe("createPayment (docs: Creating a payment)", () => {
       "javascript:alert(1)",
       "not a url",
     ]) {
-      const e = await failure(createPayment(scripted(createOk("pt-1", url)).config, token, request));
+      const e = await failure(create(scripted(createOk("pt-1", url)).config, token));
       expect(e.kind, url).toBe("bad_response");
     }
   });
@@ -238,14 +252,18 @@ describe("createPayment (docs: Creating a payment)", () => {
       status: 200,
       headers: { "content-type": "application/json" },
     });
-    expect((await failure(createPayment(scripted(broken).config, token, request))).kind).toBe("bad_response");
+    expect((await failure(create(scripted(broken).config, token))).kind).toBe("bad_response");
   });
 });
 
 /** A checkout's two calls, as lib/checkout/place-order.ts makes them: a fresh access token, then the payment. */
-async function tokenThenCreate(config: PaymentServiceConfig, paymentRequest: PaymentRequest) {
+async function tokenThenCreate(config: PaymentServiceConfig, details: CheckoutToCharge["details"] = {}) {
   const ctx = newCallContext();
-  return createPayment(config, await requestAccessToken(config, ctx), paymentRequest, ctx);
+  return createPayment(
+    order,
+    { siteUrl: SITE, details },
+    { config, ctx, accessToken: await requestAccessToken(config, ctx) },
+  );
 }
 
 describe("createPayment with a stale access token", () => {
@@ -256,7 +274,7 @@ describe("createPayment with a stale access token", () => {
       tokenOk("fresh"),
       createOk(),
     );
-    await expect(tokenThenCreate(config, request)).resolves.toMatchObject({ paymentToken: "pt-1" });
+    await expect(tokenThenCreate(config)).resolves.toMatchObject({ paymentToken: "pt-1" });
     expect(calls.map((c) => [c.url.slice(BASE.length), header(c, "authorization")])).toEqual([
       ["/authentication/token", null],
       ["/payment/create", "Bearer stale"],
@@ -267,13 +285,12 @@ describe("createPayment with a stale access token", () => {
 
   it("does not refresh twice", async () => {
     const { config } = scripted(tokenOk(), error(403, []), tokenOk(), error(403, []), tokenOk(), createOk());
-    expect((await failure(tokenThenCreate(config, request))).kind).toBe("unauthorized");
+    expect((await failure(tokenThenCreate(config))).kind).toBe("unauthorized");
   });
 
   it("never logs the secret, the access token or customer data", async () => {
     const { config, logs } = scripted(tokenOk("at-secret-token"), createOk());
     await tokenThenCreate(config, {
-      ...request,
       full_name: "Aisha Ben Ali",
       email: "aisha@example.ly",
       phone: "0912345678",

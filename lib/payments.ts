@@ -9,10 +9,12 @@ import { toWireAmount, type MinorUnits } from "./money";
  * does"), hardened against what the live service is known to do. It speaks the wire protocol and nothing else: it
  * knows nothing about carts, sessions or React. Comments below cite that page by its headings.
  *
- * One checkout costs two requests: {@link requestAccessToken}, then {@link createPayment} with that fresh access
- * token; each goes through {@link call}, the one place that sends a request, retries it and reads the answer. The
- * service's answer about the money comes later, as a signed webhook: {@link verifyWebhookSignature} and
- * {@link parseWebhookEvent} read it (docs/payment-service.md, "The signed webhook").
+ * One checkout costs two requests: {@link requestAccessToken}, which the checkout asks for itself once the order is
+ * claimed, then {@link createPayment} for that order with the fresh access token (it is the online payment method's
+ * `pay`, lib/payment-methods/online.ts); each goes through {@link call}, the one place that sends a request, retries it
+ * and reads the answer. No wrapper in between: four calls from the server action to `fetch` for each request, as
+ * lib/checkout/place-order.test.ts checks. The service's answer about the money comes later, as a signed webhook:
+ * {@link verifyWebhookSignature} and {@link parseWebhookEvent} read it (docs/payment-service.md, "The signed webhook").
  *
  * Retry rules — none of them can charge a customer twice:
  * | failure                               | what happens                                                        |
@@ -95,6 +97,10 @@ export const PAYMENT_ERROR_KINDS = [
   "bad_response",
 ] as const;
 export type PaymentErrorKind = (typeof PAYMENT_ERROR_KINDS)[number];
+
+/** Whether a stored failure (`orders.failure`) is one of the {@link PAYMENT_ERROR_KINDS}. */
+export const isPaymentErrorKind = (kind: string | null | undefined): kind is PaymentErrorKind =>
+  (PAYMENT_ERROR_KINDS as readonly (string | null | undefined)[]).includes(kind);
 
 /** Every failure of this module. `messages` are the service's own texts (localised: show, never branch on them). */
 export class PaymentError extends Error {
@@ -201,12 +207,14 @@ export type CreatePaymentBody = Omit<PaymentRequest, "amountMinor"> & { amount: 
 
 /**
  * A created payment ("Creating a payment"): its payment token, the checked payment URL to redirect the customer to,
- * and when its payment page dies (ms since epoch): with the access token that created it.
+ * and when its payment page dies: with the access token that created it. `kind` names it among the
+ * ways a payment can start (lib/payment-methods/method.ts).
  */
 export interface CreatedPayment {
+  kind: "payment_page";
   paymentToken: string;
   paymentUrl: string;
-  paymentExpiresAt: number;
+  paymentExpiresAt: Date;
 }
 
 /** Per-checkout context: our request id, shared by the logs of every attempt, the deadline and the language. */
@@ -219,6 +227,32 @@ export interface CallContext {
    * the payment page by it. Never branch on those messages; show them.
    */
   locale?: string;
+}
+
+/**
+ * The service as one checkout reaches it: where and as whom ({@link PaymentServiceConfig}), the checkout's request id,
+ * deadline and language ({@link CallContext}), and the fresh access token asked for with them for this one order.
+ */
+export interface ServiceAccess {
+  config: PaymentServiceConfig;
+  ctx: CallContext;
+  accessToken: AccessToken;
+}
+
+/** The order a payment is created for: its id (sent as `custom`) and what to charge, in integer minor units. */
+export interface OrderToCharge {
+  id: string;
+  amountMinor: MinorUnits;
+  /** Three-letter currency code, `LYD`. */
+  currency: string;
+}
+
+/** The checkout an order comes from, as the create call needs it. */
+export interface CheckoutToCharge {
+  /** The customer's details under the spec's names ({@link CUSTOMER_FIELDS}); empty ones are left out. */
+  details: Partial<Record<CustomerField, string>>;
+  /** The shop's public origin (`SITE_URL`): the customer comes back to `/checkout/return` or `/checkout/cancel`. */
+  siteUrl: string;
 }
 
 /** Starts the clock of one checkout: a new request id and a deadline {@link CHECKOUT_DEADLINE_MS} from now. */
@@ -253,12 +287,14 @@ export async function requestAccessToken(
 }
 
 /**
- * Creates the payment for one order ("Creating a payment") and checks the payment URL before anyone is sent to it.
+ * Creates the payment for one order ("Creating a payment") and checks the payment URL before anyone is sent to it:
+ * the order's amount, its id as `custom`, the return and cancel URLs on the shop's origin, the customer's details.
  * Retries network errors, timeouts and 5xx with the same access token and the byte-identical body, which the
  * service answers with the same payment (idempotent), so a retry never creates a second one. When create refuses
  * the access token (401/403: it went stale in between), gets one fresh access token and tries once more; that is
  * safe because a refused create initialised nothing.
- * @param accessToken a fresh token from {@link requestAccessToken} that has not paid for another order.
+ * @param access the checkout's config and call context, and a fresh token from {@link requestAccessToken} that has not
+ *   paid for another order.
  * @returns the payment token, the payment URL, and when its payment page dies: with the access token that created it.
  * @throws PaymentError `unauthorized` (401/403 twice), `rejected` (400, e.g. validation or prepaid card not
  *   enabled), `conflict` (409), `rate_limited`, `unavailable`, `timeout`, `bad_response` (including a payment URL
@@ -266,11 +302,18 @@ export async function requestAccessToken(
  * @throws RangeError when `amountMinor` is not a valid amount in minor units.
  */
 export async function createPayment(
-  config: PaymentServiceConfig,
-  accessToken: AccessToken,
-  request: PaymentRequest,
-  ctx: CallContext = newCallContext(),
+  order: OrderToCharge,
+  { details, siteUrl }: CheckoutToCharge,
+  { config, ctx, accessToken }: ServiceAccess,
 ): Promise<CreatedPayment> {
+  const request: PaymentRequest = {
+    amountMinor: order.amountMinor,
+    currency: order.currency,
+    return_url: new URL("/checkout/return", siteUrl).href,
+    cancel_url: new URL("/checkout/cancel", siteUrl).href,
+    custom: order.id,
+    ...Object.fromEntries(CUSTOMER_FIELDS.map((field) => [field, details[field]])),
+  };
   // Serialised once: every retry sends exactly these bytes.
   const body = JSON.stringify(toCreatePaymentBody(request));
   let token = accessToken;
@@ -296,7 +339,7 @@ export async function createPayment(
       requestId: ctx.requestId,
     });
   }
-  return { paymentToken, paymentUrl, paymentExpiresAt: token.expiresAt };
+  return { kind: "payment_page", paymentToken, paymentUrl, paymentExpiresAt: new Date(token.expiresAt) };
 }
 
 /**

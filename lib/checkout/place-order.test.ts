@@ -9,6 +9,7 @@ import { settle } from "../orders/settle";
 import { listDeliveryZones, readPickup } from "../delivery/zones";
 import { parseEnv } from "../env";
 import { DEFAULT_GATEWAYS } from "../gateways";
+import { PAYMENT_METHODS } from "../payment-methods";
 import { ACCESS_TOKEN_LIFETIME_MS, PaymentError } from "../payments";
 import { createTestProduct, seedTestCatalogue, TEST_PRODUCTS } from "../../testing/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../testing/db";
@@ -718,5 +719,70 @@ describe("the checkout's cost in database round trips", () => {
     expect(again.kind).toBe("pay");
     expect(statements).toHaveLength(4);
     expect(await payments()).toHaveLength(1);
+  });
+});
+
+describe("the checkout's way to the service", () => {
+  /**
+   * Runs a checkout with a `fetch` that writes down, for each request to the service, the functions it was called
+   * through, from the stack it was called from: the innermost first, up to placeOrder. The server action calls
+   * placeOrder itself (app/(shop)/checkout/actions.ts), so from the action it is one call more. Each of them is a
+   * function a reader of the integration has to follow.
+   */
+  async function traced<T>(run: () => Promise<T>): Promise<[T, { path: string; through: string[] }[]]> {
+    const requests: { path: string; through: string[] }[] = [];
+    const realFetch = globalThis.fetch;
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 100;
+    globalThis.fetch = (url, init) => {
+      const href = String(url);
+      if (href.startsWith(emulator.apiBase)) {
+        const frames = (new Error().stack ?? "").split("\n").slice(2); // past the message and this stand-in
+        const names = frames.map((frame) => /^\s*at (?:async )?(?:Object\.)?([\w$.<>]+)/.exec(frame)?.[1] ?? frame);
+        requests.push({
+          path: href.slice(emulator.apiBase.length),
+          through: names.slice(0, names.indexOf("placeOrder") + 1),
+        });
+      }
+      return realFetch(url, init);
+    };
+    try {
+      return [await run(), requests];
+    } finally {
+      globalThis.fetch = realFetch;
+      Error.stackTraceLimit = stackTraceLimit;
+    }
+  }
+
+  it("is 4 calls from the action to fetch for the token and for the create: placeOrder asks for the token itself", async () => {
+    const [placed, requests] = await traced(() => placeOrder(t.db, checkout()));
+    expect(placed.kind).toBe("pay");
+    expect(requests).toEqual([
+      { path: "/authentication/token", through: ["call", "requestAccessToken", "placeOrder"] },
+      { path: "/payment/create", through: ["call", "createPayment", "placeOrder"] },
+    ]);
+  });
+
+  it("asks nothing of the service for a way to pay that needs no access token (cash on delivery, next)", async () => {
+    const online = PAYMENT_METHODS.online;
+    PAYMENT_METHODS.online = {
+      needsAccessToken: false,
+      pay: async (order) => ({
+        kind: "payment_page",
+        paymentToken: `offline-${order.id}`,
+        paymentUrl: `https://shop.example.ly/orders/${order.id}`,
+        paymentExpiresAt: new Date(Date.now() + ACCESS_TOKEN_LIFETIME_MS),
+      }),
+    };
+    try {
+      const [placed, requests] = await traced(() => placeOrder(t.db, checkout()));
+      expect(placed).toEqual({ kind: "pay", id: placed.id, paymentUrl: `https://shop.example.ly/orders/${placed.id}` });
+      expect(requests).toEqual([]);
+      expect(await payments()).toEqual([]);
+      const order = await t.db.query.orders.findFirst({ where: eq(orders.id, placed.id) });
+      expect(order).toMatchObject({ status: "pending", paymentToken: `offline-${placed.id}` });
+    } finally {
+      PAYMENT_METHODS.online = online;
+    }
   });
 });

@@ -39,10 +39,10 @@ test.describe("return and cancel URLs move the order at most once, and only by i
   test("after a cancel, a success for the same token changes nothing (and the reverse)", async ({ page }) => {
     const token = await startPayment(page);
     await page.goto(`/checkout/cancel?type=cancel&token=${token}`);
-    await expect(page.getByRole("heading", { name: "Your payment was cancelled" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Your payment was cancelled or declined" })).toBeVisible();
     await page.goto(`/checkout/return?type=success&token=${token}`);
     await expect(page.getByText("had already been recorded")).toBeVisible();
-    await expect(page.getByRole("heading", { name: "Your payment was cancelled" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Your payment was cancelled or declined" })).toBeVisible();
     expect(await cartCount(page)).toBe(2);
   });
 

@@ -32,3 +32,27 @@ describe("message catalogues", () => {
     for (const [key, message] of [...english, ...arabic]) expect(message.trim(), key).not.toBe("");
   });
 });
+
+describe("the words for an order sent back by the cancel URL", () => {
+  // The payment service sends a cancelled payment and a declined one to the same cancel URL (docs/payment-service.md,
+  // "Return and cancel redirects"), so no page, e-mail or figure may call it only cancelled.
+  const keys = [
+    "order.status.cancelled.title",
+    "order.status.cancelled.text",
+    "orders.statuses.cancelled",
+    "admin.filters.cancelled",
+    "admin.dashboard.cancelled",
+    "admin.events.returnTypes.cancel",
+    "admin.flags.paid_after_cancel",
+    "email.flags.paid_after_cancel",
+  ];
+
+  it("say cancelled or declined, in both languages", () => {
+    const english = flatten(en);
+    const arabic = flatten(ar);
+    for (const key of keys) {
+      expect(english.get(key), key).toMatch(/cancel.*declin/i);
+      expect(arabic.get(key), key).toMatch(/(أُلغ|ألغ|ملغ|الإلغاء).*(رُفض|رفض|مرفوض|الرفض)/);
+    }
+  });
+});

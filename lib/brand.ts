@@ -8,7 +8,7 @@ interface PathLogo {
 
 /** A logo as a picture file in public/: the header shows it 28 px high, the browser's icon fits it in a square. */
 interface ImageLogo {
-  /** Its address under public/, e.g. `/logo.png` for public/logo.png. */
+  /** Its address: its path in the public folder, from a slash (`/logo.png`). */
   src: `/${string}.${"png" | "svg" | "webp"}`;
   /** The file's own size in pixels: the page keeps its room before it loads (no layout shift). */
   width: number;

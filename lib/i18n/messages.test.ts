@@ -56,3 +56,17 @@ describe("the words for an order sent back by the cancel URL", () => {
     }
   });
 });
+
+describe("the words for stock that open checkouts hold", () => {
+  // Units held by a checkout come back when its payment page dies: the merchant's count of products with none
+  // available (lib/catalog/back-office.ts, held stock included) must not call them sold, so no one restocks for them.
+  it("say held beside sold out in the back office's stock alerts, in both languages", () => {
+    const english = flatten(en);
+    const arabic = flatten(ar);
+    for (const key of ["admin.dashboard.soldOut", "admin.products.list.filters.sold_out"]) {
+      expect(english.get(key), key).toMatch(/sold out or held/i);
+      expect(arabic.get(key), key).toMatch(/(نفد|النافدة).*(حُجز|حجز|المحجوزة)/);
+    }
+    expect(english.get("admin.dashboard.left"), "admin.dashboard.left").not.toMatch(/sold out/i);
+  });
+});

@@ -1,5 +1,8 @@
 import { isLocale, type Locale } from "./i18n/config";
 
+/** A text in each of the shop's languages. */
+type Words = Record<Locale, string>;
+
 /** A logo drawn as one SVG path on a 64 × 64 square. */
 interface PathLogo {
   /** The path's `d`: the header draws it in `colors.main`, the icon in `colors.paper` on `colors.main`. */
@@ -17,7 +20,7 @@ interface ImageLogo {
    * What it says to someone who cannot see it, in each language: the words it shows, if any. The header shows the
    * shop's name beside it, so a picture without words takes `""` (the name is not read twice).
    */
-  alt: Record<Locale, string>;
+  alt: Words;
 }
 
 /** The shop's logo: {@link PathLogo} or {@link ImageLogo}. */
@@ -31,17 +34,14 @@ export type Logo = PathLogo | ImageLogo;
  */
 export const BRAND = {
   /** The shop's name in each language: the header, page titles, the e-mails. */
-  name: { en: "Medina Market", ar: "سوق المدينة" } satisfies Record<Locale, string>,
+  name: { en: "Medina Market", ar: "سوق المدينة" } satisfies Words,
   /** The home page's headline: what the shop sells. */
-  headline: { en: "Crafts and pantry from across Libya", ar: "حِرف ومؤن من أنحاء ليبيا" } satisfies Record<
-    Locale,
-    string
-  >,
+  headline: { en: "Crafts and pantry from across Libya", ar: "حِرف ومؤن من أنحاء ليبيا" } satisfies Words,
   /** The pages' description: what search engines and link previews show under the name. */
   description: {
     en: "A demo shop with a hosted checkout for Libyan payment gateways.",
     ar: "متجر تجريبي بصفحة دفع مستضافة لبوابات الدفع الليبية.",
-  } satisfies Record<Locale, string>,
+  } satisfies Words,
   /** The header's and the icon's logo; a picture file instead: `{ src: "/logo.png", width, height, alt }`. */
   logo: { path: "M16 46V24l16-10 16 10v22H38V34H26v12z" } satisfies Logo as Logo,
   colors: {

@@ -3,9 +3,9 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// Tests sit beside their module (lib/, app/, emulator/, scripts/, bench/, testing/; not testing/fixtures/, which
+// Tests sit beside their module (lib/, app/, components/, emulator/, scripts/, bench/, testing/; not testing/fixtures/, which
 // holds tests that fail on purpose). Browser tests live in e2e/ and run under Playwright, not here.
-const FOLDERS = ["lib", "app", "emulator", "scripts", "bench", "testing"];
+const FOLDERS = ["lib", "app", "components", "emulator", "scripts", "bench", "testing"];
 const testFiles = FOLDERS.flatMap((folder) =>
   readdirSync(folder, { recursive: true, encoding: "utf8" })
     .map((file) => `${folder}/${file}`)

@@ -5,9 +5,9 @@ import { direction } from "@/lib/i18n/config";
 import "./globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {
-  const [locale, t] = await Promise.all([getLocale(), getTranslations("meta")]);
+  const locale = await getLocale();
   const name = shopName(locale);
-  return { title: { default: name, template: `%s · ${name}` }, description: t("description") };
+  return { title: { default: name, template: `%s · ${name}` }, description: BRAND.description[locale] };
 }
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: BRAND.colors.main };

@@ -1,6 +1,7 @@
 import { getLocale, getTranslations } from "next-intl/server";
 import { BRAND, shopName } from "@/lib/brand";
 import { getSession } from "@/lib/session";
+import { BrandLogo } from "./brand-logo";
 import { LanguageSwitch } from "./language-switch";
 import { ShopLink } from "./shop-link";
 
@@ -13,9 +14,7 @@ export async function ShopChrome({ children }: { children: React.ReactNode }) {
       <header className="border-b border-sand-200 bg-white">
         <nav aria-label={t("mainNav")} className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-4 py-3">
           <ShopLink href="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight text-brand-800">
-            <svg viewBox="0 0 64 64" aria-hidden="true" className="size-7 shrink-0">
-              <path d={BRAND.logoPath} fill="currentColor" />
-            </svg>
+            <BrandLogo logo={BRAND.logo} locale={locale} />
             {shopName(locale)}
           </ShopLink>
           <div className="flex items-center gap-2">

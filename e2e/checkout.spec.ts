@@ -85,7 +85,10 @@ test("(b) Cancel on the payment page → cancelled order, cart still there", asy
   expect((await emulator.payments(request))[0]).toMatchObject({ status: "cancelled" });
 });
 
-test("(b2) Decline on the gateway page → the order says cancelled, nothing charged", async ({ page, request }) => {
+test("(b2) Decline on the gateway page → the order says cancelled or declined, nothing charged", async ({
+  page,
+  request,
+}) => {
   await addToCart(page, "saffron");
   await page.goto("/checkout");
   await fillCheckout(page, { gateway: shop("gateways.sadad") });

@@ -57,10 +57,10 @@ test.describe("return and cancel URLs move the order at most once, and only by i
   test("after a cancel, a success for the same token changes nothing (and the reverse)", async () => {
     const { cookie, token } = await startPayment();
     const cancelled = await open(`/checkout/cancel?type=cancel&token=${token}`, cookie);
-    expect(heading(cancelled.html)).toBe("Your payment was cancelled");
+    expect(heading(cancelled.html)).toBe("Your payment was cancelled or declined");
     const replayed = await open(`/checkout/return?type=success&token=${token}`, cancelled.cookie);
     expect(replayed.html).toContain("had already been recorded");
-    expect(heading(replayed.html)).toBe("Your payment was cancelled");
+    expect(heading(replayed.html)).toBe("Your payment was cancelled or declined");
     expect(await cartCount(replayed.cookie)).toBe("2");
   });
 

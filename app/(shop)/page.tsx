@@ -3,6 +3,7 @@ import { EmptyState } from "@/components/empty-state";
 import { ProductImage } from "@/components/product-image";
 import { ShopLink } from "@/components/shop-link";
 import { readOrUnavailable } from "@/components/database-unavailable";
+import { BRAND } from "@/lib/brand";
 import { heldUntil, listProducts, parsePageParam } from "@/lib/catalog/products";
 import { getDb } from "@/lib/db/client";
 import { formatMoney } from "@/lib/money";
@@ -36,7 +37,7 @@ export default async function HomePage({ searchParams }: Props) {
   }
   return (
     <>
-      <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
+      <h1 className="text-2xl font-semibold tracking-tight">{BRAND.headline[locale]}</h1>
       <p className="mt-1 text-stone-600">{t("subtitle")}</p>
       {(asked.invalid !== undefined || list.beyond) && (
         <p role="status" className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-900">

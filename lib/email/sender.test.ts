@@ -147,7 +147,9 @@ describe("delivery", () => {
     await deliverPendingEmails(t.db, settings);
     const notice = received(order.id).find((mail) => mail.subject?.startsWith("Paid order"))!;
     expect(notice.subject).toBe(`Paid order ${order.id} needs a look: ${formatMoney(10375, "en")}`);
-    expect(notice.text).toContain("Paid after a cancel: the customer had cancelled on the payment page");
+    expect(notice.text).toContain(
+      "Paid after a cancel or decline: the payment page had sent the customer back without a payment",
+    );
   });
 
   it("two senders racing, on two connection pools, send each e-mail exactly once", async () => {

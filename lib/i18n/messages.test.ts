@@ -32,3 +32,41 @@ describe("message catalogues", () => {
     for (const [key, message] of [...english, ...arabic]) expect(message.trim(), key).not.toBe("");
   });
 });
+
+describe("the words for an order sent back by the cancel URL", () => {
+  // The payment service sends a cancelled payment and a declined one to the same cancel URL (docs/payment-service.md,
+  // "Return and cancel redirects"), so no page, e-mail or figure may call it only cancelled.
+  const keys = [
+    "order.status.cancelled.title",
+    "order.status.cancelled.text",
+    "orders.statuses.cancelled",
+    "admin.filters.cancelled",
+    "admin.dashboard.cancelled",
+    "admin.events.returnTypes.cancel",
+    "admin.flags.paid_after_cancel",
+    "email.flags.paid_after_cancel",
+  ];
+
+  it("say cancelled or declined, in both languages", () => {
+    const english = flatten(en);
+    const arabic = flatten(ar);
+    for (const key of keys) {
+      expect(english.get(key), key).toMatch(/cancel.*declin/i);
+      expect(arabic.get(key), key).toMatch(/(أُلغ|ألغ|ملغ|الإلغاء).*(رُفض|رفض|مرفوض|الرفض)/);
+    }
+  });
+});
+
+describe("the words for stock that open checkouts hold", () => {
+  // Units held by a checkout come back when its payment page dies: the merchant's count of products with none
+  // available (lib/catalog/back-office.ts, held stock included) must not call them sold, so no one restocks for them.
+  it("say held beside sold out in the back office's stock alerts, in both languages", () => {
+    const english = flatten(en);
+    const arabic = flatten(ar);
+    for (const key of ["admin.dashboard.soldOut", "admin.products.list.filters.sold_out"]) {
+      expect(english.get(key), key).toMatch(/sold out or held/i);
+      expect(arabic.get(key), key).toMatch(/(نفد|النافدة).*(حُجز|حجز|المحجوزة)/);
+    }
+    expect(english.get("admin.dashboard.left"), "admin.dashboard.left").not.toMatch(/sold out/i);
+  });
+});

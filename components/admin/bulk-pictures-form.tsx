@@ -68,8 +68,9 @@ export function BulkPicturesForm({ labels, describedBy }: { labels: BulkPictures
           >
             {state.rows.map((row, index) => (
               <tr key={index} data-testid="bulk-pictures-row" className="align-top">
-                <td className="py-1 pe-3" dir="auto">
-                  {row.file}
+                <td className="py-1 pe-3">
+                  {/* Isolated: a Latin file name keeps its own direction in an Arabic page, and its cell's alignment. */}
+                  <bdi>{row.file}</bdi>
                 </td>
                 <td className={`py-1 ${row.added ? "text-green-900" : "text-red-900"}`}>{row.text}</td>
               </tr>

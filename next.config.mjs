@@ -25,10 +25,10 @@ const nextConfig = {
   agentRules: false,
   experimental: {
     serverActions: {
-      // A product picture of up to 5 MB in its form (lib/catalog/pictures.ts refuses a larger one with a message);
-      // the proxy refuses any form over this first, with a page that says so (lib/form-limit.ts,
-      // MAX_PICTURE_FORM_BYTES, whose value this is: 5 MB + 64 KB). Next.js's default is 1 MB.
-      bodySizeLimit: 5 * 1024 * 1024 + 64 * 1024,
+      // The largest form the shop reads: the bulk picture upload's, 20 MB of pictures + 64 KB (lib/form-limit.ts,
+      // MAX_BULK_PICTURES_FORM_BYTES, whose value this is). The proxy refuses every form over its own page's limit
+      // first, with a page that says so; this is only the ceiling. Next.js's default is 1 MB.
+      bodySizeLimit: 20 * 1024 * 1024 + 64 * 1024,
       ...(publicHost ? { allowedOrigins: [publicHost] } : {}),
     },
   },

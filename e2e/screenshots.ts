@@ -1,4 +1,7 @@
 import { mkdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
 import type { APIRequestContext, Page } from "@playwright/test";
 import {
   addToCart,
@@ -239,6 +242,33 @@ for (const lang of ["en", "ar"] as const) {
       await page.screenshot({ path: `${DIR}/admin-delivery-${lang}-${device}.png`, fullPage: true });
     });
   }
+}
+
+/**
+ * The bulk picture upload (app/admin/products/pictures) after an upload of four files: two matched to their products by
+ * name, one whose name is no product's slug, one that is not a picture. `--grep "admin bulk pictures"` takes these alone.
+ */
+for (const lang of ["en", "ar"] as const) {
+  test(`admin bulk pictures ${lang} desktop`, async ({ page }) => {
+    mkdirSync(DIR, { recursive: true });
+    await page.setViewportSize(viewports.desktop);
+    await page.context().addCookies([{ name: "NEXT_LOCALE", value: lang, url: stack().shopUrl }]);
+    await signInAsAdmin(page, ADMIN.email, ADMIN.password, lang);
+    await page.goto("/admin/products/pictures");
+    const drawing = async (name: string) =>
+      sharp(await readFile(path.join("lib/catalog/demo", `${name}.svg`)), { density: 144 })
+        .png()
+        .toBuffer();
+    await page.getByLabel(shop("admin.products.bulkPictures.file", lang)).setInputFiles([
+      { name: "olive-oil.png", mimeType: "image/png", buffer: await drawing("olive-oil") },
+      { name: "saffron.png", mimeType: "image/png", buffer: await drawing("saffron") },
+      { name: "brass-lantern.png", mimeType: "image/png", buffer: await drawing("bowl") },
+      { name: "mint-tea-set.jpg", mimeType: "image/jpeg", buffer: Buffer.from("a price list, not a picture") },
+    ]);
+    await page.getByRole("button", { name: shop("admin.products.bulkPictures.upload", lang) }).click();
+    await expect(page.getByTestId("bulk-pictures-row")).toHaveCount(4);
+    await page.screenshot({ path: `${DIR}/admin-bulk-pictures-${lang}-desktop.png`, fullPage: true });
+  });
 }
 
 /**

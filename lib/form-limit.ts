@@ -20,20 +20,32 @@ export const MAX_LIST_FORM_BYTES = 576 * 1024;
 /**
  * The catalogue CSV's form (app/admin/products/import): a file of up to 4 MB (lib/catalog/csv.ts,
  * `MAX_CATALOG_CSV_BYTES`: 10,000 products; the page itself refuses a larger one with a message) and the form around
- * it; under Next.js's own limit, which pictures raised (next.config.mjs).
+ * it.
  */
 export const MAX_CATALOG_FORM_BYTES = 4 * 1024 * 1024 + MAX_FORM_BYTES;
+/**
+ * The files of one bulk picture upload together (app/admin/products/pictures; lib/catalog/pictures.ts,
+ * `addPicturesBySlug`, reads at most 20 files, each up to 5 MB): twenty pictures of 1 MB, or four phone photos at the
+ * largest one upload takes.
+ */
+export const MAX_BULK_PICTURES_BYTES = 20 * 1024 * 1024;
+/**
+ * The bulk picture upload's form: its files and the form around them. The largest form the shop reads: Next.js's own
+ * limit for server actions is this (next.config.mjs, `serverActions.bodySizeLimit`), and so is a reverse proxy's in
+ * front of the shop (docs/deploy/nginx.conf, `client_max_body_size`). Every other page keeps its own smaller limit here.
+ */
+export const MAX_BULK_PICTURES_FORM_BYTES = MAX_BULK_PICTURES_BYTES + MAX_FORM_BYTES;
 /** The pages whose forms carry a file, their limit, and the sentence of the refusal page that names what they read. */
-const FILE_FORMS: Record<string, { limit: number; text: "textList" | "textCatalog" }> = {
+const FILE_FORMS: Record<string, { limit: number; text: "textList" | "textCatalog" | "textPictures" }> = {
   "/admin/reconcile": { limit: MAX_LIST_FORM_BYTES, text: "textList" },
   "/admin/products/import": { limit: MAX_CATALOG_FORM_BYTES, text: "textCatalog" },
+  "/admin/products/pictures": { limit: MAX_BULK_PICTURES_FORM_BYTES, text: "textPictures" },
 };
 
 /**
  * The largest: a product's page in the back office (app/admin/products/[id]), where the merchant uploads a picture of
  * up to 5 MB (lib/catalog/pictures.ts, `MAX_PICTURE_BYTES`, which refuses a larger one with its own message) in a
- * form around it. Next.js's own limit for server actions is raised to match (next.config.mjs,
- * `serverActions.bodySizeLimit`); a larger upload gets this proxy's page about pictures.
+ * form around it; a larger upload gets this proxy's page about pictures.
  */
 export const MAX_PICTURE_FORM_BYTES = 5 * 1024 * 1024 + MAX_FORM_BYTES;
 const PICTURE_FORM_PATH = /^\/admin\/products\/[1-9]\d{0,14}$/;

@@ -5,6 +5,7 @@ import type { Db } from "../db/client";
 import { catalogEvents, orderLines, orders, productPictures, products, type ProductRow } from "../db/schema";
 import { parseListQuery, searchTextSchema } from "../list-query";
 import { westernDigits } from "../money";
+import { notArchived } from "./deletion";
 import { MAX_STOCK, type StockChange } from "./editing";
 import { imageUrl, type Picture } from "./products";
 import { holding, LOW_STOCK } from "./stock";
@@ -15,8 +16,11 @@ import { holding, LOW_STOCK } from "./stock";
  * storefront's cache. Every function expects its caller to have checked the admin (lib/admin/auth.ts).
  */
 
-/** The list's filters: hidden products, sold out (none available now), low stock (1 to {@link LOW_STOCK} available). */
-export const PRODUCT_FILTERS = ["hidden", "sold_out", "low_stock"] as const;
+/**
+ * The list's filters: hidden products, sold out (none available now), low stock (1 to {@link LOW_STOCK} available),
+ * archived (lib/catalog/deletion.ts; the other views leave archived products out).
+ */
+export const PRODUCT_FILTERS = ["hidden", "sold_out", "low_stock", "archived"] as const;
 
 /** The most products the list shows at once; a larger catalogue is narrowed by the search. */
 const PRODUCT_LIST_LIMIT = 200;
@@ -47,6 +51,8 @@ export interface ProductListItem {
   nameAr: string;
   priceMinor: number;
   visible: boolean;
+  /** Archived (lib/catalog/deletion.ts): listed only under the `archived` filter. */
+  archived: boolean;
   /** Units on hand, or `null` when stock is not counted. */
   stock: number | null;
   /** On hand less what unpaid checkouts hold (never below 0), or `null` when not counted. */
@@ -71,7 +77,7 @@ const containing = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The catalogue as the back office lists it, in the storefront's order (sort order, then id), at most
- * {@link PRODUCT_LIST_LIMIT}; `total` says how many match. Reads only.
+ * {@link PRODUCT_LIST_LIMIT}; `total` says how many match. Archived products only under their own filter. Reads only.
  */
 export async function listProductsForAdmin(
   db: Db,
@@ -80,7 +86,7 @@ export async function listProductsForAdmin(
 ): Promise<{ products: ProductListItem[]; total: number }> {
   const held = heldNow(db, now);
   const available = sql<number>`(${products.stock} - coalesce(${held.held}, 0))`;
-  const parts: (SQL | undefined)[] = [];
+  const parts: (SQL | undefined)[] = [query.filter === "archived" ? isNotNull(products.archivedAt) : notArchived];
   if (query.filter === "hidden") parts.push(eq(products.visible, false));
   if (query.filter === "sold_out") parts.push(and(isNotNull(products.stock), lte(available, 0)));
   if (query.filter === "low_stock")
@@ -122,6 +128,7 @@ export async function listProductsForAdmin(
       nameAr: product.nameAr,
       priceMinor: product.priceMinor,
       visible: product.visible,
+      archived: product.archivedAt !== null,
       stock: product.stock,
       available: product.stock === null ? null : Math.max(0, product.stock - (units ?? 0)),
       thumbnail: thumbnailOf.get(product.id) ?? null,
@@ -266,7 +273,7 @@ export interface StockAlert {
 
 /**
  * The catalogue's stock alerts, as the product list's `sold_out` and `low_stock` filters count them (hidden products
- * included, as there): how many products are sold out and how many are low, and the `limit` with the fewest
+ * included, as there; archived ones not): how many products are sold out and how many are low, and the `limit` with the fewest
  * available, sold out first. One query. Reads only.
  */
 export async function stockAlerts(
@@ -286,7 +293,9 @@ export async function stockAlerts(
     })
     .from(products)
     .leftJoin(held, eq(held.productId, products.id))
-    .where(and(isNotNull(products.stock), sql`${products.stock} - coalesce(${held.held}, 0) <= ${LOW_STOCK}`))
+    .where(
+      and(notArchived, isNotNull(products.stock), sql`${products.stock} - coalesce(${held.held}, 0) <= ${LOW_STOCK}`),
+    )
     .orderBy(sql`${available}`, asc(products.sortOrder), asc(products.id))
     .limit(limit);
   return {

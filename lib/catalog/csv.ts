@@ -6,6 +6,7 @@ import { csvStream, neutraliseFormula, parseCsv, readUpload, type UploadProblem 
 import type { Db, DbOrTx } from "../db/client";
 import { catalogEvents, catalogImports, products, type CatalogImportRow, type ProductRow } from "../db/schema";
 import { idPattern, newId } from "../ids";
+import { notArchived } from "./deletion";
 import { heldStock } from "./stock";
 import { PRODUCT_FIELDS, productInputSchema, typedFields, type ProductInput, type ProductProblem } from "./editing";
 
@@ -21,7 +22,8 @@ import { PRODUCT_FIELDS, productInputSchema, typedFields, type ProductInput, typ
  *   "not counted"; `visible` is `true`/`false` (or yes/no, 1/0, نعم/لا).
  * - Rows are matched to products by `slug`: a new slug creates a product, a known one updates it. Products absent
  *   from the file are left alone (an import never deletes), and a column absent from the file leaves that field as
- *   it is (a file of `slug,price` changes prices only).
+ *   it is (a file of `slug,price` changes prices only). The slug of an archived product (lib/catalog/deletion.ts) is
+ *   refused with a message: it is restored in the back office first, or the row takes another slug.
  * - Stock: a new product starts with the file's stock. For an existing product the file's stock is the new count on
  *   hand; a difference is recorded as a stock adjustment with the reason "CSV import" (as the back office's own
  *   adjustment would be). Because a sale between the export and the import would otherwise be undone, the dry run
@@ -111,7 +113,7 @@ function unguardCell(value: string): string {
 const EXPORT_BATCH = 250;
 
 /**
- * The whole catalogue, hidden products included, as a CSV stream written as it is read (lib/csv.ts, `csvStream`:
+ * The whole catalogue, hidden products included and archived ones not, as a CSV stream written as it is read (lib/csv.ts, `csvStream`:
  * every cell quoted): a byte order mark, the header ({@link CSV_COLUMNS}), then one row per product in the
  * storefront's order (sort order, then id), lines ending CRLF as spreadsheets save them.
  * @param done called once when the stream ends (read whole, failed, or cancelled by the reader).
@@ -127,7 +129,7 @@ async function* catalogRows(db: DbOrTx): AsyncGenerator<string[][]> {
     const batch = await db
       .select()
       .from(products)
-      .where(edge && sql`(${products.sortOrder}, ${products.id}) > (${edge.sortOrder}, ${edge.id})`)
+      .where(and(notArchived, edge && sql`(${products.sortOrder}, ${products.id}) > (${edge.sortOrder}, ${edge.id})`))
       .orderBy(asc(products.sortOrder), asc(products.id))
       .limit(EXPORT_BATCH);
     if (batch.length === 0) return;
@@ -239,6 +241,8 @@ export async function planCatalogImport(db: DbOrTx, text: string, { lock = false
       rowErrors.push({ row, column: "slug", scope: "csv", problem: "duplicateSlug" });
     } else slugs.set(slug.data, row);
     const before = slug.success ? existing.get(slug.data) : undefined;
+    // An archived product's slug is still taken (its orders name it): the row is refused until it is restored.
+    if (before?.archivedAt) rowErrors.push({ row, column: "slug", scope: "csv", problem: "archivedSlug" });
 
     // The product as it is (for an update) with the file's cells over it. An empty cell means what an empty field
     // of the form means: visible, physical, sort order 0, stock not counted, no description.

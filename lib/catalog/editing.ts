@@ -203,18 +203,19 @@ export async function createProduct(
  * Changes a product's fields but its stock (stock moves by {@link adjustStock}, with a reason), with its audit row
  * (`edited`: each changed field, before and after; `hidden`/`shown` when only that changed). An edit that changes
  * nothing writes nothing.
- * @returns `ok` (with what changed), or `slugTaken`, or `not_found`.
+ * @returns `ok` (with what changed), or `slugTaken`, or `not_found`, or `archived` (an archived product is restored first).
  */
 export async function updateProduct(
   db: Db,
   id: number,
   input: Omit<ProductInput, "stock">,
   by: string,
-): Promise<{ ok: true; changed: string[] } | { ok: false; problem: "slugTaken" | "not_found" }> {
+): Promise<{ ok: true; changed: string[] } | { ok: false; problem: "slugTaken" | "not_found" | "archived" }> {
   try {
     return await db.transaction(async (tx) => {
       const before = await lockProduct(tx, id);
       if (!before) return { ok: false as const, problem: "not_found" as const };
+      if (before.archivedAt) return { ok: false as const, problem: "archived" as const };
       const after = columns({ ...input, stock: before.stock });
       const changed = changes(before, after);
       const fields = Object.keys(changed);
@@ -236,17 +237,19 @@ export async function updateProduct(
 /**
  * Hides a product from the shop, or shows it again, with its audit row. Carts holding a hidden product say so, and it
  * cannot be bought.
- * @returns whether it changed; `not_found` for no such product.
+ * @returns whether it changed; `not_found` for no such product; `archived` for an archived one (lib/catalog/deletion.ts:
+ *   restored first, then shown).
  */
 export async function setProductVisible(
   db: Db,
   id: number,
   visible: boolean,
   by: string,
-): Promise<boolean | "not_found"> {
+): Promise<boolean | "not_found" | "archived"> {
   return db.transaction(async (tx) => {
     const before = await lockProduct(tx, id);
     if (!before) return "not_found" as const;
+    if (before.archivedAt) return "archived" as const;
     if (before.visible === visible) return false;
     await tx.update(products).set({ visible, updatedAt: new Date() }).where(eq(products.id, id));
     await recordCatalogEvent(tx, id, visible ? "shown" : "hidden", by);

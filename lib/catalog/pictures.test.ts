@@ -2,10 +2,19 @@ import { crc32, deflateSync } from "node:zlib";
 import { count, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { catalogEvents, images, productPictures } from "../db/schema";
+import { catalogEvents, images, orderLines, orders, productPictures } from "../db/schema";
 import { setUpTestDatabase } from "../../testing/db";
 import { createProduct, productInputSchema } from "./editing";
-import { addPicture, imageBytes, MAX_PICTURE_BYTES, removePicture } from "./pictures";
+import { deleteProduct } from "./deletion";
+import {
+  addPicture,
+  addPicturesBySlug,
+  imageBytes,
+  MAX_BULK_PICTURES,
+  MAX_PICTURE_BYTES,
+  removePicture,
+  slugOfFileName,
+} from "./pictures";
 
 /**
  * Pictures uploaded in the back office (lib/catalog/pictures.ts) against a real database: what is refused, with which
@@ -149,5 +158,90 @@ describe("a picture uploaded", () => {
     expect(await removePicture(t.db, second, 0, ADMIN)).toBe(true);
     expect(await imageBytes(t.db, picture.large)).toBeUndefined();
     expect(await imageBytes(t.db, picture.small)).toBeUndefined();
+  });
+});
+
+describe("pictures uploaded together, matched by file name", () => {
+  const photo = (color: string, width = 640) =>
+    sharp({ create: { width, height: (width * 3) / 4, channels: 3, background: color } })
+      .jpeg()
+      .toBuffer();
+  const picturesOf = (productId: number) =>
+    t.db
+      .select()
+      .from(productPictures)
+      .where(eq(productPictures.productId, productId))
+      .orderBy(productPictures.position);
+
+  it("names a file's slug by its name without folders and extension, in lower case", () => {
+    expect(slugOfFileName("Olive-Oil.JPG")).toBe("olive-oil");
+    expect(slugOfFileName("C:\\photos\\mint-tea-set.jpeg")).toBe("mint-tea-set");
+    expect(slugOfFileName("dates.v2.png")).toBe("dates.v2");
+    expect(slugOfFileName("no-extension")).toBe("no-extension");
+  });
+
+  it("adds each to its product after its pictures, with one upload's checks, and says what became of every file", async () => {
+    const oil = await product("bulk-olive-oil");
+    const bowl = await product("bulk-bowl");
+    await addPicture(t.db, oil, await photo("#556b2f"), ADMIN);
+    const retired = await product("bulk-retired");
+    // An order names it, so "Delete" archives it: an archived product takes no pictures from a bulk upload.
+    await t.db.insert(orders).values({
+      id: "ord_bulkretired0000",
+      sessionId: "s",
+      fingerprint: "f",
+      status: "started",
+      amountMinor: 2_000,
+      currency: "LYD",
+      locale: "en",
+      claimExpiresAt: new Date(Date.now() - 3_600_000),
+    });
+    await t.db.insert(orderLines).values({
+      orderId: "ord_bulkretired0000",
+      position: 0,
+      productId: retired,
+      productSlug: "bulk-retired",
+      name: "Bowl",
+      unitMinor: 2_000,
+      quantity: 1,
+    });
+    expect(await deleteProduct(t.db, retired, ADMIN)).toBe("archived");
+
+    const results = await addPicturesBySlug(
+      t.db,
+      [
+        { name: "Bulk-Olive-Oil.jpg", bytes: await photo("#808000") },
+        { name: "bulk-bowl.png", bytes: await photo("#cd853f") },
+        { name: "bulk-vase.jpg", bytes: await photo("#4169e1") },
+        { name: "bulk-retired.jpg", bytes: await photo("#696969") },
+        { name: "bulk-bowl.jpg", bytes: new Uint8Array(MAX_PICTURE_BYTES + 1) },
+        { name: "bulk-bowl.txt", bytes: new TextEncoder().encode("not a picture") },
+      ],
+      ADMIN,
+    );
+    expect(results.map(({ file, slug, outcome }) => [file, slug, outcome])).toEqual([
+      ["Bulk-Olive-Oil.jpg", "bulk-olive-oil", "added"],
+      ["bulk-bowl.png", "bulk-bowl", "added"],
+      ["bulk-vase.jpg", "bulk-vase", "noProduct"],
+      ["bulk-retired.jpg", "bulk-retired", "noProduct"],
+      ["bulk-bowl.jpg", "bulk-bowl", "tooLarge"],
+      ["bulk-bowl.txt", "bulk-bowl", "notImage"],
+    ]);
+    expect((await picturesOf(oil)).map((picture) => picture.position)).toEqual([0, 1]);
+    expect(await picturesOf(bowl)).toHaveLength(1);
+    expect(await picturesOf(retired)).toHaveLength(0);
+    // Each added picture is audited as one upload is.
+    const added = await t.db.select().from(catalogEvents).where(eq(catalogEvents.productId, bowl));
+    expect(added.map((event) => event.type)).toEqual(["created", "picture_added"]);
+  });
+
+  it(`reads at most ${MAX_BULK_PICTURES} files, and says the others were not uploaded`, async () => {
+    const id = await product("bulk-many");
+    const bytes = await photo("#daa520", 64);
+    const files = Array.from({ length: MAX_BULK_PICTURES + 2 }, () => ({ name: "bulk-many.jpg", bytes }));
+    const outcomes = (await addPicturesBySlug(t.db, files, ADMIN)).map((result) => result.outcome);
+    expect(outcomes.filter((outcome) => outcome === "added")).toHaveLength(MAX_BULK_PICTURES);
+    expect(outcomes.slice(MAX_BULK_PICTURES)).toEqual(["tooMany", "tooMany"]);
+    expect(await picturesOf(id)).toHaveLength(MAX_BULK_PICTURES);
   });
 });

@@ -1,10 +1,10 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, eq, inArray, max, notExists, or } from "drizzle-orm";
+import { and, eq, inArray, isNull, max, notExists, or } from "drizzle-orm";
 import sharp, { type OutputInfo } from "sharp";
 import type { Db, DbOrTx } from "../db/client";
 import { describeDbFailure } from "../db/errors";
-import { images, productPictures } from "../db/schema";
+import { images, productPictures, products } from "../db/schema";
 import { recordCatalogEvent } from "./editing";
 
 /**
@@ -110,6 +110,77 @@ export async function addPicture(
     await recordCatalogEvent(tx, productId, "picture_added", by, { position, ...stored });
     return stored;
   });
+}
+
+/** The most files one bulk upload takes ({@link addPicturesBySlug}); more are reported as not uploaded. */
+export const MAX_BULK_PICTURES = 20;
+
+/** An uploaded file of a bulk upload: its name as the browser gave it, and its bytes. */
+export interface NamedFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * What a bulk upload did with one file: `added` to the product its name names; `noProduct` (no product, or an archived
+ * one, has that slug); `tooMany` (past {@link MAX_BULK_PICTURES} files); or why the picture was refused, as one upload
+ * refuses it ({@link PictureProblem}).
+ */
+export type BulkPictureResult = { file: string; slug: string } & (
+  { outcome: "added"; productId: number } | { outcome: "noProduct" | "tooMany" | PictureProblem }
+);
+
+/**
+ * The slug a file's name names: its name without folders and without its last extension, in lower case
+ * (`Olive-Oil.JPG` → `olive-oil`).
+ */
+export function slugOfFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? "";
+  return base
+    .replace(/\.[^.]*$/, "")
+    .trim()
+    .toLowerCase();
+}
+
+/**
+ * Adds many pictures at once, each to the product whose slug is its file's name (`olive-oil.jpg` → the product
+ * `olive-oil`), after that product's other pictures, each as one upload ({@link addPicture}: the same checks, its own
+ * transaction and audit row), one after the other so that one upload never decodes more than one picture at a time.
+ * Archived products (lib/catalog/deletion.ts) are not matched. The first {@link MAX_BULK_PICTURES} files are read; the
+ * files' size together is bounded before this runs (lib/form-limit.ts, `MAX_BULK_PICTURES_FORM_BYTES`).
+ * @param files the files in the order the form sent them.
+ * @returns one result per file, in the same order.
+ */
+export async function addPicturesBySlug(db: Db, files: NamedFile[], by: string): Promise<BulkPictureResult[]> {
+  const slugs = [...new Set(files.slice(0, MAX_BULK_PICTURES).map((file) => slugOfFileName(file.name)))];
+  const matched =
+    slugs.length === 0
+      ? []
+      : await db
+          .select({ id: products.id, slug: products.slug })
+          .from(products)
+          .where(and(inArray(products.slug, slugs), isNull(products.archivedAt)));
+  const idOf = new Map(matched.map((row) => [row.slug, row.id]));
+  const results: BulkPictureResult[] = [];
+  for (const [index, { name, bytes }] of files.entries()) {
+    const slug = slugOfFileName(name);
+    const productId = idOf.get(slug);
+    if (index >= MAX_BULK_PICTURES) results.push({ file: name, slug, outcome: "tooMany" });
+    else if (productId === undefined) results.push({ file: name, slug, outcome: "noProduct" });
+    else {
+      const stored = await addPicture(db, productId, bytes, by).catch((error: unknown) => {
+        // Deleted since it was matched: its pictures' foreign key refuses the picture.
+        if (describeDbFailure(error).code === "23503") return { refused: "noProduct" as const };
+        throw error;
+      });
+      results.push(
+        "refused" in stored
+          ? { file: name, slug, outcome: stored.refused }
+          : { file: name, slug, outcome: "added", productId },
+      );
+    }
+  }
+  return results;
 }
 
 /**

@@ -544,6 +544,12 @@ export const products = pgTable(
     sortOrder: integer().notNull().default(0),
     /** The most units of it one order may have; null: the shop's most per line (lib/cart-limits.ts, 20). */
     maxPerOrder: integer(),
+    /**
+     * When the back office archived it: a product that orders name cannot be deleted (their lines reference it), so
+     * "Delete" archives it instead (lib/catalog/deletion.ts). Archived: hidden, and out of the back office's list,
+     * the export and the stock alerts; old orders keep it.
+     */
+    archivedAt: timestamp({ withTimezone: true, precision: 3 }),
     ...timestamps,
   },
   (t) => [
@@ -553,6 +559,7 @@ export const products = pgTable(
     check("products_slug_format", sql`${t.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$' and length(${t.slug}) <= 100`),
     check("products_price_range", sql.raw(`price_minor > 0 and price_minor <= ${MAX_PRICE_MINOR}`)),
     check("products_max_per_order_range", sql.raw(`max_per_order between 1 and 20`)),
+    check("products_archived_hidden", sql`${t.archivedAt} is null or not ${t.visible}`),
     check("products_kind_known", sql.raw(`kind in (${PRODUCT_KINDS.map((kind) => `'${kind}'`).join(", ")})`)),
   ],
 );
@@ -591,7 +598,7 @@ export const productPictures = pgTable(
 /**
  * What the back office did to the catalogue (who, when, what changed), one row per change, never updated or deleted
  * (a trigger refuses it): created, edited with the fields before and after, hidden or shown, stock adjusted with a
- * reason, a picture added or removed, a CSV imported.
+ * reason, a picture added or removed, a CSV imported, archived, restored or deleted.
  */
 export const CATALOG_EVENT_TYPES = [
   "created",
@@ -602,6 +609,9 @@ export const CATALOG_EVENT_TYPES = [
   "picture_added",
   "picture_removed",
   "imported",
+  "archived",
+  "restored",
+  "deleted",
 ] as const;
 export type CatalogEventType = (typeof CATALOG_EVENT_TYPES)[number];
 
@@ -609,8 +619,11 @@ export const catalogEvents = pgTable(
   "catalog_events",
   {
     id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-    /** The product, or null for an event about the whole catalogue (an import). */
-    productId: bigint({ mode: "number" }).references(() => products.id),
+    /**
+     * The product, or null for an event about the whole catalogue (an import). No foreign key: the audit outlives a
+     * deleted product (its `deleted` row keeps its slug and names), and it is append-only, so it could not let go.
+     */
+    productId: bigint({ mode: "number" }),
     type: text({ enum: CATALOG_EVENT_TYPES }).notNull(),
     /** The admin's e-mail. */
     by: text().notNull(),

@@ -16,6 +16,7 @@ import {
   type ProductField,
   type ProductProblem,
 } from "@/lib/catalog/editing";
+import { deleteProduct, restoreProduct } from "@/lib/catalog/deletion";
 import { addPicture, removePicture } from "@/lib/catalog/pictures";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/log";
@@ -78,6 +79,7 @@ export async function saveProductAction(_previous: ProductFormState, form: FormD
   if (!result.ok && result.problem === "slugTaken") {
     return { values, fieldErrors: { slug: t("problems.slugTaken") }, message: t("form.fixFields") };
   }
+  if (!result.ok && result.problem === "archived") redirect(`/admin/products/${id}?result=archived_locked`);
   if (!result.ok) redirect("/admin/products?result=not_found");
   if ("id" in result) redirect(`/admin/products/${result.id}?result=created`);
   redirect(`/admin/products/${id}?result=${result.changed.length > 0 ? "saved" : "unchanged"}`);
@@ -91,7 +93,32 @@ export async function setVisibleAction(form: FormData): Promise<void> {
   const changed = id === undefined ? "not_found" : await setProductVisible(getDb(), id, visible, admin.email);
   logger.info({ event: "admin_product_visibility", productId: id, visible, result: changed });
   if (changed === "not_found") redirect("/admin/products?result=not_found");
+  if (changed === "archived") redirect(`/admin/products/${id}?result=archived_locked`);
   redirect(`/admin/products/${id}?result=${visible ? "shown" : "hidden"}`);
+}
+
+/**
+ * "Delete the product" (form field `id`): deleted with its pictures when no order names it (to the list, which says
+ * so); archived when orders name it (back to its page, which says why). lib/catalog/deletion.ts decides, in one
+ * transaction.
+ */
+export async function deleteProductAction(form: FormData): Promise<void> {
+  const admin = await requireAdmin();
+  const id = parseProductId(form.get("id"));
+  const outcome = id === undefined ? "not_found" : await deleteProduct(getDb(), id, admin.email);
+  logger.info({ event: "admin_product_deleted", productId: id, result: outcome });
+  if (outcome === "archived") redirect(`/admin/products/${id}?result=archived`);
+  redirect(`/admin/products?result=${outcome}`);
+}
+
+/** "Restore to the catalogue" (form field `id`): an archived product comes back, hidden. */
+export async function restoreProductAction(form: FormData): Promise<void> {
+  const admin = await requireAdmin();
+  const id = parseProductId(form.get("id"));
+  const restored = id === undefined ? "not_found" : await restoreProduct(getDb(), id, admin.email);
+  logger.info({ event: "admin_product_restored", productId: id, result: restored });
+  if (restored === "not_found") redirect("/admin/products?result=not_found");
+  redirect(`/admin/products/${id}?result=${restored ? "restored" : "unchanged"}`);
 }
 
 /** What the stock form shows after a submission: a message (an error or what was done), and what was typed. */

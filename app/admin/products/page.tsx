@@ -29,13 +29,15 @@ const IMPORT_PATH = "/admin/products/import";
 /**
  * The catalogue as the merchant manages it: every product with its first picture, name in the admin's language,
  * price, stock (on hand and available now) and whether the shop shows it; search by name or slug; filters hidden,
- * sold out and low stock. An empty catalogue says how to start one.
+ * sold out, low stock and archived (lib/catalog/deletion.ts; the list leaves them out otherwise). An empty catalogue says
+ * how to start one.
  */
 export default async function AdminProductsPage({ searchParams }: Props) {
   await requireAdmin();
   const [params, locale, t] = await Promise.all([searchParams, getLocale(), getTranslations("admin.products.list")]);
   const { query, ignored } = parseProductListQuery(params);
   const notFound = z.literal("not_found").safeParse(params.result).success;
+  const deleted = z.literal("deleted").safeParse(params.result).success;
   const db = getDb();
   const [{ products, total }, empty] = await Promise.all([listProductsForAdmin(db, query), catalogueIsEmpty(db)]);
 
@@ -57,6 +59,15 @@ export default async function AdminProductsPage({ searchParams }: Props) {
       {notFound && (
         <p role="alert" className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-900">
           {t("notFound")}
+        </p>
+      )}
+      {deleted && (
+        <p
+          role="status"
+          data-testid="product-result"
+          className="mt-3 rounded-lg border border-green-300 bg-green-50 p-3 text-green-900"
+        >
+          {t("deleted")}
         </p>
       )}
       {ignored.length > 0 && (
@@ -142,7 +153,9 @@ export default async function AdminProductsPage({ searchParams }: Props) {
                     : t("stockValue", { onHand: product.stock, available: product.available ?? 0 })}
                 </td>
                 <td className="px-3 py-2">
-                  {product.visible ? (
+                  {product.archived ? (
+                    <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("archived")}</span>
+                  ) : product.visible ? (
                     t("visible")
                   ) : (
                     <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("hidden")}</span>

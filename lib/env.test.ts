@@ -3,9 +3,11 @@ import {
   DEVELOPMENT_ORDER_LINK_SECRET,
   DEVELOPMENT_SESSION_SECRET,
   DEVELOPMENT_WEBHOOK_SECRET,
-  EMBEDDED_DATABASE_URL,
+  developmentPort,
   emailSettings,
-  EMULATOR_DEFAULTS,
+  embeddedDatabaseUrl,
+  EMULATOR_CREDENTIALS,
+  emulatorApiBase,
   EnvError,
   parseEnv,
   senderDomain,
@@ -39,9 +41,60 @@ describe("parseEnv", () => {
   it("falls back to the emulator in development when the payment variables are unset", () => {
     const env = parseEnv({}, "development");
     expect(env.usingEmulatorDefaults).toBe(true);
-    expect(env.PAYMENT_API_BASE_URL).toBe(EMULATOR_DEFAULTS.PAYMENT_API_BASE_URL);
+    expect(env.PAYMENT_API_BASE_URL).toBe("http://127.0.0.1:4010/pay/sandbox/api/v1");
+    expect(env).toMatchObject(EMULATOR_CREDENTIALS);
     expect(env.SITE_URL).toBe("http://localhost:3000");
     expect(env.PAYMENT_GATEWAYS.length).toBe(7);
+  });
+
+  it("keeps the emulator's sandbox credentials for an emulator on any port of this machine, never for a real service", () => {
+    const moved = "http://localhost:4110/pay/sandbox/api/v1";
+    expect(parseEnv({ PAYMENT_API_BASE_URL: moved }, "development")).toMatchObject({
+      PAYMENT_API_BASE_URL: moved,
+      ...EMULATOR_CREDENTIALS,
+      usingEmulatorDefaults: true,
+    });
+    expect(parseEnv({ PAYMENT_API_BASE_URL: "http://127.0.0.1:4110/pay/sandbox/api/v1" }, "test")).toMatchObject(
+      EMULATOR_CREDENTIALS,
+    );
+    // A real service's URL needs the merchant's own keys, as does production with any URL.
+    expect(problems({ PAYMENT_API_BASE_URL: "https://pay.example.ly/pay/sandbox/api/v1" }, "development")).toEqual([
+      "PAYMENT_CLIENT_ID is missing: set it in the shop's environment (see .env.example)",
+      "PAYMENT_CLIENT_SECRET is missing: set it in the shop's environment (see .env.example)",
+    ]);
+    expect(problems({ ...production, PAYMENT_CLIENT_ID: undefined, PAYMENT_API_BASE_URL: moved })).toContain(
+      "PAYMENT_CLIENT_ID is missing: set it in the shop's environment (see .env.example)",
+    );
+    // Keys of one's own are used as given, also against the emulator.
+    const own = { PAYMENT_API_BASE_URL: moved, PAYMENT_CLIENT_ID: "sandbox-prepaid-client-id" };
+    expect(problems(own, "development")).toEqual([
+      "PAYMENT_CLIENT_SECRET is missing: set it in the shop's environment (see .env.example)",
+    ]);
+  });
+
+  it("follows the development ports: the emulator on EMULATOR_PORT, the shop on PORT, the database on DEV_DATABASE_PORT", () => {
+    const ports = { EMULATOR_PORT: "4110", PORT: "3100", DEV_DATABASE_PORT: "55432" };
+    expect(parseEnv(ports, "development")).toMatchObject({
+      PAYMENT_API_BASE_URL: emulatorApiBase(4110),
+      SITE_URL: "http://localhost:3100",
+      DATABASE_URL: embeddedDatabaseUrl(55432),
+      ...EMULATOR_CREDENTIALS,
+    });
+    expect(problems({ DEV_DATABASE_PORT: "5432x" }, "development")).toEqual([
+      'DEV_DATABASE_PORT must be a port number from 1 to 65535, got "5432x"',
+    ]);
+    // Production reads none of them: its variables are set in full.
+    expect(parseEnv({ ...production, PORT: "not a port" }, "production").SITE_URL).toBe("https://shop.example.ly");
+  });
+
+  it("reads each development port from its variable, its default when unset or empty, and names a bad one", () => {
+    expect(developmentPort("MAIL_CATCHER_SMTP_PORT", {})).toBe(4025);
+    expect(developmentPort("MAIL_CATCHER_INBOX_PORT", { MAIL_CATCHER_INBOX_PORT: " " })).toBe(4026);
+    expect(developmentPort("DEV_DATABASE_PORT", { DEV_DATABASE_PORT: " 55432 " })).toBe(55432);
+    for (const bad of ["0", "65536", "12.5", "-1", "port"])
+      expect(() => developmentPort("MAIL_CATCHER_SMTP_PORT", { MAIL_CATCHER_SMTP_PORT: bad })).toThrow(
+        `MAIL_CATCHER_SMTP_PORT must be a port number from 1 to 65535, got "${bad}"`,
+      );
   });
 
   it("reads TRUSTED_PROXY_HOPS as a small whole number, 0 when unset, and says what it means when it is not one", () => {
@@ -74,7 +127,7 @@ describe("parseEnv", () => {
   it("uses the embedded database in development when DATABASE_URL is unset, never in production", () => {
     const env = parseEnv({}, "development");
     expect(env.usingEmbeddedDatabase).toBe(true);
-    expect(env.DATABASE_URL).toBe(EMBEDDED_DATABASE_URL);
+    expect(env.DATABASE_URL).toBe("postgresql://postgres:postgres@127.0.0.1:54320/postgres");
     expect(parseEnv({ DATABASE_URL: "postgres://me@localhost/shop" }, "development").usingEmbeddedDatabase).toBe(false);
     expect(parseEnv(production, "production").usingEmbeddedDatabase).toBe(false);
   });
@@ -310,7 +363,7 @@ describe("getEnv", () => {
       configs.push((await import("./env")).getEnv());
     }
     expect(info.mock.calls.map(([fields, text]) => [fields, String(text).slice(0, 31)])).toEqual([
-      [{ event: "config" }, "PAYMENT_* variables are not set"],
+      [{ event: "config" }, "PAYMENT_CLIENT_ID and PAYMENT_C"],
       [{ event: "config" }, "DATABASE_URL is not set: using "],
       [{ event: "config" }, "SMTP_URL is not set: e-mail is "],
     ]);

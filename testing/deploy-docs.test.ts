@@ -6,7 +6,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import type { NextConfig } from "next";
 import { EnvError, parseEnv } from "../lib/env";
+import { MAX_PICTURE_FORM_BYTES } from "../lib/form-limit";
 
 /**
  * A Node host's settings as docs/deploying.md, "A Node host behind a reverse proxy (a VM, a container)", and docs/deploy/
@@ -150,5 +152,19 @@ describe("docs/deploying.md's crontab line for the expiry job", () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe("docs/deploy/nginx.conf's body limit", () => {
+  it("takes every body the shop takes: its largest form, and whatever Next.js reads in a server action", async () => {
+    const site = readFileSync("docs/deploy/nginx.conf", "utf8");
+    const [, size, unit] = /^\s*client_max_body_size (\d+)([km]?);$/m.exec(site)!;
+    const bytes = Number(size) * { "": 1, k: 1024, m: 1024 * 1024 }[unit as "" | "k" | "m"];
+    const configFile: string = "../next.config.mjs"; // plain JavaScript: imported by name, without types
+    const nextConfig = ((await import(configFile)) as { default: NextConfig }).default;
+    expect(bytes).toBeGreaterThan(MAX_PICTURE_FORM_BYTES);
+    expect(bytes).toBeGreaterThanOrEqual(Number(nextConfig.experimental?.serverActions?.bodySizeLimit));
+    // A larger body gets the shop's own page, not nginx's.
+    expect(site).toMatch(/^\s*error_page 413 \/form-too-large;$/m);
   });
 });

@@ -137,13 +137,11 @@ sed -e "s|https://github.com/YOUR-ORG/YOUR-REPO.git|file://$work/source.git|" \
   -e "s|npm run admin -- create $ADMIN_EMAIL'|npm run admin -- create $ADMIN_EMAIL --password-stdin' <<< '$ADMIN_PASSWORD'|" \
   -e "/npm run doctor/s/^/: skipped: /" \
   "$work/steps.sh" > "$work/run.sh"
-echo "--- Running $DOC, \"$SECTION\":"
-cat "$work/run.sh"
-echo "---"
-set -x
+echo "--- $DOC, \"$SECTION\", each line as it runs:"
+set -v
 # shellcheck source=/dev/null
 . "$work/run.sh"
-set +x
+set +v
 
 # --- What the page promises --------------------------------------------------------------------------------------------
 for _ in $(seq 1 60); do curl -fsS -o /dev/null "https://$DOMAIN/" && break; sleep 1; done

@@ -138,6 +138,8 @@ sed -e "s|https://github.com/YOUR-ORG/YOUR-REPO.git|file://$work/source.git|" \
   -e "/npm run doctor/s/^/: skipped: /" \
   "$work/steps.sh" > "$work/run.sh"
 echo "--- $DOC, \"$SECTION\", each line as it runs:"
+set -E
+trap 'echo "--- shop.service'"'"'s log:"; cat "$work/shop.log" 2> /dev/null' ERR
 set -v
 # shellcheck source=/dev/null
 . "$work/run.sh"
@@ -147,4 +149,4 @@ set +v
 for _ in $(seq 1 60); do curl -fsS -o /dev/null "https://$DOMAIN/" && break; sleep 1; done
 cd "$checkout"
 NODE_EXTRA_CA_CERTS=$CURL_CA_BUNDLE node --import tsx testing/self-host-check.ts "https://$DOMAIN" "$ADMIN_EMAIL" \
-  "$ADMIN_PASSWORD" || { echo "--- shop.service's log:"; cat "$work/shop.log"; exit 1; }
+  "$ADMIN_PASSWORD"

@@ -2,8 +2,8 @@
 # Follows docs/deploying.md, "A Debian 12 server, from scratch", as written: its ```bash blocks, in order, read from
 # that page, run by root in a throwaway copy of this machine (Debian 12 with PostgreSQL 15 and nginx installed, as
 # .ci/run leaves it). Then it checks what the page promises: the storefront answers through nginx over https, and the
-# first admin signs in to the back office. Minutes, most of them a second `npm run build` (10 to 19 on a busy 2-core machine): run
-# from .ci/run, after `npm test`, not inside it.
+# first admin signs in to the back office. Minutes, most of them a second `npm run build` (10 to 19 minutes on a busy
+# 2-core machine): run from .ci/run, after `npm test`, not inside it.
 #
 #   bash testing/self-host.sh          # as root; the committed HEAD of this checkout is what gets deployed
 #

@@ -2,7 +2,9 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import sharp from "sharp";
 import { startProcess, type Started } from "../scripts/servers";
+import { findForm } from "../testing/no-js-shop";
 import { BUILD_SITE_URL } from "./stacks";
 import {
   addToCart,
@@ -208,4 +210,59 @@ test("the sign-in limit counts the address nginx saw, not one the client wrote",
     headers: { Cookie: "" },
   });
   expect(signedOut.headers().location).toBe("/admin/sign-in");
+});
+
+test("a 4 MB picture is uploaded through nginx, a larger body gets the shop's page, and https answers send HSTS", async ({
+  page,
+}) => {
+  const HSTS = "max-age=31536000";
+  await signInAsAdmin(page, ADMIN.email, ADMIN.password, "en");
+  const { id } = await database(
+    async (pool) => (await pool.query<{ id: number }>("select id from products order by id limit 1")).rows[0]!,
+  );
+  const productUrl = `${PUBLIC_URL}/admin/products/${id}`;
+  const productPage = await page.request.get(productUrl);
+  expect(productPage.headers()["strict-transport-security"]).toBe(HSTS);
+  // The picture form as a browser without JavaScript posts it: its hidden fields (the action, the product's id).
+  const form = findForm(await productPage.text(), "picture");
+  expect(form).not.toBeNull();
+  const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#c8902f" } })
+    .jpeg()
+    .toBuffer();
+  /** Posts a real JPEG with data after its end (as some cameras write: decoders read it) of `bytes` in all. */
+  const upload = (bytes: number) =>
+    page.request.post(productUrl, {
+      multipart: {
+        ...Object.fromEntries(form!.hidden),
+        picture: {
+          name: "photo.jpg",
+          mimeType: "image/jpeg",
+          buffer: Buffer.concat([jpeg, Buffer.alloc(bytes - jpeg.length)]),
+        },
+      },
+      headers: { Origin: PUBLIC_URL, Referer: productUrl, "Accept-Language": "en" },
+      maxRedirects: 0,
+    });
+
+  // A phone's photo, under the shop's 5 MB: stored.
+  const stored = await upload(4 * 1024 * 1024);
+  expect(stored.status()).toBe(303);
+  expect(stored.headers().location).toContain(`/admin/products/${id}?result=picture_added`);
+  const pictures = await database(
+    async (pool) => (await pool.query("select 1 from product_pictures where product_id = $1", [id])).rowCount,
+  );
+  expect(pictures).toBeGreaterThan(0);
+
+  // Over nginx's limit: nginx refuses it unread, and shows the shop's page about pictures, not its own.
+  const refused = await upload(7 * 1024 * 1024);
+  expect(refused.status()).toBe(413);
+  expect(refused.headers()["strict-transport-security"]).toBe(HSTS);
+  const html = await refused.text();
+  expect(html).toContain(shop("formTooLarge.textPicture", "en").replaceAll("'", "&#39;"));
+  expect(html).toContain(`<a href="/admin/products/${id}">`);
+  expect(html).not.toContain("nginx");
+
+  // The static files' location sets headers of its own, and sends HSTS as well.
+  const asset = /\/_next\/static\/[^"]+\.css/.exec(await (await page.request.get(`${PUBLIC_URL}/`)).text())![0];
+  expect((await page.request.get(`${PUBLIC_URL}${asset}`)).headers()["strict-transport-security"]).toBe(HSTS);
 });

@@ -8,6 +8,7 @@ import { MAX_LIST_BYTES } from "./admin/payment-list";
 import { MAX_CATALOG_CSV_BYTES } from "./catalog/csv";
 import { MAX_BULK_PICTURES, MAX_PICTURE_BYTES } from "./catalog/pictures";
 import {
+  formRefusedByProxy,
   MAX_BULK_PICTURES_BYTES,
   MAX_BULK_PICTURES_FORM_BYTES,
   MAX_CATALOG_FORM_BYTES,
@@ -155,6 +156,31 @@ describe("the catalogue CSV's form (the back office's product import)", () => {
     );
     // "Apply" posts only the import's id and hash: its page keeps the ordinary limit.
     expect((await post("/admin/products/import/imp_0123456789abcdef", MAX_FORM_BYTES + 1)).status).toBe(413);
+  });
+});
+
+describe("a form that nginx refused as too large (its error_page 413, a GET without the body)", () => {
+  const refused = (headers: Record<string, string>) =>
+    formRefusedByProxy(new NextRequest("http://127.0.0.1:3000/form-too-large", { headers }), "n0nce");
+
+  it("gets the page the shop gives that form itself, linking back to the form's page from the Referer", async () => {
+    const response = refused({ referer: "https://shop.example.ly/admin/products/12", cookie: "NEXT_LOCALE=ar" });
+    expect(response.status).toBe(413);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const html = await response.text();
+    expect(html).toContain(`<html lang="ar" dir="rtl">`);
+    expect(html).toContain(ar.formTooLarge.textPicture);
+    expect(html).toContain(`<a href="/admin/products/12">${ar.formTooLarge.back}</a>`);
+    expect(html).toContain(`<style nonce="n0nce">`);
+    const catalogue = await refused({ referer: "https://shop.example.ly/admin/products/import" }).text();
+    expect(catalogue).toContain(en.formTooLarge.textCatalog.replace("{size}", String(MAX_CATALOG_FORM_BYTES / 1024)));
+  });
+
+  it("links to the home page without a Referer, and never to another host", async () => {
+    const html = await refused({}).text();
+    expect(html).toContain(en.formTooLarge.title);
+    expect(html).toContain(`<a href="/">${en.formTooLarge.back}</a>`);
+    expect(await refused({ referer: "https://evil.example/phish" }).text()).toContain(`<a href="/phish">`);
   });
 });
 

@@ -74,12 +74,14 @@ const messagesOf = (locale: Locale) => (locale === "ar" ? ar : en);
  * A short page in the visitor's language (the language cookie, else the browser's), with a way back to the page the
  * form was on, as a plain GET.
  * @param texts its title, sentence and link text in the visitor's language.
+ * @param backTo the path of the form's page: the request's own unless given.
  */
 function refusalPage(
   request: NextRequest,
   nonce: string,
   status: number,
   texts: (locale: Locale) => { title: string; text: string; back: string },
+  backTo = request.nextUrl.pathname,
 ): Response {
   const locale = resolveLocale(request.cookies.get(LOCALE_COOKIE)?.value, request.headers.get("accept-language"));
   const { title, text, back } = texts(locale);
@@ -87,7 +89,7 @@ function refusalPage(
 <html lang="${locale}" dir="${direction(locale)}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
 <style nonce="${nonce}">body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1c1917}a{color:#166534}</style></head>
-<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p><p><a href="${escapeHtml(request.nextUrl.pathname)}">${escapeHtml(back)}</a></p></main></body>
+<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p><p><a href="${escapeHtml(backTo)}">${escapeHtml(back)}</a></p></main></body>
 </html>`;
   return new Response(html, {
     status,
@@ -103,24 +105,46 @@ function refusalPage(
  */
 export function refuseOversizedForm(request: NextRequest, nonce: string): Response | null {
   const length = Number(request.headers.get("content-length") ?? 0);
-  const pathname = request.nextUrl.pathname;
+  if (!isFormPost(request) || !(length > formLimit(request.nextUrl.pathname))) return null;
+  return tooLargePage(request, nonce, request.nextUrl.pathname);
+}
+
+/**
+ * The same page for a form that a reverse proxy in front of the shop refused as larger than it takes, before the shop
+ * saw it: nginx's `error_page 413` (docs/deploy/nginx.conf) asks for it by GET, without the body. The form's page is
+ * the one the browser sent it from (the `Referer`'s path, never another host), else the home page; the page's
+ * sentence is that form's, as if the shop had refused it itself.
+ * @param nonce the response's CSP nonce (the `x-nonce` request header proxy.ts sets).
+ */
+export function formRefusedByProxy(request: NextRequest, nonce: string): Response {
+  const referer = request.headers.get("referer");
+  return tooLargePage(request, nonce, referer && URL.canParse(referer) ? new URL(referer).pathname : "/");
+}
+
+/** The 413 page for a form posted to `pathname`, naming what that page reads. */
+function tooLargePage(request: NextRequest, nonce: string, pathname: string): Response {
   const limit = formLimit(pathname);
-  if (!isFormPost(request) || !(length > limit)) return null;
-  return refusalPage(request, nonce, 413, (locale) => {
-    const t = createTranslator({ locale, messages: messagesOf(locale), namespace: "formTooLarge" });
-    return {
-      title: t("title"),
-      text: t(
-        limit === MAX_PICTURE_FORM_BYTES
-          ? "textPicture"
-          : Object.hasOwn(FILE_FORMS, pathname)
-            ? FILE_FORMS[pathname]!.text
-            : "text",
-        { size: limit / 1024 },
-      ),
-      back: t("back"),
-    };
-  });
+  return refusalPage(
+    request,
+    nonce,
+    413,
+    (locale) => {
+      const t = createTranslator({ locale, messages: messagesOf(locale), namespace: "formTooLarge" });
+      return {
+        title: t("title"),
+        text: t(
+          limit === MAX_PICTURE_FORM_BYTES
+            ? "textPicture"
+            : Object.hasOwn(FILE_FORMS, pathname)
+              ? FILE_FORMS[pathname]!.text
+              : "text",
+          { size: limit / 1024 },
+        ),
+        back: t("back"),
+      };
+    },
+    pathname,
+  );
 }
 
 /**

@@ -6,7 +6,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import type { NextConfig } from "next";
 import { EnvError, parseEnv } from "../lib/env";
+import { MAX_BULK_PICTURES_FORM_BYTES, MAX_PICTURE_FORM_BYTES } from "../lib/form-limit";
 
 /**
  * A Node host's settings as docs/deploying.md, "A Node host behind a reverse proxy (a VM, a container)", and docs/deploy/
@@ -150,5 +152,24 @@ describe("docs/deploying.md's crontab line for the expiry job", () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe("docs/deploy/nginx.conf's body limit", () => {
+  it("takes every body the shop takes: its largest form, and whatever Next.js reads in a server action", async () => {
+    const site = readFileSync("docs/deploy/nginx.conf", "utf8");
+    const limit = (text: string) => {
+      const [, size, unit] = /^\s*client_max_body_size (\d+)([km]?);$/m.exec(text)!;
+      return Number(size) * { "": 1, k: 1024, m: 1024 * 1024 }[unit as "" | "k" | "m"];
+    };
+    const bulk = /location = \/admin\/products\/pictures \{[^}]*\}/.exec(site)![0];
+    const configFile: string = "../next.config.mjs"; // plain JavaScript: imported by name, without types
+    const nextConfig = ((await import(configFile)) as { default: NextConfig }).default;
+    // The site's limit takes one picture's form; the bulk upload's page, the largest form of all and Next.js's ceiling.
+    expect(limit(site)).toBeGreaterThan(MAX_PICTURE_FORM_BYTES);
+    expect(limit(bulk)).toBeGreaterThanOrEqual(MAX_BULK_PICTURES_FORM_BYTES);
+    expect(limit(bulk)).toBeGreaterThanOrEqual(Number(nextConfig.experimental?.serverActions?.bodySizeLimit));
+    // A larger body gets the shop's own page, not nginx's.
+    expect(site).toMatch(/^\s*error_page 413 \/form-too-large;$/m);
   });
 });

@@ -194,6 +194,7 @@ test("the merchant reads every order in Arabic, resolves its flags, and the CSV 
   ]);
   const [header, ...rows] = parse(
     await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8")),
+    { bom: true },
   ) as string[][];
   const row = (id: string) =>
     Object.fromEntries(header!.map((column, i) => [column, rows.find((cells) => cells[0] === id)![i]]));
@@ -206,7 +207,7 @@ test("the merchant reads every order in Arabic, resolves its flags, and the CSV 
         )
       ).rows,
   );
-  const libyaTime = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+02:00$/;
+  const libyaTime = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
   expect(row(paidId)).toMatchObject({
     status: "paid",
     full_name: aisha.name,

@@ -186,8 +186,20 @@ test("the merchant reads every order in Arabic, resolves its flags, and the CSV 
   await expectAllArabic(admin, [...allowed, ...(await dataValues([reportedId]))]);
   expect(await flagged(yusuf.email)).toBe(0);
 
-  // The CSV, as the merchant opens it.
   await admin.goto("/admin/orders");
+  // On a phone, right to left: every order's total and status in view, nothing to scroll sideways for.
+  const size = admin.viewportSize()!;
+  await admin.setViewportSize({ width: 360, height: 800 });
+  for (const testId of ["admin-order-total", "admin-order-status"])
+    for (const cell of await admin.getByTestId(testId).all()) {
+      const box = (await cell.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(360);
+    }
+  expect(await admin.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await admin.setViewportSize(size);
+
+  // The CSV, as the merchant opens it.
   const [download] = await Promise.all([
     admin.waitForEvent("download"),
     admin.getByRole("link", { name: ar("admin.orders.export") }).click(),

@@ -272,6 +272,40 @@ for (const lang of ["en", "ar"] as const) {
 }
 
 /**
+ * The back office's lists at a phone's narrowest common width, 360 px, in both directions: each row's total and status
+ * in view without scrolling sideways. Separate from the tour above, so that `--grep "admin lists"` takes these alone.
+ */
+for (const lang of ["en", "ar"] as const) {
+  test(`admin lists ${lang} 360`, async ({ page }) => {
+    mkdirSync(DIR, { recursive: true });
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.context().addCookies([{ name: "NEXT_LOCALE", value: lang, url: stack().shopUrl }]);
+    await signInAsAdmin(page, ADMIN.email, ADMIN.password, lang);
+    for (const [path, name] of [
+      ["/admin/orders", "orders"],
+      ["/admin/products", "products"],
+      ["/admin/delivery", "delivery"],
+    ] as const) {
+      await page.goto(path);
+      for (const image of await page.locator("img").all()) await image.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${DIR}/admin-list-${name}-${lang}-360.png`, fullPage: true });
+    }
+    // A dashboard list checked (never applied), then the recent lists that name it.
+    await page.goto("/admin/reconcile");
+    await page
+      .getByLabel(shop("admin.reconcile.paste", lang))
+      .fill(
+        "Payment token;Amount;Transaction reference\npt-ord_seed000000000000;127,50;TXN-20911\npt-elsewhere;15,00;TXN-20952",
+      );
+    await page.getByRole("button", { name: shop("admin.reconcile.check", lang) }).click();
+    await expect(page).toHaveURL(/\/admin\/reconcile\/lst_/);
+    await page.screenshot({ path: `${DIR}/admin-list-reconcile-check-${lang}-360.png`, fullPage: true });
+    await page.goto("/admin/reconcile");
+    await page.screenshot({ path: `${DIR}/admin-list-reconcile-${lang}-360.png`, fullPage: true });
+  });
+}
+
+/**
  * The order's two e-mails as the catcher received them, each rendered on its own in the browser: the receipt in the
  * order's language, and the merchant's notice. The shop's merchant reads English (MERCHANT_LOCALE's default); for the
  * Arabic shot the notice is queued once more in Arabic, as a merchant with MERCHANT_LOCALE=ar gets it, and sent by

@@ -120,7 +120,21 @@ export function parseCsv(body: string, maxRows: number): CsvRecords {
  * cell prevents whatever delimiter it splits on ({@link csvStream}).
  */
 export function neutraliseFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /^[=+\-@\t\r]/.test(value) && !DIGITS_AS_TEXT.test(value) ? `'${value}` : value;
+}
+
+/** What {@link keepAsText} writes: a formula that is one constant string of digits, harmless whoever wrote it. */
+const DIGITS_AS_TEXT = /^="\+?\d+"$/;
+
+/**
+ * A cell of digits that must stay text in a spreadsheet — a phone number, whose leading `0` Excel and LibreOffice
+ * drop (`0925551234` → 925551234) and whose `+218…` they read as a number — written `="0925551234"`: a formula whose
+ * value is that string, which both show as the digits, as text (a leading apostrophe, the other well-known way,
+ * shows in the cell when a CSV is opened). {@link neutraliseFormula} lets exactly this form through.
+ * @param value digits, one `+` first allowed; anything else is returned as it is (and guarded as any cell).
+ */
+export function keepAsText(value: string): string {
+  return /^\+?\d+$/.test(value) ? `="${value}"` : value;
 }
 
 /**
@@ -133,14 +147,15 @@ export function neutraliseFormula(value: string): string {
  * never the whole file; each batch is written as one chunk (a chunk per row made the server write to the socket
  * 100,000 times per export); and after each batch the stream rests as long as reading and writing it took, so that an
  * export takes at most half of the instance's time, however fast its reader, and the checkouts have the rest.
- * @param options.bom start with a UTF-8 byte order mark (Excel then reads Arabic as UTF-8); `windows`: lines end
- *   with CRLF. `done` is called once when the stream ends: read to the end, failed (with the error), or cancelled by
+ * Every download starts with a UTF-8 byte order mark: without one, Excel reads the file in the computer's legacy code
+ * page and Arabic comes out garbled.
+ * @param options.windows lines end with CRLF. `done` is called once when the stream ends: read to the end, failed (with the error), or cancelled by
  *   the reader (with a premature-close error).
  */
 export function csvStream(
   header: readonly string[],
   batches: AsyncIterable<readonly (readonly string[])[]>,
-  options: { bom?: boolean; windows?: boolean; guard?: (cell: string) => string; done?: (error?: Error) => void } = {},
+  options: { windows?: boolean; guard?: (cell: string) => string; done?: (error?: Error) => void } = {},
 ): ReadableStream<Uint8Array> {
   const guard = options.guard ?? neutraliseFormula;
   const write = (rows: readonly (readonly string[])[]) =>
@@ -152,7 +167,7 @@ export function csvStream(
       }),
     );
   async function* chunks() {
-    yield Buffer.concat([Buffer.from(options.bom ? "\uFEFF" : ""), write([header])]);
+    yield Buffer.concat([Buffer.from("\uFEFF"), write([header])]);
     const iterator = batches[Symbol.asyncIterator]();
     for (;;) {
       const started = performance.now();

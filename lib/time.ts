@@ -73,18 +73,16 @@ const TRIPOLI = new Intl.DateTimeFormat("en-CA", {
   minute: "2-digit",
   second: "2-digit",
   hourCycle: "h23",
-  timeZoneName: "longOffset",
 });
 
 /**
- * A time as the merchant reads it: ISO 8601 in Libya's time (Africa/Tripoli) with its offset, to the second, e.g.
- * `2026-11-25T21:30:00+02:00`. The offset is the zone's on that date (Libya moved between +01:00 and +02:00 before
- * 2013), so a spreadsheet that reads the offset gets the exact instant back.
+ * A time as the merchant reads it in a spreadsheet: Libya's wall clock (Africa/Tripoli) to the second, written
+ * `2026-11-25 21:30:00`, the one way Excel and LibreOffice both read as a date and time in every locale (an ISO 8601
+ * time with `T` and an offset stays text in both). No offset: every time is Libya's, UTC+2 since 2013.
  */
 export function tripoliTime(date: Date): string {
   const part = Object.fromEntries(TRIPOLI.formatToParts(date).map(({ type, value }) => [type, value]));
-  const offset = (part.timeZoneName ?? "").replace("GMT", "") || "+00:00";
-  return `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}${offset}`;
+  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}:${part.second}`;
 }
 
 /**

@@ -1,12 +1,26 @@
 import { card, classes } from "../styles";
 
-/** A column's heading: its text (`label`), whether its values are numbers aligned to the end, extra classes. */
+/**
+ * A column's heading: its text (`label`), whether its values are numbers aligned to the end, whether only screens wider
+ * than a phone show it ({@link WIDE_ONLY}), extra classes.
+ */
 export interface Column {
   key: string;
   label: React.ReactNode;
   end?: boolean;
+  wide?: boolean;
   className?: string;
 }
+
+/**
+ * The cells of a `wide` column: hidden on a phone (below 640 px), so that a list's row fits 360 px without scrolling
+ * sideways and what matters (a total, a status) stays in view; the row shows what they held in a cell it keeps, in an
+ * element of class {@link PHONE_ONLY}.
+ */
+export const WIDE_ONLY = "max-sm:hidden";
+
+/** What a row shows only on a phone, in place of its {@link WIDE_ONLY} cells. */
+export const PHONE_ONLY = "sm:hidden";
 
 /**
  * The back office's two kinds of table: `list`, a page's main list in a card of its own with a shaded head; `inset`,
@@ -55,7 +69,7 @@ export function Table({
   caption?: string;
   region?: { label: string } | { labelledBy: string };
   look?: keyof typeof LOOKS;
-  /** The width below which the table scrolls, as a class (`min-w-[36rem]`). */
+  /** The width below which the table scrolls, as a class (`sm:min-w-[36rem]`: from a phone's width up). */
   minWidth?: string;
   /** Classes of the outermost element (the region, the table without one, or the empty message): its margins. */
   className?: string;
@@ -80,7 +94,13 @@ export function Table({
             <th
               key={column.key}
               scope="col"
-              className={classes(cell, "font-medium", column.end ? "text-end" : "text-start", column.className)}
+              className={classes(
+                cell,
+                "font-medium",
+                column.end ? "text-end" : "text-start",
+                column.wide && WIDE_ONLY,
+                column.className,
+              )}
             >
               {column.label}
             </th>
@@ -105,11 +125,15 @@ export function Table({
   );
 }
 
-/** Columns from their keys, each headed by `label(key)`; the keys in `end` hold numbers, aligned to the end. */
+/**
+ * Columns from their keys, each headed by `label(key)`; the keys in `end` hold numbers, aligned to the end; those in
+ * `wide` are hidden on a phone ({@link WIDE_ONLY}).
+ */
 export function columnsOf<Key extends string>(
   keys: readonly Key[],
   label: (key: Key) => React.ReactNode,
   end: readonly Key[] = [],
+  wide: readonly Key[] = [],
 ): Column[] {
-  return keys.map((key) => ({ key, label: label(key), end: end.includes(key) }));
+  return keys.map((key) => ({ key, label: label(key), end: end.includes(key), wide: wide.includes(key) }));
 }

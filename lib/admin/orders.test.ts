@@ -3,6 +3,7 @@ import { parse } from "csv-parse/sync";
 import { asc, eq } from "drizzle-orm";
 import { Pool } from "pg";
 import { describe, expect, it } from "vitest";
+import { read as readSpreadsheet, utils as spreadsheetUtils } from "xlsx";
 import { createDb } from "../db/client";
 import { orderEvents, orderLines } from "../db/schema";
 import { resolveFlag } from "../orders/flags";
@@ -121,8 +122,8 @@ describe("the CSV as the merchant opens it", () => {
       row: (id: string) => Object.fromEntries(header!.map((name, i) => [name, rows.find((r) => r[0] === id)![i]])),
     };
   }
-  /** A time as Libya's clock shows it (UTC+2 since 2013), to the second, with the offset: written out by hand. */
-  const libya = (date: Date) => `${new Date(date.getTime() + 2 * 3_600_000).toISOString().slice(0, 19)}+02:00`;
+  /** A time as Libya's clock shows it (UTC+2 since 2013), to the second: written out by hand. */
+  const libya = (date: Date) => new Date(date.getTime() + 2 * 3_600_000).toISOString().slice(0, 19).replace("T", " ");
   const paidAt = async (id: string) =>
     (await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, id)).orderBy(asc(orderEvents.id))).find(
       (event) => event.data.to === "paid",
@@ -184,7 +185,7 @@ describe("the CSV as the merchant opens it", () => {
     ]);
     expect(row(byWebhook.id)).toEqual({
       order: byWebhook.id,
-      created_at: "2026-11-25T21:30:00+02:00",
+      created_at: "2026-11-25 21:30:00",
       status: "paid",
       flags: "",
       resolved_flags: "",
@@ -249,10 +250,66 @@ describe("the CSV as the merchant opens it", () => {
       delivery_city: "Benghazi",
       delivery_address: "Al-Fuwayhat, Gamal Abdel Nasser St.",
       delivery_landmark: "'=behind the mosque",
-      second_phone: "'+218923456789",
+      second_phone: '="+218923456789"',
       delivery_fee: "35.00",
     });
     expect(row(pickup.id)).toMatchObject({ delivery_method: "pickup", delivery_city: "", delivery_fee: "" });
+  });
+
+  it("opens in a spreadsheet with the Arabic intact, phones as text, totals as numbers and Libya's times as times", async () => {
+    const [zone] = (await t.pool.query("select id from delivery_zones where name_en = 'Tripoli'")).rows;
+    const arabic = await storeOrder(t.db, {
+      status: "paid",
+      email: "sheet@shop.ly",
+      fullName: "عائشة بن علي",
+      phone: "0925551234",
+      amountMinor: 1875 + 3500,
+      deliveryMethod: "delivery",
+      deliveryZoneId: Number(zone.id),
+      deliveryCityEn: "Tripoli",
+      deliveryCityAr: "طرابلس",
+      deliveryAddress: "حي الأندلس، شارع جرابة",
+      secondPhone: "+218913334455",
+      deliveryFeeMinor: 3500,
+      createdAt: new Date("2026-11-25T19:30:00Z"),
+    });
+    const english = await storeOrder(t.db, {
+      status: "paid",
+      email: "sheet@shop.ly",
+      fullName: "Aisha Ben Ali",
+      phone: "0912345678",
+      amountMinor: 103_75,
+      createdAt: new Date("2026-01-05T07:05:09Z"),
+    });
+    // The bytes as downloaded, opened by SheetJS's CSV import, which guesses each cell's type as Excel does: without
+    // a byte order mark it reads the file as Windows-1252 (the Arabic garbled), and a phone as a number.
+    const bytes = new Uint8Array(await new Response(exportOrdersCsv(t.db, { q: "sheet@shop.ly" })).arrayBuffer());
+    const sheet = Object.values(readSpreadsheet(bytes, { type: "array" }).Sheets)[0]!;
+    const cell = (r: number, c: number): { t: string; v: unknown } | undefined =>
+      sheet[spreadsheetUtils.encode_cell({ r, c })];
+    const last = spreadsheetUtils.decode_range(sheet["!ref"]!).e;
+    const header = Array.from({ length: last.c + 1 }, (_, c) => String(cell(0, c)?.v));
+    const cells = (id: string) => {
+      const r = Array.from({ length: last.r }, (_, i) => i + 1).find((i) => cell(i, 0)?.v === id)!;
+      return Object.fromEntries(header.map((name, c) => [name, cell(r, c)]));
+    };
+    /** A spreadsheet's date and time (days since 1899-12-30) as the wall clock it shows. */
+    const clock = (serial: unknown) =>
+      new Date(Math.round((Number(serial) - 25_569) * 86_400_000)).toISOString().slice(0, 19).replace("T", " ");
+
+    const ar = cells(arabic.id);
+    expect(ar.full_name).toMatchObject({ t: "s", v: "عائشة بن علي" });
+    expect(ar.delivery_address).toMatchObject({ t: "s", v: "حي الأندلس، شارع جرابة" });
+    expect(ar.phone).toMatchObject({ t: "s", v: "0925551234" });
+    expect(ar.second_phone).toMatchObject({ t: "s", v: "+218913334455" });
+    expect(ar.amount).toMatchObject({ t: "n", v: 53.75 });
+    expect(ar.created_at!.t).toBe("n");
+    expect(clock(ar.created_at!.v)).toBe("2026-11-25 21:30:00");
+    const en = cells(english.id);
+    expect(en.full_name).toMatchObject({ t: "s", v: "Aisha Ben Ali" });
+    expect(en.phone).toMatchObject({ t: "s", v: "0912345678" });
+    expect(en.amount).toMatchObject({ t: "n", v: 103.75 });
+    expect(clock(en.created_at!.v)).toBe("2026-01-05 09:05:09");
   });
 
   it("keeps an address with a formula after a semicolon text when a spreadsheet splits the file on semicolons", async () => {

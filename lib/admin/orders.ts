@@ -3,9 +3,9 @@ import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from "dri
 import { z } from "zod";
 import type { Db } from "../db/client";
 import { isStorableText } from "../db/text";
-import { csvStream } from "../csv";
+import { csvStream, keepAsText } from "../csv";
 import { ORDER_ID } from "../ids";
-import { tripoliTime } from "../time";
+import { tripoliDay, tripoliTime } from "../time";
 import { normaliseLibyanMobile } from "../phone";
 import {
   ORDER_FLAGS,
@@ -371,7 +371,7 @@ const CSV_COLUMNS: readonly string[] = [
 
 /** The export's file name: `orders-<the merchant's day>.csv`. */
 export function exportFileName(now = new Date()): string {
-  return `orders-${tripoliTime(now).slice(0, 10)}.csv`;
+  return `orders-${tripoliDay(now)}.csv`;
 }
 
 /** Orders read per query of the export: its memory is one batch's, whatever the number of orders. */
@@ -379,9 +379,11 @@ const EXPORT_BATCH = 250;
 
 /**
  * The filtered list as CSV, every matching order (not one page), oldest first, streamed as it is read (lib/csv.ts,
- * `csvStream`: every cell quoted and guarded against formulas).
- * Money is the decimal string of the wire (`103.75`); times are Libya's with their offset ({@link tripoliTime}), as
- * the back office shows them. `flags` are those still to look at, `resolved_flags` those dealt with; `gateway` is
+ * `csvStream`: a byte order mark, every cell quoted and guarded against formulas), to open as it is in Excel and
+ * LibreOffice in either language.
+ * Money is the decimal string of the wire (`103.75`); times are Libya's clock, `2026-11-25 21:30:00`, which
+ * spreadsheets read as a date and time ({@link tripoliTime}); phone numbers are kept text, leading `0` and all
+ * (`="0925551234"`, lib/csv.ts `keepAsText`). `flags` are those still to look at, `resolved_flags` those dealt with; `gateway` is
  * the one chosen at checkout, `paid_with` the one the service says was used; the payment's time and transaction
  * reference are those of the event that made the order paid ({@link paymentRecord}). Then the goods' way: the step it
  * is at (`fulfilment`), how it is delivered (`delivery` or `pickup`; empty: nothing to deliver), the city (its English
@@ -443,7 +445,7 @@ async function* exportRows(db: Db, query: ListFilter): AsyncGenerator<string[][]
         order.currency,
         order.fullName ?? "",
         order.email ?? "",
-        order.phone ?? "",
+        keepAsText(order.phone ?? ""),
         order.paymentGateway ?? "",
         payment?.gateway ?? "",
         payment ? tripoliTime(payment.at) : "",
@@ -455,7 +457,7 @@ async function* exportRows(db: Db, query: ListFilter): AsyncGenerator<string[][]
         order.deliveryCityEn ?? "",
         order.deliveryAddress ?? "",
         order.deliveryLandmark ?? "",
-        order.secondPhone ?? "",
+        keepAsText(order.secondPhone ?? ""),
         order.deliveryMethod === "delivery" ? toWireAmount(order.deliveryFeeMinor) : "",
       ];
     });

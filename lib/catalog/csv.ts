@@ -119,7 +119,7 @@ const EXPORT_BATCH = 250;
  * @param done called once when the stream ends (read whole, failed, or cancelled by the reader).
  */
 export function exportCatalogCsv(db: DbOrTx, done?: (error?: Error) => void): ReadableStream<Uint8Array> {
-  return csvStream(CSV_COLUMNS, catalogRows(db), { bom: true, windows: true, guard: guardCell, done });
+  return csvStream(CSV_COLUMNS, catalogRows(db), { windows: true, guard: guardCell, done });
 }
 
 /** The catalogue's rows, read by keyset on (sort order, id) in batches, one query at a time. */

@@ -4,7 +4,7 @@ import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { OrderLink } from "@/components/admin/order-link";
 import { OrderStatusBadge } from "@/components/admin/order-status-badge";
 import { PageHeader } from "@/components/admin/page-header";
-import { columnsOf, Table } from "@/components/admin/table";
+import { columnsOf, PHONE_ONLY, Table, WIDE_ONLY } from "@/components/admin/table";
 import { requireAdmin } from "@/lib/admin/auth";
 import {
   dashboardFilters,
@@ -126,29 +126,48 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
         look="list"
         className={page.orders.length === 0 ? "mt-6" : "mt-3"}
         region={{ label: t("table") }}
-        minWidth="min-w-[44rem]"
+        minWidth="sm:min-w-[44rem]"
         caption={t("caption")}
-        columns={columnsOf(["order", "placed", "customer", "total", "status"] as const, (key) => t(key), ["total"])}
+        cell={CELL}
+        columns={columnsOf(
+          ["order", "placed", "customer", "total", "status"] as const,
+          (key) => t(key),
+          ["total"],
+          ["placed", "customer"],
+        )}
         empty={page.orders.length === 0 && t("none")}
       >
-        {page.orders.map((order) => (
-          <tr key={order.id} data-testid="admin-order-row">
-            <th scope="row" className="px-3 py-2 text-start font-normal">
-              <OrderLink id={order.id} />
-            </th>
-            <td className="px-3 py-2 whitespace-nowrap">
-              {format.dateTime(order.createdAt, { dateStyle: "medium", timeStyle: "short" })}
-            </td>
-            <td className="px-3 py-2">
-              <span dir="auto">{order.fullName ?? order.email ?? "—"}</span>
-              {order.fullName && order.email && <span className="block text-xs text-stone-600">{order.email}</span>}
-            </td>
-            <td className="px-3 py-2 text-end whitespace-nowrap">{formatMoney(order.amountMinor, locale)}</td>
-            <td className="px-3 py-2">
-              <OrderStatusBadge order={order} />
-            </td>
-          </tr>
-        ))}
+        {page.orders.map((order) => {
+          const placed = format.dateTime(order.createdAt, { dateStyle: "medium", timeStyle: "short" });
+          const customer = order.fullName ?? order.email ?? "—";
+          return (
+            <tr key={order.id} data-testid="admin-order-row">
+              <th scope="row" className={`${CELL} text-start font-normal`}>
+                <span className="max-sm:break-all">
+                  <OrderLink id={order.id} />
+                </span>
+                {/* On a phone the customer and the time, whose columns it hides, under the order. */}
+                <span className={`${PHONE_ONLY} block text-xs text-stone-600`}>
+                  <span className="block" dir="auto">
+                    {customer}
+                  </span>
+                  <span className="block">{placed}</span>
+                </span>
+              </th>
+              <td className={`${CELL} ${WIDE_ONLY} whitespace-nowrap`}>{placed}</td>
+              <td className={`${CELL} ${WIDE_ONLY}`}>
+                <span dir="auto">{customer}</span>
+                {order.fullName && order.email && <span className="block text-xs text-stone-600">{order.email}</span>}
+              </td>
+              <td className={`${CELL} text-end whitespace-nowrap`} data-testid="admin-order-total">
+                {formatMoney(order.amountMinor, locale)}
+              </td>
+              <td className={CELL}>
+                <OrderStatusBadge order={order} />
+              </td>
+            </tr>
+          );
+        })}
       </Table>
 
       {(page.newer || page.older) && (
@@ -178,3 +197,6 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
     </section>
   );
 }
+
+/** The list's cells: closer on a phone, where five columns become three. */
+const CELL = "px-2 py-2 sm:px-3";

@@ -4,7 +4,7 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { ProductImage } from "@/components/product-image";
 import { PageHeader } from "@/components/admin/page-header";
-import { columnsOf, Table } from "@/components/admin/table";
+import { columnsOf, PHONE_ONLY, Table, WIDE_ONLY } from "@/components/admin/table";
 import { card, primaryAction, secondaryAction } from "@/components/styles";
 import { requireAdmin } from "@/lib/admin/auth";
 import {
@@ -118,54 +118,69 @@ export default async function AdminProductsPage({ searchParams }: Props) {
             look="list"
             className="mt-3"
             region={{ label: t("table") }}
-            minWidth="min-w-[40rem]"
+            minWidth="sm:min-w-[40rem]"
             caption={t("caption")}
-            columns={columnsOf(["picture", "name", "price", "stock", "status"] as const, (key) => t(key), ["price"])}
+            cell={CELL}
+            columns={columnsOf(
+              ["picture", "name", "price", "stock", "status"] as const,
+              (key) => t(key),
+              ["price"],
+              ["stock"],
+            )}
             empty={products.length === 0 && t("none")}
           >
-            {products.map((product, index) => (
-              <tr key={product.id} data-testid="admin-product-row">
-                <td className="px-3 py-2">
-                  <ProductImage
-                    src={product.thumbnail ?? undefined}
-                    size={48}
-                    // The first screenful at once; the rest as they are scrolled to.
-                    priority={index < 12}
-                    className="size-12 rounded-md bg-stone-100 object-cover"
-                  />
-                </td>
-                <th scope="row" className="px-3 py-2 text-start font-normal">
-                  <Link
-                    href={`/admin/products/${product.id}`}
-                    className="font-medium text-brand-800 underline underline-offset-2"
-                    dir="auto"
-                  >
-                    {locale === "ar" ? product.nameAr : product.nameEn}
-                  </Link>
-                  <span className="block font-mono text-xs text-stone-600">
-                    <span dir="ltr">{product.slug}</span>
-                  </span>
-                </th>
-                <td className="px-3 py-2 text-end whitespace-nowrap">{formatMoney(product.priceMinor, locale)}</td>
-                <td className="px-3 py-2 whitespace-nowrap" data-testid="admin-product-stock">
-                  {product.stock === null
-                    ? t("notCounted")
-                    : t("stockValue", { onHand: product.stock, available: product.available ?? 0 })}
-                </td>
-                <td className="px-3 py-2">
-                  {product.archived ? (
-                    <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("archived")}</span>
-                  ) : product.visible ? (
-                    t("visible")
-                  ) : (
-                    <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("hidden")}</span>
-                  )}
-                </td>
-              </tr>
-            ))}
+            {products.map((product, index) => {
+              const stock =
+                product.stock === null
+                  ? t("notCounted")
+                  : t("stockValue", { onHand: product.stock, available: product.available ?? 0 });
+              return (
+                <tr key={product.id} data-testid="admin-product-row">
+                  <td className={CELL}>
+                    <ProductImage
+                      src={product.thumbnail ?? undefined}
+                      size={48}
+                      // The first screenful at once; the rest as they are scrolled to.
+                      priority={index < 12}
+                      className="size-12 rounded-md bg-stone-100 object-cover"
+                    />
+                  </td>
+                  <th scope="row" className={`${CELL} text-start font-normal`}>
+                    <Link
+                      href={`/admin/products/${product.id}`}
+                      className="font-medium text-brand-800 underline underline-offset-2"
+                      dir="auto"
+                    >
+                      {locale === "ar" ? product.nameAr : product.nameEn}
+                    </Link>
+                    <span className="block font-mono text-xs text-stone-600 max-sm:break-all">
+                      <span dir="ltr">{product.slug}</span>
+                    </span>
+                    {/* On a phone the stock, whose column it hides, under the name. */}
+                    <span className={`${PHONE_ONLY} block text-xs text-stone-600`}>{stock}</span>
+                  </th>
+                  <td className={`${CELL} text-end whitespace-nowrap`}>{formatMoney(product.priceMinor, locale)}</td>
+                  <td className={`${CELL} ${WIDE_ONLY} whitespace-nowrap`} data-testid="admin-product-stock">
+                    {stock}
+                  </td>
+                  <td className={CELL}>
+                    {product.archived ? (
+                      <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("archived")}</span>
+                    ) : product.visible ? (
+                      t("visible")
+                    ) : (
+                      <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("hidden")}</span>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
           </Table>
         </>
       )}
     </section>
   );
 }
+
+/** The list's cells: closer on a phone, where the stock moves under the name. */
+const CELL = "px-2 py-2 sm:px-3";

@@ -4,7 +4,7 @@ import { getFormatter, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { Notice, Section } from "@/components/admin/section";
 import { PageHeader } from "@/components/admin/page-header";
-import { columnsOf, Table } from "@/components/admin/table";
+import { columnsOf, PHONE_ONLY, Table, WIDE_ONLY } from "@/components/admin/table";
 import { FileFormat, UploadForm } from "@/components/admin/upload-form";
 import { requireAdmin } from "@/lib/admin/auth";
 import { HEADER_NAMES, MAX_LIST_BYTES } from "@/lib/admin/payment-list";
@@ -109,14 +109,14 @@ export default async function ReconcilePage({ searchParams }: Props) {
       <Section id="recent" title={t("recent")}>
         <Table
           region={{ labelledBy: "recent" }}
-          minWidth="min-w-[36rem]"
-          cell="py-1"
-          columns={columnsOf(["given", "by", "source", "applied"] as const, (key) => t(key))}
+          minWidth="sm:min-w-[36rem]"
+          cell="py-1 pe-2"
+          columns={columnsOf(["given", "by", "source", "applied"] as const, (key) => t(key), [], ["by", "source"])}
           empty={lists.length === 0 && t("none")}
         >
           {lists.map((list) => (
             <tr key={list.id}>
-              <th scope="row" className="py-1 text-start font-normal">
+              <th scope="row" className="py-1 pe-2 text-start font-normal">
                 <Link
                   href={`/admin/reconcile/${list.id}`}
                   className="text-brand-800 underline underline-offset-2"
@@ -124,9 +124,13 @@ export default async function ReconcilePage({ searchParams }: Props) {
                 >
                   {when(list.createdAt)}
                 </Link>
+                {/* On a phone who gave it and the file, whose columns it hides, under the time. */}
+                <span className={`${PHONE_ONLY} block text-xs break-all text-stone-600`}>
+                  {list.createdBy} · <span dir="auto">{list.fileName ?? t("pasted")}</span>
+                </span>
               </th>
-              <td className="py-1">{list.createdBy}</td>
-              <td className="py-1" dir="auto">
+              <td className={`py-1 pe-2 ${WIDE_ONLY}`}>{list.createdBy}</td>
+              <td className={`py-1 pe-2 ${WIDE_ONLY}`} dir="auto">
                 {list.fileName ?? t("pasted")}
               </td>
               <td className="py-1">

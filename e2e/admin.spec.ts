@@ -274,6 +274,7 @@ test("the order just paid is in the list with its history; pack it; the CSV has 
   ]);
   const csv = parse(
     await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8")),
+    { bom: true },
   ) as string[][];
   expect(csv[1]).toEqual(
     expect.arrayContaining([

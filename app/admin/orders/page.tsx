@@ -148,7 +148,8 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
                 </span>
                 {/* On a phone the customer and the time, whose columns it hides, under the order. */}
                 <span className={`${PHONE_ONLY} block text-xs text-stone-600`}>
-                  <span className="block" dir="auto">
+                  {/* A name or e-mail without spaces may break anywhere: the row keeps to the phone's width. */}
+                  <span className="block wrap-anywhere" dir="auto">
                     {customer}
                   </span>
                   <span className="block">{placed}</span>

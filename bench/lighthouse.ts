@@ -27,7 +27,7 @@ const CATEGORIES = ["performance", "accessibility", "best-practices"];
 async function chromiumPath(): Promise<string> {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
   try {
-    const { chromium } = await import("playwright-core");
+    const { chromium } = await import("@playwright/test");
     if (existsSync(chromium.executablePath())) return chromium.executablePath();
   } catch {
     // no Playwright: fall through

@@ -4,16 +4,16 @@
 // 1. Side by side, as they only read the tree: the production build, whose typecheck (Next.js's, of the whole
 //    project as tsconfig.json has it) is the project's typecheck; the emulator's typecheck; ESLint, Prettier, knip,
 //    the link check and the import rules (dependency-cruiser). Each counts as one test.
-// 2. The unit and database tests (Vitest), counted per test: the database suites on a throwaway embedded
-//    PostgreSQL, then again on the PostgreSQL of TEST_DATABASE_URL when it is set (CI: Debian's), so two major
-//    versions are covered.
+// 2. The database tests and those that start programs (Vitest), counted per test: the database suites on a throwaway
+//    embedded PostgreSQL, then again on the PostgreSQL of TEST_DATABASE_URL when it is set (CI: Debian's), so two
+//    major versions are covered. Vitest's unit project runs in stage 1, beside the checks, as it does in `--check`.
 // 3. The browser tests (Playwright) against the build, on parallel workers each with its own servers (e2e/stacks.ts),
 //    counted per project: English and Arabic on the embedded PostgreSQL, and the serverless paths through PgBouncer.
 //
 // The stages follow each other because each keeps both cores of a 2-core machine busy: run side by side, they took
-// as long in all and a test that starts programs of its own timed out. `--check`, before every commit: 1 without the
-// build (the typecheck is then `next typegen`, for the routes' types, and `tsc`), beside Vitest's `unit` project (no
-// database, no programs of their own), which is light enough to share the cores.
+// as long in all and a test that starts programs of its own timed out. Vitest's `unit` project (no database, no
+// programs of their own) is light enough to share stage 1's cores. `--check`, before every commit: stage 1 without the
+// build (the typecheck is then `next typegen`, for the routes' types, and `tsc`).
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tally, verdict } from "./summary.mjs";
@@ -109,23 +109,31 @@ const [built] = await Promise.all([
   // The import rules (.dependency-cruiser.cjs): lib/'s folders depend one way; the shop imports no tooling and not the
   // emulator, nor the emulator the shop. It keeps what it read in node_modules/.cache/ too, by content.
   check("imports (depcruise)", "npm", ["run", "--silent", "deps"]),
-  // In --check only: Vitest's unit project, no database.
-  quick &&
-    suite(
-      "unit",
-      "npx",
-      vitest("test-results/vitest.json", ["--project", "unit"]),
-      "test-results/vitest.json",
-      vitestCounts("unit"),
-      { live: true },
-    ),
+  // Vitest's unit project (no database, no programs of its own) is light enough to share the cores with these.
+  suite(
+    "unit",
+    "npx",
+    vitest("test-results/vitest.json", ["--project", "unit"]),
+    "test-results/vitest.json",
+    vitestCounts("unit"),
+    { live: true },
+  ),
 ]);
 
-// 2. Unit and database tests.
+// 2. The database suites and the suites that start programs of their own.
 if (!quick) {
-  const name = "unit and database";
-  const report = "test-results/vitest.json";
-  await suite(name, "npx", vitest(report, []), report, vitestCounts(name), { live: true });
+  const name = "database and programs";
+  const report = "test-results/vitest-database.json";
+  await suite(
+    name,
+    "npx",
+    vitest(report, ["--project", "database", "--project", "programs"]),
+    report,
+    vitestCounts(name),
+    {
+      live: true,
+    },
+  );
   if (TEST_DATABASE_URL) {
     // The database suites again, on a real PostgreSQL of another major version.
     const name = "database (TEST_DATABASE_URL)";

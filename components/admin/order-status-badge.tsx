@@ -10,6 +10,8 @@ const TONES: Record<OrderRow["status"], string> = {
   paid: "bg-brand-50 text-brand-800",
   cancelled: "bg-stone-100 text-stone-800",
   expired: "bg-stone-100 text-stone-800",
+  placed: "bg-amber-100 text-amber-900",
+  confirmed: "bg-brand-50 text-brand-800",
 };
 
 /**

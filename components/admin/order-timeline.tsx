@@ -88,7 +88,13 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
         });
       case "receipt_resent":
       case "notice_resent":
+      case "cash_confirmed":
+      case "cash_collected":
+      case "cash_cancelled":
         return t(type, { by: data.by ?? "?" });
+      case "cash_order_placed":
+      case "cash_expired":
+        return t(type);
       case "email_queued":
       case "email_sent":
       case "email_failed":

@@ -14,14 +14,8 @@ import { ACCESS_TOKEN_LIFETIME_MS, PaymentError } from "../payments";
 import { createTestProduct, seedTestCatalogue, TEST_PRODUCTS } from "../../testing/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../testing/db";
 import { startEmulator, type RunningEmulator } from "../../testing/emulator";
-import {
-  OrderStoreError,
-  OutOfStockError,
-  PaymentBudgetError,
-  placeOrder,
-  type PlacedOrder,
-  type PlaceOrderInput,
-} from "./place-order";
+import { OrderStoreError, OutOfStockError, PaymentBudgetError } from "./errors";
+import { placeOrder, type PlacedOrder, type PlaceOrderInput } from "./place-order";
 import { canResume } from "./claim";
 import { checkoutFingerprint } from "./fingerprint";
 import { checkoutFormSchema } from "./form";

@@ -11,8 +11,8 @@ import { logger } from "../log";
 import { changeOrder } from "../orders/events";
 import { PAYMENT_METHODS, type PaymentStart } from "../payment-methods";
 import { isPaymentErrorKind, newCallContext, PaymentError, requestAccessToken } from "../payments";
-import type { Product } from "../catalog/products";
-import { claimCheckout, CLAIM_MS, type ClaimedOrder, type ShortLine } from "./claim";
+import { claimCheckout, CLAIM_MS, type ClaimedOrder } from "./claim";
+import { HeldTooMuchError, OrderStoreError, OutOfStockError, OverMostError, PaymentBudgetError } from "./errors";
 import { checkoutFingerprint } from "./fingerprint";
 import type { CheckoutDetails } from "./form";
 import { priceCheckout } from "./pricing";
@@ -32,58 +32,12 @@ import { priceChanges, PriceChangedError, type ShownPrices } from "./shown-price
 /** How often a waiting submission looks at the claim it waits for. */
 const POLL_MS = 100;
 
-/** The database could not be read or written: nothing was charged, and the customer can try again. */
-export class OrderStoreError extends Error {
-  constructor(cause: unknown) {
-    super("the order store could not be reached or refused the write", { cause });
-    this.name = "OrderStoreError";
-  }
-}
-
-/** The stock cannot cover the cart now: nothing was held, nothing asked of the service; the cart is kept. */
-export class OutOfStockError extends Error {
-  constructor(readonly lines: ShortLine[]) {
-    super("the stock cannot cover the cart");
-    this.name = "OutOfStockError";
-  }
-}
-
-/** The client address started its budget of new payments: nothing was asked of the service. */
-export class PaymentBudgetError extends Error {
-  constructor(readonly retryAfterMinutes: number) {
-    super("this client address has started as many new payments as it may for now");
-    this.name = "PaymentBudgetError";
-  }
-}
-
-/** Lines with more units than their product's most per order: nothing was held, nothing asked of the service. */
-export class OverMostError extends Error {
-  constructor(readonly lines: { name: Product["name"]; most: number }[]) {
-    super("the cart has more of a product than one order may have");
-    this.name = "OverMostError";
-  }
-}
-
-/**
- * The client address's open checkouts already hold `held` units of counted stock, and this cart would take them past
- * `max`: nothing was held, nothing asked of the service; the earliest of those holds ends in `retryAfterMinutes`.
- */
-export class HeldTooMuchError extends Error {
-  constructor(
-    readonly held: number,
-    readonly max: number,
-    readonly retryAfterMinutes: number,
-  ) {
-    super("this client address's open checkouts hold as many units as they may");
-    this.name = "HeldTooMuchError";
-  }
-}
-
 /**
  * Where to send the customer: to a payment URL (a new payment, this checkout's pending one, or the one a racing
  * submission made), or — when this cart is already paid for or reported paid — to its order, emptying the cart.
  */
-export type PlacedOrder = { kind: "pay"; id: string; paymentUrl: string } | { kind: "paid"; id: string };
+export type PlacedOrder =
+  { kind: "pay"; id: string; paymentUrl: string } | { kind: "paid"; id: string } | { kind: "placed"; id: string };
 
 export interface PlaceOrderInput {
   /** The browser session placing the order (lib/session.ts). */
@@ -174,8 +128,10 @@ export async function placeOrder(
     // 4. Record it before anyone is redirected. If another server took the claim over meanwhile, go round and follow
     // that one (the payment started here is left unpaid, and its page dies).
     if (await storeStep(() => recordStart(db, order, start))) {
-      logger.info({ event: "checkout_started", orderId: order.id, amountMinor: order.amountMinor });
-      return { kind: "pay", id: order.id, paymentUrl: start.paymentUrl };
+      logger.info({ event: "checkout_started", orderId: order.id, amountMinor: order.amountMinor, way: start.kind });
+      return start.kind === "payment_page"
+        ? { kind: "pay", id: order.id, paymentUrl: start.paymentUrl }
+        : { kind: "placed", id: order.id };
     }
   }
 }
@@ -184,8 +140,19 @@ export async function placeOrder(
 const stillOurs = (order: ClaimedOrder) =>
   and(eq(orders.status, "started"), eq(orders.claimExpiresAt, order.claimExpiresAt));
 
-/** Records a started payment on its order: `pending`, with the payment token, URL and the page's death. */
+/**
+ * Records how paying started, on its order: a payment page makes it `pending`, with the payment token, URL and the
+ * page's death; a cash order is `placed`, waiting for the merchant's call (its deadline was stored by the claim).
+ */
 function recordStart(db: Db, order: ClaimedOrder, start: PaymentStart): Promise<boolean> {
+  if (start.kind === "cash_order") {
+    return changeOrder(
+      db,
+      order.id,
+      { set: { status: "placed" }, where: stillOurs(order) },
+      { type: "cash_order_placed" },
+    );
+  }
   const { paymentToken, paymentUrl, paymentExpiresAt } = start;
   return changeOrder(
     db,

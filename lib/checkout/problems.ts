@@ -4,7 +4,7 @@ import { formatMoney } from "../money";
 import { PaymentError } from "../payments";
 import { minutesUntil } from "../time";
 import { problem, translateProblem, type Problem } from "../problems";
-import { HeldTooMuchError, OrderStoreError, OutOfStockError, OverMostError, PaymentBudgetError } from "./place-order";
+import { HeldTooMuchError, OrderStoreError, OutOfStockError, OverMostError, PaymentBudgetError } from "./errors";
 import { PriceChangedError } from "./shown-prices";
 
 /**

@@ -31,6 +31,14 @@ import {
  * - `paid`: the payment service confirmed the payment (a verified webhook)
  * - `cancelled`: the customer came back through the cancel URL
  * - `expired`: the payment page died (600 s after its access token) without a confirmed payment
+ *
+ * A cash-on-delivery order (`payment_method = 'cash'`, lib/cash/) never has a payment page. It is stored `started` by
+ * the same claim, then:
+ * - `placed`: the customer placed it and waits for the merchant's call; its units are held until `confirm_by`, after
+ *   which the scheduled job expires it (`expired`)
+ * - `confirmed`: the merchant reached the customer; its units are sold (taken from the stock)
+ * - `paid`: the courier handed over the cash (`collected_minor`, `collected_by`; `paid_at` is when)
+ * - `cancelled`: by the merchant before it shipped, or after it came back (`fulfilment = 'returned'`); its units back
  */
 export const ORDER_STATUSES = [
   "started",
@@ -40,6 +48,8 @@ export const ORDER_STATUSES = [
   "paid",
   "cancelled",
   "expired",
+  "placed",
+  "confirmed",
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
@@ -70,11 +80,27 @@ export const PARCEL_STEPS = ["packed", "out_for_delivery", "delivered", "ready_f
 export type ParcelStep = (typeof PARCEL_STEPS)[number];
 
 /**
- * Where a paid order's goods are, step by step, as the merchant records them (lib/orders/fulfilment.ts): a delivery is
- * `packed`, `out_for_delivery`, then `delivered`; a pickup is `packed`, `ready_for_pickup`, then `picked_up`; an order
- * with nothing to deliver is simply `fulfilled`. The last step of each sets `orders.fulfilled_at`.
+ * Where a cash order's parcel may end instead (lib/cash/): `delivery_failed` (out for delivery, not handed over: the
+ * event says why; it may go out again) and `returned` (it came back to the shop; the order is cancelled with it).
  */
-export const FULFILMENT_STEPS = [...PARCEL_STEPS, "fulfilled"] as const;
+export const CASH_PARCEL_STEPS = ["delivery_failed", "returned"] as const;
+export type CashParcelStep = (typeof CASH_PARCEL_STEPS)[number];
+
+/** Why a cash order's delivery failed at the door (the `delivery_failed` event's `reason`). */
+export const DELIVERY_FAILURES = ["refused", "unreachable", "wrong_address", "postponed"] as const;
+export type DeliveryFailure = (typeof DELIVERY_FAILURES)[number];
+
+/** Why the merchant cancelled a cash order before it shipped (the `cash_cancelled` event's `reason`). */
+export const CASH_CANCEL_REASONS = ["customer_asked", "unreachable", "suspected_fake"] as const;
+export type CashCancelReason = (typeof CASH_CANCEL_REASONS)[number];
+
+/**
+ * Where a paid (or, for cash, confirmed) order's goods are, step by step, as the merchant records them
+ * (lib/orders/fulfilment.ts): a delivery is `packed`, `out_for_delivery`, then `delivered`; a pickup is `packed`,
+ * `ready_for_pickup`, then `picked_up`; an order with nothing to deliver is simply `fulfilled`. The last step of each
+ * sets `orders.fulfilled_at`. A cash order's parcel may also fail at the door or come back ({@link CASH_PARCEL_STEPS}).
+ */
+export const FULFILMENT_STEPS = [...PARCEL_STEPS, "fulfilled", ...CASH_PARCEL_STEPS] as const;
 export type FulfilmentStep = (typeof FULFILMENT_STEPS)[number];
 
 /**
@@ -95,6 +121,10 @@ export type FulfilmentStep = (typeof FULFILMENT_STEPS)[number];
  * - `email_queued`, `email_sent`, `email_failed`: an e-mail of the order written to the outbox, then each attempt to
  *   send it (lib/email/); `receipt_resent`, `notice_resent`: an admin asked for the receipt, or the merchant's
  *   notice, again
+ * - a cash order's moves (lib/cash/): `cash_order_placed` (the claim's order became `placed`), `cash_confirmed` (who,
+ *   and a note: the merchant reached the customer), `cash_collected` (the amount, who), `cash_cancelled` (who, a
+ *   reason of {@link CASH_CANCEL_REASONS}, a note), `cash_expired` (unconfirmed past `confirm_by`); the parcel's
+ *   `delivery_failed` (a reason of {@link DELIVERY_FAILURES}) and `returned` are fulfilment steps
  */
 export const ORDER_EVENT_TYPES = [
   "created",
@@ -115,6 +145,11 @@ export const ORDER_EVENT_TYPES = [
   "email_failed",
   "receipt_resent",
   "notice_resent",
+  "cash_order_placed",
+  "cash_confirmed",
+  "cash_collected",
+  "cash_cancelled",
+  "cash_expired",
 ] as const;
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 
@@ -126,10 +161,11 @@ export const DELIVERY_METHODS = ["delivery", "pickup"] as const;
 export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 
 /**
- * How an order is paid for (lib/payment-methods/): `online` through the payment service's hosted payment page. A new
- * way to pay is a name here and a file there.
+ * How an order is paid for (lib/payment-methods/): `online` through the payment service's hosted payment page, or
+ * `cash` on delivery (or at pickup), handed to the courier (lib/cash/). A new way to pay is a name here and a file
+ * there.
  */
-export const PAYMENT_METHODS = ["online"] as const;
+export const PAYMENT_METHODS = ["online", "cash"] as const;
 export type PaymentMethodName = (typeof PAYMENT_METHODS)[number];
 
 const timestamps = {
@@ -178,6 +214,19 @@ export const orders = pgTable(
     deliveryLandmark: text(),
     secondPhone: text(),
     deliveryFeeMinor: integer().notNull().default(0),
+    /** What paying in cash added (the merchant's cash fee, lib/cash/): part of `amountMinor`; 0 for online orders. */
+    cashFeeMinor: integer().notNull().default(0),
+    /**
+     * A `placed` cash order's deadline for the merchant's call: its units are held until then, and the scheduled job
+     * expires it after (lib/cash/). Null for online orders.
+     */
+    confirmBy: timestamp({ withTimezone: true, precision: 3 }),
+    /**
+     * The cash the courier handed over for a cash order, and the admin who recorded it (their e-mail); `paidAt` is
+     * when. Set once, by the move to `paid` (lib/cash/). Null until then and for online orders.
+     */
+    collectedMinor: integer(),
+    collectedBy: text(),
     /** The service's payment token and payment URL, once the payment exists. */
     paymentToken: text().unique(),
     paymentUrl: text(),
@@ -251,21 +300,53 @@ export const orders = pgTable(
       .where(sql`${t.needsAttention}`),
     index("orders_email").on(sql`lower(${t.email})`),
     index("orders_phone").on(t.phone),
-    // The merchant's sales by when they were paid (lib/dashboard/): figures, days and gateways read this index alone.
+    // The merchant's sales by when they were paid (lib/dashboard/): figures, days, gateways and ways to pay read this
+    // index alone (a cash order is paid when its cash is collected).
     index("orders_paid_at")
-      .on(t.paidAt, t.amountMinor, t.paidGateway)
+      .on(t.paidAt, t.amountMinor, t.paidGateway, t.paymentMethod)
       .where(sql`${t.status} = 'paid'`),
     // Paid orders whose goods have not reached the customer, oldest payment first: the dashboard's "to fulfil".
     index("orders_to_fulfil")
       .on(t.paidAt, t.id)
       .where(sql`${t.status} = 'paid' and ${t.fulfilledAt} is null`),
+    // Cash orders waiting for the merchant's call, by their deadline: the dashboard's "to confirm", the expiry job,
+    // and the budget of open cash orders per phone and per client address.
+    index("orders_cash_to_confirm")
+      .on(t.confirmBy)
+      .where(sql`${t.status} = 'placed'`),
+    index("orders_cash_placed_phone")
+      .on(t.phone)
+      .where(sql`${t.status} = 'placed'`),
+    // Confirmed cash orders, collected or not: the dashboard's "cash to collect" and "to fulfil" for cash.
+    index("orders_cash_confirmed")
+      .on(t.createdAt, t.id)
+      .where(sql`${t.status} = 'confirmed'`),
     // Open payments by when their page dies: what the expiry job looks for.
     index("orders_open_payments")
       .on(t.paymentExpiresAt)
       .where(sql`${t.status} in ('pending', 'awaiting_confirmation')`),
     check("orders_status_known", sql.raw(`status in (${ORDER_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
     check("orders_amount_minor_range", sql`${t.amountMinor} >= 0`),
-    check("orders_payment_while_open", sql`${t.status} in ('started', 'failed') or ${t.paymentToken} is not null`),
+    check(
+      "orders_payment_while_open",
+      sql`${t.paymentMethod} <> 'online' or ${t.status} in ('started', 'failed') or ${t.paymentToken} is not null`,
+    ),
+    // A cash order never has a payment on the service; only a cash order is placed, confirmed, collected or has a fee.
+    check(
+      "orders_cash_never_on_the_service",
+      sql`${t.paymentMethod} <> 'cash' or (${t.paymentToken} is null and ${t.paymentUrl} is null)`,
+    ),
+    check("orders_cash_statuses", sql`${t.status} not in ('placed', 'confirmed') or ${t.paymentMethod} = 'cash'`),
+    check("orders_placed_has_deadline", sql`${t.status} <> 'placed' or ${t.confirmBy} is not null`),
+    check(
+      "orders_cash_fee_range",
+      sql`${t.cashFeeMinor} >= 0 and (${t.paymentMethod} = 'cash' or ${t.cashFeeMinor} = 0) and ${t.cashFeeMinor} + ${t.deliveryFeeMinor} <= ${t.amountMinor}`,
+    ),
+    // Collected once, with who collected it, only for cash; a paid cash order is exactly a collected one.
+    check(
+      "orders_collected",
+      sql`(${t.collectedMinor} is null) = (${t.collectedBy} is null) and (${t.collectedMinor} is null or (${t.paymentMethod} = 'cash' and ${t.collectedMinor} >= 0)) and (${t.paymentMethod} <> 'cash' or (${t.status} = 'paid') = (${t.collectedMinor} is not null))`,
+    ),
     // Only a flag the order has can be resolved.
     check("orders_resolved_flags_raised", sql`${t.resolvedFlags} <@ ${t.flags}`),
     check(
@@ -289,7 +370,12 @@ export const orders = pgTable(
       "orders_fulfilment_known",
       sql.raw(`fulfilment in (${FULFILMENT_STEPS.map((step) => `'${step}'`).join(", ")})`),
     ),
-    check("orders_fulfilment_when_paid", sql`${t.fulfilment} is null or ${t.status} = 'paid'`),
+    // Goods move once the order is paid, or for cash once it is confirmed; a cash order cancelled on the way (or whose
+    // parcel came back) keeps the last step it reached.
+    check(
+      "orders_fulfilment_when_paid",
+      sql`${t.fulfilment} is null or ${t.status} = 'paid' or (${t.paymentMethod} = 'cash' and ${t.status} in ('confirmed', 'cancelled'))`,
+    ),
   ],
 );
 
@@ -417,7 +503,18 @@ export const signInLinks = pgTable(
 export const EMAIL_KINDS = ["receipt", "merchant_notice", "fulfilment_update"] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 /** A `fulfilment_update` tells the customer a step of their goods' way (in the order's language): its reason is the step. */
-export const EMAIL_REASONS = ["paid", "amount_mismatch", "unconfirmed_report", "resend", ...PARCEL_STEPS] as const;
+/**
+ * `cash_placed`: a cash order was placed — the customer's "we will call you to confirm" (a `receipt`) and the merchant's
+ * notice of a new cash order to confirm (lib/cash/).
+ */
+export const EMAIL_REASONS = [
+  "paid",
+  "amount_mismatch",
+  "unconfirmed_report",
+  "resend",
+  ...PARCEL_STEPS,
+  "cash_placed",
+] as const;
 export type EmailReason = (typeof EMAIL_REASONS)[number];
 /** `pending` until delivered (`sent`) or given up on (`failed`: refused by the server, or out of attempts). */
 export const EMAIL_STATUSES = ["pending", "sent", "failed"] as const;
@@ -671,6 +768,8 @@ export const deliveryZones = pgTable(
     /** Delivery costs nothing when the lines come to at least this much; null: never free. */
     freeAboveMinor: integer(),
     enabled: boolean().notNull().default(true),
+    /** Whether a customer in this zone may pay cash on delivery, while the shop takes cash at all (`cash_on_delivery`). */
+    cashOnDelivery: boolean().notNull().default(true),
     /** The checkout lists zones by this, then by id. */
     sortOrder: integer().notNull().default(0),
     ...timestamps,
@@ -711,10 +810,59 @@ export const storePickup = pgTable(
 );
 
 /**
- * What the back office changed in delivery (who, when, the fields before and after), one row per change, never updated
- * or deleted (a trigger refuses it): a zone created or edited, pickup's settings edited.
+ * Cash on delivery, one row (id 1), edited in the back office (lib/cash/): whether the shop takes cash at all (off in a
+ * new database), whether pickup may be paid at the counter, the highest order total it takes in cash (null: any), the
+ * fee paying in cash adds (integer minor units, shown as its own line), and how long a placed order waits for the
+ * merchant's call before it expires. Which delivery zones allow it is `delivery_zones.cash_on_delivery`.
  */
-export const DELIVERY_EVENT_TYPES = ["zone_created", "zone_edited", "pickup_edited"] as const;
+export const cashOnDelivery = pgTable(
+  "cash_on_delivery",
+  {
+    id: integer().primaryKey().default(1),
+    enabled: boolean().notNull().default(false),
+    atPickup: boolean().notNull().default(false),
+    maxTotalMinor: integer(),
+    feeMinor: integer().notNull().default(0),
+    confirmWithinHours: integer().notNull().default(48),
+    updatedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("cash_on_delivery_one_row", sql`${t.id} = 1`),
+    check("cash_on_delivery_fee_range", sql.raw(`fee_minor >= 0 and fee_minor <= ${MAX_PRICE_MINOR}`)),
+    check(
+      "cash_on_delivery_max_total_range",
+      sql.raw(`max_total_minor is null or (max_total_minor > 0 and max_total_minor <= ${MAX_PRICE_MINOR})`),
+    ),
+    check("cash_on_delivery_confirm_within_range", sql`${t.confirmWithinHours} between 1 and 720`),
+  ],
+);
+
+/**
+ * Phone numbers the merchant stopped from paying cash (normalised as orders store them, lib/phone.ts): a customer
+ * whose cash orders were refused at the door or faked. Online payment stays open to them. Blocking and unblocking are
+ * audited in `delivery_events`.
+ */
+export const cashBlockedPhones = pgTable("cash_blocked_phones", {
+  phone: text().primaryKey(),
+  /** The admin's e-mail, and why. */
+  blockedBy: text().notNull(),
+  note: text().notNull().default(""),
+  blockedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});
+
+/**
+ * What the back office changed in delivery and cash on delivery (who, when, the fields before and after), one row per
+ * change, never updated or deleted (a trigger refuses it): a zone created or edited, pickup's settings edited, cash on
+ * delivery's settings edited, a phone blocked from or allowed cash again.
+ */
+export const DELIVERY_EVENT_TYPES = [
+  "zone_created",
+  "zone_edited",
+  "pickup_edited",
+  "cash_edited",
+  "phone_blocked",
+  "phone_unblocked",
+] as const;
 export type DeliveryEventType = (typeof DELIVERY_EVENT_TYPES)[number];
 
 export const deliveryEvents = pgTable(
@@ -742,3 +890,5 @@ export type ProductRow = typeof products.$inferSelect;
 export type CatalogImportRow = typeof catalogImports.$inferSelect;
 export type DeliveryZoneRow = typeof deliveryZones.$inferSelect;
 export type StorePickupRow = typeof storePickup.$inferSelect;
+export type CashOnDeliveryRow = typeof cashOnDelivery.$inferSelect;
+export type CashBlockedPhoneRow = typeof cashBlockedPhones.$inferSelect;

@@ -4,7 +4,7 @@ import { createFormatter, createTranslator } from "next-intl";
 import { createElement, type ReactElement } from "react";
 import { OrderEmail } from "../../components/emails/order-email";
 import type { Pickup } from "../delivery/zones";
-import type { EmailOutboxRow, OrderLineRow, OrderRow } from "../db/schema";
+import { PARCEL_STEPS, type EmailOutboxRow, type OrderLineRow, type OrderRow, type ParcelStep } from "../db/schema";
 import { fulfilmentSteps } from "../orders/fulfilment";
 import { gatewayName } from "../gateways";
 import { direction, isLocale, type Locale } from "../i18n/config";
@@ -147,8 +147,10 @@ export async function renderOrderEmail(
   }
 
   if (email.kind === "fulfilment_update") {
-    const step = fulfilmentSteps(order.deliveryMethod ?? null).find((each) => each === email.reason);
-    if (!step || step === "fulfilled") throw new Error(`no update e-mail for ${email.reason} on this order`);
+    const step = fulfilmentSteps(order.deliveryMethod ?? null).find(
+      (each): each is ParcelStep => each === email.reason && (PARCEL_STEPS as readonly string[]).includes(each),
+    );
+    if (!step) throw new Error(`no update e-mail for ${email.reason} on this order`);
     const texts = messages.email.update[step];
     const way = fulfilmentSteps(order.deliveryMethod ?? null);
     const element = createElement(OrderEmail, {

@@ -71,6 +71,7 @@ export async function queueOrderEmails(
         amount_mismatch: [notice],
         unconfirmed_report: [notice],
         resend: [resent === "receipt" ? receipt : notice],
+        cash_placed: [receipt, notice],
       }[reason];
   const rows = wanted.flatMap(({ kind, recipient, locale }) =>
     recipient

@@ -25,12 +25,14 @@ const storedOrder = (
   session = "session-a",
   expiresAt = new Date(Date.now() + ACCESS_TOKEN_LIFETIME_MS),
 ) =>
-  storeOrder(t.db, {
-    status,
-    sessionId: session,
-    paymentExpiresAt: expiresAt,
-    paymentToken: `pt-${crypto.randomUUID()}`,
-  });
+  status === "placed" || status === "confirmed"
+    ? storeOrder(t.db, { status, sessionId: session, paymentMethod: "cash" }) // no payment on the service
+    : storeOrder(t.db, {
+        status,
+        sessionId: session,
+        paymentExpiresAt: expiresAt,
+        paymentToken: `pt-${crypto.randomUUID()}`,
+      });
 const statusOf = async (id: string) => (await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.status;
 const eventsOf = async (id: string) =>
   t.db.select().from(orderEvents).where(eq(orderEvents.orderId, id)).orderBy(orderEvents.id);
@@ -54,6 +56,9 @@ describe("the state table", () => {
     ["expired", "-", "-", "paid+paid_after_expiry", "-", "-", "paid+paid_manually"],
     ["started", "-", "-", "paid+paid_after_failure", "-", "-", "-"],
     ["failed", "-", "-", "paid+paid_after_failure", "-", "-", "-"],
+    // A cash order has no payment on the service: nothing the service or its customer's browser says can move it.
+    ["placed", "-", "-", "-", "-", "-", "-"],
+    ["confirmed", "-", "-", "-", "-", "-", "-"],
   ];
   const inputs = [success, cancel, confirmed, expired, overdue, marked];
   const show = (move: ReturnType<typeof nextMove>) => (move ? `${move.to}${move.flag ? `+${move.flag}` : ""}` : "-");

@@ -17,8 +17,10 @@ type CheckoutToPay = CheckoutToCharge;
 /**
  * What a method answers once it has done its part: where the customer goes next, and what the order records.
  * - `payment_page`: a payment exists on the service; the customer pays on its page, which dies at `paymentExpiresAt`.
+ * - `cash_order`: nothing to pay now; the order is placed and waits for the merchant's call (lib/cash/), and the
+ *   customer is shown their order.
  */
-export type PaymentStart = CreatedPayment;
+export type PaymentStart = CreatedPayment | { kind: "cash_order" };
 
 /**
  * A way to pay. `pay` starts paying for a claimed order; it is called outside any database transaction, at most once

@@ -91,6 +91,8 @@ export default async function OrderPage({ params, searchParams }: Props) {
         cancelled: { href: "/cart", label: t("backToCart") },
         expired: { href: "/cart", label: t("backToCart") },
         pending: isPaymentPageOpen(owned) ? { href: owned.paymentUrl!, label: t("resume") } : undefined,
+        placed: { href: "/", label: t("continueShopping") },
+        confirmed: { href: "/", label: t("continueShopping") },
       }[status]
     : { href: "/", label: t("continueShopping") };
 

@@ -1,0 +1,54 @@
+import type { Product } from "../catalog/products";
+import type { ShortLine } from "./claim";
+
+/**
+ * Why a checkout placed no order (lib/checkout/place-order.ts): each error is thrown before anything is asked of the
+ * payment service, and the cart is kept; ./problems.ts says each one to the customer.
+ */
+
+/** The database could not be read or written: nothing was charged, and the customer can try again. */
+export class OrderStoreError extends Error {
+  constructor(cause: unknown) {
+    super("the order store could not be reached or refused the write", { cause });
+    this.name = "OrderStoreError";
+  }
+}
+
+/** The stock cannot cover the cart now: nothing was held, nothing asked of the service; the cart is kept. */
+export class OutOfStockError extends Error {
+  constructor(readonly lines: ShortLine[]) {
+    super("the stock cannot cover the cart");
+    this.name = "OutOfStockError";
+  }
+}
+
+/** The client address started its budget of new payments: nothing was asked of the service. */
+export class PaymentBudgetError extends Error {
+  constructor(readonly retryAfterMinutes: number) {
+    super("this client address has started as many new payments as it may for now");
+    this.name = "PaymentBudgetError";
+  }
+}
+
+/** Lines with more units than their product's most per order: nothing was held, nothing asked of the service. */
+export class OverMostError extends Error {
+  constructor(readonly lines: { name: Product["name"]; most: number }[]) {
+    super("the cart has more of a product than one order may have");
+    this.name = "OverMostError";
+  }
+}
+
+/**
+ * The client address's open checkouts already hold `held` units of counted stock, and this cart would take them past
+ * `max`: nothing was held, nothing asked of the service; the earliest of those holds ends in `retryAfterMinutes`.
+ */
+export class HeldTooMuchError extends Error {
+  constructor(
+    readonly held: number,
+    readonly max: number,
+    readonly retryAfterMinutes: number,
+  ) {
+    super("this client address's open checkouts hold as many units as they may");
+    this.name = "HeldTooMuchError";
+  }
+}

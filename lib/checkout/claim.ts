@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { PricedCart } from "../cart";
 import type { Product } from "../catalog/products";
 import { holdStock } from "../catalog/stock";
@@ -103,17 +103,51 @@ const GO_TO: readonly OrderStatus[] = ["started", "pending", "awaiting_confirmat
  * Claims a checkout, in one transaction (see the module's comment).
  * @throws the database's error when it cannot read or write: nothing is stored then.
  */
-export async function claimCheckout(db: Db, request: ClaimRequest): Promise<Claim> {
+export function claimCheckout(db: Db, request: ClaimRequest): Promise<Claim> {
+  return startClaim(db, request).claim;
+}
+
+/**
+ * A claim under way. `newOrder` settles while its transaction still runs: `true` once every check has passed and
+ * the new order is being written (the checkout asks for its access token then, in parallel with the write and the
+ * commit); `false` for any other outcome, or when the transaction fails. `claim` is what it decided, once committed.
+ */
+export interface Claiming {
+  newOrder: Promise<boolean>;
+  claim: Promise<Claim>;
+}
+
+/**
+ * Starts {@link claimCheckout}'s transaction and returns it under way ({@link Claiming}). `claim` rejects with the
+ * database's error when it cannot read or write: nothing is stored then.
+ */
+export function startClaim(db: Db, request: ClaimRequest): Claiming {
   const { sessionId, fingerprint, clientAddress, budget, heldPerAddress, cart } = request;
-  return db.transaction(async (tx) => {
+  let decided!: (isNew: boolean) => void;
+  const newOrder = new Promise<boolean>((resolve) => (decided = resolve));
+  const claim = db.transaction(async (tx): Promise<Claim> => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`checkout:${sessionId}:${fingerprint}`}, 0)),
       pg_advisory_xact_lock(hashtextextended(${`payments:${clientAddress}`}, 0))`);
 
-    // 1. This checkout's order to go to.
-    const existing = await tx.query.orders.findFirst({
-      where: and(eq(orders.sessionId, sessionId), eq(orders.fingerprint, fingerprint), inArray(orders.status, GO_TO)),
-      orderBy: desc(orders.createdAt),
-    });
+    // 1. This checkout's order to go to, and 2. the address's budget: one read, under both locks. `budgetFull` is null
+    // while the address may start another payment; else when the oldest of its last `budget` payments was started.
+    const now = new Date();
+    const since = new Date(now.getTime() - PAYMENTS_WINDOW_MS).toISOString();
+    const [read] = await tx
+      .select({
+        existing: orders,
+        budgetFull: sql`(select min(recent.created_at) from (select created_at from orders
+          where client_address = ${clientAddress} and created_at > ${since}::timestamptz
+          order by created_at desc limit ${budget}) recent having count(*) >= ${budget})`.mapWith(orders.createdAt),
+      })
+      .from(sql`(select) as claim`)
+      .leftJoin(
+        orders,
+        and(eq(orders.sessionId, sessionId), eq(orders.fingerprint, fingerprint), inArray(orders.status, GO_TO)),
+      )
+      .orderBy(desc(orders.createdAt))
+      .limit(1);
+    const existing = read?.existing;
     if (existing && (existing.status !== "pending" || canResume(existing)))
       return { kind: "existing", order: existing };
 
@@ -127,22 +161,10 @@ export async function claimCheckout(db: Db, request: ClaimRequest): Promise<Clai
       };
     }
 
-    // 2. The address's budget.
-    const now = new Date();
-    const recent = await tx
-      .select({ createdAt: orders.createdAt })
-      .from(orders)
-      .where(
-        and(
-          eq(orders.clientAddress, clientAddress),
-          gt(orders.createdAt, new Date(now.getTime() - PAYMENTS_WINDOW_MS)),
-        ),
-      )
-      .orderBy(desc(orders.createdAt))
-      .limit(budget);
-    if (recent.length >= budget) {
+    const budgetFull: Date | null = read?.budgetFull ?? null; // null from the database: mapWith decodes only a value
+    if (budgetFull) {
       // Free again once the oldest of the last `budget` leaves the window.
-      const freeAt = recent.at(-1)!.createdAt.getTime() + PAYMENTS_WINDOW_MS;
+      const freeAt = budgetFull.getTime() + PAYMENTS_WINDOW_MS;
       return { kind: "over_budget", retryAfterMinutes: minutesUntil(freeAt, now.getTime()) };
     }
 
@@ -168,9 +190,12 @@ export async function claimCheckout(db: Db, request: ClaimRequest): Promise<Clai
     }
 
     // 4. The order, its lines and its event.
+    decided(true);
     const order = await insertOrder(tx, request, now);
     return { kind: "claimed", order };
   });
+  // Settles `newOrder` for every other outcome: resolving it again once it is settled changes nothing.
+  return { newOrder, claim: claim.finally(() => decided(false)) };
 }
 
 /** Whether a pending order's payment page has long enough left to send the customer back to it. */

@@ -661,10 +661,17 @@ describe("the price the form showed", () => {
 describe("the checkout's cost in database round trips", () => {
   /**
    * A second "server instance" whose every statement is written down: each is one round trip, and on the critical
-   * path of a checkout, in front of the two calls to the service, every one of them is time the customer waits.
+   * path of a checkout, in front of the two calls to the service, every one of them is time the customer waits. The
+   * requests to the service are written down among them, as `→ <path>`, when they are sent.
    */
   async function counted<T>(run: (db: ReturnType<typeof createDb>) => Promise<T>): Promise<[T, string[]]> {
     const statements: string[] = [];
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (url, init) => {
+      const href = String(url);
+      if (href.startsWith(emulator.apiBase)) statements.push(`→ ${href.slice(emulator.apiBase.length)}`);
+      return realFetch(url, init);
+    };
     const pool = new Pool({ connectionString: t.url, max: 5 });
     pool.on("connect", (client) => {
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
@@ -679,22 +686,24 @@ describe("the checkout's cost in database round trips", () => {
     try {
       return [await run(createDb(pool)), statements];
     } finally {
+      globalThis.fetch = realFetch;
       await pool.end();
     }
   }
+  const isStatement = (entry: string) => !entry.startsWith("→ ");
 
-  it("a new checkout of counted stock costs 9: the claim's transaction of 8, and 1 to record its payment", async () => {
+  it("a new checkout of counted stock costs 8: the claim's transaction of 7, and 1 to record its payment", async () => {
     const stocked = await createTestProduct(t.db, { stock: 5 });
     const input = checkout({
       cart: await priceCart(t.db, { lines: [{ productId: stocked, quantity: 2, seenMinor: 0 }] }),
     });
-    const [placed, statements] = await counted((db) => placeOrder(db, input));
+    const [placed, entries] = await counted((db) => placeOrder(db, input));
     expect(placed.kind).toBe("pay");
-    expect(statements).toEqual([
+    expect(entries.filter(isStatement)).toEqual([
       "begin",
       expect.stringMatching(/^select pg_advisory_xact_lock\(.*pg_advisory_xact_lock\(/), // the checkout's, the address's
-      expect.stringMatching(/^select .* from "orders" .*"session_id" = \$1/), // this checkout's order to go to
-      expect.stringMatching(/^select "created_at" from "orders" .*"client_address" = \$1/), // the address's budget
+      // this checkout's order to go to, and the address's budget
+      expect.stringMatching(/^select "orders"."id", .* from orders where client_address = .* left join "orders" on/),
       expect.stringMatching(/^select "id", "stock" from "products" .* for update$/), // the products, locked
       // the units open checkouts hold, per product and by this address
       expect.stringMatching(
@@ -706,13 +715,37 @@ describe("the checkout's cost in database round trips", () => {
     ]);
   });
 
+  it("asks for the access token once the claim has decided on a new order, while the claim writes it and commits", async () => {
+    const [placed, entries] = await counted((db) => placeOrder(db, checkout()));
+    expect(placed.kind).toBe("pay");
+    const token = entries.indexOf("→ /authentication/token");
+    const lastRead = entries.findIndex((entry) => /^select "order_lines"."product_id", sum\(/.test(entry));
+    expect(lastRead).toBeGreaterThan(0);
+    expect(token).toBeGreaterThan(lastRead);
+    expect(token).toBeLessThan(entries.indexOf("commit"));
+    expect(entries.filter((entry) => !isStatement(entry))).toEqual(["→ /authentication/token", "→ /payment/create"]);
+  });
+
   it("a resubmission of the same checkout costs 4, and asks nothing of the service", async () => {
     const input = checkout();
     await placeOrder(t.db, input);
-    const [again, statements] = await counted((db) => placeOrder(db, input));
+    const [again, entries] = await counted((db) => placeOrder(db, input));
     expect(again.kind).toBe("pay");
-    expect(statements).toHaveLength(4);
+    expect(entries.filter(isStatement)).toHaveLength(4);
+    expect(entries.filter((entry) => !isStatement(entry))).toEqual([]);
     expect(await payments()).toHaveLength(1);
+  });
+
+  it("a checkout the stock cannot cover asks nothing of the service", async () => {
+    const scarce = await createTestProduct(t.db, { stock: 1 });
+    const input = checkout({
+      cart: await priceCart(t.db, { lines: [{ productId: scarce, quantity: 1, seenMinor: 0 }] }),
+    });
+    await placeOrder(t.db, input);
+    const other = checkout({ cart: input.cart });
+    const [refused, entries] = await counted((db) => placeOrder(db, other).catch((error: unknown) => error));
+    expect(refused).toBeInstanceOf(OutOfStockError);
+    expect(entries.filter((entry) => !isStatement(entry))).toEqual([]);
   });
 });
 

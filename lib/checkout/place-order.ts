@@ -11,7 +11,7 @@ import { logger } from "../log";
 import { changeOrder } from "../orders/events";
 import { PAYMENT_METHODS, type PaymentStart } from "../payment-methods";
 import { isPaymentErrorKind, newCallContext, PaymentError, requestAccessToken } from "../payments";
-import { claimCheckout, CLAIM_MS, type ClaimedOrder } from "./claim";
+import { CLAIM_MS, startClaim, type ClaimedOrder } from "./claim";
 import { HeldTooMuchError, OrderStoreError, OutOfStockError, OverMostError, PaymentBudgetError } from "./errors";
 import { checkoutFingerprint } from "./fingerprint";
 import type { CheckoutDetails } from "./form";
@@ -88,35 +88,36 @@ export async function placeOrder(
   const price = priceCheckout(input.cart.totalMinor, input.zone);
   const changes = priceChanges(input.cart, input.zone, price, input.shown);
   if (changes.length > 0) throw new PriceChangedError(changes);
-  const fingerprint = await checkoutFingerprint(input, price);
+  const request = { ...input, paymentMethod, fingerprint: await checkoutFingerprint(input, price), price };
+  const config = paymentServiceConfig();
+  const method = PAYMENT_METHODS[paymentMethod];
 
   for (;;) {
-    // 2. Claim: this checkout's order to go to, or a new one stored as `started`.
-    const claim = await storeStep(() =>
-      claimCheckout(db, { ...input, paymentMethod, fingerprint, price, budget: paymentsPerAddress, heldPerAddress }),
-    );
+    // 2. Claim: this checkout's order to go to, or a new one stored as `started`. Once it has decided on a new order
+    // that pays through the service, the token (3.) is asked for while it writes the order (docs/performance.md).
+    const claimCtx = newCallContext({ locale: input.locale });
+    const claiming = startClaim(db, { ...request, budget: paymentsPerAddress, heldPerAddress });
+    const early =
+      method.needsAccessToken && (await claiming.newOrder) ? requestAccessToken(config, claimCtx) : undefined;
+    early?.catch(() => {}); // awaited once the claim has committed; dropped unused if the claim fails
+    const claim = await storeStep(() => claiming.claim);
     if (claim.kind === "out_of_stock") throw new OutOfStockError(claim.lines);
     if (claim.kind === "over_budget") throw new PaymentBudgetError(claim.retryAfterMinutes);
     if (claim.kind === "over_most") throw new OverMostError(claim.lines);
     if (claim.kind === "too_much_held") throw new HeldTooMuchError(claim.held, claim.max, claim.retryAfterMinutes);
-    let order: ClaimedOrder;
-    if (claim.kind === "existing") {
-      const next = await goTo(db, claim.order);
-      if (next.kind !== "taken_over") return next;
-      order = next.order; // its server died: this submission pays for the claim it took over
-    } else {
-      order = claim.order;
-    }
+    const next = claim.kind === "existing" ? await goTo(db, claim.order) : claim;
+    if (next.kind !== "claimed" && next.kind !== "taken_over") return next;
+    const { order } = next; // a new order, or a claim taken over (its server died) for this submission to pay for
 
-    // 3. Pay, by the order's payment method, outside any transaction. One that pays through the service gets a fresh
-    // access token for this order, asked for here and not by a wrapper: from the action to `fetch` it is 4 calls.
-    const method = PAYMENT_METHODS[order.paymentMethod];
+    // 3. Pay, by the payment method (the fingerprint's: the same for a claim taken over), outside any transaction.
+    // One that pays through the service gets a fresh access token for this order, asked for here and not by a wrapper:
+    // from the action to `fetch` it is 4 calls.
     let start: PaymentStart;
     try {
       if (method.needsAccessToken) {
-        const config = paymentServiceConfig();
-        const ctx = newCallContext({ locale: order.locale });
-        start = await method.pay(order, input, { config, ctx, accessToken: await requestAccessToken(config, ctx) });
+        const ctx = early ? claimCtx : newCallContext({ locale: order.locale });
+        const accessToken = await (early ?? requestAccessToken(config, ctx));
+        start = await method.pay(order, input, { config, ctx, accessToken });
       } else {
         start = await method.pay(order, input);
       }

@@ -116,6 +116,26 @@ export async function multipartBody(fields: [string, string][]): Promise<{ body:
 }
 
 /**
+ * Posts a form back to the page at `pageUrl` as a no-JS browser in `lang` (default en) does: `fields` are all it
+ * sends, the page's hidden inputs (see {@link findForm}) included. Follows no redirect.
+ * @returns the status, the HTML answered and the session cookie it set (empty when it set none).
+ */
+export async function postForm(
+  pageUrl: string,
+  fields: [string, string][],
+  cookie = "",
+  lang: Lang = "en",
+): Promise<{ status: number; html: string; cookie: string }> {
+  const response = await fetch(pageUrl, {
+    method: "POST",
+    body: formData(fields),
+    headers: browserHeaders(cookie, { Origin: new URL(pageUrl).origin }, lang),
+    redirect: "manual",
+  });
+  return { status: response.status, html: await response.text(), cookie: sessionCookie(response) };
+}
+
+/**
  * Adds a product to the cart by posting the product page's add-to-cart form, as a browser in `lang` (default en).
  * @returns the session cookie holding the cart (a new session unless `cookie` is given).
  */
@@ -126,17 +146,12 @@ export async function addToCart(
   const pageUrl = new URL(`/products/${encodeURIComponent(slug)}`, baseUrl).href;
   const form = findForm(await getPage(pageUrl, cookie, 200, lang), "quantity");
   if (!form) throw new Error(`${pageUrl} has no add-to-cart form (no field named "quantity")`);
-  const response = await fetch(pageUrl, {
-    method: "POST",
-    body: formData([...form.hidden, ["quantity", String(quantity)]]),
-    headers: browserHeaders(cookie, { Origin: new URL(baseUrl).origin }, lang),
-    redirect: "manual",
-  });
-  await response.arrayBuffer();
-  const next = sessionCookie(response);
-  if (response.status !== 200 || !next)
-    throw new Error(`add to cart (${slug}) answered ${response.status}${next ? "" : " without a session cookie"}`);
-  return next;
+  const answer = await postForm(pageUrl, [...form.hidden, ["quantity", String(quantity)]], cookie, lang);
+  if (answer.status !== 200 || !answer.cookie)
+    throw new Error(
+      `add to cart (${slug}) answered ${answer.status}${answer.cookie ? "" : " without a session cookie"}`,
+    );
+  return answer.cookie;
 }
 
 /**

@@ -5,8 +5,9 @@
 // with the visible fields runs the action exactly as a no-JS browser would: the add-to-cart action answers 200 with
 // the page and a new session cookie; the checkout action's `redirect()` answers 303 to the payment page.
 //
-// Used by the benchmarks (bench/), the page-weight budget (testing/page-weight.ts) and the multi-instance
-// browser test. Forms are found by their field names, never by their (translated) texts.
+// Used by the benchmarks (bench/), the page-weight budget (testing/page-weight.ts) and the browser tests for what
+// needs no browser: customers who only buy, pages whose text is all a test reads, forged posts. Forms are found by
+// their field names, never by their (translated) texts.
 import { request as httpRequest } from "node:http";
 import { isIP } from "node:net";
 import { selectAll } from "css-select";

@@ -1,3 +1,4 @@
+import { addToCart as addByForm, findForm, getPage, postForm, textOf } from "../testing/no-js-shop";
 import { addToCart, cartCount, emulator, expect, fillCheckout, shop, stack, submitCheckout, test } from "./support";
 
 /** Bad input from the browser — forged forms, markup in fields — is refused with a message or rendered inert. */
@@ -5,6 +6,26 @@ import { addToCart, cartCount, emulator, expect, fillCheckout, shop, stack, subm
 test.beforeEach(async ({ request }) => {
   await emulator.reset(request);
 });
+
+/**
+ * Posts the saffron page's add-to-cart form as a script or a hand-made request would (testing/no-js-shop.ts): no
+ * browser validation in the way, `productId` forged when given.
+ * @returns the message the page answers with, and the number in its cart badge.
+ */
+async function forgeAddToCart(quantity: string, { productId = undefined as string | undefined, cookie = "" } = {}) {
+  const pageUrl = `${stack().shopUrl}/products/saffron`;
+  const form = findForm(await getPage(pageUrl, cookie), "quantity")!;
+  const hidden = form.hidden.map(([name, value]): [string, string] => [
+    name,
+    name === "productId" && productId !== undefined ? productId : value,
+  ]);
+  const answer = await postForm(pageUrl, [...hidden, ["quantity", quantity]], cookie);
+  expect(answer.status).toBe(200);
+  return {
+    message: textOf(answer.html, "form p[aria-live]")?.trim(),
+    cartCount: Number(textOf(answer.html, '[data-testid="cart-count"]')),
+  };
+}
 
 test.describe("add to cart refuses forged forms with a specific message and leaves the cart alone", () => {
   // The product id as the page has it (undefined), or forged.
@@ -18,34 +39,17 @@ test.describe("add to cart refuses forged forms with a specific message and leav
     ["a quantity that is not a number", undefined, "lots", "Enter a quantity as a number."],
   ];
   for (const [name, productId, quantity, message] of cases) {
-    test(name, async ({ page }) => {
-      await page.goto("/products/saffron");
-      // After hydration: React restores a controlled input's value when it hydrates, which would undo the forgery.
-      await page.waitForLoadState("networkidle");
-      // Forge the form as a script or a hand-made request would: no browser validation in the way.
-      await page.evaluate(
-        ([forgedId, forgedQuantity]) => {
-          const form = document.querySelector<HTMLFormElement>("form:has(input[name=productId])")!;
-          form.noValidate = true;
-          if (forgedId !== undefined) form.querySelector<HTMLInputElement>("input[name=productId]")!.value = forgedId;
-          const input = form.querySelector<HTMLInputElement>("input[name=quantity]")!;
-          input.type = "text";
-          input.value = forgedQuantity;
-        },
-        [productId, quantity] as const,
-      );
-      await page.getByRole("button", { name: "Add to cart" }).click();
-      await expect(page.getByText(message)).toBeVisible();
-      expect(await cartCount(page)).toBe(0);
+    test(name, async () => {
+      expect(await forgeAddToCart(quantity, { productId })).toEqual({ message, cartCount: 0 });
     });
   }
 
-  test("more than 20 of one product across several adds", async ({ page }) => {
-    await addToCart(page, "saffron", 15);
-    await page.getByLabel("Quantity").fill("6");
-    await page.getByRole("button", { name: "Add to cart" }).click();
-    await expect(page.getByText("You already have 15 in your cart; at most 20 fit in one order.")).toBeVisible();
-    expect(await cartCount(page)).toBe(15);
+  test("more than 20 of one product across several adds", async () => {
+    const cookie = await addByForm(stack().shopUrl, { slug: "saffron", quantity: 15 });
+    expect(await forgeAddToCart("6", { cookie })).toEqual({
+      message: "You already have 15 in your cart; at most 20 fit in one order.",
+      cartCount: 15,
+    });
   });
 });
 

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { Pool, type PoolClient, type QueryConfig } from "pg";
 import { ERROR_PAGE_TEXT } from "../lib/i18n/error-page";
+import { payAtEmulator, returnToShop, startPayment } from "../testing/no-js-shop";
 import {
   addToCart,
   createAdmin,
@@ -101,21 +102,20 @@ test.describe("a payment the shop could not hear of", () => {
   });
 
   test("its order is not expired unseen: the job flags it 'check the payment list' and the merchant's e-mail names it", async ({
-    page,
     request,
   }) => {
     await emulator.reset(request);
-    await addToCart(page, "saffron", 1, "en");
-    await page.goto("/checkout");
-    await fillCheckout(page, { gateway: shop("gateways.sadad", "en") }, "en");
-    await page.getByRole("button", { name: shop("checkout.submit", "en") }).click();
-    await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
-    await page.getByRole("button", { name: paymentPage("en").continue }).click();
+    // The customer, as a browser without JavaScript (testing/no-js-shop.ts): this test is about what happens after.
+    const started = await startPayment(stack().shopUrl, stack().emulatorUrl, {
+      slug: "saffron",
+      details: { payment_gateway: "sadad" },
+    });
 
     await closeDatabase();
-    await page.getByRole("button", { name: paymentPage("en").pay, exact: true }).click();
-    await expect(page).toHaveURL(/\/orders\/ord_[0-9a-z]+\?outcome=not_recorded$/);
-    const orderId = new URL(page.url()).pathname.split("/").pop()!;
+    const returnUrl = await payAtEmulator(started.paymentUrl, "sadad");
+    const { orderPath } = await returnToShop(returnUrl, started.cookie);
+    expect(orderPath).toMatch(/^\/orders\/ord_[0-9a-z]+\?outcome=not_recorded$/);
+    const orderId = new URL(orderPath, stack().shopUrl).pathname.split("/").pop()!;
     const payment = (await emulator.payments(request)).find((listed) => listed.custom === orderId);
     expect(payment?.status).toBe("paid");
     // The service's delivery is refused (503); then it gives up.

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import axe from "axe-core";
 import { expect, test as base, type APIRequestContext, type Page } from "@playwright/test";
 import { drizzle } from "drizzle-orm/node-postgres";
@@ -257,6 +258,12 @@ export async function signInAsAdmin(page: Page, email: string, password: string,
   await expect(page).toHaveURL(/\/admin$/);
 }
 
+/**
+ * axe-core's minified build, put into every page checked: `axe.source` is the readable one, 1.3 MB against 0.6 MB,
+ * and took a fifth longer to send to the page and run (390 against 330 ms a page on a loaded machine).
+ */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
 /** What axe checks: WCAG 2.1 A and AA. Only violations are read, so axe keeps one node, not all, of every other result. */
 const AXE_OPTIONS = {
   runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
@@ -277,7 +284,7 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     page.frames().map((frame) => frame.url()),
     "frames axe would not look into",
   ).toEqual([page.url()]);
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axe.source);
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
   const results = await page.evaluate(
     (options) => (window as unknown as { axe: typeof axe }).axe.run(document, options),
     AXE_OPTIONS,

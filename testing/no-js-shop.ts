@@ -5,8 +5,9 @@
 // with the visible fields runs the action exactly as a no-JS browser would: the add-to-cart action answers 200 with
 // the page and a new session cookie; the checkout action's `redirect()` answers 303 to the payment page.
 //
-// Used by the benchmarks (bench/), the page-weight budget (testing/page-weight.ts) and the multi-instance
-// browser test. Forms are found by their field names, never by their (translated) texts.
+// Used by the benchmarks (bench/), the page-weight budget (testing/page-weight.ts) and the browser tests for what
+// needs no browser: customers who only buy, pages whose text is all a test reads, forged posts. Forms are found by
+// their field names, never by their (translated) texts.
 import { request as httpRequest } from "node:http";
 import { isIP } from "node:net";
 import { selectAll } from "css-select";
@@ -74,20 +75,26 @@ export function sessionCookie(response: Response, fallback = ""): string {
   return fallback;
 }
 
-/** Headers of a no-JS browser's request; a form post also carries its page's Origin (Next.js checks it). */
-function browserHeaders(cookie: string, extra: Record<string, string> = {}): Record<string, string> {
+/** The shop's two languages: a browser asks for one in its Accept-Language, as a Libyan shopper's asks for ar-LY. */
+type Lang = "en" | "ar";
+const ACCEPT_LANGUAGE: Record<Lang, string> = { en: "en-US,en;q=0.9", ar: "ar-LY,ar;q=0.9" };
+
+/**
+ * Headers of a no-JS browser's request in `lang`; a form post also carries its page's Origin (Next.js checks it).
+ */
+function browserHeaders(cookie: string, extra: Record<string, string> = {}, lang: Lang = "en"): Record<string, string> {
   const headers: Record<string, string> = {
     Accept: "text/html,application/xhtml+xml",
-    "Accept-Language": "en-US,en;q=0.9",
+    "Accept-Language": ACCEPT_LANGUAGE[lang],
     ...extra,
   };
   if (cookie) headers.Cookie = cookie;
   return headers;
 }
 
-/** GETs a shop page as HTML; throws unless it answers `expectedStatus`. */
-export async function getPage(url: string, cookie = "", expectedStatus = 200): Promise<string> {
-  const response = await fetch(url, { headers: browserHeaders(cookie), redirect: "manual" });
+/** GETs a shop page as HTML, asking for `lang`; throws unless it answers `expectedStatus`. */
+export async function getPage(url: string, cookie = "", expectedStatus = 200, lang: Lang = "en"): Promise<string> {
+  const response = await fetch(url, { headers: browserHeaders(cookie, {}, lang), redirect: "manual" });
   const html = await response.text();
   if (response.status !== expectedStatus)
     throw new Error(`GET ${url} answered ${response.status}, expected ${expectedStatus}`);
@@ -110,31 +117,46 @@ export async function multipartBody(fields: [string, string][]): Promise<{ body:
 }
 
 /**
- * Adds a product to the cart by posting the product page's add-to-cart form.
+ * Posts a form back to the page at `pageUrl` as a no-JS browser in `lang` (default en) does: `fields` are all it
+ * sends, the page's hidden inputs (see {@link findForm}) included. Follows no redirect.
+ * @returns the status, the HTML answered and the session cookie it set (empty when it set none).
+ */
+export async function postForm(
+  pageUrl: string,
+  fields: [string, string][],
+  cookie = "",
+  lang: Lang = "en",
+): Promise<{ status: number; html: string; cookie: string }> {
+  const response = await fetch(pageUrl, {
+    method: "POST",
+    body: formData(fields),
+    headers: browserHeaders(cookie, { Origin: new URL(pageUrl).origin }, lang),
+    redirect: "manual",
+  });
+  return { status: response.status, html: await response.text(), cookie: sessionCookie(response) };
+}
+
+/**
+ * Adds a product to the cart by posting the product page's add-to-cart form, as a browser in `lang` (default en).
  * @returns the session cookie holding the cart (a new session unless `cookie` is given).
  */
 export async function addToCart(
   baseUrl: string,
-  { slug = "olive-oil", quantity = 1, cookie = "" } = {},
+  { slug = "olive-oil", quantity = 1, cookie = "", lang = "en" as Lang } = {},
 ): Promise<string> {
   const pageUrl = new URL(`/products/${encodeURIComponent(slug)}`, baseUrl).href;
-  const form = findForm(await getPage(pageUrl, cookie), "quantity");
+  const form = findForm(await getPage(pageUrl, cookie, 200, lang), "quantity");
   if (!form) throw new Error(`${pageUrl} has no add-to-cart form (no field named "quantity")`);
-  const response = await fetch(pageUrl, {
-    method: "POST",
-    body: formData([...form.hidden, ["quantity", String(quantity)]]),
-    headers: browserHeaders(cookie, { Origin: new URL(baseUrl).origin }),
-    redirect: "manual",
-  });
-  await response.arrayBuffer();
-  const next = sessionCookie(response);
-  if (response.status !== 200 || !next)
-    throw new Error(`add to cart (${slug}) answered ${response.status}${next ? "" : " without a session cookie"}`);
-  return next;
+  const answer = await postForm(pageUrl, [...form.hidden, ["quantity", String(quantity)]], cookie, lang);
+  if (answer.status !== 200 || !answer.cookie)
+    throw new Error(
+      `add to cart (${slug}) answered ${answer.status}${answer.cookie ? "" : " without a session cookie"}`,
+    );
+  return answer.cookie;
 }
 
 /**
- * Loads the checkout page with a cart's cookie and reads its form.
+ * Loads the checkout page with a cart's cookie, as a browser in `lang` (default en), and reads its form.
  * @returns the form's hidden inputs (the `$ACTION_…` fields, and `shown_prices`: the prices the page showed, which the
  *   checkout holds the submission to — load the form again after changing a price), the gateway aliases offered, and
  *   `delivery`: what a cart
@@ -144,8 +166,9 @@ export async function addToCart(
 export async function loadCheckoutForm(
   baseUrl: string,
   cookie: string,
+  lang: Lang = "en",
 ): Promise<{ hidden: [string, string][]; gateways: string[]; delivery: CheckoutDetails }> {
-  const form = findForm(await getPage(new URL("/checkout", baseUrl).href, cookie), "full_name");
+  const form = findForm(await getPage(new URL("/checkout", baseUrl).href, cookie, 200, lang), "full_name");
   if (!form) throw new Error("the checkout page has no checkout form (no field named full_name): is the cart empty?");
   const zone = form.selects.delivery_zone?.[0];
   return {
@@ -188,6 +211,7 @@ export function checkoutFields(hidden: [string, string][], details: CheckoutDeta
  * @param options.from the source address to send from, for a client at an address of its own: any 127.0.0.x on Linux,
  *   whose loopback answers them all (the shop counts the TCP peer's address unless it trusts a proxy).
  * @param options.headers extra request headers (an `X-Forwarded-For` a client wrote, say).
+ * @param options.lang the language the browser asks for (default en): the order's and the payment page's language.
  * @returns the status, the Location (a successful checkout is 303 to the payment page), the session cookie, and the
  *   page's HTML when the checkout answered with the form again (a message).
  */
@@ -196,10 +220,10 @@ export async function submitCheckout(
   cookie: string,
   hidden: [string, string][],
   details: CheckoutDetails,
-  { from, headers = {} }: { from?: string; headers?: Record<string, string> } = {},
+  { from, headers = {}, lang = "en" }: { from?: string; headers?: Record<string, string>; lang?: Lang } = {},
 ): Promise<{ status: number; location: string | null; cookie: string; html: string }> {
   const url = new URL("/checkout", baseUrl);
-  const requestHeaders = browserHeaders(cookie, { Origin: url.origin, ...headers });
+  const requestHeaders = browserHeaders(cookie, { Origin: url.origin, ...headers }, lang);
   const response = from
     ? await postFrom(from, url, requestHeaders, checkoutFields(hidden, details))
     : await fetch(url, {
@@ -252,15 +276,17 @@ async function postFrom(
 }
 
 /**
- * GETs a shop page as a browser does: follows the shop's redirects, keeping the session cookie each answer sets.
+ * GETs a shop page as a browser in `lang` (default en) does: follows the shop's redirects, keeping the session cookie
+ * each answer sets.
  * @returns where it ended, that page's status and HTML, and the session cookie after it.
  */
 export async function browse(
   url: string,
   cookie = "",
+  lang: Lang = "en",
 ): Promise<{ url: string; status: number; html: string; cookie: string }> {
   for (let hops = 0; hops < 5; hops++) {
-    const response = await fetch(url, { headers: browserHeaders(cookie), redirect: "manual" });
+    const response = await fetch(url, { headers: browserHeaders(cookie, {}, lang), redirect: "manual" });
     cookie = sessionCookie(response, cookie);
     const location = response.headers.get("location");
     if (response.status < 300 || response.status >= 400 || !location) {
@@ -301,8 +327,12 @@ export async function payAtEmulator(paymentUrl: string, gateway: string): Promis
  * Follows the payment page's redirect back to the shop with the session cookie.
  * @returns the order page (`/orders/<id>?outcome=…`) and the settled session's cookie.
  */
-export async function returnToShop(returnUrl: string, cookie: string): Promise<{ orderPath: string; cookie: string }> {
-  const response = await fetch(returnUrl, { headers: browserHeaders(cookie), redirect: "manual" });
+export async function returnToShop(
+  returnUrl: string,
+  cookie: string,
+  lang: Lang = "en",
+): Promise<{ orderPath: string; cookie: string }> {
+  const response = await fetch(returnUrl, { headers: browserHeaders(cookie, {}, lang), redirect: "manual" });
   await response.arrayBuffer();
   const location = response.headers.get("location");
   if (response.status !== 303 || !location?.startsWith("/orders/")) {
@@ -314,17 +344,18 @@ export async function returnToShop(returnUrl: string, cookie: string): Promise<{
 /**
  * A checkout up to the payment page, no JavaScript: cart → checkout → sent to the service's payment page.
  * @param options.details the customer's details over the form's defaults (delivery to the first city, a phone).
+ * @param options.lang the language the browser asks for (default en).
  * @returns the session cookie, the payment URL and its payment token.
  * @throws when the checkout did not send the customer to a payment page at `serviceOrigin`.
  */
 export async function startPayment(
   baseUrl: string,
   serviceOrigin: string,
-  { slug = "olive-oil", quantity = 1, details = {} as CheckoutDetails } = {},
+  { slug = "olive-oil", quantity = 1, details = {} as CheckoutDetails, lang = "en" as Lang } = {},
 ): Promise<{ cookie: string; paymentUrl: string; token: string }> {
-  const cartCookie = await addToCart(baseUrl, { slug, quantity });
-  const { hidden, delivery } = await loadCheckoutForm(baseUrl, cartCookie);
-  const checkout = await submitCheckout(baseUrl, cartCookie, hidden, { ...delivery, ...details });
+  const cartCookie = await addToCart(baseUrl, { slug, quantity, lang });
+  const { hidden, delivery } = await loadCheckoutForm(baseUrl, cartCookie, lang);
+  const checkout = await submitCheckout(baseUrl, cartCookie, hidden, { ...delivery, ...details }, { lang });
   if (checkout.status !== 303 || !isPaymentPage(checkout.location, serviceOrigin)) {
     throw new Error(
       `checkout answered ${checkout.status} ${checkout.location ?? ""}, expected 303 to a payment page at ${serviceOrigin}`,
@@ -335,6 +366,9 @@ export async function startPayment(
 
 /**
  * One whole order, no JavaScript: cart → checkout with every detail and a gateway → Pay → back to the shop.
+ * @param options.payWith the gateway paid with on the payment page: the one chosen at checkout, else Sadad; a
+ *   checkout without a gateway may be paid with any (the customer chose it on the payment page).
+ * @param options.lang the language the browser asks for (default en).
  * @returns the paid order's page, its session cookie and its payment URL.
  */
 export async function placePaidOrder(
@@ -344,10 +378,12 @@ export async function placePaidOrder(
     slug = "olive-oil",
     quantity = 1,
     details = { full_name: "Page Weight", email: "weight@example.ly", payment_gateway: "sadad" } as CheckoutDetails,
+    payWith = undefined as string | undefined,
+    lang = "en" as Lang,
   } = {},
 ): Promise<{ orderPath: string; cookie: string; paymentUrl: string }> {
-  const started = await startPayment(baseUrl, serviceOrigin, { slug, quantity, details });
-  const returnUrl = await payAtEmulator(started.paymentUrl, details.payment_gateway || "sadad");
-  const { orderPath, cookie } = await returnToShop(returnUrl, started.cookie);
+  const started = await startPayment(baseUrl, serviceOrigin, { slug, quantity, details, lang });
+  const returnUrl = await payAtEmulator(started.paymentUrl, payWith ?? (details.payment_gateway || "sadad"));
+  const { orderPath, cookie } = await returnToShop(returnUrl, started.cookie, lang);
   return { orderPath, cookie, paymentUrl: started.paymentUrl };
 }

@@ -21,7 +21,7 @@ import { westernDigits } from "../money";
 export type CashProblem = keyof Messages["admin"]["cash"]["problems"];
 
 /** How long a placed cash order may wait for the merchant's call, in hours (the database checks the same range). */
-export const CONFIRM_WITHIN_HOURS = { min: 1, max: 720 } as const;
+const CONFIRM_WITHIN_HOURS = { min: 1, max: 720 } as const;
 
 const MAX_TOTAL_PROBLEMS: AmountProblems<CashProblem> = {
   missing: "maxTotalInvalid", // not reached: empty is "no limit"
@@ -86,8 +86,8 @@ const cashColumns = (input: CashSettingsInput) => ({
 });
 
 /**
- * Cash on delivery's one row as the back office edits it (the defaults, off, if a database lost it). The checkout
- * reads it through lib/cash/settings.ts.
+ * Cash on delivery's one row as the back office edits it (the defaults, off, if a database lost it); the checkout
+ * reads the same row through its own reader in lib/cash/.
  */
 export async function readCashSettingsForEditing(db: DbOrTx): Promise<CashOnDeliveryRow> {
   const [row] = await db.select().from(cashOnDelivery).where(eq(cashOnDelivery.id, 1));

@@ -1,8 +1,14 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { cashOnDelivery, deliveryEvents } from "../db/schema";
+import { cashBlockedPhones, cashOnDelivery, deliveryEvents } from "../db/schema";
 import { setUpTestDatabase } from "../../testing/db";
-import { cashSettingsInputSchema, editCashSettings, listCashEvents, readCashSettingsForEditing } from "./editing";
+import {
+  cashSettingsInputSchema,
+  editCashSettings,
+  listBlockedPhones,
+  listCashEvents,
+  readCashSettingsForEditing,
+} from "./editing";
 
 /** The back office's changes to cash on delivery against a real database: the fields' rules, the write and its audit. */
 
@@ -130,5 +136,24 @@ describe("the back office's changes to cash on delivery", () => {
       /cash_on_delivery_confirm_within_range/,
     );
     expect(await readCashSettingsForEditing(t.db)).toMatchObject({ confirmWithinHours: 12 });
+  });
+
+  it("lists the blocked phones, the latest block first, and the phones' audit rows among cash's changes", async () => {
+    expect(await listBlockedPhones(t.db)).toEqual([]);
+    await t.db.insert(cashBlockedPhones).values([
+      { phone: "0911111111", blockedBy: ADMIN, note: "refused twice", blockedAt: new Date("2026-11-20T10:00:00Z") },
+      { phone: "0922222222", blockedBy: ADMIN, blockedAt: new Date("2026-11-25T10:00:00Z") },
+    ]);
+    expect((await listBlockedPhones(t.db)).map(({ phone, note }) => [phone, note])).toEqual([
+      ["0922222222", ""],
+      ["0911111111", "refused twice"],
+    ]);
+    await t.db.insert(deliveryEvents).values([
+      { type: "pickup_edited", by: ADMIN, data: { changes: { enabled: [false, true] } } },
+      { type: "phone_blocked", by: ADMIN, data: { phone: "0922222222", note: "" } },
+    ]);
+    const [latest, ...older] = await listCashEvents(t.db);
+    expect(latest).toMatchObject({ type: "phone_blocked", by: ADMIN, data: { phone: "0922222222" } });
+    expect(older.every((event) => event.type === "cash_edited")).toBe(true); // delivery's own rows are not cash's
   });
 });

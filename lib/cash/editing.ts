@@ -1,9 +1,16 @@
 import "server-only";
-import { desc, eq, inArray } from "drizzle-orm";
+import { asc, desc, eq, inArray } from "drizzle-orm";
 import type { Messages } from "next-intl";
 import { z } from "zod";
 import type { Db, DbOrTx, Tx } from "../db/client";
-import { cashOnDelivery, deliveryEvents, type CashOnDeliveryRow, type DeliveryEventType } from "../db/schema";
+import {
+  cashBlockedPhones,
+  cashOnDelivery,
+  deliveryEvents,
+  type CashBlockedPhoneRow,
+  type CashOnDeliveryRow,
+  type DeliveryEventType,
+} from "../db/schema";
 import { changes, recordDeliveryEvent, typedAmount, type AmountProblems } from "../delivery/editing";
 import { westernDigits } from "../money";
 
@@ -157,4 +164,12 @@ export async function listCashEvents(db: DbOrTx, limit = 20): Promise<CashEvent[
     .orderBy(desc(deliveryEvents.id))
     .limit(limit);
   return rows.map(({ id, type, by, at, data }) => ({ id, type: type as CashEvent["type"], by, at, data }));
+}
+
+/**
+ * The phone numbers blocked from paying cash, the latest block first, as the cash page lists them (the merchant blocks
+ * and unblocks a number from one of its orders' pages).
+ */
+export async function listBlockedPhones(db: DbOrTx): Promise<CashBlockedPhoneRow[]> {
+  return db.select().from(cashBlockedPhones).orderBy(desc(cashBlockedPhones.blockedAt), asc(cashBlockedPhones.phone));
 }

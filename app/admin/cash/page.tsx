@@ -7,7 +7,13 @@ import type { DeliveryFormLabels } from "@/components/admin/delivery-forms";
 import { BackLink, PageHeader } from "@/components/admin/page-header";
 import { columnsOf, Table } from "@/components/admin/table";
 import { requireAdmin } from "@/lib/admin/auth";
-import { listCashEvents, readCashSettingsForEditing, type CashEvent, type CashSettingsField } from "@/lib/cash/editing";
+import {
+  listBlockedPhones,
+  listCashEvents,
+  readCashSettingsForEditing,
+  type CashEvent,
+  type CashSettingsField,
+} from "@/lib/cash/editing";
 import { getDb } from "@/lib/db/client";
 import { listDeliveryZones } from "@/lib/delivery/zones";
 import { formatMoney, toWireAmount } from "@/lib/money";
@@ -48,8 +54,9 @@ const FIELD_OF_COLUMN: Record<string, CashSettingsField> = {
 
 /**
  * Cash on delivery as the merchant sets it: on or off, at the counter for pickup, the highest total it takes, its fee,
- * how long a placed order waits for the merchant's call; how many cities allow it (each city's page says); and the
- * latest audited changes (delivery_events), who made them and when.
+ * how long a placed order waits for the merchant's call; how many cities allow it (each city's page says); the phone
+ * numbers blocked from paying cash, each leading to its orders; and the latest audited changes (delivery_events), who
+ * made them and when.
  */
 export default async function AdminCashPage({ searchParams }: Props) {
   await requireAdmin();
@@ -61,10 +68,11 @@ export default async function AdminCashPage({ searchParams }: Props) {
     getFormatter(),
   ]);
   const db = getDb();
-  const [settings, zones, events, labels] = await Promise.all([
+  const [settings, zones, events, blocked, labels] = await Promise.all([
     readCashSettingsForEditing(db),
     listDeliveryZones(db, { enabledOnly: false }),
     listCashEvents(db),
+    listBlockedPhones(db),
     cashFormLabels(),
   ]);
   const result = resultSchema.safeParse(query.result);
@@ -127,6 +135,47 @@ export default async function AdminCashPage({ searchParams }: Props) {
             {t("citiesLink")}
           </Link>
         </p>
+      </section>
+
+      <section id="blocked" aria-labelledby="cash-blocked" className="space-y-3">
+        <h2 id="cash-blocked" className="text-lg font-semibold">
+          {t("blocked.title")}
+        </h2>
+        <p className="max-w-3xl text-stone-700">{t("blocked.intro")}</p>
+        <Table
+          region={{ labelledBy: "cash-blocked" }}
+          caption={t("blocked.caption")}
+          minWidth="min-w-[20rem]"
+          columns={columnsOf(["phone", "by", "at", "note"] as const, (key) => t(`blocked.${key}`))}
+          empty={blocked.length === 0 && t("blocked.empty")}
+          testId="cash-blocked"
+        >
+          {blocked.map((row) => (
+            <tr key={row.phone} className="align-top" data-testid="blocked-phone">
+              <th scope="row" className="px-1 py-1 text-start font-normal">
+                <Link
+                  href={`/admin/orders?q=${row.phone}`}
+                  aria-label={t("blocked.ordersLabel", { phone: row.phone })}
+                  className="font-medium text-brand-800 underline underline-offset-2"
+                  dir="ltr"
+                >
+                  {row.phone}
+                </Link>
+              </th>
+              <td className="px-1 py-1">
+                <bdi>{row.blockedBy}</bdi>
+              </td>
+              <td className="px-1 py-1 whitespace-nowrap">
+                <time dateTime={row.blockedAt.toISOString()}>
+                  {format.dateTime(row.blockedAt, { dateStyle: "medium", timeStyle: "short" })}
+                </time>
+              </td>
+              <td className="px-1 py-1" dir="auto">
+                {row.note}
+              </td>
+            </tr>
+          ))}
+        </Table>
       </section>
 
       <section aria-labelledby="cash-history" className="space-y-3">

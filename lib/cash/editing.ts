@@ -92,23 +92,29 @@ const cashColumns = (input: CashSettingsInput) => ({
   confirmWithinHours: input.confirmWithinHours,
 });
 
+/** The settings the back office shows and edits: on/off, at pickup, the highest total, the fee, the call's deadline. */
+type CashSettingsRow = Pick<
+  CashOnDeliveryRow,
+  "enabled" | "atPickup" | "maxTotalMinor" | "feeMinor" | "confirmWithinHours"
+>;
+
 /**
- * Cash on delivery's one row as the back office edits it (the defaults, off, if a database lost it); the checkout
- * reads the same row through its own reader in lib/cash/.
+ * Cash on delivery's settings as the back office edits them (the defaults, off, when the row is missing); the
+ * checkout reads the same row through its own reader in lib/cash/.
+ * @throws the database's error when it cannot read.
  */
-export async function readCashSettingsForEditing(db: DbOrTx): Promise<CashOnDeliveryRow> {
-  const [row] = await db.select().from(cashOnDelivery).where(eq(cashOnDelivery.id, 1));
-  return (
-    row ?? {
-      id: 1,
-      enabled: false,
-      atPickup: false,
-      maxTotalMinor: null,
-      feeMinor: 0,
-      confirmWithinHours: 48,
-      updatedAt: new Date(0),
-    }
-  );
+export async function readCashSettingsForEditing(db: DbOrTx): Promise<CashSettingsRow> {
+  const [row] = await db
+    .select({
+      enabled: cashOnDelivery.enabled,
+      atPickup: cashOnDelivery.atPickup,
+      maxTotalMinor: cashOnDelivery.maxTotalMinor,
+      feeMinor: cashOnDelivery.feeMinor,
+      confirmWithinHours: cashOnDelivery.confirmWithinHours,
+    })
+    .from(cashOnDelivery)
+    .where(eq(cashOnDelivery.id, 1));
+  return row ?? { enabled: false, atPickup: false, maxTotalMinor: null, feeMinor: 0, confirmWithinHours: 48 };
 }
 
 /**

@@ -128,6 +128,7 @@ for (const lang of ["en", "ar"] as const) {
     await page.getByRole("button", { name: shop("admin.products.form.create", lang) }).click();
     await expect(page.getByTestId("product-result")).toBeVisible();
     await expectNoSeriousViolations(page, `admin product (${lang})`);
+    await check(page, "/admin/cash");
 
     // Reconciliation: the form, then a checked list with a problem and a payment the shop has no order for.
     await check(page, "/admin/reconcile");

@@ -5,7 +5,9 @@ import { createAdmin, database, expect, shop, signInAsAdmin, test } from "./supp
  * The back office's Delivery section, without JavaScript (its forms are plain forms): the merchant raises Benghazi's
  * fee, stops delivering to Kufra and turns pickup on with the shop's address; a fee that cannot be read and pickup
  * without its Arabic address are refused by field, with what was typed kept. The zones page shows the changes and
- * each is in the audit. The fields' rules and the audit's contents are tested on the database (lib/delivery/editing.test.ts).
+ * each is in the audit. Then cash on delivery: the merchant turns it on from the delivery page's link with a limit, a fee
+ * and a deadline (hours out of range refused on their field, what was typed kept) and refuses it in Sabha. The fields'
+ * rules and the audit's contents are tested on the database (lib/delivery/editing.test.ts, lib/cash/editing.test.ts).
  */
 
 const ADMIN = { email: "delivery@medina.example", password: "a-strong-delivery-password" };
@@ -17,6 +19,11 @@ test.afterEach(() =>
     await pool.query(`update delivery_zones set fee_minor = 3500 where name_en = 'Benghazi'`);
     await pool.query(`update delivery_zones set enabled = true where name_en = 'Kufra'`);
     await pool.query(`update store_pickup set enabled = false, address_en = '', address_ar = '' where id = 1`);
+    await pool.query(`update delivery_zones set cash_on_delivery = true where name_en = 'Sabha'`);
+    await pool.query(
+      `update cash_on_delivery set enabled = false, at_pickup = false, max_total_minor = null, fee_minor = 0,
+       confirm_within_hours = 48 where id = 1`,
+    );
   }),
 );
 
@@ -94,5 +101,74 @@ test("the merchant changes Benghazi's fee, turns Kufra off and pickup on; the zo
         },
       },
     },
+  ]);
+});
+
+test("the merchant turns cash on delivery on with a limit, a fee and 24 hours to confirm, and refuses it in Sabha", async ({
+  page,
+}) => {
+  const [{ last }] = await database(
+    async (pool) => (await pool.query("select coalesce(max(id), 0)::int as last from delivery_events")).rows,
+  );
+  const field = (name: string) => page.getByLabel(shop(`admin.cash.form.fields.${name}`));
+  const save = page.getByRole("button", { name: shop("admin.cash.form.save") });
+  const sabha = page.getByTestId("zone-row").filter({ hasText: "Sabha" });
+
+  await signInAsAdmin(page, ADMIN.email, ADMIN.password);
+  await page.getByRole("link", { name: shop("admin.nav.delivery"), exact: true }).click();
+  await expect(page.getByTestId("cash-summary")).toContainText(shop("admin.cash.summary.off"));
+  await page.getByRole("link", { name: shop("admin.cash.summary.link") }).click();
+
+  // Hours out of range: refused on their field, nothing stored, what was typed kept.
+  await field("enabled").check();
+  await field("maxTotal").fill("150.50");
+  await field("fee").fill("5");
+  await field("confirmWithinHours").fill("1000");
+  await save.click();
+  await expect(page.getByTestId("cash-error")).toContainText(shop("admin.cash.problems.hoursInvalid"));
+  await expect(field("confirmWithinHours")).toHaveAttribute("aria-invalid", "true");
+  await expect(field("maxTotal")).toHaveValue("150.50");
+  await expect(field("enabled")).toBeChecked();
+  await field("confirmWithinHours").fill("24");
+  await save.click();
+  await expect(page.getByTestId("cash-result")).toHaveText(shop("admin.cash.results.saved"));
+  await expect(field("enabled")).toBeChecked();
+  await expect(field("fee")).toHaveValue("5.00");
+  await expect(page.getByTestId("cash-history")).toContainText(ADMIN.email);
+
+  // Sabha: no cash there; the zones' list says so.
+  await page.getByRole("link", { name: shop("admin.delivery.back") }).click();
+  await sabha.getByRole("link").click();
+  await page.getByLabel(shop("admin.delivery.zoneForm.fields.cashOnDelivery")).uncheck();
+  await page.getByRole("button", { name: shop("admin.delivery.zoneForm.save") }).click();
+  await expect(page.getByTestId("delivery-result")).toHaveText(shop("admin.delivery.results.zone_saved"));
+  await expect(sabha.getByTestId("zone-cash")).toHaveText(shop("admin.cash.zones.refused"));
+  await expect(page.getByTestId("cash-summary")).not.toContainText(shop("admin.cash.summary.off"));
+
+  const events = await database(
+    async (pool) =>
+      (
+        await pool.query(
+          `select e.type, e.by, e.data, z.name_en from delivery_events e left join delivery_zones z on z.id = e.zone_id
+           where e.id > $1 order by e.id`,
+          [last],
+        )
+      ).rows,
+  );
+  expect(events).toEqual([
+    {
+      type: "cash_edited",
+      by: ADMIN.email,
+      name_en: null,
+      data: {
+        changes: {
+          enabled: [false, true],
+          maxTotalMinor: [null, 15_050],
+          feeMinor: [0, 500],
+          confirmWithinHours: [48, 24],
+        },
+      },
+    },
+    { type: "zone_edited", by: ADMIN.email, name_en: "Sabha", data: { changes: { cashOnDelivery: [true, false] } } },
   ]);
 });

@@ -4,17 +4,18 @@ import { useActionState } from "react";
 import {
   saveZoneAction,
   savePickupAction,
-  type DeliveryFormState,
   type PickupFormState,
+  type ZoneFlag,
   type ZoneFormState,
 } from "@/app/admin/delivery/actions";
+import type { SettingsFormState } from "@/app/admin/delivery/form-state";
 import type { PickupField, ZoneField } from "@/lib/delivery/editing";
 import { ErrorSummary } from "../error-summary";
 import { Choice, FormField } from "../form-field";
 import { SubmitButton } from "../submit-button";
 import { card } from "../styles";
 
-/** A delivery form's texts, in the admin's language (the page translates them). */
+/** A settings form's texts, in the admin's language (the page translates them). */
 export interface DeliveryFormLabels<Field extends string> {
   fields: Record<Field, string>;
   hints: Partial<Record<Field, string>>;
@@ -23,9 +24,12 @@ export interface DeliveryFormLabels<Field extends string> {
 }
 
 /** A text field of a form: its name, and the direction it is written in whatever the page's. */
-type TextField<Field extends string> = { name: Exclude<Field, "enabled">; dir: "ltr" | "rtl" };
+export type TextField<Field extends string, Flag extends string = "enabled"> = {
+  name: Exclude<Field, Flag>;
+  dir: "ltr" | "rtl";
+};
 
-const ZONE_FIELDS: TextField<ZoneField>[] = [
+const ZONE_FIELDS: TextField<ZoneField, ZoneFlag>[] = [
   { name: "nameEn", dir: "ltr" },
   { name: "nameAr", dir: "rtl" },
   { name: "fee", dir: "ltr" },
@@ -41,21 +45,24 @@ const PICKUP_FIELDS: TextField<PickupField>[] = [
 ];
 
 /**
- * The form both delivery forms are: a summary of problems (focused after a refused submission, its links lead to each
- * field), the text fields with their hint and message, the `enabled` checkbox, the submit button. Works without
- * JavaScript; what was typed comes back after a refusal.
+ * The form the settings forms are (delivery's zone and pickup, cash on delivery's): a summary of problems (focused after
+ * a refused submission, its links lead to each field), the checkboxes (`flags`, `enabled` unless told), the text
+ * fields with their hint and message, the submit button. Works without JavaScript; what was typed comes back after a
+ * refusal.
  */
-function DeliveryForm<Field extends string>({
+export function SettingsForm<Field extends string, Flag extends string = "enabled">({
   state,
   action,
+  flags = ["enabled" as Flag],
   fields,
   labels,
   hidden,
   testId,
 }: {
-  state: DeliveryFormState<Field>;
+  state: SettingsFormState<Field, Flag>;
   action: (form: FormData) => void;
-  fields: TextField<Field>[];
+  flags?: Flag[];
+  fields: TextField<Field, Flag>[];
   labels: DeliveryFormLabels<Field>;
   hidden?: Record<string, string | number>;
   testId: string;
@@ -79,7 +86,15 @@ function DeliveryForm<Field extends string>({
           testId={`${testId}-error`}
         />
       )}
-      <Choice type="checkbox" name="enabled" defaultChecked={state.values.enabled ?? false} label={label("enabled")} />
+      {flags.map((flag) => (
+        <Choice
+          key={flag}
+          type="checkbox"
+          name={flag}
+          defaultChecked={(state.values as Partial<Record<Flag, boolean>>)[flag] ?? false}
+          label={label(flag)}
+        />
+      ))}
       <div className="grid gap-4 sm:grid-cols-2">
         {fields.map(({ name, dir }) => (
           <FormField
@@ -90,7 +105,7 @@ function DeliveryForm<Field extends string>({
             hint={labels.hints[name]}
             error={errors[name]}
             dir={dir}
-            defaultValue={state.values[name] ?? ""}
+            defaultValue={(state.values as Partial<Record<string, string>>)[name] ?? ""}
           />
         ))}
       </div>
@@ -113,9 +128,10 @@ export function ZoneForm({
 }) {
   const [state, action] = useActionState(saveZoneAction, { values: initial });
   return (
-    <DeliveryForm
+    <SettingsForm
       state={state}
       action={action}
+      flags={["enabled", "cashOnDelivery"]}
       fields={ZONE_FIELDS}
       labels={labels}
       hidden={id === undefined ? undefined : { id }}
@@ -133,5 +149,5 @@ export function PickupForm({
   labels: DeliveryFormLabels<PickupField>;
 }) {
   const [state, action] = useActionState(savePickupAction, { values: initial });
-  return <DeliveryForm state={state} action={action} fields={PICKUP_FIELDS} labels={labels} testId="pickup" />;
+  return <SettingsForm state={state} action={action} fields={PICKUP_FIELDS} labels={labels} testId="pickup" />;
 }

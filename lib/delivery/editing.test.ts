@@ -11,6 +11,7 @@ import {
   pickupInputSchema,
   zoneInputSchema,
 } from "./editing";
+import { toWireAmount as toWire } from "../money";
 import { findEnabledZone, readPickup } from "./zones";
 
 /** The back office's changes to delivery against a real database: the fields' rules, the writes and their audit. */
@@ -53,6 +54,7 @@ describe("a zone's fields", () => {
       fee: 3550,
       freeAbove: 125_000,
       enabled: true,
+      cashOnDelivery: true,
       sortOrder: 210,
     });
     expect(zoneInputSchema.parse(zoneForm({ fee: "0", freeAbove: "  ", sortOrder: "" }))).toMatchObject({
@@ -120,6 +122,27 @@ describe("the back office's changes to delivery", () => {
       by: ADMIN,
       data: { nameEn: "Ghat", nameAr: "غات", feeMinor: 5500, freeAboveMinor: 40_000, enabled: true, sortOrder: 210 },
     });
+  });
+
+  it("refuses cash on delivery in a city, auditing it, and allows it again; the checkout's zone says so", async () => {
+    const sabha = await zoneByName("Sabha");
+    expect(sabha.cashOnDelivery).toBe(true); // every city allows cash until the merchant says otherwise
+    const form = zoneForm({
+      nameEn: "Sabha",
+      nameAr: sabha.nameAr,
+      fee: toWire(sabha.feeMinor),
+      sortOrder: String(sabha.sortOrder),
+    });
+    const refused = zoneInputSchema.parse({ ...form, cashOnDelivery: false });
+    expect(await editZone(t.db, sabha.id, refused, ADMIN)).toEqual({ ok: true, changed: ["cashOnDelivery"] });
+    expect(await findEnabledZone(t.db, sabha.id)).toMatchObject({ cashOnDelivery: false });
+    const allowed = zoneInputSchema.parse({ ...form, cashOnDelivery: true });
+    expect(await editZone(t.db, sabha.id, allowed, ADMIN)).toEqual({ ok: true, changed: ["cashOnDelivery"] });
+    expect(await findEnabledZone(t.db, sabha.id)).toMatchObject({ cashOnDelivery: true });
+    expect(await eventsOf(sabha.id)).toMatchObject([
+      { type: "zone_edited", by: ADMIN, data: { changes: { cashOnDelivery: [true, false] } } },
+      { type: "zone_edited", by: ADMIN, data: { changes: { cashOnDelivery: [false, true] } } },
+    ]);
   });
 
   it("edits a zone's fee and turns it off, auditing each field before and after; an edit that changes nothing writes nothing", async () => {

@@ -36,14 +36,22 @@ const typed = (max: number, tooLong: DeliveryProblem) =>
 
 const cityName = typed(MAX_CITY_NAME, "nameTooLong").pipe(z.string().min(1, "nameMissing" satisfies DeliveryProblem));
 
-/** What to say for each way an amount can be wrong. */
-type AmountProblems = Record<AmountProblem | "zero" | "tooHigh", DeliveryProblem>;
+/** What to say for each way an amount can be wrong: a key of the caller's problems. */
+export type AmountProblems<Problem extends string = DeliveryProblem> = Record<
+  AmountProblem | "zero" | "tooHigh",
+  Problem
+>;
 
 /**
- * An amount in LYD as the merchant types it (`35`, `35.50`, `35,50`, Arabic digits; lib/money.ts) in minor units, or
- * `z.NEVER` with its problem.
+ * An amount in LYD as the merchant types it (`35`, `35.50`, `35,50`, Arabic digits; lib/money.ts) in minor units, at
+ * most {@link MAX_PRICE_MINOR}, or `z.NEVER` with its problem (lib/cash/editing.ts uses it for cash's fee and total).
  */
-function typedAmount(value: string, ctx: z.RefinementCtx, problems: AmountProblems, { zeroAllowed = false } = {}) {
+export function typedAmount<Problem extends string>(
+  value: string,
+  ctx: z.RefinementCtx,
+  problems: AmountProblems<Problem>,
+  { zeroAllowed = false } = {},
+) {
   const minor = parseTypedAmount(value);
   if (typeof minor !== "number") {
     ctx.addIssue({ code: "custom", message: problems[minor] });
@@ -91,6 +99,8 @@ export const zoneInputSchema = z.object({
     .default("")
     .transform((value, ctx) => (value.trim() ? typedAmount(value, ctx, FREE_ABOVE_PROBLEMS) : null)),
   enabled: z.boolean().default(true),
+  /** Whether its customers may pay cash on delivery, while the shop takes cash at all (lib/cash/). */
+  cashOnDelivery: z.boolean().default(true),
   sortOrder: z
     .string()
     .default("0")
@@ -141,11 +151,15 @@ const zoneColumns = (input: ZoneInput) => ({
   feeMinor: input.fee,
   freeAboveMinor: input.freeAbove,
   enabled: input.enabled,
+  cashOnDelivery: input.cashOnDelivery,
   sortOrder: input.sortOrder,
 });
 
-/** The fields that differ between a stored row and its new columns: `{ field: [before, after] }`. */
-function changes<T extends object>(before: T, after: Partial<T>): Record<string, [unknown, unknown]> {
+/**
+ * The fields that differ between a stored row and its new columns: `{ field: [before, after] }`, what an audit row of
+ * `delivery_events` keeps (lib/cash/editing.ts too).
+ */
+export function changes<T extends object>(before: T, after: Partial<T>): Record<string, [unknown, unknown]> {
   const changed: Record<string, [unknown, unknown]> = {};
   for (const [field, value] of Object.entries(after)) {
     const old = before[field as keyof T];
@@ -154,8 +168,8 @@ function changes<T extends object>(before: T, after: Partial<T>): Record<string,
   return changed;
 }
 
-/** Writes one audit row of delivery, in the caller's transaction. */
-async function recordDeliveryEvent(
+/** Writes one audit row of delivery (or of cash on delivery: lib/cash/), in the caller's transaction. */
+export async function recordDeliveryEvent(
   db: DbOrTx,
   zoneId: number | null,
   type: DeliveryEventType,
@@ -220,7 +234,7 @@ export async function createZone(
 }
 
 /**
- * Changes a zone (names, fee, free-above total, on/off, order), with its audit row (`zone_edited`: each changed field,
+ * Changes a zone (names, fee, free-above total, on/off, cash on delivery allowed, order), with its audit row (`zone_edited`: each changed field,
  * before and after). An edit that changes nothing writes nothing. The checkout prices with the new fee from its next
  * request; orders already placed keep the fee they were sold with.
  * @returns `ok` (with the changed fields), or which name another zone already has, or `not_found`.

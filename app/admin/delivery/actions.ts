@@ -17,6 +17,7 @@ import {
   type ZoneField,
 } from "@/lib/delivery/editing";
 import { logger } from "@/lib/log";
+import { fieldErrorsOf, formValues, type SettingsFormState } from "./form-state";
 
 /**
  * The back office's writes to delivery (app/admin/delivery). Each checks the admin first and goes through
@@ -24,51 +25,32 @@ import { logger } from "@/lib/log";
  * the next order uses the change. A form that is refused comes back with a message on each field and what was typed.
  */
 
-/** What a delivery form shows after a refused submission: the message of each field, and what was typed. */
-export interface DeliveryFormState<Field extends string> {
-  message?: string;
-  fieldErrors?: Partial<Record<Exclude<Field, "enabled">, string>>;
-  values: Partial<Record<Exclude<Field, "enabled">, string>> & { enabled?: boolean };
-}
-
-/** A zone form's state. */
-export type ZoneFormState = DeliveryFormState<ZoneField>;
+/** A zone form's state: its checkboxes are `enabled` and `cashOnDelivery`. */
+export type ZoneFormState = SettingsFormState<ZoneField, ZoneFlag>;
 /** The pickup form's state. */
-export type PickupFormState = DeliveryFormState<PickupField>;
+export type PickupFormState = SettingsFormState<PickupField>;
+
+/** The zone form's checkboxes. */
+export type ZoneFlag = "enabled" | "cashOnDelivery";
 
 const ZONE_TEXT_FIELDS = ["nameEn", "nameAr", "fee", "freeAbove", "sortOrder"] as const satisfies ZoneField[];
+const ZONE_FLAGS = ["enabled", "cashOnDelivery"] as const satisfies ZoneFlag[];
 const PICKUP_TEXT_FIELDS = ["addressEn", "addressAr", "hoursEn", "hoursAr"] as const satisfies PickupField[];
 
-/** The form's text fields as typed (cut at a length no field allows), and its `enabled` checkbox. */
-function formValues<Field extends string>(form: FormData, fields: readonly Field[]) {
-  const values: Partial<Record<Field, string>> = {};
-  for (const field of fields) {
-    const value = form.get(field);
-    if (typeof value === "string") values[field] = value.slice(0, 1_000);
-  }
-  return { ...values, enabled: form.get("enabled") === "on" };
-}
-
 /** Each field's first problem, in the admin's language. */
-async function fieldErrorsOf<Field extends string>(error: z.ZodError, fields: readonly Field[]) {
+async function deliveryFieldErrors<Field extends string>(error: z.ZodError, fields: readonly Field[]) {
   const t = await getTranslations("admin.delivery.problems");
-  const issues = z.flattenError(error).fieldErrors as Record<string, string[] | undefined>;
-  const fieldErrors: Partial<Record<Field, string>> = {};
-  for (const field of fields) {
-    const problem = issues[field]?.[0] as DeliveryProblem | undefined;
-    if (problem) fieldErrors[field] = t(problem);
-  }
-  return fieldErrors;
+  return fieldErrorsOf(error, fields, (problem) => t(problem as DeliveryProblem));
 }
 
 /**
  * "Add the city" or "Save changes" (form field `id` for an edit; `nameEn`, `nameAr`, `fee`, `freeAbove`, `sortOrder`;
- * `enabled` a checkbox). Parsed with lib/delivery/editing.ts's schema; on success, to the zones' list with what was
+ * `enabled` and `cashOnDelivery` checkboxes). Parsed with lib/delivery/editing.ts's schema; on success, to the zones' list with what was
  * done; a name another city has comes back on its field.
  */
 export async function saveZoneAction(_previous: ZoneFormState, form: FormData): Promise<ZoneFormState> {
   const admin = await requireAdmin();
-  const values = formValues(form, ZONE_TEXT_FIELDS);
+  const values = formValues(form, ZONE_TEXT_FIELDS, ZONE_FLAGS);
   const idField = form.get("id");
   const id = idField === null ? undefined : parseZoneId(idField);
   if (idField !== null && id === undefined) redirect("/admin/delivery?result=not_found");
@@ -77,7 +59,7 @@ export async function saveZoneAction(_previous: ZoneFormState, form: FormData): 
   if (!parsed.success) {
     return {
       values,
-      fieldErrors: await fieldErrorsOf(parsed.error, ZONE_TEXT_FIELDS),
+      fieldErrors: await deliveryFieldErrors(parsed.error, ZONE_TEXT_FIELDS),
       message: t("zoneForm.fixFields"),
     };
   }
@@ -105,11 +87,15 @@ export async function saveZoneAction(_previous: ZoneFormState, form: FormData): 
  */
 export async function savePickupAction(_previous: PickupFormState, form: FormData): Promise<PickupFormState> {
   const admin = await requireAdmin();
-  const values = formValues(form, PICKUP_TEXT_FIELDS);
+  const values = formValues(form, PICKUP_TEXT_FIELDS, ["enabled"]);
   const parsed = pickupInputSchema.safeParse(values);
   if (!parsed.success) {
     const t = await getTranslations("admin.delivery.pickup");
-    return { values, fieldErrors: await fieldErrorsOf(parsed.error, PICKUP_TEXT_FIELDS), message: t("fixFields") };
+    return {
+      values,
+      fieldErrors: await deliveryFieldErrors(parsed.error, PICKUP_TEXT_FIELDS),
+      message: t("fixFields"),
+    };
   }
   const { changed } = await editPickup(getDb(), parsed.data, admin.email);
   logger.info({ event: "admin_pickup_edited", enabled: parsed.data.enabled, changed });

@@ -12,6 +12,7 @@ export async function zoneFormLabels(mode: "create" | "save"): Promise<DeliveryF
       fee: t("fields.fee"),
       freeAbove: t("fields.freeAbove"),
       enabled: t("fields.enabled"),
+      cashOnDelivery: t("fields.cashOnDelivery"),
       sortOrder: t("fields.sortOrder"),
     },
     hints: { fee: t("hints.fee"), freeAbove: t("hints.freeAbove"), sortOrder: t("hints.sortOrder") },

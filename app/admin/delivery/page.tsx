@@ -4,9 +4,10 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { PickupForm } from "@/components/admin/delivery-forms";
 import { PageHeader } from "@/components/admin/page-header";
-import { columnsOf, Table } from "@/components/admin/table";
+import { columnsOf, Table, WIDE_ONLY } from "@/components/admin/table";
 import { primaryAction } from "@/components/styles";
 import { requireAdmin } from "@/lib/admin/auth";
+import { readCashSettingsForEditing } from "@/lib/cash/editing";
 import { getDb } from "@/lib/db/client";
 import { listDeliveryZones, readPickup } from "@/lib/delivery/zones";
 import { formatMoney } from "@/lib/money";
@@ -21,19 +22,27 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 const resultSchema = z.enum(["zone_created", "zone_saved", "unchanged", "pickup_saved", "not_found"]);
 
 /**
- * Delivery as the merchant sets it: every zone (a city's names, its fee, free delivery from a total, offered or off)
- * in the checkout's order, each with its edit page, a link to add one; and pickup from the shop (on or off, address
- * and hours in both languages). Each change is audited (delivery_events).
+ * Delivery as the merchant sets it: every zone (a city's names, its fee, free delivery from a total, offered or off,
+ * cash allowed) in the checkout's order, each with its edit page, a link to add one; whether the shop takes cash on
+ * delivery, with the way to its settings (app/admin/cash); and pickup from the shop (on or off, address and hours in
+ * both languages). Each change is audited (delivery_events).
  */
 export default async function AdminDeliveryPage({ searchParams }: Props) {
   await requireAdmin();
-  const [query, locale, t] = await Promise.all([searchParams, getLocale(), getTranslations("admin.delivery")]);
+  const [query, locale, t, tCash] = await Promise.all([
+    searchParams,
+    getLocale(),
+    getTranslations("admin.delivery"),
+    getTranslations("admin.cash"),
+  ]);
   const db = getDb();
-  const [zones, pickup, pickupLabels] = await Promise.all([
+  const [zones, pickup, pickupLabels, cash] = await Promise.all([
     listDeliveryZones(db, { enabledOnly: false }),
     readPickup(db),
     pickupFormLabels(),
+    readCashSettingsForEditing(db),
   ]);
+  const offered = zones.filter((zone) => zone.enabled);
   const result = resultSchema.safeParse(query.result);
   const pickupInitial = {
     enabled: pickup.enabled,
@@ -71,19 +80,19 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
             {t("zones.add")}
           </Link>
         </div>
-        <p data-testid="zones-summary">
-          {t("zones.summary", { count: zones.length, on: zones.filter((zone) => zone.enabled).length })}
-        </p>
+        <p data-testid="zones-summary">{t("zones.summary", { count: zones.length, on: offered.length })}</p>
         <Table
           look="list"
           region={{ label: t("zones.table") }}
           minWidth="min-w-[20rem]"
           caption={t("zones.caption")}
           cell="px-2 py-2 sm:px-3"
-          columns={columnsOf(["city", "fee", "freeAbove", "status"] as const, (key) => t(`zones.${key}`), [
-            "fee",
-            "freeAbove",
-          ])}
+          columns={columnsOf(
+            ["city", "fee", "freeAbove", "status", "cash"] as const,
+            (key) => (key === "cash" ? tCash("zones.column") : t(`zones.${key}`)),
+            ["fee", "freeAbove"],
+            ["cash"],
+          )}
         >
           {zones.map((zone) => {
             // The city in the admin's language leads (and opens its edit page); the other name beneath it.
@@ -119,10 +128,30 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
                     <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("zones.off")}</span>
                   )}
                 </td>
+                <td className={`px-2 py-2 sm:px-3 ${WIDE_ONLY}`} data-testid="zone-cash">
+                  {tCash(zone.cashOnDelivery ? "zones.allowed" : "zones.refused")}
+                </td>
               </tr>
             );
           })}
         </Table>
+      </section>
+
+      <section id="cash" aria-labelledby="cash-title" className="space-y-3">
+        <h2 id="cash-title" className="text-lg font-semibold">
+          {tCash("summary.title")}
+        </h2>
+        <p className="max-w-3xl text-stone-700" data-testid="cash-summary">
+          {cash.enabled
+            ? tCash("summary.on", {
+                allowed: offered.filter((zone) => zone.cashOnDelivery).length,
+                count: offered.length,
+              })
+            : tCash("summary.off")}{" "}
+          <Link href="/admin/cash" className="font-medium text-brand-800 underline underline-offset-2">
+            {tCash("summary.link")}
+          </Link>
+        </p>
       </section>
 
       <section id="pickup" aria-labelledby="pickup-title" className="space-y-3">

@@ -21,7 +21,10 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: zone ? (locale === "ar" ? zone.nameAr : zone.nameEn) : t("results.not_found") };
 }
 
-/** One delivery zone as the merchant edits it: names, fee, free delivery from a total, on or off, its place. */
+/**
+ * One delivery zone as the merchant edits it: names, fee, free delivery from a total, on or off, cash on delivery
+ * allowed, its place.
+ */
 export default async function ZonePage({ params }: Props) {
   await requireAdmin();
   const [zone, locale, t] = await Promise.all([zoneOf(params), getLocale(), getTranslations("admin.delivery")]);
@@ -37,6 +40,7 @@ export default async function ZonePage({ params }: Props) {
     fee: toWireAmount(zone.feeMinor),
     freeAbove: zone.freeAboveMinor === null ? "" : toWireAmount(zone.freeAboveMinor),
     enabled: zone.enabled,
+    cashOnDelivery: zone.cashOnDelivery,
     sortOrder: String(zone.sortOrder),
   };
   return (

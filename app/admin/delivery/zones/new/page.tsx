@@ -29,7 +29,7 @@ export default async function NewZonePage() {
       </BackLink>
       <PageHeader title={t("zoneForm.newTitle")} />
       {/* At the end of the checkout's list unless the merchant places it elsewhere. */}
-      <ZoneForm initial={{ enabled: true, sortOrder: String(sortOrder) }} labels={labels} />
+      <ZoneForm initial={{ enabled: true, cashOnDelivery: true, sortOrder: String(sortOrder) }} labels={labels} />
     </section>
   );
 }

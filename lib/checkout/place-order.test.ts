@@ -460,7 +460,13 @@ describe("the same checkout", () => {
     ])
       expect(await fingerprint({ details: { email: "a@example.ly", delivery } })).not.toBe(delivered);
     // The same city at another fee (the merchant changed it meanwhile) is another payment.
-    const tripoli = { id: 1, name: { en: "Tripoli", ar: "طرابلس" }, enabled: true, freeAboveMinor: null };
+    const tripoli = {
+      id: 1,
+      name: { en: "Tripoli", ar: "طرابلس" },
+      enabled: true,
+      freeAboveMinor: null,
+      cashOnDelivery: true,
+    };
     const at = (feeMinor: number) =>
       fingerprint({ details: { email: "a@example.ly", delivery: toTripoli }, zone: { ...tripoli, feeMinor } });
     expect(await at(1_000)).not.toBe(await at(1_500));

@@ -20,6 +20,8 @@ export interface DeliveryZone {
   /** Delivery is free when the lines come to at least this much; null: never free. */
   freeAboveMinor: MinorUnits | null;
   enabled: boolean;
+  /** Whether a customer here may pay cash on delivery, while the shop takes cash at all (lib/cash/settings.ts). */
+  cashOnDelivery: boolean;
 }
 
 /** In-store pickup: whether it is offered, and where and when the customer collects, in both languages. */
@@ -35,6 +37,7 @@ const toZone = (row: DeliveryZoneRow): DeliveryZone => ({
   feeMinor: row.feeMinor,
   freeAboveMinor: row.freeAboveMinor,
   enabled: row.enabled,
+  cashOnDelivery: row.cashOnDelivery,
 });
 
 const toPickup = (row: StorePickupRow | undefined): Pickup => ({

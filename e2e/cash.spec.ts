@@ -7,6 +7,7 @@ import {
   emulator,
   expect,
   fillCheckout,
+  mailbox,
   seriousViolations,
   shop,
   stack,
@@ -106,7 +107,8 @@ test("cash on: the posted form places the order awaiting the merchant's call, no
     ] as const) {
       const cookie = await cartIn(lang, slug);
       expect((await loadCheckoutForm(base, cookie)).paymentMethods).toEqual(["online", "cash"]);
-      const placed = await placeCashOrder(base, { slug, lang, details: { full_name: "Hana Salem", phone } });
+      const email = lang === "ar" ? { email: "hana@example.ly" } : {};
+      const placed = await placeCashOrder(base, { slug, lang, details: { full_name: "Hana Salem", phone, ...email } });
       const [order] = await ordersOf(phone);
       expect(placed.orderPath).toBe(`/orders/${order!.id}`);
       expect(order).toMatchObject({
@@ -118,6 +120,17 @@ test("cash on: the posted form places the order awaiting the merchant's call, no
       expect(await getPage(new URL(placed.orderPath, base).href, placed.cookie)).toContain(order!.id);
       // The cart was emptied: the checkout has no form to submit again.
       expect(findForm(await getPage(new URL("/checkout", base).href, placed.cookie), "full_name")).toBeNull();
+      // The customer who gave an e-mail is told the shop will call, in their language; the merchant, of a new order.
+      const emails = await mailbox.waitFor(request, order!.id, lang === "ar" ? 2 : 1);
+      expect(emails.map((each) => each.subject)).toContain(
+        shop("email.cash.noticeSubject", "en")
+          .replace("{id}", order!.id)
+          .replace("{total}", formatMoney(order!.amount_minor, "en")),
+      );
+      if (lang === "ar")
+        expect(emails.map((each) => each.subject)).toContain(
+          shop("email.cash.subject", "ar").replace("{id}", order!.id),
+        );
     }
     expect(await emulator.payments(request)).toEqual([]);
     const faults = await request.get(`${stack().emulatorUrl}/__emulator/faults`);

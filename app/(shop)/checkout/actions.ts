@@ -22,6 +22,7 @@ import { cashRefusalProblem, describeCheckoutFailure } from "@/lib/checkout/prob
 import { SHOWN_PRICES_FIELD, shownPricesSchema } from "@/lib/checkout/shown-prices";
 import { getDb } from "@/lib/db/client";
 import { listDeliveryZones, readPickup, type DeliveryZone } from "@/lib/delivery/zones";
+import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { isPaymentPageOpen } from "@/lib/payment-page";
@@ -159,5 +160,7 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
   session.orderId = order.id;
   if (order.kind === "paid" || order.kind === "placed") session.cart = newCart();
   await session.save();
+  // A cash order's e-mails (we will call you; a new cash order to confirm) go out once the customer has their page.
+  if (order.kind === "placed") sendPendingEmailsAfterResponse();
   redirect(order.kind === "pay" ? order.paymentUrl : `/orders/${encodeURIComponent(order.id)}`);
 }

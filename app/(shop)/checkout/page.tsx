@@ -110,7 +110,7 @@ export default async function CheckoutPage() {
       <div className="grid gap-8 md:grid-cols-[1fr_20rem]">
         <section>
           <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
-          <p className="mt-1 text-stone-600">{t("intro")}</p>
+          <p className="mt-1 text-stone-600">{cash ? tCash("intro") : t("intro")}</p>
           {order?.status === "pending" && (
             <p
               role="status"

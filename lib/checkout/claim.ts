@@ -155,30 +155,11 @@ export async function claimCheckout(db: Db, request: ClaimRequest): Promise<Clai
 
     // 2. The address's budget: of new payments, or for cash, of open cash orders.
     const now = new Date();
-    if (request.paymentMethod === "cash") {
-      const refused = await cashBudget(tx, request, now);
-      if (refused) return refused;
-    }
-    const recent =
+    const refused =
       request.paymentMethod === "cash"
-        ? []
-        : await tx
-            .select({ createdAt: orders.createdAt })
-            .from(orders)
-            .where(
-              and(
-                eq(orders.clientAddress, clientAddress),
-                eq(orders.paymentMethod, "online"),
-                gt(orders.createdAt, new Date(now.getTime() - PAYMENTS_WINDOW_MS)),
-              ),
-            )
-            .orderBy(desc(orders.createdAt))
-            .limit(budget);
-    if (recent.length >= budget) {
-      // Free again once the oldest of the last `budget` leaves the window.
-      const freeAt = recent.at(-1)!.createdAt.getTime() + PAYMENTS_WINDOW_MS;
-      return { kind: "over_budget", retryAfterMinutes: minutesUntil(freeAt, now.getTime()) };
-    }
+        ? await cashBudget(tx, request, now)
+        : await paymentBudget(tx, clientAddress, budget, now);
+    if (refused) return refused;
 
     // 3. The stock, and the address's held units.
     const check = await holdStock(
@@ -205,6 +186,30 @@ export async function claimCheckout(db: Db, request: ClaimRequest): Promise<Clai
     const order = await insertOrder(tx, request, now);
     return { kind: "claimed", order };
   });
+}
+
+/**
+ * The address's budget of new payments on the service: at most `budget` online orders created within a payment page's
+ * life (cash orders ask nothing of the service).
+ * @returns the refusal, with when the address may start one again, or `undefined` when it may now.
+ */
+async function paymentBudget(tx: Tx, clientAddress: string, budget: number, now: Date): Promise<Claim | undefined> {
+  const recent = await tx
+    .select({ createdAt: orders.createdAt })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.clientAddress, clientAddress),
+        eq(orders.paymentMethod, "online"),
+        gt(orders.createdAt, new Date(now.getTime() - PAYMENTS_WINDOW_MS)),
+      ),
+    )
+    .orderBy(desc(orders.createdAt))
+    .limit(budget);
+  if (recent.length < budget) return undefined;
+  // Free again once the oldest of the last `budget` leaves the window.
+  const freeAt = recent.at(-1)!.createdAt.getTime() + PAYMENTS_WINDOW_MS;
+  return { kind: "over_budget", retryAfterMinutes: minutesUntil(freeAt, now.getTime()) };
 }
 
 /**

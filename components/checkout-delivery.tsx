@@ -7,45 +7,76 @@ import type { MinorUnits } from "@/lib/money";
 import { OrderSummary } from "./order-summary";
 
 /**
- * The delivery the customer is choosing on the checkout form, shared with the order summary beside it so that, with
- * JavaScript, the summary shows the chosen city's fee and the total with it. Without JavaScript the summary shows the
- * lines and says the city's fee is added; the server prices it again either way, with the same function (lib/checkout/pricing.ts).
+ * The delivery and the way to pay the customer is choosing on the checkout form, shared with the order summary beside
+ * it so that, with JavaScript, the summary shows the chosen city's fee, the cash fee when paying cash, and the total
+ * with them. Without JavaScript the summary shows the lines and says the city's fee is added; the server prices it
+ * again either way, with the same function (lib/checkout/pricing.ts).
  */
 export interface DeliveryChoice {
   method: string;
   zone: string;
+  /** The way to pay: `online`, or `cash` on delivery. */
+  pay: string;
 }
 
+const FIRST: DeliveryChoice = { method: "delivery", zone: "", pay: "online" };
+
 const Choice = createContext<{ choice: DeliveryChoice; choose: (choice: DeliveryChoice) => void }>({
-  choice: { method: "delivery", zone: "" },
+  choice: FIRST,
   choose: () => {},
 });
 
 /** Holds the delivery being chosen for the form and the summary it wraps. */
 export function DeliveryChoiceProvider({ children }: { children: React.ReactNode }) {
-  const [choice, choose] = useState<DeliveryChoice>({ method: "delivery", zone: "" });
+  const [choice, choose] = useState<DeliveryChoice>(FIRST);
   return <Choice.Provider value={{ choice, choose }}>{children}</Choice.Provider>;
 }
 
 /** The delivery being chosen, and the function the form calls when it changes. */
 export const useDeliveryChoice = () => useContext(Choice);
 
-/** A zone as the checkout offers it: its id, the text of its option, its summary line, and how it prices delivery. */
+/**
+ * A zone as the checkout offers it: its id, the text of its option, its summary line, how it prices delivery, and
+ * whether this cart may be paid in cash there (lib/cash/settings.ts, `cashOffer`, decided on the server).
+ */
 export interface OfferedZone {
   id: number;
   option: string;
   line: string;
   price: ZonePrice;
+  cash: boolean;
+}
+
+/**
+ * Cash on delivery as the checkout offers it for this cart (absent: not at all): its fee (minor units), and whether it
+ * may be paid at pickup. Which zones take it is each {@link OfferedZone}'s `cash`.
+ */
+export interface CashOption {
+  feeMinor: MinorUnits;
+  pickup: boolean;
+}
+
+/**
+ * Whether the delivery being chosen may be paid in cash: at pickup when pickup takes it; in the chosen city when it
+ * does; before a city is chosen, when pickup or any city does (the server decides again at the submit).
+ */
+export function cashAllowed(choice: DeliveryChoice, zones: readonly OfferedZone[], cash: CashOption | undefined) {
+  if (!cash) return false;
+  if (choice.method === "pickup") return cash.pickup;
+  const zone = zones.find((offered) => String(offered.id) === choice.zone);
+  // No city chosen yet (and, without JavaScript, whatever is chosen): asked wherever cash may be taken.
+  return zone ? zone.cash : cash.pickup || zones.some((offered) => offered.cash);
 }
 
 /**
  * The checkout's order summary: the lines, then (for a cart of goods) the delivery's line for the method and city
- * being chosen, and the total with its fee.
+ * being chosen, the cash fee's line when paying cash where it is taken, and the total with them.
  */
 export function CheckoutSummary({
   lines,
   linesTotalMinor,
   delivery,
+  cash,
   labels,
   locale,
 }: {
@@ -53,13 +84,15 @@ export function CheckoutSummary({
   linesTotalMinor: MinorUnits;
   /** The zones offered (each with its fee for this cart); absent for a cart of digital products only. */
   delivery?: { zones: OfferedZone[] };
-  labels: { total: string; pickupLine: string; feeByCity: string; free: string };
+  cash?: CashOption;
+  labels: { total: string; pickupLine: string; feeByCity: string; free: string; cashFee: string };
   locale: Locale;
 }) {
   const { choice } = useDeliveryChoice();
   const zone =
     choice.method === "pickup" ? undefined : delivery?.zones.find((offered) => String(offered.id) === choice.zone);
-  const price = priceCheckout(linesTotalMinor, zone?.price);
+  const payingCash = choice.pay === "cash" && cashAllowed(choice, delivery?.zones ?? [], cash);
+  const price = priceCheckout(linesTotalMinor, zone?.price, payingCash ? cash!.feeMinor : undefined);
   let line: { label: string; feeMinor: MinorUnits | null; free: string } | undefined;
   if (delivery) {
     line =
@@ -75,6 +108,9 @@ export function CheckoutSummary({
       totalLabel={labels.total}
       lines={lines}
       delivery={line}
+      {...(price.cashFeeMinor === undefined
+        ? {}
+        : { cashFee: { label: labels.cashFee, feeMinor: price.cashFeeMinor } })}
       totalMinor={price.totalMinor}
     />
   );

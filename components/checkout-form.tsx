@@ -4,7 +4,7 @@ import { useActionState, useEffect } from "react";
 import { startCheckout, type CheckoutState } from "@/app/(shop)/checkout/actions";
 import type { CheckoutField } from "@/lib/checkout/form";
 import type { Gateway } from "@/lib/gateways";
-import { useDeliveryChoice, type OfferedZone } from "./checkout-delivery";
+import { cashAllowed, useDeliveryChoice, type CashOption, type OfferedZone } from "./checkout-delivery";
 import { ErrorSummary } from "./error-summary";
 import { FormField } from "./form-field";
 import { SubmitButton } from "./submit-button";
@@ -36,6 +36,21 @@ export interface CheckoutLabels {
   secondPhone: string;
 }
 
+/** The texts of the "How do you want to pay?" question, in the shopper's language. */
+export interface PayLabels {
+  howToPay: string;
+  online: string;
+  onlineNote: string;
+  cash: string;
+  /** What paying cash means, with its fee when there is one. */
+  cashNote: string;
+  /** Said without JavaScript when some cities do not take cash (the server refuses those at the submit). */
+  someCities?: string;
+  gatewayOnline: string;
+  submitCash: string;
+  submittingCash: string;
+}
+
 /** What a cart of goods is asked: the zones offered, and pickup's place and hours when the merchant offers it. */
 export interface DeliveryOffer {
   zones: OfferedZone[];
@@ -52,17 +67,23 @@ export interface DeliveryOffer {
  * be pressed twice, errors are announced and focus moves to the error summary, whose links lead to each field.
  * `shown` is the hidden field that tells the server the prices on this page (lib/checkout/shown-prices.ts): the
  * checkout is refused, naming the change, when the customer would pay anything else.
+ * `cash`, when the merchant takes cash on delivery for this cart somewhere, asks "How do you want to pay?": online
+ * now (the gateway picker) or cash. Without JavaScript it is asked whenever some city or pickup takes cash, and the
+ * server refuses the others on the field; with it, only for a city or pickup that takes cash, the gateway picker
+ * hides while paying cash, and the summary shows the cash fee and the total with it.
  */
 export function CheckoutForm({
   gateways,
   labels,
   delivery,
   shown,
+  cash,
 }: {
   gateways: readonly Gateway[];
   labels: CheckoutLabels;
   delivery?: DeliveryOffer;
   shown: { name: string; value: string };
+  cash?: CashOption & { labels: PayLabels };
 }) {
   const [state, action] = useActionState(startCheckout, initialState);
   const { choice, choose } = useDeliveryChoice();
@@ -71,8 +92,14 @@ export function CheckoutForm({
 
   useEffect(() => {
     // What was posted comes back with a failure: the summary follows it.
-    choose({ method: state.values.delivery_method ?? "delivery", zone: state.values.delivery_zone ?? "" });
+    choose({
+      method: state.values.delivery_method ?? "delivery",
+      zone: state.values.delivery_zone ?? "",
+      pay: state.values.payment_method ?? "online",
+    });
   }, [state, choose]);
+  const cashHere = cashAllowed(choice, delivery?.zones ?? [], cash);
+  const payingCash = cashHere && choice.pay === "cash";
 
   const field = (
     name: CheckoutField,
@@ -205,10 +232,49 @@ export function CheckoutForm({
         </fieldset>
       )}
 
-      <fieldset aria-describedby="gateway-note">
+      {cash && (
+        // Not asked (and nothing posted: online) for a city or pickup that does not take cash, once JavaScript runs.
+        <fieldset className="space-y-2" hidden={!cashHere} disabled={!cashHere} data-testid="pay-fieldset">
+          <legend className="text-lg font-semibold">{cash.labels.howToPay}</legend>
+          {errors.payment_method && (
+            <p id="payment_method-error" className="text-sm text-red-700">
+              {errors.payment_method}
+            </p>
+          )}
+          <div id="payment_method" tabIndex={-1} className="grid gap-2">
+            {(["online", "cash"] as const).map((way) => (
+              <label
+                key={way}
+                className="flex cursor-pointer items-start gap-3 rounded-lg border border-stone-300 bg-white px-3 py-2 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
+              >
+                <input
+                  type="radio"
+                  name="payment_method"
+                  value={way}
+                  defaultChecked={(values.payment_method || "online") === way}
+                  onChange={() => choose({ ...choice, pay: way })}
+                  aria-describedby={errors.payment_method ? "payment_method-error" : undefined}
+                  className="mt-1 accent-brand-700"
+                />
+                <span>
+                  {way === "online" ? cash.labels.online : cash.labels.cash}
+                  <span className="block text-sm text-stone-600">
+                    {way === "online" ? cash.labels.onlineNote : cash.labels.cashNote}
+                  </span>
+                  {way === "cash" && cash.labels.someCities && (
+                    <span className="block text-sm text-stone-600">{cash.labels.someCities}</span>
+                  )}
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+
+      <fieldset aria-describedby="gateway-note" hidden={payingCash} data-testid="gateway-fieldset">
         <legend className="text-lg font-semibold">{labels.method}</legend>
         <p id="gateway-note" className="text-sm text-stone-600">
-          {labels.methodNote}
+          {cash ? `${labels.methodNote} ${cash.labels.gatewayOnline}` : labels.methodNote}
         </p>
         {errors.payment_gateway && <p className="mt-1 text-sm text-red-700">{errors.payment_gateway}</p>}
         <div id="payment_gateway" tabIndex={-1} className="mt-3 grid gap-2 sm:grid-cols-2">
@@ -230,8 +296,11 @@ export function CheckoutForm({
         </div>
       </fieldset>
 
-      <SubmitButton pendingLabel={labels.submitting} className="w-full sm:w-auto">
-        {labels.submit}
+      <SubmitButton
+        pendingLabel={payingCash ? cash!.labels.submittingCash : labels.submitting}
+        className="w-full sm:w-auto"
+      >
+        {payingCash ? cash!.labels.submitCash : labels.submit}
       </SubmitButton>
     </form>
   );

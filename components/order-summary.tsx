@@ -4,7 +4,8 @@ import { formatMoney, type MinorUnits } from "@/lib/money";
 /**
  * The lines and total of a cart or order, amounts in minor units. `delivery` is the delivery's own line ("Delivery —
  * Benghazi", or pickup): its fee in minor units (0 shows `free`), or `null` when it is not known yet (no city chosen:
- * the label says the city's fee is added). `totalMinor` is the total including the fee.
+ * the label says the city's fee is added). `cashFee` is the fee of paying cash on delivery, its own line.
+ * `totalMinor` is the total including the fees.
  */
 export function OrderSummary({
   lines,
@@ -12,12 +13,14 @@ export function OrderSummary({
   totalLabel,
   locale,
   delivery,
+  cashFee,
 }: {
   lines: { name: string; quantity: number; totalMinor: MinorUnits }[];
   totalMinor: MinorUnits;
   totalLabel: string;
   locale: Locale;
   delivery?: { label: string; feeMinor: MinorUnits | null; free: string };
+  cashFee?: { label: string; feeMinor: MinorUnits };
 }) {
   return (
     <dl className="mt-3 space-y-2 text-sm">
@@ -38,6 +41,14 @@ export function OrderSummary({
               : delivery.feeMinor === 0
                 ? delivery.free
                 : formatMoney(delivery.feeMinor, locale)}
+          </dd>
+        </div>
+      )}
+      {cashFee && (
+        <div className="flex justify-between gap-3" data-testid="cash-fee-line">
+          <dt>{cashFee.label}</dt>
+          <dd className="whitespace-nowrap" data-testid="cash-fee">
+            {formatMoney(cashFee.feeMinor, locale)}
           </dd>
         </div>
       )}

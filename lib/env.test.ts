@@ -113,6 +113,15 @@ describe("parseEnv", () => {
     expect(problems({ ...production, PAYMENTS_PER_ADDRESS: "0" })).toEqual(["PAYMENTS_PER_ADDRESS must be at least 1"]);
   });
 
+  it("reads the cash orders' budgets from the environment: 2 per phone and 5 per address when unset", () => {
+    const env = parseEnv(production, "production");
+    expect([env.CASH_ORDERS_PER_PHONE, env.CASH_ORDERS_PER_ADDRESS]).toEqual([2, 5]);
+    expect(parseEnv({ ...production, CASH_ORDERS_PER_PHONE: "3" }, "production").CASH_ORDERS_PER_PHONE).toBe(3);
+    expect(problems({ ...production, CASH_ORDERS_PER_ADDRESS: "0" })).toEqual([
+      "CASH_ORDERS_PER_ADDRESS must be at least 1",
+    ]);
+  });
+
   it("reads HELD_UNITS_PER_ADDRESS from the environment: 10 when unset, a clear message when it is not a count", () => {
     expect(parseEnv(production, "production").HELD_UNITS_PER_ADDRESS).toBe(10);
     expect(parseEnv({ ...production, HELD_UNITS_PER_ADDRESS: "40" }, "production").HELD_UNITS_PER_ADDRESS).toBe(40);

@@ -201,6 +201,23 @@ const schema = z.object({
     .min(1, "HELD_UNITS_PER_ADDRESS must be at least 1")
     .max(100_000, "HELD_UNITS_PER_ADDRESS must be at most 100000")
     .default(10),
+  CASH_ORDERS_PER_PHONE: z.coerce
+    .number({
+      error: "CASH_ORDERS_PER_PHONE must be a number: open cash orders, not yet confirmed, one phone number may have",
+    })
+    .int("CASH_ORDERS_PER_PHONE must be a whole number")
+    .min(1, "CASH_ORDERS_PER_PHONE must be at least 1")
+    .max(1_000, "CASH_ORDERS_PER_PHONE must be at most 1000")
+    .default(2),
+  CASH_ORDERS_PER_ADDRESS: z.coerce
+    .number({
+      error:
+        "CASH_ORDERS_PER_ADDRESS must be a number: open cash orders, not yet confirmed, one client address may have",
+    })
+    .int("CASH_ORDERS_PER_ADDRESS must be a whole number")
+    .min(1, "CASH_ORDERS_PER_ADDRESS must be at least 1")
+    .max(10_000, "CASH_ORDERS_PER_ADDRESS must be at most 10000")
+    .default(5),
   PAYMENT_TIMEOUT_MS: z.coerce
     .number({ error: "PAYMENT_TIMEOUT_MS must be a number of milliseconds" })
     .int("PAYMENT_TIMEOUT_MS must be a whole number of milliseconds")

@@ -158,7 +158,8 @@ export async function addToCart(
 /**
  * Loads the checkout page with a cart's cookie, as a browser in `lang` (default en), and reads its form.
  * @returns the form's hidden inputs (the `$ACTION_…` fields, and `shown_prices`: the prices the page showed, which the
- *   checkout holds the submission to — load the form again after changing a price), the gateway aliases offered, and
+ *   checkout holds the submission to — load the form again after changing a price), the gateway aliases offered, the
+ *   ways to pay it asks between (`payment_method`: none unless the merchant takes cash for this cart), and
  *   `delivery`: what a cart
  *   of goods needs to check out (the phone, delivery to the first city offered — Tripoli — at a test address), or
  *   nothing when the form asks no delivery (digital products only). Spread it under the test's own details.
@@ -167,13 +168,14 @@ export async function loadCheckoutForm(
   baseUrl: string,
   cookie: string,
   lang: Lang = "en",
-): Promise<{ hidden: [string, string][]; gateways: string[]; delivery: CheckoutDetails }> {
+): Promise<{ hidden: [string, string][]; gateways: string[]; paymentMethods: string[]; delivery: CheckoutDetails }> {
   const form = findForm(await getPage(new URL("/checkout", baseUrl).href, cookie, 200, lang), "full_name");
   if (!form) throw new Error("the checkout page has no checkout form (no field named full_name): is the cart empty?");
   const zone = form.selects.delivery_zone?.[0];
   return {
     hidden: form.hidden,
     gateways: (form.radios.payment_gateway ?? []).filter(Boolean),
+    paymentMethods: form.radios.payment_method ?? [],
     delivery: zone
       ? {
           phone: "0912345678",
@@ -196,6 +198,7 @@ const FIELDS = [
   "delivery_address",
   "delivery_landmark",
   "second_phone",
+  "payment_method",
 ] as const;
 
 /** What a checkout submission gives, as the checkout form names its fields (the spec's field names); blanks allowed. */
@@ -386,4 +389,29 @@ export async function placePaidOrder(
   const returnUrl = await payAtEmulator(started.paymentUrl, payWith ?? (details.payment_gateway || "sadad"));
   const { orderPath, cookie } = await returnToShop(returnUrl, started.cookie, lang);
   return { orderPath, cookie, paymentUrl: started.paymentUrl };
+}
+
+/**
+ * A cash-on-delivery order, no JavaScript: cart → checkout with "Cash on delivery" chosen → the order's page. The
+ * merchant must take cash for the cart (cash_on_delivery enabled, the first city's `cash_on_delivery`).
+ * @param options.details the customer's details over the form's defaults (delivery to the first city, a phone).
+ * @param options.lang the shop's language (the NEXT_LOCALE cookie), `en` by default.
+ * @returns the order's page (`/orders/<id>`) and the session cookie (its cart emptied).
+ * @throws when the checkout did not send the customer to their order.
+ */
+export async function placeCashOrder(
+  baseUrl: string,
+  { slug = "olive-oil", quantity = 1, details = {} as CheckoutDetails, lang = "en" } = {},
+): Promise<{ orderPath: string; cookie: string }> {
+  const locale = `NEXT_LOCALE=${lang}`;
+  const cartCookie = `${locale}; ${await addToCart(baseUrl, { slug, quantity, cookie: locale })}`;
+  const { hidden, delivery } = await loadCheckoutForm(baseUrl, cartCookie);
+  const checkout = await submitCheckout(baseUrl, cartCookie, hidden, {
+    ...delivery,
+    payment_method: "cash",
+    ...details,
+  });
+  if (checkout.status !== 303 || !checkout.location?.startsWith("/orders/"))
+    throw new Error(`the cash checkout answered ${checkout.status} ${checkout.location ?? ""}, expected /orders/<id>`);
+  return { orderPath: checkout.location, cookie: checkout.cookie };
 }

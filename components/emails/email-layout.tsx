@@ -161,19 +161,22 @@ export interface EmailLine {
   total: string;
 }
 
-/** The order's lines, the delivery fee's own line when there is one ("Delivery — Benghazi"), and the total. */
+/**
+ * The order's lines, each fee's own line when there is one (the delivery's, "Delivery — Benghazi"; the cash on
+ * delivery fee), and the total.
+ */
 export function Lines({
   dir,
   headings,
   lines,
-  fee,
+  fees = [],
   totalLabel,
   total,
 }: {
   dir: Direction;
   headings: { product: string; quantity: string; price: string; total: string };
   lines: EmailLine[];
-  fee?: { label: string; amount: string };
+  fees?: { label: string; amount: string }[];
   totalLabel: string;
   total: string;
 }) {
@@ -199,14 +202,14 @@ export function Lines({
           <Column style={{ ...cell, textAlign: end, whiteSpace: "nowrap" }}>{line.total}</Column>
         </Row>
       ))}
-      {fee && (
-        <Row dir={dir} data-testid="email-fee" data-text-format="dataTable">
+      {fees.map((fee) => (
+        <Row key={fee.label} dir={dir} data-testid="email-fee" data-text-format="dataTable">
           <Column dir="auto" style={{ ...cell, textAlign: start }}>
             {fee.label}
           </Column>
           <Column style={{ ...cell, textAlign: end, whiteSpace: "nowrap", width: 110 }}>{fee.amount}</Column>
         </Row>
-      )}
+      ))}
       <Row dir={dir} data-text-format="dataTable">
         <Column style={{ ...cell, borderTop: "2px solid #a8a29e", fontWeight: 700, textAlign: start }}>
           {totalLabel}

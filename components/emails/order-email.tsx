@@ -12,8 +12,8 @@ export interface OrderEmailProps extends EmailFrame {
   facts: [string, string][];
   headings: { product: string; quantity: string; price: string; total: string };
   lines: EmailLine[];
-  /** The delivery fee's own line, for an order delivered to an address. */
-  fee?: { label: string; amount: string };
+  /** The fees' own lines: the delivery's, for an order delivered to an address; the cash on delivery fee. */
+  fees?: { label: string; amount: string }[];
   totalLabel: string;
   total: string;
   link: { href: string; label: string; note?: string };
@@ -50,7 +50,7 @@ export function OrderEmail(props: OrderEmailProps) {
         dir={props.dir}
         headings={props.headings}
         lines={props.lines}
-        fee={props.fee}
+        fees={props.fees}
         totalLabel={props.totalLabel}
         total={props.total}
       />

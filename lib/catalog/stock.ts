@@ -10,8 +10,8 @@ import { isPaymentPageAlive, paymentPageDead } from "../payment-page";
  *
  * - **On hand** is `products.stock` (null: not counted). The back office sets it; a paid order takes its units off.
  * - **Held**: an unpaid checkout holds its lines' units while its payment can still be made — a claim still being
- *   paid for (`started`, until its deadline), or a payment whose page is alive (`pending`, `awaiting_confirmation`,
- *   until `paymentExpiresAt`). Held units are not a counter: they are summed from those orders' lines, so a hold ends
+ *   paid for (`started`, until its deadline), a payment whose page is alive (`pending`, `awaiting_confirmation`,
+ *   until `paymentExpiresAt`), or a cash order waiting for the merchant's call (`placed`, until `confirmBy`). Held units are not a counter: they are summed from those orders' lines, so a hold ends
  *   by itself the moment its page dies, and with the move to `failed`, `cancelled` or `expired`, without waiting for
  *   the scheduled job (which runs once a day on some hosts).
  * - **Available** = on hand − held. The checkout's claim checks it with the products' rows locked, in the claim's own
@@ -52,11 +52,15 @@ export function holding(now: Date) {
   return or(
     and(eq(orders.status, "started"), gt(orders.claimExpiresAt, now)),
     and(inArray(orders.status, ["pending", "awaiting_confirmation"]), not(paymentPageDead(now))),
+    and(eq(orders.status, "placed"), gt(orders.confirmBy, now)),
   )!;
 }
 
-/** When a holding order's hold ends, in SQL: its claim's deadline while `started`, else its payment page's death. */
-const holdEnds = sql`case when ${orders.status} = 'started' then ${orders.claimExpiresAt} else ${orders.paymentExpiresAt} end`;
+/**
+ * When a holding order's hold ends, in SQL: its claim's deadline while `started`, the merchant's call's deadline while
+ * `placed`, else its payment page's death.
+ */
+const holdEnds = sql`case ${orders.status} when 'started' then ${orders.claimExpiresAt} when 'placed' then ${orders.confirmBy} else ${orders.paymentExpiresAt} end`;
 
 /** The earliest end of the holds (of those that meet `condition`), read back as a Date; null when there are none. */
 const earliest = (condition?: SQL) =>
@@ -210,10 +214,11 @@ export async function sellStock(tx: Tx, orderId: string, stillHeld: boolean, now
 
 /** Whether an order's own lines still hold stock at `now`, by its status and clocks (the rule of {@link holding}). */
 export function holdsStock(
-  order: { status: string; claimExpiresAt: Date; paymentExpiresAt: Date | null },
+  order: { status: string; claimExpiresAt: Date; paymentExpiresAt: Date | null; confirmBy?: Date | null },
   now = new Date(),
 ): boolean {
   if (order.status === "started") return order.claimExpiresAt > now;
+  if (order.status === "placed") return !!order.confirmBy && order.confirmBy > now;
   if (order.status === "pending" || order.status === "awaiting_confirmation")
     return isPaymentPageAlive(order, now.getTime());
   return false;

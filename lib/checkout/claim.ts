@@ -1,11 +1,20 @@
 import "server-only";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, or, sql } from "drizzle-orm";
 import type { PricedCart } from "../cart";
 import type { Product } from "../catalog/products";
 import { holdStock } from "../catalog/stock";
 import type { Db, Tx } from "../db/client";
-import { orderLines, orders, type OrderRow, type OrderStatus, type PaymentMethodName } from "../db/schema";
+import { readCashSettings } from "../cash/settings";
+import {
+  cashBlockedPhones,
+  orderLines,
+  orders,
+  type OrderRow,
+  type OrderStatus,
+  type PaymentMethodName,
+} from "../db/schema";
 import type { DeliveryZone } from "../delivery/zones";
+import { getEnv } from "../env";
 import type { Locale } from "../i18n/config";
 import { CURRENCY } from "../money";
 import { newOrderId } from "../ids";
@@ -19,18 +28,24 @@ import type { CheckoutPrice } from "./pricing";
 /**
  * The claim: the one database transaction that decides whether a submission is a new checkout, and stores it when it
  * is — so that of racing submissions, on any number of server instances, exactly one pays. It holds two advisory
- * locks, always in this order: the checkout's (browser session and fingerprint) and the client address's.
+ * locks, always in this order: the checkout's (browser session and fingerprint) and the client address's; a cash
+ * order takes a third after them, its phone number's.
  *
  * 1. The checkout's newest order to go to, if it has one: paid or reported paid, started (another submission is
- *    paying for it), or pending with a payment page that has a while to live. Then nothing else happens.
- * 2. The address's budget of new payments: at most `budget` within a payment page's life. Each payment costs two of
- *    the calls a minute the service allows the whole shop (docs/payment-service.md, "Rate limit"), so one address
- *    flooding the checkout cannot spend them all. Going to an existing order is free.
+ *    paying for it), pending with a payment page that has a while to live, or a placed (or confirmed) cash order.
+ *    Then nothing else happens.
+ * 2. The address's budget of new payments: at most `budget` online payments within a payment page's life. Each
+ *    payment costs two of the calls a minute the service allows the whole shop (docs/payment-service.md, "Rate
+ *    limit"), so one address flooding the checkout cannot spend them all. Going to an existing order is free.
+ *    A cash order costs the service nothing, but a fake one costs the merchant a call and a courier's trip: its phone
+ *    must not be blocked (`cash_blocked_phones`), and it has its own budget, of open cash orders (being placed, or
+ *    placed and not yet called about) per phone number and per client address.
  * 3. The stock, with the products' rows locked (lib/catalog/stock.ts, `holdStock`): the lines it cannot cover, and the
  *    address's budget of held units: its open checkouts may hold at most `heldPerAddress` units of counted stock, so
  *    one address cannot make a product unavailable to everyone by starting checkouts it never pays for.
  * 4. The order as `started` (the claim, owned until `claimExpiresAt`), its lines — which hold their stock from the
- *    commit on — and its `created` event.
+ *    commit on — and its `created` event; a cash order with its fee and the deadline of the merchant's call
+ *    (`confirmBy`, the settings' `confirmWithinHours` from now), until which, once placed, it holds its units.
  *
  * No lock is held across a call to the payment service: the claim commits before the order is paid for.
  */
@@ -68,6 +83,14 @@ export interface ClaimRequest {
   zone?: DeliveryZone;
   cart: PricedCart;
   price: CheckoutPrice;
+  /** The budget of open cash orders per phone number and per client address (default: CASH_ORDERS_PER_PHONE and CASH_ORDERS_PER_ADDRESS). */
+  cashBudget?: CashBudget;
+}
+
+/** The most open cash orders (being placed, or placed and waiting for the merchant's call) one phone, one address may have. */
+export interface CashBudget {
+  perPhone: number;
+  perAddress: number;
 }
 
 /**
@@ -79,7 +102,9 @@ export interface ClaimRequest {
  * - `over_budget`: the address may start no new payment for this many minutes;
  * - `too_much_held`: the address's open checkouts hold `held` units, and this cart would take them past `max`; the
  *   earliest of their holds ends in `retryAfterMinutes`;
- * - `over_most`: lines with more units than their product's most per order (the merchant's `maxPerOrder`).
+ * - `over_most`: lines with more units than their product's most per order (the merchant's `maxPerOrder`);
+ * - `cash_refused`: a cash order from a phone the merchant blocked from cash, or over the open cash orders' budget of
+ *   its phone or client address (`max`).
  */
 export type Claim =
   | { kind: "claimed"; order: ClaimedOrder }
@@ -87,7 +112,8 @@ export type Claim =
   | { kind: "out_of_stock"; lines: ShortLine[] }
   | { kind: "over_budget"; retryAfterMinutes: number }
   | { kind: "too_much_held"; held: number; max: number; retryAfterMinutes: number }
-  | { kind: "over_most"; lines: { name: Product["name"]; most: number }[] };
+  | { kind: "over_most"; lines: { name: Product["name"]; most: number }[] }
+  | { kind: "cash_refused"; why: "blocked" | "phone" | "address"; max: number };
 
 /** A cart line the stock cannot cover: how many are left to buy, and when other checkouts' holds on it end, if they are why. */
 export interface ShortLine {
@@ -97,7 +123,7 @@ export interface ShortLine {
 }
 
 /** The statuses of a checkout's order that a submission goes to rather than paying again. */
-const GO_TO: readonly OrderStatus[] = ["started", "pending", "awaiting_confirmation", "paid"];
+const GO_TO: readonly OrderStatus[] = ["started", "pending", "awaiting_confirmation", "paid", "placed", "confirmed"];
 
 /**
  * Claims a checkout, in one transaction (see the module's comment).
@@ -130,14 +156,15 @@ export function startClaim(db: Db, request: ClaimRequest): Claiming {
       pg_advisory_xact_lock(hashtextextended(${`payments:${clientAddress}`}, 0))`);
 
     // 1. This checkout's order to go to, and 2. the address's budget: one read, under both locks. `budgetFull` is null
-    // while the address may start another payment; else when the oldest of its last `budget` payments was started.
+    // while the address may start another payment on the service; else when the oldest of its last `budget` online
+    // orders was started (cash orders ask nothing of the service: they have a budget of their own, below).
     const now = new Date();
     const since = new Date(now.getTime() - PAYMENTS_WINDOW_MS).toISOString();
     const [read] = await tx
       .select({
         existing: orders,
         budgetFull: sql`(select min(recent.created_at) from (select created_at from orders
-          where client_address = ${clientAddress} and created_at > ${since}::timestamptz
+          where client_address = ${clientAddress} and payment_method = 'online' and created_at > ${since}::timestamptz
           order by created_at desc limit ${budget}) recent having count(*) >= ${budget})`.mapWith(orders.createdAt),
       })
       .from(sql`(select) as claim`)
@@ -161,11 +188,17 @@ export function startClaim(db: Db, request: ClaimRequest): Claiming {
       };
     }
 
-    const budgetFull: Date | null = read?.budgetFull ?? null; // null from the database: mapWith decodes only a value
-    if (budgetFull) {
+    // 2. The address's budget: of new payments on the service, or for a cash order, of open cash orders.
+    if (request.paymentMethod === "cash") {
+      const refused = await cashBudget(tx, request, now);
+      if (refused) return refused;
+    } else {
+      const budgetFull: Date | null = read?.budgetFull ?? null; // null from the database: mapWith decodes only a value
       // Free again once the oldest of the last `budget` leaves the window.
-      const freeAt = budgetFull.getTime() + PAYMENTS_WINDOW_MS;
-      return { kind: "over_budget", retryAfterMinutes: minutesUntil(freeAt, now.getTime()) };
+      if (budgetFull) {
+        const freeAt = budgetFull.getTime() + PAYMENTS_WINDOW_MS;
+        return { kind: "over_budget", retryAfterMinutes: minutesUntil(freeAt, now.getTime()) };
+      }
     }
 
     // 3. The stock, and the address's held units.
@@ -198,6 +231,41 @@ export function startClaim(db: Db, request: ClaimRequest): Claiming {
   return { newOrder, claim: claim.finally(() => decided(false)) };
 }
 
+/**
+ * The cash order's checks, under its phone's lock (taken after the address's, which the claim holds): the phone is
+ * not blocked from cash, and neither it nor the client address has its budget of open cash orders — being placed
+ * (`started`, claim alive) or placed and waiting for the merchant's call (until `confirmBy`).
+ * @returns the refusal, or `undefined` when the order may be placed.
+ */
+async function cashBudget(tx: Tx, request: ClaimRequest, now: Date): Promise<Claim | undefined> {
+  const { perPhone, perAddress } = request.cashBudget ?? {
+    perPhone: getEnv().CASH_ORDERS_PER_PHONE,
+    perAddress: getEnv().CASH_ORDERS_PER_ADDRESS,
+  };
+  const phone = request.details.phone;
+  if (!phone) throw new Error("a cash order needs a phone number (lib/checkout/form.ts requires it)");
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`cash-phone:${phone}`}, 0))`);
+  const open = and(
+    eq(orders.paymentMethod, "cash"),
+    or(
+      and(eq(orders.status, "started"), gt(orders.claimExpiresAt, now)),
+      and(eq(orders.status, "placed"), gt(orders.confirmBy, now)),
+    ),
+  );
+  const [row] = await tx
+    .select({
+      blocked: sql<boolean>`exists (select 1 from ${cashBlockedPhones} where ${cashBlockedPhones.phone} = ${phone})`,
+      byPhone: sql<number>`count(*) filter (where ${orders.phone} = ${phone})::int`,
+      byAddress: sql<number>`count(*) filter (where ${orders.clientAddress} = ${request.clientAddress})::int`,
+    })
+    .from(orders)
+    .where(and(open, or(eq(orders.phone, phone), eq(orders.clientAddress, request.clientAddress))));
+  if (row!.blocked) return { kind: "cash_refused", why: "blocked", max: 0 };
+  if (row!.byPhone >= perPhone) return { kind: "cash_refused", why: "phone", max: perPhone };
+  if (row!.byAddress >= perAddress) return { kind: "cash_refused", why: "address", max: perAddress };
+  return undefined;
+}
+
 /** Whether a pending order's payment page has long enough left to send the customer back to it. */
 export function canResume(order: Pick<OrderRow, "status" | "paymentExpiresAt">, now = Date.now()): boolean {
   return isPaymentPageOpen(order, now + RESUME_MARGIN_MS);
@@ -223,6 +291,14 @@ type OrderInsert = typeof orders.$inferInsert;
 /** Inserts a claimed order as `started`, with its lines and its `created` event, in one statement. */
 async function insertOrder(tx: Tx, request: ClaimRequest, now: Date): Promise<ClaimedOrder> {
   const { sessionId, fingerprint, clientAddress, locale, paymentMethod, details, zone, cart, price } = request;
+  // A cash order waits for the merchant's call until the deadline the merchant set (lib/cash/settings.ts).
+  const cash =
+    paymentMethod === "cash"
+      ? {
+          cashFeeMinor: price.cashFeeMinor ?? 0,
+          confirmBy: new Date(now.getTime() + (await readCashSettings(tx)).confirmWithinHours * 3_600_000),
+        }
+      : {};
   const order: ClaimedOrder = {
     id: newOrderId(),
     amountMinor: price.totalMinor,
@@ -245,6 +321,7 @@ async function insertOrder(tx: Tx, request: ClaimRequest, now: Date): Promise<Cl
       paymentGateway: details.payment_gateway,
       ...shipping(details.delivery, zone),
       deliveryFeeMinor: price.deliveryFeeMinor,
+      ...cash,
       createdAt: now,
       updatedAt: now,
     })

@@ -52,3 +52,22 @@ export class HeldTooMuchError extends Error {
     this.name = "HeldTooMuchError";
   }
 }
+
+/**
+ * A cash order this shop will not take from this customer now: their phone is `blocked` from paying cash, or their
+ * `phone` or client `address` already has `max` open cash orders waiting for the merchant's call (the budget against
+ * fake orders, lib/checkout/claim.ts). Nothing was stored; paying online stays open to them.
+ */
+export class CashRefusedError extends Error {
+  constructor(
+    readonly why: "blocked" | "phone" | "address",
+    readonly max: number,
+  ) {
+    super(
+      why === "blocked"
+        ? "this phone number may not pay in cash"
+        : `this ${why === "phone" ? "phone number" : "client address"} has as many open cash orders as it may`,
+    );
+    this.name = "CashRefusedError";
+  }
+}

@@ -49,6 +49,24 @@ describe("checkout form schema", () => {
     expect(issuesOf(goods)({ ...delivered, delivery_zone: "-1" })).toEqual({ delivery_zone: "zoneUnavailable" });
   });
 
+  it("reads the way to pay: online when blank, cash on delivery without a gateway, anything else refused", () => {
+    expect(goods.parse({ ...delivered, payment_gateway: "sadad" })).toMatchObject({ payment_gateway: "sadad" });
+    expect(goods.parse({ ...delivered, payment_gateway: "sadad" }).payment_method).toBeUndefined();
+    const cash = goods.parse({ ...delivered, payment_method: "cash", payment_gateway: "sadad" });
+    expect(cash.payment_method).toBe("cash");
+    expect(cash).not.toHaveProperty("payment_gateway");
+    expect(issuesOf(goods)({ ...delivered, payment_method: "bitcoin" })).toEqual({
+      payment_method: "paymentMethodInvalid",
+    });
+  });
+
+  it("requires a valid Libyan mobile for cash: the merchant calls it to confirm the order", () => {
+    expect(issues({ payment_method: "cash" })).toEqual({ phone: "cashPhoneRequired" });
+    expect(issuesOf(goods)({ ...delivered, phone: "+33 6 12 34 56 78", payment_method: "cash" })).toEqual({
+      phone: "phoneInvalid",
+    });
+  });
+
   it("refuses a city the merchant no longer delivers to on its field, keeping the rest", () => {
     expect(issuesOf(goods)({ ...delivered, delivery_zone: "3" })).toEqual({ delivery_zone: "zoneUnavailable" });
     expect(issuesOf(goods)({ ...delivered, delivery_zone: "01" })).toEqual({ delivery_zone: "zoneUnavailable" });

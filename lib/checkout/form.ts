@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PAYMENT_METHODS as PAYMENT_METHOD_NAMES } from "../db/schema";
 import type { Gateway } from "../gateways";
 import { CUSTOMER_FIELDS } from "../payments";
 import { normaliseLibyanMobile } from "../phone";
@@ -10,7 +11,8 @@ import { hasDirectionControl, looksLikeWebAddress } from "../typed-text";
 /**
  * Field names of the checkout form: the customer's details of the create call, under the spec's own names
  * (docs/payment-service.md, "Creating a payment"), so a reader can match form, code and wire; then how the goods
- * reach the customer. The checkout's fingerprint covers every one of them (lib/checkout/fingerprint.ts).
+ * reach the customer, and the way to pay. The checkout's fingerprint covers every one of them
+ * (lib/checkout/fingerprint.ts).
  */
 const DELIVERY_FIELDS = [
   "delivery_method",
@@ -19,7 +21,7 @@ const DELIVERY_FIELDS = [
   "delivery_landmark",
   "second_phone",
 ] as const;
-export const CHECKOUT_FIELDS = [...CUSTOMER_FIELDS, ...DELIVERY_FIELDS] as const;
+export const CHECKOUT_FIELDS = [...CUSTOMER_FIELDS, ...DELIVERY_FIELDS, "payment_method"] as const;
 export type CheckoutField = (typeof CHECKOUT_FIELDS)[number];
 
 /** How long the area-and-street address and the landmark may be (characters). */
@@ -54,6 +56,9 @@ export interface CheckoutNeeds {
  *   phone: the shop must be able to reach the customer and send the receipt.
  * - With `full_name`, `email`, `phone` and `payment_gateway` all given, the payment page goes straight to the gateway
  *   (docs/payment-service.md, "Creating a payment").
+ * - `payment_method` is `online` (blank: the default) or `cash` (on delivery, or at pickup). Cash requires a valid
+ *   Libyan mobile (the merchant calls it to confirm the order) and has no gateway (any one posted is dropped). Whether
+ *   this checkout may be paid in cash is the server's decision after the form (lib/cash/settings.ts, `cashOffer`).
  * @param gateways the aliases offered in the picker; any other alias is refused. Schemas are built once per list and
  *   needs, and kept: zod compiles a schema on its first use, which a checkout should not pay for every time.
  */
@@ -125,6 +130,9 @@ function buildSchema(gateways: readonly Gateway[], needs: CheckoutNeeds) {
     delivery_address: courierText(ADDRESS_MAX, "addressTooLong", "addressControl", "addressUrl"),
     delivery_landmark: courierText(LANDMARK_MAX, "landmarkTooLong", "landmarkControl", "landmarkUrl"),
     second_phone: mobile("secondPhoneInvalid"),
+    payment_method: optionalText(20, "paymentMethodInvalid").pipe(
+      z.enum(PAYMENT_METHOD_NAMES, "paymentMethodInvalid" satisfies ProblemKey).optional(),
+    ),
   });
   type Fields = z.output<typeof fields>;
   const issue = (ctx: z.RefinementCtx, path: CheckoutField, message: ProblemKey) =>
@@ -136,6 +144,7 @@ function buildSchema(gateways: readonly Gateway[], needs: CheckoutNeeds) {
       // (`when`), so one submission shows every problem; a field that failed counts as given (its own message shows).
       .superRefine(
         (values: Fields, ctx) => {
+          if (values.payment_method === "cash" && values.phone === undefined) issue(ctx, "phone", "cashPhoneRequired");
           if (!needs.physical) {
             if (values.email === undefined && values.phone === undefined) issue(ctx, "email", "contactRequired");
             return;
@@ -162,8 +171,9 @@ function buildSchema(gateways: readonly Gateway[], needs: CheckoutNeeds) {
           delivery_address,
           delivery_landmark,
           second_phone,
+          payment_gateway,
           ...contact
-        }): typeof contact & { delivery?: Delivery } => {
+        }): typeof contact & { payment_gateway?: string; delivery?: Delivery } => {
           // The rules above hold here: a physical cart has a valid method, and a delivery its zone and address.
           let delivery: Delivery | undefined;
           if (needs.physical && delivery_method === "pickup") delivery = { method: "pickup" };
@@ -175,7 +185,9 @@ function buildSchema(gateways: readonly Gateway[], needs: CheckoutNeeds) {
               ...(delivery_landmark ? { landmark: delivery_landmark } : {}),
               ...(second_phone ? { secondPhone: second_phone } : {}),
             };
-          return delivery ? { ...contact, delivery } : contact;
+          // Paying in cash asks nothing of the service: no gateway.
+          const gateway = payment_gateway && contact.payment_method !== "cash" ? { payment_gateway } : {};
+          return delivery ? { ...contact, ...gateway, delivery } : { ...contact, ...gateway };
         },
       )
   );

@@ -4,17 +4,27 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { priceCart, type PricedCart } from "../cart";
 import { createDb } from "../db/client";
 import { productsForCheckout } from "../catalog/products";
-import { deliveryZones, emailOutbox, orderEvents, orderLines, orders, products, storePickup } from "../db/schema";
+import {
+  cashBlockedPhones,
+  cashOnDelivery,
+  deliveryZones,
+  emailOutbox,
+  orderEvents,
+  orderLines,
+  orders,
+  products,
+  storePickup,
+} from "../db/schema";
 import { settle } from "../orders/settle";
 import { listDeliveryZones, readPickup } from "../delivery/zones";
 import { parseEnv } from "../env";
 import { DEFAULT_GATEWAYS } from "../gateways";
-import { PAYMENT_METHODS } from "../payment-methods";
 import { ACCESS_TOKEN_LIFETIME_MS, PaymentError } from "../payments";
+import { readCashSettings } from "../cash/settings";
 import { createTestProduct, seedTestCatalogue, TEST_PRODUCTS } from "../../testing/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../testing/db";
 import { startEmulator, type RunningEmulator } from "../../testing/emulator";
-import { OrderStoreError, OutOfStockError, PaymentBudgetError } from "./errors";
+import { CashRefusedError, OrderStoreError, OutOfStockError, PaymentBudgetError } from "./errors";
 import { placeOrder, type PlacedOrder, type PlaceOrderInput } from "./place-order";
 import { canResume } from "./claim";
 import { checkoutFingerprint } from "./fingerprint";
@@ -84,6 +94,22 @@ function checkout(overrides: Partial<PlaceOrderInput> = {}): PlaceOrderInput {
     ...overrides,
   };
   return { shown: shownPrices(input.cart, input.zone ? [input.zone] : []), ...input };
+}
+
+let phones = 0;
+/**
+ * A checkout of a fresh browser session paid in cash on delivery (picked up: no zone), from a phone of its own, with
+ * `cashFeeMinor` (default 0), submitted from a form that offered cash at that fee.
+ */
+function cashCheckout(overrides: Partial<PlaceOrderInput> = {}): PlaceOrderInput {
+  const phone = `091${String(++phones).padStart(7, "0")}`;
+  const input = checkout({
+    details: { full_name: "Aisha Ben Ali", email: "aisha@example.ly", phone, delivery: { method: "pickup" } },
+    paymentMethod: "cash",
+    cashFeeMinor: 0,
+    ...overrides,
+  });
+  return { ...input, shown: shownPrices(input.cart, input.zone ? [input.zone] : [], input.cashFeeMinor) };
 }
 
 /** The payment URL of a placement that must have gone to a payment page. */
@@ -338,18 +364,30 @@ describe("stock", () => {
   const available = async (productId: number) =>
     (await productsForCheckout(t.db, [productId])).get(productId)!.available;
 
-  it("sells the last 3 units to exactly 3 of 50 customers racing on two instances; the others are told what is left, and expired payments give them back", async () => {
+  it("sells the last 3 units to exactly 3 of 50 customers racing on two instances, half of them paying cash; the others are told what is left, and expired payments and cash orders give them back", async () => {
     const last = await createTestProduct(t.db, { stock: 3, nameEn: "Honey, the last jars" });
     const cart = await cartOf(last);
     const second = new Pool({ connectionString: t.url, max: 5 });
     const other = createDb(second);
     try {
+      // On each instance, every other customer pays cash on delivery.
       const results = await Promise.allSettled(
-        Array.from({ length: 50 }, (_, i) => placeOrder(i % 2 ? other : t.db, checkout({ cart }))),
+        Array.from({ length: 50 }, (_, i) =>
+          placeOrder(i % 2 ? other : t.db, Math.floor(i / 2) % 2 ? cashCheckout({ cart }) : checkout({ cart })),
+        ),
       );
-      const paid = results.filter((result) => result.status === "fulfilled");
+      const paid = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
       expect(paid).toHaveLength(3);
-      expect(await payments()).toHaveLength(3);
+      // Exactly 3 orders hold the 3 units: the online ones on a payment page, the cash ones placed.
+      const holders = await t.db
+        .select({ status: orders.status })
+        .from(orders)
+        .where(inArray(orders.id, sql`(select order_id from order_lines where product_id = ${last})`));
+      expect(holders.filter((order) => order.status === "pending" || order.status === "placed")).toHaveLength(3);
+      expect(await payments()).toHaveLength(paid.filter((placed) => placed.kind === "pay").length);
+      expect(holders.filter((order) => order.status === "placed")).toHaveLength(
+        paid.filter((placed) => placed.kind === "placed").length,
+      );
       for (const result of results) {
         if (result.status === "fulfilled") continue;
         expect(result.reason).toBeInstanceOf(OutOfStockError);
@@ -363,10 +401,11 @@ describe("stock", () => {
       await second.end();
     }
 
-    // Their payment pages die unpaid: the units are for sale again at once, without waiting for the scheduled job.
+    // Their payment pages die unpaid, and the cash orders' calls never come: the units are for sale again at once,
+    // without waiting for the scheduled job.
     await t.db
       .update(orders)
-      .set({ paymentExpiresAt: new Date(Date.now() - 1_000) })
+      .set({ paymentExpiresAt: new Date(Date.now() - 1_000), confirmBy: new Date(Date.now() - 1_000) })
       .where(inArray(orders.id, sql`(select order_id from order_lines where product_id = ${last})`));
     expect(await available(last)).toBe(3);
   });
@@ -732,6 +771,35 @@ describe("the checkout's cost in database round trips", () => {
     expect(entries.filter((entry) => !isStatement(entry))).toEqual(["→ /authentication/token", "→ /payment/create"]);
   });
 
+  it("a new cash order of counted stock costs 17, none of them to the service: the claim's 10, the record's 7 with its 2 e-mails", async () => {
+    const stocked = await createTestProduct(t.db, { stock: 5 });
+    const input = cashCheckout({
+      cart: await priceCart(t.db, { lines: [{ productId: stocked, quantity: 2, seenMinor: 0 }] }),
+    });
+    const [placed, statements] = await counted((db) => placeOrder(db, input));
+    expect(placed.kind).toBe("placed");
+    expect(statements).toEqual([
+      "begin",
+      expect.stringMatching(/^select pg_advisory_xact_lock\(.*pg_advisory_xact_lock\(/), // the checkout's, the address's
+      expect.stringMatching(/^select .* from "orders" .*"session_id" = \$1/), // this checkout's order to go to
+      expect.stringMatching(/^select pg_advisory_xact_lock\(/), // the phone's
+      expect.stringMatching(/^select exists \(select 1 from "cash_blocked_phones".* filter \(where "phone" = /), // blocked? open cash orders
+      expect.stringMatching(/^select "id", "stock" from "products" .* for update$/), // the products, locked
+      expect.stringMatching(/^select "order_lines"."product_id", sum\("order_lines"."quantity"\)/), // the units held
+      expect.stringMatching(/^select .* from "cash_on_delivery"/), // the deadline of the merchant's call
+      expect.stringMatching(/^with written as \(insert into "orders" .*insert into "order_lines" .*order_events/),
+      "commit",
+      "begin",
+      expect.stringMatching(/^with written as \(update "orders" set "status" = \$1.*order_events/), // placed
+      expect.stringMatching(/^select "email", "locale" from "orders"/), // the customer's e-mail
+      expect.stringMatching(/^insert into "email_outbox"/), // the customer's and the merchant's
+      expect.stringMatching(/^insert into "order_events"/),
+      expect.stringMatching(/^insert into "order_events"/),
+      "commit",
+    ]);
+    expect(statements).toHaveLength(17);
+  });
+
   it("a resubmission of the same checkout costs 4, and asks nothing of the service", async () => {
     const input = checkout();
     await placeOrder(t.db, input);
@@ -796,26 +864,139 @@ describe("the checkout's way to the service", () => {
     ]);
   });
 
-  it("asks nothing of the service for a way to pay that needs no access token (cash on delivery, next)", async () => {
-    const online = PAYMENT_METHODS.online;
-    PAYMENT_METHODS.online = {
-      needsAccessToken: false,
-      pay: async (order) => ({
-        kind: "payment_page",
-        paymentToken: `offline-${order.id}`,
-        paymentUrl: `https://shop.example.ly/orders/${order.id}`,
-        paymentExpiresAt: new Date(Date.now() + ACCESS_TOKEN_LIFETIME_MS),
-      }),
-    };
+  it("asks nothing of the service for a way to pay that needs no access token: cash on delivery", async () => {
+    const [placed, requests] = await traced(() => placeOrder(t.db, cashCheckout()));
+    expect(placed).toEqual({ kind: "placed", id: placed.id });
+    expect(requests).toEqual([]);
+    expect(await payments()).toEqual([]);
+    const order = await t.db.query.orders.findFirst({ where: eq(orders.id, placed.id) });
+    expect(order).toMatchObject({ status: "placed", paymentMethod: "cash", paymentToken: null, paymentUrl: null });
+  });
+});
+
+describe("cash on delivery", () => {
+  const order = async (id: string) => (await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))!;
+  const available = async (productId: number) =>
+    (await productsForCheckout(t.db, [productId])).get(productId)!.available;
+  /** Runs `count` placements at once over two instances (two pools); returns what each one did. */
+  async function race(count: number, input: (i: number) => PlaceOrderInput) {
+    const second = new Pool({ connectionString: t.url, max: 5 });
     try {
-      const [placed, requests] = await traced(() => placeOrder(t.db, checkout()));
-      expect(placed).toEqual({ kind: "pay", id: placed.id, paymentUrl: `https://shop.example.ly/orders/${placed.id}` });
-      expect(requests).toEqual([]);
-      expect(await payments()).toEqual([]);
-      const order = await t.db.query.orders.findFirst({ where: eq(orders.id, placed.id) });
-      expect(order).toMatchObject({ status: "pending", paymentToken: `offline-${placed.id}` });
+      const other = createDb(second);
+      return await Promise.allSettled(
+        Array.from({ length: count }, (_, i) => placeOrder(i % 2 ? other : t.db, input(i))),
+      );
     } finally {
-      PAYMENT_METHODS.online = online;
+      await second.end();
     }
+  }
+
+  it("reads the merchant's settings: cash off in a new shop, the call's deadline 48 hours", async () => {
+    expect(await readCashSettings(t.db)).toEqual({
+      enabled: false,
+      atPickup: false,
+      maxTotalMinor: null,
+      feeMinor: 0,
+      confirmWithinHours: 48,
+    });
+  });
+
+  it("stores the order placed, with its fee in the total and the deadline of the merchant's call, and queues its two e-mails", async () => {
+    await t.db.update(cashOnDelivery).set({ confirmWithinHours: 24 });
+    try {
+      const before = Date.now();
+      const placed = await placeOrder(t.db, cashCheckout({ cashFeeMinor: 500 }));
+      const stored = await order(placed.id);
+      expect(stored).toMatchObject({ status: "placed", paymentMethod: "cash", cashFeeMinor: 500, amountMinor: 4_250 });
+      expect(stored.confirmBy!.getTime()).toBeGreaterThanOrEqual(before + 24 * 3_600_000);
+      expect(stored.confirmBy!.getTime()).toBeLessThan(Date.now() + 24 * 3_600_000);
+      const events = await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, placed.id));
+      expect(events.map((event) => event.type)).toEqual([
+        "created",
+        "cash_order_placed",
+        "email_queued",
+        "email_queued",
+      ]);
+      const emails = await t.db.select().from(emailOutbox).where(eq(emailOutbox.orderId, placed.id));
+      expect(emails.map(({ kind, reason, recipient }) => [kind, reason, recipient]).sort()).toEqual([
+        ["merchant_notice", "cash_placed", "owner@medina.example"],
+        ["receipt", "cash_placed", "aisha@example.ly"],
+      ]);
+    } finally {
+      await t.db.update(cashOnDelivery).set({ confirmWithinHours: 48 });
+    }
+  });
+
+  it("sends a resubmission of a placed cash checkout to its order; paying online instead is another checkout", async () => {
+    const input = cashCheckout();
+    const placed = await placeOrder(t.db, input);
+    expect(await placeOrder(t.db, input)).toEqual({ kind: "placed", id: placed.id });
+    const online = await placeOrder(t.db, { ...input, paymentMethod: "online", cashFeeMinor: undefined });
+    expect(online.kind).toBe("pay");
+    expect(online.id).not.toBe(placed.id);
+  });
+
+  it("refuses a cash fee changed since the form was shown: nothing is stored", async () => {
+    const input = cashCheckout({ cashFeeMinor: 750 });
+    const refused = await placeOrder(t.db, { ...input, shown: { ...input.shown, cash: 500 } }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PriceChangedError);
+    expect((refused as PriceChangedError).changes).toEqual([{ kind: "cash_fee", fromMinor: 500, toMinor: 750 }]);
+    expect(await t.db.select().from(orders).where(eq(orders.sessionId, input.sessionId))).toEqual([]);
+  });
+
+  it("holds the order's units from placement until the merchant's call's deadline", async () => {
+    const jars = await createTestProduct(t.db, { stock: 4 });
+    const cart = await priceCart(t.db, { lines: [{ productId: jars, quantity: 3, seenMinor: 0 }] });
+    const placed = await placeOrder(t.db, cashCheckout({ cart }));
+    expect(await available(jars)).toBe(1);
+    const short = await placeOrder(t.db, cashCheckout({ cart })).catch((e: unknown) => e);
+    expect(short).toBeInstanceOf(OutOfStockError);
+    // Not called in time: the hold ends by itself, before the scheduled job expires the order.
+    await t.db
+      .update(orders)
+      .set({ confirmBy: new Date(Date.now() - 1_000) })
+      .where(eq(orders.id, placed.id));
+    expect(await available(jars)).toBe(4);
+  });
+
+  it("lets one phone have CASH_ORDERS_PER_PHONE (2) open cash orders: of 10 racing on two instances, 2 are placed", async () => {
+    const phone = "0923334444";
+    const results = await race(10, () => {
+      const input = cashCheckout();
+      return { ...input, details: { ...input.details, phone } };
+    });
+    const placed = results.filter((result) => result.status === "fulfilled");
+    expect(placed).toHaveLength(2);
+    for (const result of results) {
+      if (result.status === "fulfilled") continue;
+      expect(result.reason).toBeInstanceOf(CashRefusedError);
+      expect(result.reason).toMatchObject({ why: "phone", max: 2 });
+    }
+    expect(await t.db.select().from(orders).where(eq(orders.phone, phone))).toHaveLength(2);
+    // One confirmed (or expired, or cancelled) frees its place: the phone may place one more.
+    const [first] = await t.db.select().from(orders).where(eq(orders.phone, phone));
+    await t.db.update(orders).set({ status: "confirmed" }).where(eq(orders.id, first!.id));
+    const input = cashCheckout();
+    expect((await placeOrder(t.db, { ...input, details: { ...input.details, phone } })).kind).toBe("placed");
+  });
+
+  it("lets one client address have CASH_ORDERS_PER_ADDRESS (5) open cash orders: of 10 racing on two instances, 5 are placed", async () => {
+    const clientAddress = "203.0.113.77";
+    const results = await race(10, () => cashCheckout({ clientAddress }));
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(5);
+    for (const result of results)
+      if (result.status === "rejected") expect(result.reason).toMatchObject({ why: "address", max: 5 });
+    // Paying online stays open to the address: cash orders are not new payments on the service.
+    expect((await placeOrder(t.db, checkout({ clientAddress }))).kind).toBe("pay");
+  });
+
+  it("refuses a phone the merchant blocked from cash: nothing is stored; online payment stays open to it", async () => {
+    const input = cashCheckout();
+    await t.db.insert(cashBlockedPhones).values({ phone: input.details.phone!, blockedBy: "owner@medina.example" });
+    const refused = await placeOrder(t.db, input).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(CashRefusedError);
+    expect(refused).toMatchObject({ why: "blocked" });
+    expect(await t.db.select().from(orders).where(eq(orders.sessionId, input.sessionId))).toEqual([]);
+    expect((await placeOrder(t.db, { ...input, paymentMethod: "online", cashFeeMinor: undefined })).kind).toBe("pay");
   });
 });

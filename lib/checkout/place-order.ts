@@ -9,10 +9,19 @@ import { getEnv, paymentServiceConfig } from "../env";
 import type { Locale } from "../i18n/config";
 import { logger } from "../log";
 import { changeOrder } from "../orders/events";
+import { queueOrderEmails } from "../orders/outbox";
 import { PAYMENT_METHODS, type PaymentStart } from "../payment-methods";
 import { isPaymentErrorKind, newCallContext, PaymentError, requestAccessToken } from "../payments";
-import { CLAIM_MS, startClaim, type ClaimedOrder } from "./claim";
-import { HeldTooMuchError, OrderStoreError, OutOfStockError, OverMostError, PaymentBudgetError } from "./errors";
+import type { MinorUnits } from "../money";
+import { CLAIM_MS, startClaim, type CashBudget, type ClaimedOrder } from "./claim";
+import {
+  CashRefusedError,
+  HeldTooMuchError,
+  OrderStoreError,
+  OutOfStockError,
+  OverMostError,
+  PaymentBudgetError,
+} from "./errors";
 import { checkoutFingerprint } from "./fingerprint";
 import type { CheckoutDetails } from "./form";
 import { priceCheckout } from "./pricing";
@@ -34,7 +43,8 @@ const POLL_MS = 100;
 
 /**
  * Where to send the customer: to a payment URL (a new payment, this checkout's pending one, or the one a racing
- * submission made), or — when this cart is already paid for or reported paid — to its order, emptying the cart.
+ * submission made), or — when this cart is already paid for or reported paid (`paid`), or placed to be paid in cash
+ * (`placed`) — to its order, emptying the cart.
  */
 export type PlacedOrder =
   { kind: "pay"; id: string; paymentUrl: string } | { kind: "paid"; id: string } | { kind: "placed"; id: string };
@@ -54,6 +64,9 @@ export interface PlaceOrderInput {
   zone?: DeliveryZone;
   /** The way to pay (lib/payment-methods/). Default `online`. */
   paymentMethod?: PaymentMethodName;
+  /** For cash: the cash fee (lib/cash/settings.ts, `cashOffer`), and the budget of open cash orders (./claim.ts). */
+  cashFeeMinor?: MinorUnits;
+  cashBudget?: CashBudget;
   /** The shopper's language: the lines' names are stored in it, and the service localises its page by it. */
   locale: Locale;
   /** The shop's public origin, for the return URL and cancel URL. */
@@ -71,7 +84,8 @@ export interface PlaceOrderInput {
  * @throws PriceChangedError when a price or the delivery fee is not what the form showed; OverMostError when a line
  *   has more than its product's most per order; OutOfStockError when the stock cannot cover the cart;
  *   PaymentBudgetError when the client address may start no new payment now; HeldTooMuchError when its open checkouts
- *   would hold too many units; PaymentError when the service did not create the payment (docs/payment-service.md,
+ *   would hold too many units; CashRefusedError when a cash order's phone is blocked from cash or it or the address
+ *   has its open cash orders' budget; PaymentError when the service did not create the payment (docs/payment-service.md,
  *   "Errors and what the shop does"), also when a racing submission of the same checkout failed that way;
  *   OrderStoreError when the database failed; EnvError.
  */
@@ -85,7 +99,7 @@ export async function placeOrder(
 ): Promise<PlacedOrder> {
   const { paymentMethod = "online" } = input;
   // 1. Price: the lines as the catalogue has them, then the chosen zone's fee; refused unless the form showed it.
-  const price = priceCheckout(input.cart.totalMinor, input.zone);
+  const price = priceCheckout(input.cart.totalMinor, input.zone, input.cashFeeMinor);
   const changes = priceChanges(input.cart, input.zone, price, input.shown);
   if (changes.length > 0) throw new PriceChangedError(changes);
   const request = { ...input, paymentMethod, fingerprint: await checkoutFingerprint(input, price), price };
@@ -105,6 +119,7 @@ export async function placeOrder(
     if (claim.kind === "over_budget") throw new PaymentBudgetError(claim.retryAfterMinutes);
     if (claim.kind === "over_most") throw new OverMostError(claim.lines);
     if (claim.kind === "too_much_held") throw new HeldTooMuchError(claim.held, claim.max, claim.retryAfterMinutes);
+    if (claim.kind === "cash_refused") throw new CashRefusedError(claim.why, claim.max);
     const next = claim.kind === "existing" ? await goTo(db, claim.order) : claim;
     if (next.kind !== "claimed" && next.kind !== "taken_over") return next;
     const { order } = next; // a new order, or a claim taken over (its server died) for this submission to pay for
@@ -143,16 +158,17 @@ const stillOurs = (order: ClaimedOrder) =>
 
 /**
  * Records how paying started, on its order: a payment page makes it `pending`, with the payment token, URL and the
- * page's death; a cash order is `placed`, waiting for the merchant's call (its deadline was stored by the claim).
+ * page's death; a cash order is `placed`, waiting for the merchant's call (its deadline was stored by the claim), and
+ * its e-mails — the customer's "we will call you", the merchant's notice — are queued in the same transaction.
  */
 function recordStart(db: Db, order: ClaimedOrder, start: PaymentStart): Promise<boolean> {
   if (start.kind === "cash_order") {
-    return changeOrder(
-      db,
-      order.id,
-      { set: { status: "placed" }, where: stillOurs(order) },
-      { type: "cash_order_placed" },
-    );
+    return db.transaction(async (tx) => {
+      const placed = { set: { status: "placed" }, where: stillOurs(order) } as const;
+      if (!(await changeOrder(tx, order.id, placed, { type: "cash_order_placed" }))) return false;
+      await queueOrderEmails(tx, order.id, "cash_placed");
+      return true;
+    });
   }
   const { paymentToken, paymentUrl, paymentExpiresAt } = start;
   return changeOrder(
@@ -174,7 +190,7 @@ async function markFailed(db: Db, order: ClaimedOrder, error: unknown): Promise<
 
 /**
  * Where a submission goes when its checkout already has an order: a paid or reported-paid order, a pending payment,
- * or — while another submission is still paying for it (`started`) — wherever that one goes. When that claim outlives
+ * a placed cash order, or — while another submission is still paying for it (`started`) — wherever that one goes. When that claim outlives
  * its deadline (its server died), takes it over and returns it for this submission to pay.
  * @throws PaymentError when the racing submission failed to start its payment.
  */
@@ -189,6 +205,7 @@ async function goTo(db: Db, found: OrderRow): Promise<PlacedOrder | { kind: "tak
       logger.info({ event: "checkout_resumed", orderId: order.id });
       return { kind: "pay", id: order.id, paymentUrl: order.paymentUrl! };
     }
+    if (order?.status === "placed" || order?.status === "confirmed") return { kind: "placed", id: order.id };
     if (order?.status !== "started") {
       const kind = order?.failure;
       throw isPaymentErrorKind(kind)

@@ -17,6 +17,18 @@ describe("priceCheckout", () => {
     expect(priceCheckout(4_250)).toEqual({ linesMinor: 4_250, deliveryFeeMinor: 0, totalMinor: 4_250 });
   });
 
+  it("adds the cash fee as its own line when the checkout is paid in cash, and nothing of it when paid online", () => {
+    const misrata = { feeMinor: 2_000, freeAboveMinor: null };
+    expect(priceCheckout(7_750, misrata, 500)).toEqual({
+      linesMinor: 7_750,
+      deliveryFeeMinor: 2_000,
+      cashFeeMinor: 500,
+      totalMinor: 10_250,
+    });
+    expect(priceCheckout(7_750, misrata, 0).totalMinor).toBe(9_750);
+    expect(priceCheckout(7_750, misrata)).not.toHaveProperty("cashFeeMinor");
+  });
+
   it("refuses an amount that is not whole minor units", () => {
     expect(() => priceCheckout(12.5, { feeMinor: 100, freeAboveMinor: null })).toThrow(RangeError);
   });

@@ -4,7 +4,15 @@ import { formatMoney } from "../money";
 import { PaymentError } from "../payments";
 import { minutesUntil } from "../time";
 import { problem, translateProblem, type Problem } from "../problems";
-import { HeldTooMuchError, OrderStoreError, OutOfStockError, OverMostError, PaymentBudgetError } from "./errors";
+import type { CashRefusal } from "../cash/settings";
+import {
+  CashRefusedError,
+  HeldTooMuchError,
+  OrderStoreError,
+  OutOfStockError,
+  OverMostError,
+  PaymentBudgetError,
+} from "./errors";
 import { PriceChangedError } from "./shown-prices";
 
 /**
@@ -45,7 +53,12 @@ export async function describeCheckoutFailure(error: unknown, locale: Locale, no
                 key: "priceChangedDelivery",
                 values: { city: change.city[locale], from: money(change.fromMinor), to: money(change.toMinor) },
               })
-            : translateProblem({ key: "checkoutOutdated" }),
+            : change.kind === "cash_fee"
+              ? translateProblem({
+                  key: "priceChangedCashFee",
+                  values: { from: money(change.fromMinor), to: money(change.toMinor) },
+                })
+              : translateProblem({ key: "checkoutOutdated" }),
       ),
     );
     return translateProblem({ key: "priceChanged", values: { changes: changes.join(" ") } });
@@ -88,6 +101,29 @@ function checkoutProblem(error: unknown): Problem {
       ? problem("tooManyToHold", { max: error.max })
       : problem("tooMuchHeld", { held: error.held, max: error.max, minutes: error.retryAfterMinutes });
   }
+  if (error instanceof CashRefusedError) {
+    const key = ({ blocked: "cashBlocked", phone: "cashPhoneBudget", address: "cashAddressBudget" } as const)[
+      error.why
+    ];
+    return problem(key, { max: error.max });
+  }
   if (error instanceof EnvError) return problem("notConfigured");
   return problem("unexpected");
+}
+
+/**
+ * Why a checkout may not be paid in cash (lib/cash/settings.ts, `cashOffer`), as the customer is told it on the form's
+ * "How do you want to pay?" field.
+ * @param amounts for `over_max`: the highest total the merchant takes in cash, and this checkout's with the cash fee.
+ */
+export function cashRefusalProblem(
+  why: CashRefusal,
+  locale: Locale,
+  amounts: { maxMinor: number; totalMinor: number } = { maxMinor: 0, totalMinor: 0 },
+): Problem {
+  if (why === "over_max") {
+    const values = { max: formatMoney(amounts.maxMinor, locale), total: formatMoney(amounts.totalMinor, locale) };
+    return problem("cashOverMax", values);
+  }
+  return problem(({ off: "cashOff", zone: "cashZone", pickup: "cashPickup", digital: "cashDigital" } as const)[why]);
 }

@@ -75,3 +75,21 @@ describe("priceChanges", () => {
     expect(compare(cart, benghazi, shownPrices(cart, []))).toEqual(outdated);
   });
 });
+
+describe("priceChanges for a checkout paid in cash", () => {
+  const cart = cartOf([{ id: 7, quantity: 2, priceMinor: 1_875 }]);
+  const cash = (feeMinor: number, shown: ReturnType<typeof shownPrices>) =>
+    priceChanges(cart, benghazi, priceCheckout(cart.totalMinor, benghazi, feeMinor), shown);
+
+  it("finds nothing when the cash fee is the one shown, and names a cash fee changed since", () => {
+    expect(cash(500, shownPrices(cart, [benghazi], 500))).toEqual([]);
+    expect(cash(750, shownPrices(cart, [benghazi], 500))).toEqual([{ kind: "cash_fee", fromMinor: 500, toMinor: 750 }]);
+    expect(cash(0, shownPrices(cart, [benghazi], 500))).toEqual([{ kind: "cash_fee", fromMinor: 500, toMinor: 0 }]);
+  });
+
+  it("calls the page outdated when it did not offer cash, and ignores the cash fee of a checkout paid online", () => {
+    expect(cash(0, shownPrices(cart, [benghazi]))).toEqual([{ kind: "outdated" }]);
+    const online = priceCheckout(cart.totalMinor, benghazi);
+    expect(priceChanges(cart, benghazi, online, shownPrices(cart, [benghazi], 500))).toEqual([]);
+  });
+});

@@ -25,9 +25,11 @@ const shown = z.object({
   lines: z.array(z.tuple([id, z.number().int().min(1).max(MAX_QUANTITY), minor])).max(MAX_LINES),
   /** Each city offered: zone id, the delivery fee shown for these lines in minor units (0: free). */
   fees: z.array(z.tuple([id, minor])).max(1_000),
+  /** The cash fee shown, in minor units, when the form offered paying in cash. */
+  cash: minor.optional(),
 });
 
-/** What the checkout form showed: its lines and each city's delivery fee, in minor units. */
+/** What the checkout form showed: its lines, each city's delivery fee and the cash fee, in minor units. */
 export type ShownPrices = z.output<typeof shown>;
 
 /**
@@ -51,28 +53,36 @@ export const shownPricesSchema = z
  * What the checkout page shows for a priced cart: each line at its unit price, and each zone's fee for these lines
  * (priced by lib/checkout/pricing.ts, as the summary and the claim price them). JSON-encode it into the hidden field.
  * @param zones the zones offered (none for a cart with nothing to deliver).
+ * @param cashFeeMinor the cash fee, when the form offers paying in cash.
  */
-export function shownPrices(cart: PricedCart, zones: readonly (ZonePrice & { id: number })[]): ShownPrices {
+export function shownPrices(
+  cart: PricedCart,
+  zones: readonly (ZonePrice & { id: number })[],
+  cashFeeMinor?: MinorUnits,
+): ShownPrices {
   return {
     lines: cart.lines.map((line) => [line.product.id, line.quantity, line.product.priceMinor]),
     fees: zones.map((zone) => [zone.id, priceCheckout(cart.totalMinor, zone).deliveryFeeMinor]),
+    ...(cashFeeMinor === undefined ? {} : { cash: cashFeeMinor }),
   };
 }
 
 /**
  * A difference between what the form showed and what the checkout would charge now: a line's unit price, the chosen
- * city's delivery fee, or `outdated` — the lines are not those shown (changed in another tab, a product no longer
- * sold) or the city was not offered on the page.
+ * city's delivery fee, the cash fee (for a checkout paid in cash), or `outdated` — the lines are not those shown
+ * (changed in another tab, a product no longer sold), the city was not offered on the page, or cash was not.
  */
 export type PriceChange =
   | { kind: "line"; name: Product["name"]; fromMinor: MinorUnits; toMinor: MinorUnits }
   | { kind: "delivery"; city: DeliveryZone["name"]; fromMinor: MinorUnits; toMinor: MinorUnits }
+  | { kind: "cash_fee"; fromMinor: MinorUnits; toMinor: MinorUnits }
   | { kind: "outdated" };
 
 /**
  * Compares a checkout as priced now with what its form showed.
  * @param cart the cart priced from the catalogue now; `zone` the city chosen (absent for pickup or nothing to
- *   deliver); `price` what the checkout charges (priceCheckout of these), `shown` the form's hidden field.
+ *   deliver); `price` what the checkout charges (priceCheckout of these, with the cash fee when paid in cash),
+ *   `shown` the form's hidden field.
  * @returns the changes, in the cart's order; empty when the customer would pay exactly the total shown.
  */
 export function priceChanges(
@@ -94,6 +104,11 @@ export function priceChanges(
     if (fee === undefined) outdated = true;
     else if (fee !== price.deliveryFeeMinor)
       changes.push({ kind: "delivery", city: zone.name, fromMinor: fee, toMinor: price.deliveryFeeMinor });
+  }
+  if (price.cashFeeMinor !== undefined) {
+    if (shown.cash === undefined) outdated = true;
+    else if (shown.cash !== price.cashFeeMinor)
+      changes.push({ kind: "cash_fee", fromMinor: shown.cash, toMinor: price.cashFeeMinor });
   }
   return outdated ? [...changes, { kind: "outdated" }] : changes;
 }

@@ -20,7 +20,7 @@ export interface DeliveryZone {
   /** Delivery is free when the lines come to at least this much; null: never free. */
   freeAboveMinor: MinorUnits | null;
   enabled: boolean;
-  /** Whether its customers may pay cash on delivery, while the shop takes cash at all (lib/cash/). */
+  /** Whether a customer here may pay cash on delivery, while the shop takes cash at all (lib/cash/settings.ts). */
   cashOnDelivery: boolean;
 }
 

@@ -296,3 +296,55 @@ describe("the delivery's details in the receipt and the merchant's notice", () =
     expect((await notice(pickedUp, "paid", "ar")).text).toContain(ar.email.notice.pickup);
   });
 });
+
+describe("the e-mails of a cash order just placed", () => {
+  const cashOrder: EmailOrder = {
+    ...delivered,
+    order: {
+      ...delivered.order,
+      amountMinor: 10375 + 3500 + 500,
+      paymentMethod: "cash",
+      cashFeeMinor: 500,
+      confirmBy: new Date("2026-11-22T10:00:00Z"),
+    },
+    paidWith: null,
+  };
+  const placed = (kind: "receipt" | "merchant_notice", locale: string) =>
+    renderOrderEmail({ kind, reason: "cash_placed", locale }, cashOrder, SITE, ORDER_LINK_SECRET);
+
+  it.each([
+    ["en", en],
+    ["ar", ar],
+  ] as const)(
+    "in %s, the customer's: we will call you on your phone to confirm; the cash fee's own line",
+    async (lang, t) => {
+      const { subject, text, html } = await placed("receipt", lang);
+      const total = formatMoney(14375, lang);
+      expect(subject).toBe(t.email.cash.subject.replace("{id}", cashOrder.order.id));
+      expect(text).toContain(t.email.cash.heading);
+      expect(text).toContain(t.email.cash.intro.replace("{phone}", "0912345678").replace("{total}", total));
+      expect(text).toContain(t.email.cash.fee);
+      expect(text).toContain(formatMoney(500, lang));
+      expect(html).toContain(orderLinkUrl(SITE, cashOrder.order.id, ORDER_LINK_SECRET));
+      // Nothing was paid yet: the receipt of a payment says none of it.
+      expect(text).not.toContain(t.email.receipt.heading);
+    },
+  );
+
+  it.each([
+    ["en", en],
+    ["ar", ar],
+  ] as const)(
+    "in %s, the merchant's: a new cash order to confirm by phone, its deadline and the phone",
+    async (lang, t) => {
+      const { subject, text } = await placed("merchant_notice", lang);
+      expect(subject).toBe(
+        t.email.cash.noticeSubject.replace("{id}", cashOrder.order.id).replace("{total}", formatMoney(14375, lang)),
+      );
+      expect(text).toContain(t.email.cash.noticeHeading);
+      expect(text).toContain(t.email.cash.noticeDeadline);
+      expect(text).toContain("0912345678");
+      expect(text).toContain(`${SITE}/admin/orders/${cashOrder.order.id}`);
+    },
+  );
+});

@@ -39,6 +39,9 @@ export interface EmailOrder {
         | "secondPhone"
         | "deliveryFeeMinor"
         | "fulfilment"
+        | "paymentMethod"
+        | "cashFeeMinor"
+        | "confirmBy"
       >
     >;
   lines: Pick<OrderLineRow, "name" | "unitMinor" | "quantity">[];
@@ -109,20 +112,81 @@ export async function renderOrderEmail(
       unitPrice: money(line.unitMinor),
       total: money(multiply(line.unitMinor, line.quantity)),
     })),
-    ...(order.deliveryMethod === "delivery"
-      ? {
-          fee: {
-            label: t("lines.deliveryFee", { city: city ?? "" }),
-            amount: order.deliveryFeeMinor ? money(order.deliveryFeeMinor) : t("lines.free"),
-          },
-        }
-      : {}),
+    fees: [
+      ...(order.deliveryMethod === "delivery"
+        ? [
+            {
+              label: t("lines.deliveryFee", { city: city ?? "" }),
+              amount: order.deliveryFeeMinor ? money(order.deliveryFeeMinor) : t("lines.free"),
+            },
+          ]
+        : []),
+      ...(order.cashFeeMinor ? [{ label: t("cash.fee"), amount: money(order.cashFeeMinor) }] : []),
+    ],
     totalLabel: t("lines.orderTotal"),
     total,
   };
   const placed = format.dateTime(order.createdAt, { dateStyle: "medium", timeStyle: "short" });
   const paidWith = data.paidWith ? gatewayName(data.paidWith, messages.gateways) : null;
   const site = new URL(siteUrl).host;
+
+  // A cash order just placed: the customer's "we will call you to confirm", the merchant's "call them".
+  if (email.reason === "cash_placed") {
+    const phone = order.phone ?? t("notice.none");
+    const customer = email.kind === "receipt";
+    const hours = order.confirmBy
+      ? Math.round((order.confirmBy.getTime() - order.createdAt.getTime()) / 3_600_000)
+      : 48;
+    const element = createElement(OrderEmail, {
+      ...common,
+      preview: customer ? t("cash.preview", { id: order.id, total }) : t("cash.noticePreview", { id: order.id, total }),
+      heading: customer ? t("cash.heading") : t("cash.noticeHeading"),
+      paragraphs: [
+        customer
+          ? t(order.deliveryMethod === "pickup" ? "cash.introPickup" : "cash.intro", { phone, total })
+          : t("cash.noticeIntro", { hours }),
+      ],
+      facts: [
+        [customer ? t("receipt.order") : t("notice.order"), order.id],
+        [customer ? t("receipt.placed") : t("notice.placed"), placed],
+        [t("cash.toCollect"), total],
+        ...(customer
+          ? destination
+          : ([
+              [t("notice.customer"), order.fullName ?? t("notice.none")],
+              [t("notice.phone"), phone],
+              ...(order.deliveryMethod === "delivery"
+                ? [
+                    [t("notice.delivery"), city ?? t("notice.none")],
+                    [t("notice.address"), order.deliveryAddress ?? t("notice.none")],
+                    [t("notice.landmark"), order.deliveryLandmark || t("notice.none")],
+                    [t("notice.secondPhone"), order.secondPhone || t("notice.none")],
+                  ]
+                : [[t("notice.delivery"), t("notice.pickup")]]),
+              ...(order.confirmBy
+                ? [
+                    [
+                      t("cash.noticeDeadline"),
+                      format.dateTime(order.confirmBy, { dateStyle: "medium", timeStyle: "short" }),
+                    ],
+                  ]
+                : []),
+            ] as [string, string][])),
+      ],
+      link: customer
+        ? {
+            href: orderLinkUrl(siteUrl, order.id, orderLinkSecret),
+            label: t("receipt.view"),
+            note: t("receipt.viewNote"),
+          }
+        : { href: `${siteUrl}/admin/orders/${order.id}`, label: t("notice.open") },
+      footer: customer
+        ? t("receipt.footer", { shop: BRAND.name[locale], site })
+        : t("notice.footer", { shop: BRAND.name[locale], site }),
+    });
+    const subject = customer ? t("cash.subject", { id: order.id }) : t("cash.noticeSubject", { id: order.id, total });
+    return { subject, ...(await htmlAndText(element)) };
+  }
 
   if (email.kind === "receipt") {
     const element = createElement(OrderEmail, {

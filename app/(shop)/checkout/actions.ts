@@ -4,6 +4,7 @@ import { refresh } from "next/cache";
 import { redirect } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
+import { cashOffer, readCashSettings } from "@/lib/cash/settings";
 import { clientIp } from "@/lib/client-address";
 import { newCart, priceCart, type PricedCart } from "@/lib/cart";
 import {
@@ -13,12 +14,15 @@ import {
   type CheckoutField,
   type CheckoutValues,
 } from "@/lib/checkout/form";
+import { CashRefusedError } from "@/lib/checkout/errors";
 import { placeOrder, type PlacedOrder } from "@/lib/checkout/place-order";
+import { priceCheckout } from "@/lib/checkout/pricing";
 import { PriceChangedError } from "@/lib/checkout/shown-prices";
-import { describeCheckoutFailure } from "@/lib/checkout/problems";
+import { cashRefusalProblem, describeCheckoutFailure } from "@/lib/checkout/problems";
 import { SHOWN_PRICES_FIELD, shownPricesSchema } from "@/lib/checkout/shown-prices";
 import { getDb } from "@/lib/db/client";
 import { listDeliveryZones, readPickup, type DeliveryZone } from "@/lib/delivery/zones";
+import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { isPaymentPageOpen } from "@/lib/payment-page";
@@ -40,12 +44,13 @@ export interface CheckoutState {
 /**
  * The checkout (README, "How a checkout works"): 1. price the cart on the server, with the delivery the merchant
  * offers now, 2. parse the form (what it asks depends on the cart: delivery for goods, a way to reach the customer
- * for digital products only; and the prices the form showed), 3. place the order (lib/checkout/place-order.ts:
- * priced, and refused when that is not what the form showed; claimed, paid for by its payment method, recorded; or
- * this checkout's pending payment resumed), 4. keep the order in the session and redirect to the payment URL. Every
- * failure returns to the form with a message and the customer's input, and keeps the cart. A cart that is already
- * paid for (another tab paid it, or the customer paid and closed the payment page) is not paid again: the customer
- * is sent to its order, and the cart is emptied as after paying.
+ * for digital products only; and the prices the form showed; for cash on delivery, whether this checkout may be paid
+ * in cash, lib/cash/settings.ts), 3. place the order (lib/checkout/place-order.ts: priced, and refused when that is
+ * not what the form showed; claimed, paid for by its payment method, recorded; or this checkout's pending payment
+ * resumed), 4. keep the order in the session and redirect to the payment URL — or, for a cash order, empty the cart
+ * and show the order. Every failure returns to the form with a message and the customer's input, and keeps the cart.
+ * A cart that is already paid for (another tab paid it, or the customer paid and closed the payment page) is not paid
+ * again: the customer is sent to its order, and the cart is emptied as after paying.
  */
 export async function startCheckout(_previous: CheckoutState, form: FormData): Promise<CheckoutState> {
   // 1. Price, from the database as it is now: the catalogue's prices, the zones and pickup offered.
@@ -98,8 +103,29 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
     return { values, message: await translateProblem({ key: "shownPricesInvalid" }) };
   }
 
-  // 3. Place the order.
   const locale = await getLocale();
+  const zone = zones.find((each) => details.delivery?.method === "delivery" && each.id === details.delivery.zoneId);
+  // Cash on delivery: only where the merchant takes it for this cart, zone or pickup, and total; refused on its field.
+  let cashFeeMinor: number | undefined;
+  if (details.payment_method === "cash") {
+    let settings;
+    try {
+      settings = await readCashSettings(getDb());
+    } catch {
+      return { values, message: await translateProblem({ key: "orderNotSaved" }) };
+    }
+    const totalMinor = priceCheckout(cart.totalMinor, zone).totalMinor;
+    const pickup = details.delivery?.method === "pickup";
+    const offer = cashOffer(settings, { zone, pickup, physical, totalMinor });
+    if (!offer.offered) {
+      const amounts = { maxMinor: settings.maxTotalMinor ?? 0, totalMinor: totalMinor + settings.feeMinor };
+      const refusal = await translateProblem(cashRefusalProblem(offer.why, locale, amounts));
+      return { values, fieldErrors: { payment_method: refusal }, message: refusal };
+    }
+    cashFeeMinor = offer.feeMinor;
+  }
+
+  // 3. Place the order.
   let order: PlacedOrder;
   try {
     order = await placeOrder(getDb(), {
@@ -108,7 +134,8 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
       cart,
       details,
       shown: shown.data,
-      zone: zones.find((zone) => details.delivery?.method === "delivery" && zone.id === details.delivery.zoneId),
+      zone,
+      ...(cashFeeMinor === undefined ? {} : { paymentMethod: "cash", cashFeeMinor }),
       locale,
       siteUrl: SITE_URL,
       clientAddress: await clientIp(),
@@ -121,13 +148,19 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
     logger.warn({ event: "checkout_failed", ...reason });
     // The page shows the new prices (and its form posts them) for the customer to check and submit again.
     if (error instanceof PriceChangedError) refresh();
-    return { values, message: await describeCheckoutFailure(error, locale) };
+    const message = await describeCheckoutFailure(error, locale);
+    // A cash order refused for its phone, or its network's open cash orders, says so on the field to change.
+    if (error instanceof CashRefusedError)
+      return { values, message, fieldErrors: { [error.why === "address" ? "payment_method" : "phone"]: message } };
+    return { values, message };
   }
 
-  // 4. Keep the order in the session (emptying a cart already paid for), and redirect — outside any try/catch:
-  // redirect() works by throwing, and a catch would swallow it.
+  // 4. Keep the order in the session (emptying a cart already paid for, or placed to be paid in cash), and redirect —
+  // outside any try/catch: redirect() works by throwing, and a catch would swallow it.
   session.orderId = order.id;
-  if (order.kind === "paid") session.cart = newCart();
+  if (order.kind === "paid" || order.kind === "placed") session.cart = newCart();
   await session.save();
+  // A cash order's e-mails (we will call you; a new cash order to confirm) go out once the customer has their page.
+  if (order.kind === "placed") sendPendingEmailsAfterResponse();
   redirect(order.kind === "pay" ? order.paymentUrl : `/orders/${encodeURIComponent(order.id)}`);
 }

@@ -1,11 +1,17 @@
 import type { Metadata } from "next";
 import { getLocale, getMessages, getTranslations } from "next-intl/server";
-import { CheckoutSummary, DeliveryChoiceProvider, type OfferedZone } from "@/components/checkout-delivery";
+import {
+  CheckoutSummary,
+  DeliveryChoiceProvider,
+  type CashOption,
+  type OfferedZone,
+} from "@/components/checkout-delivery";
 import { CheckoutForm, type DeliveryOffer } from "@/components/checkout-form";
 import { EmptyState } from "@/components/empty-state";
 import { ShopLink } from "@/components/shop-link";
 import { priceCart, type PricedCart } from "@/lib/cart";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
+import { cashOffer, readCashSettings, type CashSettings } from "@/lib/cash/settings";
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
 import { priceCheckout } from "@/lib/checkout/pricing";
@@ -23,10 +29,11 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function CheckoutPage() {
-  const [{ cart, orderId, id: sessionId }, locale, t, tCart, tOrder, messages] = await Promise.all([
+  const [{ cart, orderId, id: sessionId }, locale, t, tCash, tCart, tOrder, messages] = await Promise.all([
     getSession(),
     getLocale(),
     getTranslations("checkout"),
+    getTranslations("checkout.cash"),
     getTranslations("cart"),
     getTranslations("order"),
     getMessages(),
@@ -35,12 +42,14 @@ export default async function CheckoutPage() {
   let order: Awaited<ReturnType<typeof findCustomerOrder>>;
   let zones: DeliveryZone[];
   let pickup: Pickup;
+  let cashSettings: CashSettings;
   try {
-    [priced, order, zones, pickup] = await Promise.all([
+    [priced, order, zones, pickup, cashSettings] = await Promise.all([
       priceCart(getDb(), cart),
       orderId ? findCustomerOrder(getDb(), orderId, sessionId) : undefined,
       listDeliveryZones(getDb(), { enabledOnly: true }),
       readPickup(getDb()),
+      readCashSettings(getDb()),
     ]);
   } catch (error) {
     // The database is down: the cart cannot be priced, no checkout can be stored now, and the last one's state cannot
@@ -62,6 +71,15 @@ export default async function CheckoutPage() {
   // Goods to deliver: the zones offered, each with its fee for this cart (the server prices it again at the submit).
   let delivery: DeliveryOffer | undefined;
   const physical = priced.lines.some((line) => line.product.kind === "physical");
+  // Cash on delivery, decided per city and for pickup by the one rule (lib/cash/settings.ts); asked when any takes it.
+  const takesCash = (zone: DeliveryZone | undefined) =>
+    cashOffer(cashSettings, {
+      zone,
+      pickup: !zone,
+      physical,
+      totalMinor: priceCheckout(priced.totalMinor, zone).totalMinor,
+    }).offered;
+  let cash: CashOption | undefined;
   if (physical) {
     const offered: OfferedZone[] = zones.map((zone) => {
       const feeMinor = priceCheckout(priced.totalMinor, zone).deliveryFeeMinor;
@@ -75,8 +93,11 @@ export default async function CheckoutPage() {
             : t("cityFee", { city, fee }),
         line: t("deliveryLine", { city }),
         price: { feeMinor: zone.feeMinor, freeAboveMinor: zone.freeAboveMinor },
+        cash: takesCash(zone),
       };
     });
+    const atPickup = pickup.enabled && takesCash(undefined);
+    if (atPickup || offered.some((zone) => zone.cash)) cash = { feeMinor: cashSettings.feeMinor, pickup: atPickup };
     delivery = {
       zones: offered,
       ...(pickup.enabled
@@ -89,7 +110,7 @@ export default async function CheckoutPage() {
       <div className="grid gap-8 md:grid-cols-[1fr_20rem]">
         <section>
           <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
-          <p className="mt-1 text-stone-600">{t("intro")}</p>
+          <p className="mt-1 text-stone-600">{cash ? tCash("intro") : t("intro")}</p>
           {order?.status === "pending" && (
             <p
               role="status"
@@ -103,8 +124,29 @@ export default async function CheckoutPage() {
             delivery={delivery}
             shown={{
               name: SHOWN_PRICES_FIELD,
-              value: JSON.stringify(shownPrices(priced, physical ? zones : [])),
+              value: JSON.stringify(shownPrices(priced, physical ? zones : [], cash?.feeMinor)),
             }}
+            {...(cash && delivery
+              ? {
+                  cash: {
+                    ...cash,
+                    labels: {
+                      howToPay: tCash("howToPay"),
+                      online: tCash("online"),
+                      onlineNote: tCash("onlineNote"),
+                      cash: tCash("cash"),
+                      cashNote:
+                        cash.feeMinor > 0
+                          ? tCash("cashNoteFee", { fee: formatMoney(cash.feeMinor, locale) })
+                          : tCash("cashNote"),
+                      ...(delivery.zones.every((zone) => zone.cash) ? {} : { someCities: tCash("someCities") }),
+                      gatewayOnline: tCash("gatewayOnline"),
+                      submitCash: tCash("submitCash"),
+                      submittingCash: tCash("submittingCash"),
+                    },
+                  },
+                }
+              : {})}
             gateways={[{ alias: "", name: t("chooseLater") }, ...localiseGateways(PAYMENT_GATEWAYS, messages.gateways)]}
             labels={{
               details: t("details"),
@@ -138,7 +180,13 @@ export default async function CheckoutPage() {
           </h2>
           <CheckoutSummary
             locale={locale}
-            labels={{ total: t("total"), pickupLine: t("pickupLine"), feeByCity: t("feeByCity"), free: t("free") }}
+            labels={{
+              total: t("total"),
+              pickupLine: t("pickupLine"),
+              feeByCity: t("feeByCity"),
+              free: t("free"),
+              cashFee: tCash("feeLine"),
+            }}
             lines={priced.lines.map((l) => ({
               name: l.product.name[locale],
               quantity: l.quantity,
@@ -146,6 +194,7 @@ export default async function CheckoutPage() {
             }))}
             linesTotalMinor={priced.totalMinor}
             {...(delivery ? { delivery: { zones: delivery.zones } } : {})}
+            {...(cash ? { cash } : {})}
           />
           <ShopLink
             href="/cart"

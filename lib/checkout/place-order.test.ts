@@ -781,7 +781,8 @@ describe("the checkout's cost in database round trips", () => {
     expect(statements).toEqual([
       "begin",
       expect.stringMatching(/^select pg_advisory_xact_lock\(.*pg_advisory_xact_lock\(/), // the checkout's, the address's
-      expect.stringMatching(/^select .* from "orders" .*"session_id" = \$1/), // this checkout's order to go to
+      // this checkout's order to go to (the same read as an online checkout's, its payment budget unused)
+      expect.stringMatching(/^select "orders"."id", .* from orders where client_address = .* left join "orders" on/),
       expect.stringMatching(/^select pg_advisory_xact_lock\(/), // the phone's
       expect.stringMatching(/^select exists \(select 1 from "cash_blocked_phones".* filter \(where "phone" = /), // blocked? open cash orders
       expect.stringMatching(/^select "id", "stock" from "products" .* for update$/), // the products, locked

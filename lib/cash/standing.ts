@@ -13,22 +13,20 @@ import type { FulfilmentStep, OrderStatus } from "../db/schema";
  * - `cancelled`: cancelled before it shipped; `returned`: came back to the shop, and cancelled with it
  * - `expired`: nobody confirmed it in time
  */
-export const CASH_STANDINGS = [
-  "waiting_call",
-  "confirmed",
-  "on_its_way",
-  "ready_for_pickup",
-  "handed_over",
-  "delivery_failed",
-  "paid",
-  "cancelled",
-  "returned",
-  "expired",
-] as const;
-export type CashStanding = (typeof CASH_STANDINGS)[number];
+export type CashStanding =
+  | "waiting_call"
+  | "confirmed"
+  | "on_its_way"
+  | "ready_for_pickup"
+  | "handed_over"
+  | "delivery_failed"
+  | "paid"
+  | "cancelled"
+  | "returned"
+  | "expired";
 
 /**
- * Where a cash order stands ({@link CASH_STANDINGS}) by its status and step. A status a cash order never shows its
+ * Where a cash order stands ({@link CashStanding}) by its status and step. A status a cash order never shows its
  * customer (`started`, or an online payment's) reads as waiting for the call.
  */
 export function cashStanding(order: { status: OrderStatus; fulfilment: FulfilmentStep | null }): CashStanding {

@@ -282,11 +282,10 @@ async function ordersToFulfil(db: Db): Promise<Dashboard["toFulfil"]> {
       .orderBy(asc(orders.createdAt), asc(orders.id))
       .limit(LIST_LENGTH),
   ]);
-  const oldest = [
-    // paid_at is set with every move to paid (and backfilled): never null on a paid order.
-    ...paid.map(({ paidAt, createdAt, ...order }) => ({ ...order, since: paidAt ?? createdAt })),
-    ...confirmed.map(({ paidAt, createdAt, ...order }) => ({ ...order, since: createdAt })),
-  ].sort((a, b) => a.since.getTime() - b.since.getTime() || a.id.localeCompare(b.id));
+  // paid_at is set with every move to paid (and backfilled): never null on a paid order, always on a confirmed one.
+  const oldest = [...paid, ...confirmed]
+    .map(({ paidAt, createdAt, ...order }) => ({ ...order, since: paidAt ?? createdAt }))
+    .sort((a, b) => a.since.getTime() - b.since.getTime() || a.id.localeCompare(b.id));
   return { count: counted?.n ?? 0, oldest: oldest.slice(0, LIST_LENGTH) };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cashStanding, cashStillToPay } from "./standing";
+import { cashStanding, cashStillToPay, courierCash } from "./standing";
 
 describe("where a cash order stands, as its customer reads it", () => {
   it("reads the status and the parcel's step together, and asks for the cash until the goods are handed over", () => {
@@ -22,5 +22,13 @@ describe("where a cash order stands, as its customer reads it", () => {
       expect(cashStanding(order)).toBe(standing);
       expect(cashStillToPay(standing)).toBe(toPay);
     }
+  });
+
+  it("tells the courier to collect the total only once the order is confirmed, and never to hand over a cancelled one", () => {
+    expect(courierCash("placed")).toBe("not_confirmed");
+    expect(courierCash("confirmed")).toBe("collect");
+    expect(courierCash("paid")).toBe("collected");
+    expect(courierCash("cancelled")).toBe("cancelled");
+    expect(courierCash("expired")).toBe("cancelled");
   });
 });

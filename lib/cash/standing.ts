@@ -61,3 +61,16 @@ export function cashStanding(order: { status: OrderStatus; fulfilment: Fulfilmen
 export function cashStillToPay(standing: CashStanding): boolean {
   return ["waiting_call", "confirmed", "on_its_way", "ready_for_pickup", "delivery_failed"].includes(standing);
 }
+
+/**
+ * What the delivery note tells the courier about a cash order's money: `collect` its total (confirmed by phone, not
+ * collected yet), `collected` (nothing more to take), `not_confirmed` (placed: not to be sent before the merchant's
+ * call), `cancelled` (cancelled, returned or expired: not to be handed over). Only `collect` and `collected` may be
+ * handed over.
+ */
+export function courierCash(status: OrderStatus): "collect" | "collected" | "not_confirmed" | "cancelled" {
+  if (status === "confirmed") return "collect";
+  if (status === "paid") return "collected";
+  if (status === "placed" || status === "started") return "not_confirmed";
+  return "cancelled";
+}

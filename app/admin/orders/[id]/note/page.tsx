@@ -7,6 +7,7 @@ import { CardMessage } from "@/components/admin/section";
 import { requireAdmin } from "@/lib/admin/auth";
 import { findOrderForAdmin } from "@/lib/admin/orders";
 import { BRAND } from "@/lib/brand";
+import { courierCash } from "@/lib/cash/standing";
 import { getDb } from "@/lib/db/client";
 import { readPickup } from "@/lib/delivery/zones";
 import ar from "@/lib/i18n/messages/ar.json";
@@ -69,10 +70,11 @@ export default async function DeliveryNotePage({ params }: Props) {
   const cash = order.paymentMethod === "cash";
   const paid = order.status === "paid";
   const reference = order.payment?.reference ?? null;
+  const courier = cash ? courierCash(order.status) : null;
   /** What the courier does about money, in both languages, for a cash order; `null` for one paid online. */
   const cashBox = (): React.ReactNode => {
-    if (!cash) return null;
-    if (order.status === "confirmed") {
+    if (!courier) return null;
+    if (courier === "collect") {
       return (
         <span className="block text-2xl leading-snug font-bold" data-testid="delivery-note-collect">
           {tEn("cash.collect", { amount: formatMoney(order.amountMinor, "en") })}
@@ -82,11 +84,11 @@ export default async function DeliveryNotePage({ params }: Props) {
         </span>
       );
     }
-    if (paid) return both("cash.collected");
-    if (order.status === "placed") return both("cash.notConfirmed");
-    return both("cash.cancelled");
+    return both(
+      courier === "collected" ? "cash.collected" : courier === "not_confirmed" ? "cash.notConfirmed" : "cash.cancelled",
+    );
   };
-  const handOver = cash ? order.status === "confirmed" || paid : paid;
+  const handOver = courier ? courier === "collect" || courier === "collected" : paid;
   const row = (key: Key, value: React.ReactNode, testId?: string) => (
     <div className="contents" key={key}>
       <dt className="text-stone-600">{both(key)}</dt>

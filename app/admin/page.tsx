@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
-import { PeriodFigures, SalesByDay } from "@/components/admin/home/figures";
+import { MoneyByWay, PeriodFigures, SalesByDay } from "@/components/admin/home/figures";
 import { homeFormat } from "@/components/admin/home/format";
 import { CheckoutFunnel } from "@/components/admin/home/funnel";
-import { NeedsAttention, ToFulfil } from "@/components/admin/home/orders-panels";
+import { NeedsAttention, ToConfirm, ToFulfil } from "@/components/admin/home/orders-panels";
 import { GatewaysPanel, StockPanel } from "@/components/admin/home/shop-panels";
 import { Notice } from "@/components/admin/section";
 import { requireAdmin } from "@/lib/admin/auth";
@@ -20,9 +20,11 @@ export async function generateMetadata(): Promise<Metadata> {
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 /**
- * The merchant's home: for today, 7 or 30 days (`?period=`), what sold against the period before, paid sales per day,
- * what to ship, what needs a look (and when the payment list was last reconciled), stock, the gateways customers paid with, and the checkout funnel. Reads only. Each
- * part is a component of components/admin/home/.
+ * The merchant's home: for today, 7 or 30 days (`?period=`), what sold against the period before, the money apart by
+ * way of paying (online, cash collected, cash still to collect), paid sales per day, the cash orders to confirm by
+ * phone (first: they expire), what to ship, what needs a look (and when the payment list was last reconciled), stock,
+ * the gateways customers paid with, and the checkout funnel. Reads only. Each part is a component of
+ * components/admin/home/.
  */
 export default async function AdminHome({ searchParams }: Props) {
   await requireAdmin();
@@ -63,8 +65,10 @@ export default async function AdminHome({ searchParams }: Props) {
       {invalid && <Notice tone="warning">{t("badPeriod", { value: badValue ?? "" })}</Notice>}
 
       <PeriodFigures {...dashboard} />
+      <MoneyByWay {...dashboard} />
       <SalesByDay {...dashboard} />
       <div className="grid gap-4 lg:grid-cols-2">
+        <ToConfirm {...dashboard} />
         <ToFulfil {...dashboard} />
         <NeedsAttention {...dashboard} lastReconciledAt={reconciledAt} />
         <StockPanel {...dashboard} />

@@ -3,40 +3,46 @@ import { card, primaryAction } from "../styles";
 
 /**
  * A back-office list's filter and search (a GET form, so it works without JavaScript and its URL can be shared): one
- * select of what to show, a search field with its hint, "Apply" and "Clear" (the list's own path).
+ * select of what to show (and any `more` selects, each with its own label), a search field with its hint, "Apply" and
+ * "Clear" (the list's own path).
  */
 export function ListSearchForm({
   path,
   filter,
+  more = [],
   search,
   labels,
 }: {
   path: string;
   /** The select: its field name, its value now, and its options (value → label); "" shows everything. */
-  filter: { name: string; value: string; options: { value: string; label: string }[] };
+  filter: Select;
+  /** More selects beside it, each with its label and the text of its "" option. */
+  more?: (Select & { label: string; all: string })[];
   search: { value: string };
   labels: { show: string; all: string; search: string; searchHint: string; apply: string; clear: string };
 }) {
   return (
     <form method="get" action={path} className={`mt-4 flex flex-wrap items-end gap-3 ${card} p-4`}>
-      <div>
-        <label htmlFor={filter.name} className="block text-sm font-medium">
-          {labels.show}
-        </label>
-        <select
-          id={filter.name}
-          name={filter.name}
-          defaultValue={filter.value}
-          className="mt-1 rounded-lg border border-stone-300 bg-white px-3 py-2"
-        >
-          <option value="">{labels.all}</option>
-          {filter.options.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      {[{ ...filter, label: labels.show, all: labels.all }, ...more].map((select) => (
+        <div key={select.name}>
+          <label htmlFor={select.name} className="block text-sm font-medium">
+            {select.label}
+          </label>
+          <select
+            id={select.name}
+            name={select.name}
+            defaultValue={select.value}
+            className="mt-1 rounded-lg border border-stone-300 bg-white px-3 py-2"
+          >
+            <option value="">{select.all}</option>
+            {select.options.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      ))}
       <div className="min-w-56 flex-1">
         <label htmlFor="q" className="block text-sm font-medium">
           {labels.search}
@@ -67,4 +73,11 @@ export function ListSearchForm({
       </div>
     </form>
   );
+}
+
+/** A select of the form: its field name, its value now, and its options (value → label). */
+interface Select {
+  name: string;
+  value: string;
+  options: { value: string; label: string }[];
 }

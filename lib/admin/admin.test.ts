@@ -418,6 +418,10 @@ describe("orders in the back office", () => {
       "delivery_landmark",
       "second_phone",
       "delivery_fee",
+      "payment_method",
+      "collected",
+      "collected_by",
+      "collected_at",
     ]);
     expect(row).toMatchObject({
       0: order!.id,

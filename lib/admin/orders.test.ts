@@ -182,6 +182,10 @@ describe("the CSV as the merchant opens it", () => {
       "delivery_landmark",
       "second_phone",
       "delivery_fee",
+      "payment_method",
+      "collected",
+      "collected_by",
+      "collected_at",
     ]);
     expect(row(byWebhook.id)).toEqual({
       order: byWebhook.id,
@@ -208,6 +212,10 @@ describe("the CSV as the merchant opens it", () => {
       delivery_landmark: "",
       second_phone: "",
       delivery_fee: "",
+      payment_method: "online",
+      collected: "",
+      collected_by: "",
+      collected_at: "",
     });
     expect(row(byMark.id)).toMatchObject({
       status: "paid",
@@ -254,6 +262,47 @@ describe("the CSV as the merchant opens it", () => {
       delivery_fee: "35.00",
     });
     expect(row(pickup.id)).toMatchObject({ delivery_method: "pickup", delivery_city: "", delivery_fee: "" });
+  });
+
+  it("ends with the way of paying and, for a cash order, the cash collected, who recorded it and when", async () => {
+    const collectedAt = new Date("2026-11-24T22:30:00Z");
+    const cash = await storeOrder(t.db, {
+      paymentMethod: "cash",
+      status: "paid",
+      amountMinor: 7750,
+      confirmBy: null,
+      fulfilment: "delivered",
+      fulfilledAt: new Date("2026-11-24T21:00:00Z"),
+      collectedMinor: 7750,
+      collectedBy: "owner@medina.example",
+      paidAt: collectedAt,
+    });
+    const toCollect = await storeOrder(t.db, { paymentMethod: "cash", status: "confirmed", confirmBy: null });
+    const online = await storeOrder(t.db, { status: "paid", paidAt: collectedAt });
+    const { header, row } = await exported();
+    // Appended: the columns before stay where a spreadsheet built on them reads them.
+    expect(header!.slice(-5)).toEqual(["delivery_fee", "payment_method", "collected", "collected_by", "collected_at"]);
+    expect(row(cash.id)).toMatchObject({
+      status: "paid",
+      payment_method: "cash",
+      collected: "77.50",
+      collected_by: "owner@medina.example",
+      collected_at: "2026-11-25 00:30:00",
+    });
+    expect(row(toCollect.id)).toMatchObject({
+      status: "confirmed",
+      payment_method: "cash",
+      collected: "",
+      collected_by: "",
+      collected_at: "",
+    });
+    expect(row(online.id)).toMatchObject({ payment_method: "online", collected: "", collected_at: "" });
+    // The list's filters narrow the export as they narrow the list.
+    const onlyCollected = await exported({ cash: "collected" });
+    expect(() => onlyCollected.row(cash.id)).not.toThrow();
+    expect(() => onlyCollected.row(toCollect.id)).toThrow();
+    expect(parseOrderListQuery({ pay: "cash", cash: "to_confirm" }).query).toEqual({ pay: "cash", cash: "to_confirm" });
+    expect(parseOrderListQuery({ pay: "cheque", cash: "lost" }).ignored).toEqual(["pay", "cash"]);
   });
 
   it("opens in a spreadsheet with the Arabic intact, phones as text, totals as numbers and Libya's times as times", async () => {

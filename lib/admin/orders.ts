@@ -10,6 +10,7 @@ import { normaliseLibyanMobile } from "../phone";
 import {
   ORDER_FLAGS,
   ORDER_STATUSES,
+  PAYMENT_METHODS,
   orderEvents,
   orderLines,
   orders,
@@ -20,8 +21,11 @@ import {
   type OrderRow,
 } from "../db/schema";
 import {
+  CASH_STATES,
+  cashIn,
   confirmationOverdue,
   emailFailed,
+  paidBy,
   paidWithGateway,
   paidWithin,
   paymentCreated,
@@ -101,6 +105,9 @@ const listQuerySchema = z.object({
     .optional(),
   // Orders with this flag not yet resolved (the dashboard's "needs a look", by reason).
   flag: z.enum(ORDER_FLAGS).optional(),
+  // How the order is paid for (online, cash on delivery), and where a cash order stands (lib/dashboard/conditions.ts).
+  pay: z.enum(PAYMENT_METHODS).optional(),
+  cash: z.enum(CASH_STATES).optional(),
 });
 export type OrderListQuery = z.infer<typeof listQuerySchema>;
 
@@ -123,10 +130,10 @@ export function dashboardFilters({ paid, created, gateway, flag }: OrderListQuer
 }
 
 /** What narrows the list (and the export): all of the query string but the page's edge. */
-type ListFilter = Pick<OrderListQuery, "status" | "q" | "paid" | "created" | "gateway" | "flag">;
+type ListFilter = Pick<OrderListQuery, "status" | "q" | "paid" | "created" | "gateway" | "flag" | "pay" | "cash">;
 
 /** The SQL condition for a filter and a search; the search picks its column by the shape of what was typed. */
-function conditions({ status, q, paid, created, gateway, flag }: ListFilter): SQL | undefined {
+function conditions({ status, q, paid, created, gateway, flag, pay, cash }: ListFilter): SQL | undefined {
   const parts: (SQL | undefined)[] = [];
   if (status === "flagged") parts.push(hasUnresolvedFlag());
   else if (status === "to_fulfil") parts.push(toFulfil());
@@ -137,6 +144,8 @@ function conditions({ status, q, paid, created, gateway, flag }: ListFilter): SQ
   if (paid) parts.push(paidWithin(paid));
   if (created) parts.push(startedWithin(created));
   if (gateway) parts.push(and(eq(orders.status, "paid"), paidWithGateway(gateway)));
+  if (pay) parts.push(paidBy(pay));
+  if (cash) parts.push(cashIn(cash));
   if (flag)
     parts.push(
       hasUnresolvedFlag(),
@@ -367,6 +376,10 @@ const CSV_COLUMNS: readonly string[] = [
   "delivery_landmark",
   "second_phone",
   "delivery_fee",
+  "payment_method",
+  "collected",
+  "collected_by",
+  "collected_at",
 ];
 
 /** The export's file name: `orders-<the merchant's day>.csv`. */
@@ -388,7 +401,9 @@ const EXPORT_BATCH = 250;
  * reference are those of the event that made the order paid ({@link paymentRecord}). Then the goods' way: the step it
  * is at (`fulfilment`), how it is delivered (`delivery` or `pickup`; empty: nothing to deliver), the city (its English
  * name as sold), the area and street, the landmark, the second phone, and the delivery fee (a decimal, part of
- * `amount`; empty unless delivered to an address).
+ * `amount`; empty unless delivered to an address). Then the way it is paid for (`online` or `cash`) and, for a cash
+ * order whose cash the courier handed over, how much (a decimal), the admin who recorded it and when (Libya's clock);
+ * empty otherwise.
  * @param done called once when the stream ends (read whole, failed, or cancelled by the reader).
  */
 export function exportOrdersCsv(db: Db, query: ListFilter, done?: (error?: Error) => void): ReadableStream<Uint8Array> {
@@ -459,6 +474,11 @@ async function* exportRows(db: Db, query: ListFilter): AsyncGenerator<string[][]
         order.deliveryLandmark ?? "",
         keepAsText(order.secondPhone ?? ""),
         order.deliveryMethod === "delivery" ? toWireAmount(order.deliveryFeeMinor) : "",
+        order.paymentMethod,
+        order.collectedMinor === null ? "" : toWireAmount(order.collectedMinor),
+        order.collectedBy ?? "",
+        // A cash order is paid when its cash is collected: paid_at is the collection's time.
+        order.collectedMinor !== null && order.paidAt ? tripoliTime(order.paidAt) : "",
       ];
     });
     const last = batch.at(-1)!;

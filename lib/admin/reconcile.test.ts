@@ -250,6 +250,41 @@ describe("paid orders the list lacks", () => {
     expect([after.id, before.id].some((id) => plan!.missing.some((order) => order.id === id))).toBe(false);
   });
 
+  it("never holds a cash order: a payment naming one matches nothing, and its collection is never missing", async () => {
+    // Collected at 10:00 on 4 March 2025 (Tripoli), its move to paid an event as the online ones have.
+    const cash = await storeOrder(t.db, {
+      paymentMethod: "cash",
+      status: "paid",
+      amountMinor: 1875,
+      confirmBy: null,
+      createdAt: new Date("2025-03-03T09:00:00Z"),
+      collectedMinor: 1875,
+      collectedBy: ADMIN,
+      paidAt: new Date("2025-03-04T08:00:00Z"),
+    });
+    await t.db.insert(orderEvents).values({
+      orderId: cash.id,
+      type: "cash_collected",
+      data: { from: "confirmed", to: "paid", by: ADMIN, amountMinor: 1875 },
+      at: new Date("2025-03-04T08:00:00Z"),
+    });
+    // An expired cash order named by its number: marking it paid would call cash paid that no courier brought.
+    const expired = await storeOrder(t.db, { paymentMethod: "cash", status: "expired", amountMinor: 1875 });
+    const before = await snapshot([cash.id, expired.id]);
+    const list = await listOf(
+      [
+        "Order,Amount,Reference,Date",
+        `${expired.id},18.75,TXN-C1,04/03/2025`,
+        `${cash.id},18.75,TXN-C2,04/03/2025`,
+      ].join("\n"),
+    );
+    const plan = await planReconciliation(t.db, list);
+    expect(plan!.rows.map((row) => row.outcome)).toEqual(["no_order", "no_order"]);
+    expect(plan!.missing.map((order) => order.id)).not.toContain(cash.id);
+    expect(await applyPaymentList(t.db, list, ADMIN)).toEqual({ outcome: "nothing_to_apply", marked: 0 });
+    expect(await snapshot([cash.id, expired.id])).toEqual(before);
+  });
+
   it("cannot be told without dates", async () => {
     const plan = await planReconciliation(t.db, await listOf("token,amount,reference\npt-x,1,A"));
     expect(plan).toMatchObject({ days: null, missing: [], moreMissing: false });

@@ -36,6 +36,10 @@ import { MAX_LIST_BYTES, readPaymentList, type ListedPayment, type ListProblem }
  * Applying twice changes nothing: paid orders are not marked again, and a mark that finds its order already paid (a
  * racing apply, a webhook meanwhile) writes nothing ({@link settle}). The page also lists the paid orders within the
  * list's days that the list lacks.
+ *
+ * Cash-on-delivery orders never reach the payment service, so its list never holds them: a payment naming one by its
+ * order number matches nothing (`no_order`, never a mark that would call cash paid), and a collected cash order is
+ * never among the paid orders the list lacks.
  */
 
 /** List ids: `lst_` and 16 base-32 characters, checked before any query. */
@@ -166,7 +170,9 @@ export async function planReconciliation(db: Db, listId: string): Promise<Reconc
             amountMinor: orders.amountMinor,
           })
           .from(orders)
-          .where(or(inArray(orders.paymentToken, tokens), inArray(orders.id, ids)));
+          .where(
+            and(eq(orders.paymentMethod, "online"), or(inArray(orders.paymentToken, tokens), inArray(orders.id, ids))),
+          );
   const byToken = new Map(found.flatMap((order) => (order.paymentToken ? [[order.paymentToken, order]] : [])));
   const byId = new Map(found.map((order) => [order.id, order]));
   // Orders this list has marked paid already: their mark names it.
@@ -225,7 +231,7 @@ export async function planReconciliation(db: Db, listId: string): Promise<Reconc
 }
 
 /**
- * Paid orders whose payment was confirmed (or marked) on the merchant's days `from`–`to` (lib/time.ts), other than
+ * Orders paid online whose payment was confirmed (or marked) on the merchant's days `from`–`to` (lib/time.ts), other than
  * `listed`: at most {@link MISSING_LIMIT} + 1, oldest first. The day is the move to paid's, from the order's events.
  */
 async function paidOrdersNotListed(
@@ -246,7 +252,7 @@ async function paidOrdersNotListed(
       select min(e.at) as at from ${orderEvents} e
       where e.order_id = o.id and e.data->>'to' = 'paid' and e.data->>'from' <> 'paid'
     ) paid
-    where o.status = 'paid'
+    where o.status = 'paid' and o.payment_method = 'online'
       -- An order is placed at most a payment page's lifetime before it is paid, but a late confirmation can come
       -- days later: the index on (status, created_at) narrows, the move's own day decides.
       and o.created_at >= (${days.from}::date - 31)::timestamp at time zone ${zone}

@@ -1,6 +1,6 @@
 import "server-only";
-import { and, eq, gte, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
-import { orders } from "../db/schema";
+import { and, eq, gte, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { orders, type PaymentMethodName } from "../db/schema";
 import { CONFIRMATION_GRACE_MS } from "../orders/settle";
 import type { DayRange } from "../time";
 
@@ -19,9 +19,41 @@ export function startedWithin(range: Pick<DayRange, "start" | "end">): SQL {
   return and(gte(orders.createdAt, range.start), lt(orders.createdAt, range.end))!;
 }
 
-/** Paid orders whose goods have not reached the customer yet (no last step: `fulfilled_at` is null). */
+/**
+ * Orders whose goods have not reached the customer yet (no last step: `fulfilled_at` is null) and may go: paid ones,
+ * and cash orders the merchant confirmed by phone (their cash is collected at the door, after the goods move).
+ */
 export function toFulfil(): SQL {
-  return and(eq(orders.status, "paid"), isNull(orders.fulfilledAt))!;
+  return and(or(eq(orders.status, "paid"), eq(orders.status, "confirmed")), isNull(orders.fulfilledAt))!;
+}
+
+/** Orders paid for, or to be paid for, one way (`orders.payment_method`: online, or cash on delivery). */
+export function paidBy(way: PaymentMethodName): SQL {
+  return eq(orders.paymentMethod, way);
+}
+
+/**
+ * Where a cash order stands, as the orders list filters it (`cash=`) and the home counts it:
+ * - `to_confirm`: placed, waiting for the merchant's call (its units held until `confirm_by`)
+ * - `confirmed`: the merchant reached the customer, and the cash is not collected yet (on its way, delivered, or back
+ *   from a failed delivery): the home's "cash to collect"
+ * - `collected`: the courier handed the cash over (the order is `paid`)
+ * - `delivery_failed`: out for delivery and not handed over, waiting to go out again
+ * - `cancelled`: cancelled before it shipped, or returned to the shop (`fulfilment = 'returned'`)
+ */
+export const CASH_STATES = ["to_confirm", "confirmed", "collected", "delivery_failed", "cancelled"] as const;
+export type CashState = (typeof CASH_STATES)[number];
+
+/** Cash orders in `state` ({@link CASH_STATES}). */
+export function cashIn(state: CashState): SQL {
+  const where = {
+    to_confirm: eq(orders.status, "placed"),
+    confirmed: eq(orders.status, "confirmed"),
+    collected: eq(orders.status, "paid"),
+    delivery_failed: and(eq(orders.status, "confirmed"), eq(orders.fulfilment, "delivery_failed")),
+    cancelled: eq(orders.status, "cancelled"),
+  }[state];
+  return and(paidBy("cash"), where)!;
 }
 
 /**
@@ -46,11 +78,14 @@ export function paymentCreated(): SQL {
 }
 
 /**
- * Paid orders by the gateway the service says was used (`paid_gateway`); {@link UNKNOWN_GATEWAY} for those it never
- * named (a mark as paid, or a delivery without one).
+ * Orders paid online by the gateway the service says was used (`paid_gateway`); {@link UNKNOWN_GATEWAY} for those it
+ * never named (a mark as paid, or a delivery without one). Cash orders never name one, and are never among them.
  */
 export function paidWithGateway(gateway: string): SQL {
-  return gateway === UNKNOWN_GATEWAY ? isNull(orders.paidGateway) : eq(orders.paidGateway, gateway);
+  return and(
+    paidBy("online"),
+    gateway === UNKNOWN_GATEWAY ? isNull(orders.paidGateway) : eq(orders.paidGateway, gateway),
+  )!;
 }
 
 /**

@@ -182,9 +182,9 @@ describe("the dashboard's figures", () => {
     ]);
     // By gateway, most sales first: none named 4,000 (1), Sadad 3,500 (2), MOAMALAT 1,750 (2).
     expect(week.gateways).toEqual([
-      { gateway: null, orders: 1, salesMinor: 4_000 },
-      { gateway: "sadad", orders: 2, salesMinor: 3_500 },
-      { gateway: "moamalat", orders: 2, salesMinor: 1_750 },
+      { way: "online", gateway: null, orders: 1, salesMinor: 4_000 },
+      { way: "online", gateway: "sadad", orders: 2, salesMinor: 3_500 },
+      { way: "online", gateway: "moamalat", orders: 2, salesMinor: 1_750 },
     ]);
     const month = await loadDashboard(t.db, "30d", NOW);
     // 27 October – 25 November: the week's 9,250 and the flagged 3,000; 1 October is before it.

@@ -1,10 +1,19 @@
 import "server-only";
-import { asc, count, desc, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import { stockAlerts, type StockAlert } from "../catalog/back-office";
 import type { Db } from "../db/client";
-import { orders, type DeliveryMethod, type OrderFlag, type OrderStatus } from "../db/schema";
+import { orders, type DeliveryMethod, type OrderFlag, type OrderStatus, type PaymentMethodName } from "../db/schema";
 import { effectiveStatus, effectiveStatusIs } from "../payment-page";
-import { confirmationOverdue, emailFailed, paidWithin, paymentCreated, startedWithin, toFulfil } from "./conditions";
+import {
+  cashIn,
+  confirmationOverdue,
+  emailFailed,
+  paidBy,
+  paidWithin,
+  paymentCreated,
+  startedWithin,
+  toFulfil,
+} from "./conditions";
 import { TIME_ZONE } from "../time";
 import { periodBounds, type Period, type PeriodBounds } from "./period";
 
@@ -13,7 +22,9 @@ import { periodBounds, type Period, type PeriodBounds } from "./period";
  * aggregate over indexed columns (lib/db/schema.ts: `orders_paid_at`, `orders_to_fulfil`,
  * `orders_needing_attention_created`, `orders_created`, `email_outbox_failed`), never orders loaded into memory; the
  * figures are read in parallel. Money is integer minor units (1/100 LYD). A sale is a paid order, counted on the
- * Tripoli day it became paid (`orders.paid_at`); cancelled, expired, failed and unconfirmed orders are never sales.
+ * Tripoli day it became paid (`orders.paid_at`); cancelled, expired, failed and unconfirmed orders are never sales. A
+ * cash-on-delivery order becomes paid when the merchant records the cash the courier collected: it is a sale that day,
+ * never when it was placed, confirmed or delivered; until then a confirmed one is "cash to collect".
  * Every function expects its caller to have checked the admin (lib/admin/auth.ts). Reads only.
  */
 
@@ -32,10 +43,39 @@ export interface DaySales {
   orders: number;
 }
 
-/** A paid order waiting for its goods to reach the customer. */
+/** Money in, or to come in: how much (minor units) in how many orders. */
+interface Takings {
+  amountMinor: number;
+  orders: number;
+}
+
+/**
+ * The period's sales by the way they were paid — online (the payment service), or cash the courier collected (by the
+ * day it was collected) — and the cash still to collect now: the confirmed cash orders' totals, whatever the period.
+ */
+interface MoneyByWay {
+  online: Takings;
+  cashCollected: Takings;
+  cashToCollect: Takings;
+}
+
+/**
+ * An order waiting for its goods to reach the customer: a paid one (`since` is when it was paid), or a cash order the
+ * merchant confirmed (`since` is when it was placed; its cash is collected at the door).
+ */
 interface OrderToFulfil {
   id: string;
-  paidAt: Date;
+  way: PaymentMethodName;
+  since: Date;
+  amountMinor: number;
+  fullName: string | null;
+  deliveryMethod: DeliveryMethod | null;
+}
+
+/** A cash order waiting for the merchant's call, which expires at `confirmBy` if nobody calls. */
+interface OrderToConfirm {
+  id: string;
+  confirmBy: Date;
   amountMinor: number;
   fullName: string | null;
   deliveryMethod: DeliveryMethod | null;
@@ -52,8 +92,12 @@ interface OrderToLookAt {
   reasons: AttentionReason[];
 }
 
-/** Paid orders of the period by the gateway the service says was used (`null`: none named). */
+/**
+ * Paid orders of the period by the way they were paid and, online, by the gateway the service says was used (`null`:
+ * none named, and always for cash).
+ */
 interface GatewayShare {
+  way: PaymentMethodName;
   gateway: string | null;
   orders: number;
   salesMinor: number;
@@ -77,8 +121,11 @@ interface Funnel {
 export interface Dashboard {
   bounds: PeriodBounds;
   sales: { current: Sales; previous: Sales };
+  money: MoneyByWay;
   /** Every day of the period, oldest first, zero on a day with no sale. */
   days: DaySales[];
+  /** Cash orders waiting for the merchant's call, the nearest deadline first: the first thing to do. */
+  toConfirm: { count: number; oldest: OrderToConfirm[] };
   toFulfil: { count: number; oldest: OrderToFulfil[] };
   attention: { count: number; byReason: Partial<Record<AttentionReason, number>>; orders: OrderToLookAt[] };
   stock: { soldOut: number; low: number; products: StockAlert[] };
@@ -90,21 +137,22 @@ export interface Dashboard {
 const LIST_LENGTH = 5;
 
 /**
- * Everything the home shows for `period` at `now`, in parallel: eight queries, each one aggregate.
+ * Everything the home shows for `period` at `now`, in parallel, each part an aggregate or a few rows of an index.
  * @throws the database's error when it cannot read.
  */
 export async function loadDashboard(db: Db, period: Period, now = new Date()): Promise<Dashboard> {
   const bounds = periodBounds(period, now);
-  const [sales, days, fulfil, attention, stock, gateways, funnel] = await Promise.all([
+  const [{ sales, money }, days, toConfirm, fulfil, attention, stock, gateways, funnel] = await Promise.all([
     salesFigures(db, bounds),
     salesByDay(db, bounds),
+    ordersToConfirm(db),
     ordersToFulfil(db),
     ordersToLookAt(db, now),
     stockAlerts(db, { limit: LIST_LENGTH, now }),
     gatewayShares(db, bounds),
     checkoutFunnel(db, bounds, now),
   ]);
-  return { bounds, sales, days, toFulfil: fulfil, attention, stock, gateways, funnel };
+  return { bounds, sales, money, days, toConfirm, toFulfil: fulfil, attention, stock, gateways, funnel };
 }
 
 const sales = (salesMinor: number, orderCount: number): Sales => ({
@@ -113,23 +161,51 @@ const sales = (salesMinor: number, orderCount: number): Sales => ({
   averageMinor: orderCount === 0 ? 0 : Math.round(salesMinor / orderCount),
 });
 
-/** Paid sales of the period and of the one before it, in one pass over `orders_paid_at`. */
-async function salesFigures(db: Db, { current, previous }: PeriodBounds): Promise<Dashboard["sales"]> {
+/**
+ * Paid sales of the period and of the one before it, and the period's by way of paying, in one pass over
+ * `orders_paid_at`; and the cash still to collect, over `orders_cash_confirmed`.
+ */
+async function salesFigures(db: Db, { current, previous }: PeriodBounds): Promise<Pick<Dashboard, "sales" | "money">> {
   const inCurrent = sql`${orders.paidAt} >= ${current.start}`;
-  const [row] = await db
-    .select({
-      currentSales: sql<number>`coalesce(sum(${orders.amountMinor}) filter (where ${inCurrent}), 0)`.mapWith(Number),
-      currentOrders: sql<number>`count(*) filter (where ${inCurrent})`.mapWith(Number),
-      previousSales: sql<number>`coalesce(sum(${orders.amountMinor}) filter (where not ${inCurrent}), 0)`.mapWith(
-        Number,
-      ),
-      previousOrders: sql<number>`count(*) filter (where not ${inCurrent})`.mapWith(Number),
-    })
-    .from(orders)
-    .where(paidWithin({ start: previous.start, end: current.end }));
+  const summed = (condition: SQL) =>
+    sql<number>`coalesce(sum(${orders.amountMinor}) filter (where ${condition}), 0)`.mapWith(Number);
+  const counted = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
+  const online = and(inCurrent, paidBy("online"))!;
+  const cash = and(inCurrent, paidBy("cash"))!;
+  const [[row], [toCollect]] = await Promise.all([
+    db
+      .select({
+        currentSales: sql<number>`coalesce(sum(${orders.amountMinor}) filter (where ${inCurrent}), 0)`.mapWith(Number),
+        currentOrders: sql<number>`count(*) filter (where ${inCurrent})`.mapWith(Number),
+        previousSales: sql<number>`coalesce(sum(${orders.amountMinor}) filter (where not ${inCurrent}), 0)`.mapWith(
+          Number,
+        ),
+        previousOrders: sql<number>`count(*) filter (where not ${inCurrent})`.mapWith(Number),
+        onlineSales: summed(online),
+        onlineOrders: counted(online),
+        cashSales: summed(cash),
+        cashOrders: counted(cash),
+      })
+      .from(orders)
+      .where(paidWithin({ start: previous.start, end: current.end })),
+    db
+      .select({
+        amountMinor: sql<number>`coalesce(sum(${orders.amountMinor}), 0)`.mapWith(Number),
+        orders: count(),
+      })
+      .from(orders)
+      .where(cashIn("confirmed")),
+  ]);
   return {
-    current: sales(row?.currentSales ?? 0, row?.currentOrders ?? 0),
-    previous: sales(row?.previousSales ?? 0, row?.previousOrders ?? 0),
+    sales: {
+      current: sales(row?.currentSales ?? 0, row?.currentOrders ?? 0),
+      previous: sales(row?.previousSales ?? 0, row?.previousOrders ?? 0),
+    },
+    money: {
+      online: { amountMinor: row?.onlineSales ?? 0, orders: row?.onlineOrders ?? 0 },
+      cashCollected: { amountMinor: row?.cashSales ?? 0, orders: row?.cashOrders ?? 0 },
+      cashToCollect: { amountMinor: toCollect?.amountMinor ?? 0, orders: toCollect?.orders ?? 0 },
+    },
   };
 }
 
@@ -150,30 +226,67 @@ async function salesByDay(db: Db, { current, days }: PeriodBounds): Promise<DayS
 }
 
 /**
- * How many paid orders wait for their goods to reach the customer (counted from the partial index `orders_to_fulfil`
- * alone), and the oldest payments among them (read from it in order, a few rows).
+ * How many cash orders wait for the merchant's call, and those whose deadline comes first (the partial index
+ * `orders_cash_to_confirm`, in order, a few rows).
  */
-async function ordersToFulfil(db: Db): Promise<Dashboard["toFulfil"]> {
+async function ordersToConfirm(db: Db): Promise<Dashboard["toConfirm"]> {
   const [[counted], rows] = await Promise.all([
-    db.select({ n: count() }).from(orders).where(toFulfil()),
+    db.select({ n: count() }).from(orders).where(cashIn("to_confirm")),
     db
       .select({
         id: orders.id,
-        paidAt: orders.paidAt,
+        confirmBy: orders.confirmBy,
         amountMinor: orders.amountMinor,
         fullName: orders.fullName,
         deliveryMethod: orders.deliveryMethod,
       })
       .from(orders)
-      .where(toFulfil())
-      .orderBy(asc(orders.paidAt), asc(orders.id))
+      .where(cashIn("to_confirm"))
+      .orderBy(asc(orders.confirmBy), asc(orders.id))
       .limit(LIST_LENGTH),
   ]);
   return {
     count: counted?.n ?? 0,
-    // paid_at is set with every move to paid (and backfilled): never null on a paid order.
-    oldest: rows.map((order) => ({ ...order, paidAt: order.paidAt ?? new Date(0) })),
+    // A placed order always has its deadline (the database's check `orders_placed_has_deadline`).
+    oldest: rows.map((order) => ({ ...order, confirmBy: order.confirmBy ?? new Date(0) })),
   };
+}
+
+/**
+ * How many orders wait for their goods to reach the customer ({@link toFulfil}), and the oldest among them: the paid
+ * ones by when they were paid (the partial index `orders_to_fulfil`, in order) and the confirmed cash orders by when
+ * they were placed (`orders_cash_confirmed`), a few rows of each, merged.
+ */
+async function ordersToFulfil(db: Db): Promise<Dashboard["toFulfil"]> {
+  const columns = {
+    id: orders.id,
+    way: orders.paymentMethod,
+    paidAt: orders.paidAt,
+    createdAt: orders.createdAt,
+    amountMinor: orders.amountMinor,
+    fullName: orders.fullName,
+    deliveryMethod: orders.deliveryMethod,
+  };
+  const [[counted], paid, confirmed] = await Promise.all([
+    db.select({ n: count() }).from(orders).where(toFulfil()),
+    db
+      .select(columns)
+      .from(orders)
+      .where(and(toFulfil(), eq(orders.status, "paid")))
+      .orderBy(asc(orders.paidAt), asc(orders.id))
+      .limit(LIST_LENGTH),
+    db
+      .select(columns)
+      .from(orders)
+      .where(and(toFulfil(), eq(orders.status, "confirmed")))
+      .orderBy(asc(orders.createdAt), asc(orders.id))
+      .limit(LIST_LENGTH),
+  ]);
+  // paid_at is set with every move to paid (and backfilled): never null on a paid order, always on a confirmed one.
+  const oldest = [...paid, ...confirmed]
+    .map(({ paidAt, createdAt, ...order }) => ({ ...order, since: paidAt ?? createdAt }))
+    .sort((a, b) => a.since.getTime() - b.since.getTime() || a.id.localeCompare(b.id));
+  return { count: counted?.n ?? 0, oldest: oldest.slice(0, LIST_LENGTH) };
 }
 
 /**
@@ -237,15 +350,15 @@ async function ordersToLookAt(db: Db, now: Date): Promise<Dashboard["attention"]
   };
 }
 
-/** The period's paid orders and sales by gateway, most sales first. */
+/** The period's paid orders and sales by way of paying and gateway (cash is one row), most sales first. */
 async function gatewayShares(db: Db, { current }: PeriodBounds): Promise<GatewayShare[]> {
   const salesMinor = sql<number>`sum(${orders.amountMinor})`.mapWith(Number);
   return db
-    .select({ gateway: orders.paidGateway, orders: count(), salesMinor })
+    .select({ way: orders.paymentMethod, gateway: orders.paidGateway, orders: count(), salesMinor })
     .from(orders)
     .where(paidWithin(current))
-    .groupBy(orders.paidGateway)
-    .orderBy(desc(salesMinor), asc(orders.paidGateway));
+    .groupBy(orders.paymentMethod, orders.paidGateway)
+    .orderBy(desc(salesMinor), asc(orders.paymentMethod), asc(orders.paidGateway));
 }
 
 /** The funnel of the checkouts started in the period (see {@link Funnel}), in one pass over `orders_created`. */

@@ -85,6 +85,23 @@ describe("the order a link opens", () => {
     return { id, paymentToken, zone: zone! };
   }
 
+  it("says a cash order is paid in cash, with its fee and the deadline of the merchant's call", async () => {
+    const confirmBy = new Date("2026-11-27T10:00:00Z");
+    const { id } = await storeOrder(t.db, {
+      paymentMethod: "cash",
+      status: "placed",
+      amountMinor: 7750,
+      cashFeeMinor: 250,
+      confirmBy,
+    });
+    expect(await findOrderByLink(t.db, id, orderLinkKey(id, SECRET), SECRET)).toMatchObject({
+      status: "placed",
+      paymentMethod: "cash",
+      cashFeeMinor: 250,
+      confirmBy,
+    });
+  });
+
   it("shows its status, lines, total, city and step, and nothing that names or reaches the customer", async () => {
     const { id, paymentToken, zone } = await deliveredOrder();
     const order = await findOrderByLink(t.db, id, orderLinkKey(id, SECRET), SECRET);
@@ -98,6 +115,9 @@ describe("the order a link opens", () => {
       deliveryCityAr: zone.nameAr,
       deliveryFeeMinor: zone.feeMinor,
       fulfilment: "out_for_delivery",
+      paymentMethod: "online",
+      cashFeeMinor: 0,
+      confirmBy: null,
       lines: [{ name: "Olive oil", unitMinor: 4250, quantity: 2 }],
     });
     const shown = JSON.stringify(order);

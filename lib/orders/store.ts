@@ -59,7 +59,8 @@ export async function findCustomerOrder(db: Db, id: string, sessionId: string): 
 
 /**
  * What the page opened by an order's signed link shows (lib/orders/order-link.ts): its status, lines and total, the
- * delivery method and city, and where its goods are. Nothing that names or reaches the customer (name, phone,
+ * delivery method and city, where its goods are, and how it is paid for (a cash order's fee and the deadline of the
+ * merchant's call). Nothing that names or reaches the customer (name, phone,
  * e-mail, street address, landmark), nor the payment page's address: a link may be forwarded.
  */
 export type LinkedOrder = Pick<
@@ -73,6 +74,9 @@ export type LinkedOrder = Pick<
   | "deliveryCityAr"
   | "deliveryFeeMinor"
   | "fulfilment"
+  | "paymentMethod"
+  | "cashFeeMinor"
+  | "confirmBy"
 > & { lines: Pick<OrderLineRow, "name" | "unitMinor" | "quantity">[] };
 
 /**
@@ -94,6 +98,9 @@ export async function findLinkedOrder(db: Db, id: string): Promise<LinkedOrder |
       deliveryCityAr: orders.deliveryCityAr,
       deliveryFeeMinor: orders.deliveryFeeMinor,
       fulfilment: orders.fulfilment,
+      paymentMethod: orders.paymentMethod,
+      cashFeeMinor: orders.cashFeeMinor,
+      confirmBy: orders.confirmBy,
     })
     .from(orders)
     .where(and(eq(orders.id, id), notInArray(orders.status, [...NEVER_SHOWN])));

@@ -3,6 +3,7 @@ import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { EmptyState } from "@/components/empty-state";
 import { ShopLink } from "@/components/shop-link";
 import { readOrUnavailable } from "@/components/database-unavailable";
+import { cashStanding } from "@/lib/cash/standing";
 import { getDb } from "@/lib/db/client";
 import { formatMoney } from "@/lib/money";
 import { listCustomerOrders } from "@/lib/orders/store";
@@ -12,7 +13,10 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("meta"))("orders"), robots: { index: false } };
 }
 
-/** "Your orders": the orders this browser session placed, newest first, with their status. */
+/**
+ * "Your orders": the orders this browser session placed, newest first, with their status (a cash order's: where it
+ * stands, lib/cash/standing.ts).
+ */
 export default async function OrdersPage() {
   const [session, locale, format, t] = await Promise.all([
     getSession(),
@@ -47,7 +51,9 @@ export default async function OrdersPage() {
               </span>
               <span className="whitespace-nowrap">{formatMoney(order.amountMinor, locale)}</span>
               <span className="rounded-full bg-sand-100 px-2.5 py-0.5 text-sm" data-testid="order-status">
-                {t(`statuses.${order.status}`)}
+                {order.paymentMethod === "cash"
+                  ? t(`cashStatuses.${cashStanding(order)}`)
+                  : t(`statuses.${order.status}`)}
               </span>
             </ShopLink>
           </li>

@@ -15,7 +15,8 @@ import {
 } from "@/lib/admin/orders";
 import { getDb } from "@/lib/db/client";
 import { orderLabels } from "@/components/admin/labels";
-import { UNKNOWN_GATEWAY } from "@/lib/dashboard/conditions";
+import { CASH_STATES, UNKNOWN_GATEWAY } from "@/lib/dashboard/conditions";
+import { PAYMENT_METHODS } from "@/lib/db/schema";
 import { tripoliMidnight } from "@/lib/time";
 import { formatMoney } from "@/lib/money";
 import { ListSearchForm } from "@/components/admin/list-search-form";
@@ -26,11 +27,13 @@ export async function generateMetadata(): Promise<Metadata> {
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-/** A link to the list (or the export) with the same filter and search and, optionally, a page edge. */
+/** A link to the list (or the export) with the same filters and search and, optionally, a page edge. */
 function listHref(path: string, filter: OrderListQuery, edge?: { before?: string; after?: string }): string {
-  const { status, q } = filter;
+  const { status, pay, cash, q } = filter;
   const params = new URLSearchParams();
   if (status) params.set("status", status);
+  if (pay) params.set("pay", pay);
+  if (cash) params.set("cash", cash);
   if (q) params.set("q", q);
   // The dashboard's filters (lib/admin/orders.ts) stay on every page and in the export.
   for (const [name, value] of Object.entries(dashboardFilters(filter))) params.set(name, value);
@@ -40,16 +43,20 @@ function listHref(path: string, filter: OrderListQuery, edge?: { before?: string
   return query ? `${path}?${query}` : path;
 }
 
-/** Every order, newest first: filter by status (or flagged, or to fulfil), search, page, export. */
+/**
+ * Every order, newest first: filter by status (or flagged, or to fulfil), by way of paying and by where a cash order
+ * stands, search, page, export.
+ */
 export default async function AdminOrdersPage({ searchParams }: Props) {
   await requireAdmin();
-  const [params, locale, format, t, tFilter, labels] = await Promise.all([
+  const [params, locale, format, t, tFilter, labels, tCash] = await Promise.all([
     searchParams,
     getLocale(),
     getFormatter(),
     getTranslations("admin.orders"),
     getTranslations("admin.filters"),
     orderLabels(),
+    getTranslations("admin.orders.cash"),
   ]);
   const { query, ignored } = parseOrderListQuery(params);
   const page = await listOrders(getDb(), query);
@@ -78,7 +85,7 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
         <p className="mt-3 text-sm text-stone-700" data-testid="orders-narrowed">
           {t("narrowed", { filters: format.list(narrowing, { type: "conjunction" }) })}{" "}
           <Link
-            href={listHref("/admin/orders", { status: query.status, q: query.q })}
+            href={listHref("/admin/orders", { status: query.status, pay: query.pay, cash: query.cash, q: query.q })}
             className="text-brand-800 underline"
           >
             {t("widen")}
@@ -98,6 +105,22 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
           value: query.status ?? "",
           options: ORDER_FILTERS.map((value) => ({ value, label: tFilter(value) })),
         }}
+        more={[
+          {
+            name: "pay",
+            label: tCash("pay"),
+            all: tCash("anyWay"),
+            value: query.pay ?? "",
+            options: PAYMENT_METHODS.map((value) => ({ value, label: tCash(`ways.${value}`) })),
+          },
+          {
+            name: "cash",
+            label: tCash("state"),
+            all: tCash("anyState"),
+            value: query.cash ?? "",
+            options: CASH_STATES.map((value) => ({ value, label: tCash(`states.${value}`) })),
+          },
+        ]}
         search={{ value: query.q ?? "" }}
         labels={{
           show: t("show"),
@@ -165,6 +188,11 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
               </td>
               <td className={CELL}>
                 <OrderStatusBadge order={order} />
+                {order.paymentMethod === "cash" && (
+                  <span className="block text-xs text-stone-600" data-testid="admin-order-cash">
+                    {tCash("ways.cash")}
+                  </span>
+                )}
               </td>
             </tr>
           );

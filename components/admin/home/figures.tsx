@@ -6,7 +6,7 @@ import { card } from "../../styles";
 import { SalesChart } from "../sales-chart";
 import { Section } from "../section";
 import { columnsOf, Table } from "../table";
-import { homeFormat, linkClass, paidIn } from "./format";
+import { homeFormat, linkClass, ordersHref, paidIn } from "./format";
 
 /** The period's three figures (sales, orders, average order), each against the period before, linked to its orders. */
 export async function PeriodFigures({ bounds, sales }: Pick<Dashboard, "bounds" | "sales">) {
@@ -42,6 +42,39 @@ export async function PeriodFigures({ bounds, sales }: Pick<Dashboard, "bounds" 
               </Link>
               <span className="block">{change(value(sales.current), value(sales.previous))}</span>
             </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/**
+ * The money apart by the way it comes in: paid online and cash collected in the period (a cash order counts on the
+ * day its cash was collected), and the cash still to collect now (confirmed cash orders), each linked to its orders.
+ */
+export async function MoneyByWay({ bounds, money: byWay }: Pick<Dashboard, "bounds" | "money">) {
+  const [t, { money }] = await Promise.all([getTranslations("admin.dashboard.cash"), homeFormat()]);
+  const figures = [
+    { name: "online", href: paidIn(bounds.current, { pay: "online" }), takings: byWay.online },
+    { name: "collected", href: paidIn(bounds.current, { pay: "cash" }), takings: byWay.cashCollected },
+    { name: "toCollect", href: ordersHref({ cash: "confirmed" }), takings: byWay.cashToCollect },
+  ] as const;
+  return (
+    <section aria-labelledby="money-by-way">
+      <h2 id="money-by-way" className="sr-only">
+        {t("byWay")}
+      </h2>
+      <dl className="grid gap-3 sm:grid-cols-3">
+        {figures.map(({ name, href, takings }) => (
+          <div className={`${card} p-4`} key={name}>
+            <dt className="text-sm text-stone-600">{t(name)}</dt>
+            <dd className="mt-1 text-xl font-semibold tracking-tight">
+              <Link href={href} className="hover:underline" data-testid={`figure-${name}`}>
+                {money(takings.amountMinor)}
+              </Link>
+            </dd>
+            <dd className="mt-1 text-sm text-stone-600">{t("orders", { count: takings.orders })}</dd>
           </div>
         ))}
       </dl>

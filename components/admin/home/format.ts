@@ -24,7 +24,7 @@ export const isFlag = (reason: AttentionReason): reason is OrderFlag =>
 
 /**
  * How the home writes its values in the reader's language: `money` (minor units), `percent` (a ratio, 0–1),
- * `number`, `day` (a merchant's day `YYYY-MM-DD`, `long` or `short`), and the page's `locale`.
+ * `number`, `date` and `dateTime` (a moment), `day` (a merchant's day `YYYY-MM-DD`, `long` or `short`), and the page's `locale`.
  */
 export async function homeFormat() {
   const [localeName, format] = await Promise.all([getLocale(), getFormatter()]);
@@ -35,6 +35,7 @@ export async function homeFormat() {
     percent: (value: number) => format.number(value, { style: "percent", maximumFractionDigits: 0 }),
     number: (value: number) => format.number(value),
     date: (value: Date) => format.dateTime(value, { dateStyle: "medium" }),
+    dateTime: (value: Date) => format.dateTime(value, { dateStyle: "medium", timeStyle: "short" }),
     day: (value: string, style: "short" | "long" = "long") =>
       format.dateTime(
         tripoliMidnight(value),

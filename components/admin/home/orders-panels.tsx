@@ -6,7 +6,38 @@ import { OrderLink } from "../order-link";
 import { Section } from "../section";
 import { homeFormat, isFlag, linkClass, ordersHref } from "./format";
 
-/** How many paid orders wait to be sent, with the oldest first. */
+/**
+ * How many cash orders wait for the merchant's call, the nearest deadline first (each expires then, its units back on
+ * sale): the first thing to do, so the home shows it first.
+ */
+export async function ToConfirm({ toConfirm }: Pick<Dashboard, "toConfirm">) {
+  const [t, { money, dateTime }] = await Promise.all([getTranslations("admin.dashboard.cash"), homeFormat()]);
+  return (
+    <Section id="to-confirm" title={t("toConfirm")}>
+      <p className="mt-1">
+        <Link href={ordersHref({ cash: "to_confirm" })} className={linkClass} data-testid="to-confirm-count">
+          {t("toConfirmCount", { count: toConfirm.count })}
+        </Link>
+      </p>
+      {toConfirm.oldest.length > 0 && (
+        <ol className="mt-2 divide-y divide-stone-100 text-sm" aria-label={t("nearestFirst")}>
+          {toConfirm.oldest.map((order) => (
+            <li key={order.id} className="flex flex-wrap justify-between gap-2 py-1.5">
+              <span>
+                <OrderLink id={order.id} /> <span dir="auto">{order.fullName ?? ""}</span>
+              </span>
+              <span className="text-stone-600">
+                {t("confirmBy", { date: dateTime(order.confirmBy) })} · {money(order.amountMinor)}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </Section>
+  );
+}
+
+/** How many paid (or confirmed cash) orders wait to be sent, with the oldest first. */
 export async function ToFulfil({ toFulfil }: Pick<Dashboard, "toFulfil">) {
   const [t, { money, date }] = await Promise.all([getTranslations("admin.dashboard"), homeFormat()]);
   return (
@@ -25,7 +56,10 @@ export async function ToFulfil({ toFulfil }: Pick<Dashboard, "toFulfil">) {
               </span>
               <span className="text-stone-600">
                 {order.deliveryMethod ? `${t(order.deliveryMethod)} · ` : ""}
-                {t("paidOn", { date: date(order.paidAt) })} · {money(order.amountMinor)}
+                {order.way === "cash"
+                  ? t("cash.placedOn", { date: date(order.since) })
+                  : t("paidOn", { date: date(order.since) })}{" "}
+                · {money(order.amountMinor)}
               </span>
             </li>
           ))}

@@ -66,12 +66,22 @@ export async function GatewaysPanel({ gateways, bounds, sales }: Pick<Dashboard,
         empty={gateways.length === 0 && t("noSales")}
       >
         {gateways.map((row) => (
-          <tr key={row.gateway ?? UNKNOWN_GATEWAY}>
+          <tr key={`${row.way}:${row.gateway ?? UNKNOWN_GATEWAY}`}>
             <th scope="row" className="py-1 text-start font-normal">
-              {row.gateway === null ? t("unknownGateway") : labels.gateway(row.gateway)}
+              {row.way === "cash"
+                ? t("cash.gateway")
+                : row.gateway === null
+                  ? t("unknownGateway")
+                  : labels.gateway(row.gateway)}
             </th>
             <td className="py-1 text-end">
-              <Link href={paidIn(bounds.current, { gateway: row.gateway ?? UNKNOWN_GATEWAY })} className={linkClass}>
+              <Link
+                href={paidIn(
+                  bounds.current,
+                  row.way === "cash" ? { pay: "cash" } : { gateway: row.gateway ?? UNKNOWN_GATEWAY },
+                )}
+                className={linkClass}
+              >
                 {number(row.orders)}
               </Link>
               <span className="block text-xs text-stone-600">

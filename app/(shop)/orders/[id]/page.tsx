@@ -1,16 +1,17 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getLocale, getTranslations } from "next-intl/server";
+import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { AutoRefresh } from "@/components/auto-refresh";
 import { LinkButton } from "@/components/link-button";
 import { OrderSummary } from "@/components/order-summary";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { secondaryAction } from "@/components/styles";
+import { cashStanding, cashStillToPay } from "@/lib/cash/standing";
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
 import { logger } from "@/lib/log";
-import { multiply } from "@/lib/money";
+import { formatMoney, multiply } from "@/lib/money";
 import { findOrderByLink } from "@/lib/orders/order-link";
 import { isPaymentPageOpen } from "@/lib/payment-page";
 import { awaitingConfirmationUntil, findCustomerOrder, type CustomerOrder, type LinkedOrder } from "@/lib/orders/store";
@@ -31,7 +32,9 @@ const REFRESH_SECONDS = 3;
 /**
  * One order, read from the database: what happened, in words the customer understands — confirmed paid, reported and
  * awaiting the service's confirmation (the page refreshes itself for a minute), cancelled, expired, or still waiting
- * for the payment — and, for goods, how they come and where they are.
+ * for the payment — and, for goods, how they come and where they are. A cash-on-delivery order says where it stands
+ * instead (waiting for the merchant's call, confirmed, on its way, handed over, cash paid, cancelled, expired:
+ * lib/cash/standing.ts) and, until the goods are handed over, how much to pay the courier in cash.
  *
  * The browser session that placed the order sees it with its actions (back to the payment page, buy again). Any other
  * browser sees it only with the receipt's signed link (`?key=`, lib/orders/order-link.ts), and then without actions
@@ -39,13 +42,14 @@ const REFRESH_SECONDS = 3;
  * (404), the same for an order that does not exist. Reads only: opening it changes neither the order nor the session.
  */
 export default async function OrderPage({ params, searchParams }: Props) {
-  const [{ id }, query, session, locale, t, tCheckout] = await Promise.all([
+  const [{ id }, query, session, locale, t, tCheckout, format] = await Promise.all([
     params,
     searchParams,
     getSession(),
     getLocale(),
     getTranslations("order"),
     getTranslations("checkout"),
+    getFormatter(),
   ]);
   const notice = noticeSchema.safeParse(query.outcome);
   const noticeBox = notice.success && (
@@ -81,6 +85,17 @@ export default async function OrderPage({ params, searchParams }: Props) {
   if (!order) notFound(); // not-found.tsx: the same page, status 404
   const { status } = order;
   const waitUntil = awaitingConfirmationUntil(order);
+  const standing = order.paymentMethod === "cash" ? cashStanding(order) : null;
+  const heading = standing
+    ? {
+        title: t(`cash.${standing}.title`),
+        text: t(`cash.${standing}.text`, {
+          deadline: order.confirmBy
+            ? format.dateTime(order.confirmBy, { dateStyle: "medium", timeStyle: "short" })
+            : "",
+        }),
+      }
+    : { title: t(`status.${status}.title`), text: t(`status.${status}.text`) };
 
   // Where the customer goes from here: shop on, try again, or back to a payment page that still works. Through a
   // link, only shopping on: the cart is this browser's, and the payment page shows the customer's details.
@@ -116,14 +131,27 @@ export default async function OrderPage({ params, searchParams }: Props) {
       {noticeBox}
       {/* A live region: when the page refreshes itself and the status changes, screen readers hear the new one. */}
       <div role="status" aria-live="polite" data-testid="order-status">
-        <h1 className={`text-2xl font-semibold ${status === "paid" ? "text-brand-800" : ""}`}>
-          {t(`status.${status}.title`)}
-        </h1>
-        <p className="mt-2 text-stone-700">{t(`status.${status}.text`)}</p>
+        <h1 className={`text-2xl font-semibold ${status === "paid" ? "text-brand-800" : ""}`}>{heading.title}</h1>
+        <p className="mt-2 text-stone-700">{heading.text}</p>
         {status === "awaiting_confirmation" && !waitUntil && (
           <p className="mt-2 text-stone-700">{t("slowConfirmation")}</p>
         )}
       </div>
+      {standing && cashStillToPay(standing) && (
+        <p
+          className="mt-4 rounded-xl border-2 border-brand-700 bg-white p-4 text-lg font-semibold"
+          data-testid="order-cash-to-pay"
+        >
+          {t(order.deliveryMethod === "pickup" ? "cash.payAtPickup" : "cash.payCourier", {
+            amount: formatMoney(order.amountMinor, locale),
+          })}
+          {order.cashFeeMinor > 0 && (
+            <span className="mt-1 block text-sm font-normal text-stone-700">
+              {t("cash.withFee", { fee: formatMoney(order.cashFeeMinor, locale) })}
+            </span>
+          )}
+        </p>
+      )}
       {waitUntil && <AutoRefresh seconds={REFRESH_SECONDS} until={waitUntil} />}
       <div className="mt-4 flex flex-wrap gap-3">
         {next && <LinkButton href={next.href}>{next.label}</LinkButton>}

@@ -7,6 +7,7 @@ import { CardMessage } from "@/components/admin/section";
 import { requireAdmin } from "@/lib/admin/auth";
 import { findOrderForAdmin } from "@/lib/admin/orders";
 import { BRAND } from "@/lib/brand";
+import { courierCash } from "@/lib/cash/standing";
 import { getDb } from "@/lib/db/client";
 import { readPickup } from "@/lib/delivery/zones";
 import ar from "@/lib/i18n/messages/ar.json";
@@ -27,8 +28,10 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 /**
  * Printed on A5 and stuck on the parcel (or kept at the counter for a pickup), whatever the page's language: the
  * courier may read English or Arabic, so every label is in both. Only what the handover needs: the order, whom to
- * call, where to go (city, area and street, nearest landmark), the items and quantities, and that the order is paid
- * online, with the payment's reference, so the courier collects nothing.
+ * call, where to go (city, area and street, nearest landmark), the items and quantities, and what the courier does about
+ * money: nothing for an order paid online (with the payment's reference), or, for a confirmed cash-on-delivery order,
+ * collect its total in cash — said large, in both languages. A cash order not confirmed by phone, or cancelled, is
+ * not to be handed over.
  */
 const PRINT_CSS = `
 @page { size: A5; margin: 10mm; }
@@ -64,8 +67,28 @@ export default async function DeliveryNotePage({ params }: Props) {
     );
   }
   const pickup = order.deliveryMethod === "pickup" ? await readPickup(getDb()) : null;
+  const cash = order.paymentMethod === "cash";
   const paid = order.status === "paid";
   const reference = order.payment?.reference ?? null;
+  const courier = cash ? courierCash(order.status) : null;
+  /** What the courier does about money, in both languages, for a cash order; `null` for one paid online. */
+  const cashBox = (): React.ReactNode => {
+    if (!courier) return null;
+    if (courier === "collect") {
+      return (
+        <span className="block text-2xl leading-snug font-bold" data-testid="delivery-note-collect">
+          {tEn("cash.collect", { amount: formatMoney(order.amountMinor, "en") })}
+          <span className="block" lang="ar" dir="rtl">
+            {tAr("cash.collect", { amount: formatMoney(order.amountMinor, "ar") })}
+          </span>
+        </span>
+      );
+    }
+    return both(
+      courier === "collected" ? "cash.collected" : courier === "not_confirmed" ? "cash.notConfirmed" : "cash.cancelled",
+    );
+  };
+  const handOver = courier ? courier === "collect" || courier === "collected" : paid;
   const row = (key: Key, value: React.ReactNode, testId?: string) => (
     <div className="contents" key={key}>
       <dt className="text-stone-600">{both(key)}</dt>
@@ -105,15 +128,15 @@ export default async function DeliveryNotePage({ params }: Props) {
 
         <p
           data-testid="delivery-note-payment"
-          className={`rounded-lg border-2 p-2 text-center font-semibold ${paid ? "border-brand-700" : "border-red-700 text-red-800"}`}
+          className={`rounded-lg border-2 p-2 text-center font-semibold ${handOver ? "border-brand-700" : "border-red-700 text-red-800"}`}
         >
-          {paid ? both("paidOnline") : both("notPaid")}
-          {paid && reference && (
+          {cash ? cashBox() : paid ? both("paidOnline") : both("notPaid")}
+          {!cash && paid && reference && (
             <span className="block font-mono text-xs font-normal">
               {both("reference")}: {reference}
             </span>
           )}
-          {paid && order.paymentToken && (
+          {!cash && paid && order.paymentToken && (
             <span className="block font-mono text-xs font-normal break-all">
               {both("token")}: {order.paymentToken}
             </span>
@@ -195,6 +218,12 @@ export default async function DeliveryNotePage({ params }: Props) {
               <>
                 <dt className="text-stone-600">{both("deliveryFee")}</dt>
                 <dd>{formatMoney(order.deliveryFeeMinor, "en")}</dd>
+              </>
+            )}
+            {order.cashFeeMinor > 0 && (
+              <>
+                <dt className="text-stone-600">{both("cash.fee")}</dt>
+                <dd>{formatMoney(order.cashFeeMinor, "en")}</dd>
               </>
             )}
             <dt className="font-semibold">{both("total")}</dt>

@@ -16,14 +16,14 @@ import { raiseFlags } from "../orders/flags";
 /**
  * A cash order's moves, as the merchant makes them on the order's page (docs/order-states.md, "Cash on delivery"):
  *
- * | move              | from                                                        | to                               | stock            |
- * |-------------------|-------------------------------------------------------------|----------------------------------|------------------|
- * | `confirm`         | placed, before `confirm_by`                                 | confirmed                        | sold             |
- * | `cancel`          | placed or confirmed, not shipped (none, packed, ready)      | cancelled (the parcel's step kept) | back if confirmed |
- * | `delivery_failed` | confirmed, out for delivery                                 | parcel: delivery_failed          | —                |
- * | `out_again`       | confirmed, delivery failed                                  | parcel: out_for_delivery         | —                |
- * | `returned`        | confirmed, out for delivery or delivery failed              | cancelled, parcel: returned      | back             |
- * | `collect`         | confirmed, delivered or picked up                           | paid (the amount, who; `paid_at`) | —                |
+ * | move              | from                                                   | to                                | stock             |
+ * |-------------------|--------------------------------------------------------|-----------------------------------|-------------------|
+ * | `confirm`         | placed, before `confirm_by`                            | confirmed                         | sold              |
+ * | `cancel`          | placed or confirmed, not shipped (none, packed, ready) | cancelled, its step kept          | back if confirmed |
+ * | `delivery_failed` | confirmed, out for delivery                            | parcel: delivery_failed           | —                 |
+ * | `out_again`       | confirmed, delivery failed                             | parcel: out_for_delivery          | —                 |
+ * | `returned`        | confirmed, out for delivery or delivery failed         | cancelled, parcel: returned       | back              |
+ * | `collect`         | confirmed, delivered or picked up                      | paid (the amount, who; `paid_at`) | —                 |
  *
  * packed → out for delivery → delivered (or packed → ready → picked up) are lib/orders/fulfilment.ts's steps, which
  * take a confirmed cash order as they take a paid one. Each move runs in one transaction that locks the order's row,

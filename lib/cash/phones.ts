@@ -24,7 +24,7 @@ import { normaliseLibyanMobile } from "../phone";
  */
 
 /** How many of its orders the history lists, newest first (the counts cover them all). */
-export const PHONE_HISTORY_ORDERS = 20;
+const PHONE_HISTORY_ORDERS = 20;
 
 /** A phone's history ({@link phoneHistory}). */
 export interface PhoneHistory {

@@ -5,6 +5,7 @@ import { createDb, type Db } from "../db/client";
 import { orderEvents, orderLines, orders, products, type DeliveryMethod } from "../db/schema";
 import { expireDueOrders } from "../orders/expiry";
 import { recordFulfilmentStep } from "../orders/fulfilment";
+import { settle } from "../orders/settle";
 import { createTestProduct } from "../../testing/catalogue";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
@@ -263,6 +264,14 @@ describe("the merchant's call", () => {
     expect(await collectCash(t.db, id, { ...by, amountMinor: 1875 })).toMatchObject({ result: "not_allowed" });
     expect(cashMovesNow(await orderOf(id))).toEqual([]);
     expect(await confirmCashOrder(t.db, "ord_0000000000000000", by)).toEqual({ result: "not_found" });
+  });
+
+  it("a cash order is never marked paid the online way: its cash is collected, nothing else moves it", async () => {
+    const { id } = await cashOrder();
+    await cancelCashOrder(t.db, id, { ...by, reason: "customer_asked" });
+    const marked = { kind: "marked_paid", by: ADMIN, reference: "TX-1" } as const;
+    expect(await settle(t.db, id, marked)).toMatchObject({ from: "cancelled", to: "cancelled", changed: false });
+    expect(await orderOf(id)).toMatchObject({ status: "cancelled", collectedMinor: null, paidAt: null });
   });
 
   it("a placed order takes no parcel's step before it is confirmed", async () => {

@@ -144,7 +144,9 @@ async function PhoneRecord({ order, history }: { order: AdminOrder; history: Pho
       <ul className="list-disc ps-5 text-sm">
         {history.counts.map(({ paymentMethod, status, count }) => (
           <li key={`${paymentMethod}-${status}`}>
-            {t("phone.count", { count, method: t(`phone.methods.${paymentMethod}`), status: label.status(status) })}
+            {status === "placed" || status === "confirmed"
+              ? t("phone.countCash", { count, status: label.status(status) })
+              : t("phone.count", { count, method: t(`phone.methods.${paymentMethod}`), status: label.status(status) })}
           </li>
         ))}
         {history.failedDeliveries.map(({ orderId, at, reason }) => (

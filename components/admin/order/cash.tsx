@@ -43,9 +43,10 @@ export async function CashPanel({
         : order.status === "confirmed" && order.fulfilment === "delivery_failed"
           ? t("standing.delivery_failed")
           : order.status === "paid" && order.collectedMinor !== null
-            ? t("standing.paid", {
+            ? t.rich("standing.paid", {
                 amount: formatMoney(order.collectedMinor, locale),
-                by: order.collectedBy ?? "?",
+                // An e-mail address reads left to right inside an Arabic sentence too.
+                by: () => <bdi>{order.collectedBy}</bdi>,
                 at: order.paidAt ? label.time(order.paidAt) : "?",
               })
             : order.status === "confirmed" || order.status === "cancelled" || order.status === "expired"

@@ -1,5 +1,12 @@
 import { getLocale, getTranslations } from "next-intl/server";
-import { FULFILMENT_STEPS, type OrderEventRow, type OrderEventType, type OrderStatus } from "@/lib/db/schema";
+import {
+  CASH_CANCEL_REASONS,
+  DELIVERY_FAILURES,
+  FULFILMENT_STEPS,
+  type OrderEventRow,
+  type OrderEventType,
+  type OrderStatus,
+} from "@/lib/db/schema";
 import { CURRENCY, formatMoney, fromDecimalAmount } from "@/lib/money";
 import { orderLabels } from "./labels";
 import { Section } from "./section";
@@ -29,6 +36,13 @@ interface EventData {
   kind?: "receipt" | "merchant_notice" | "fulfilment_update";
   /** Why an e-mail was queued: for a customer's update, the step it tells of. */
   reason?: string;
+  /**
+   * A cash order's move (lib/cash/moves.ts): the cash collected and the total it was expected to be (minor units),
+   * and whether a parcel went out again. (`reason` is then why it was cancelled or its delivery failed.)
+   */
+  collectedMinor?: number;
+  expectedMinor?: number;
+  again?: boolean;
   /** A step of the goods' way: whether the admin chose to e-mail the customer about it. */
   notify?: boolean;
   recipient?: string;
@@ -48,6 +62,7 @@ const OUTCOMES = [
   "amount_mismatch",
 ] as const;
 const RETURN_TYPES = ["success", "cancel"] as const;
+const CASH_REASONS = [...CASH_CANCEL_REASONS, ...DELIVERY_FAILURES] as const;
 const oneOf = <T extends string>(list: readonly T[], value: unknown): value is T =>
   (list as readonly unknown[]).includes(value);
 
@@ -125,6 +140,16 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
             data.amount !== undefined ? amount(data) : null,
             data.gateway ? t("paidVia", { gateway: label.gateway(data.gateway) }) : null,
             data.transactionId ? t("transaction", { reference: data.transactionId }) : null,
+            (event.type === "cash_cancelled" || event.type === "delivery_failed") && oneOf(CASH_REASONS, data.reason)
+              ? t("cashReason", { reason: tOrder(`cash.reasons.${data.reason}`) })
+              : null,
+            data.again ? t("again") : null,
+            data.collectedMinor !== undefined
+              ? t("collected", { amount: formatMoney(data.collectedMinor, locale) })
+              : null,
+            data.expectedMinor !== undefined
+              ? t("expected", { amount: formatMoney(data.expectedMinor, locale) })
+              : null,
             data.note ? t("note", { note: data.note }) : null,
             data.list ? t("fromList") : null,
             data.notify === true ? t("stepNotify") : data.notify === false ? t("stepNoNotify") : null,

@@ -19,6 +19,8 @@ import { isPaymentPageAlive, paymentPageDead } from "../payment-page";
  * - **Sold**: the move to `paid` takes the order's units off hand ({@link sellStock}), in the settlement's
  *   transaction. A payment confirmed after its hold ended, when the stock went to others meanwhile: money wins, the
  *   order is paid, the stock goes below zero, and the order is flagged `oversold`.
+ * - **Cash on delivery** (lib/cash/): a cash order is sold when the merchant confirms it (before any money changes
+ *   hands), and its units come back once ({@link restock}) if it is then cancelled or its parcel comes back.
  */
 
 /** At most this many left is "low stock": the product page says how many are left, the back office lists it. */
@@ -210,6 +212,28 @@ export async function sellStock(tx: Tx, orderId: string, stillHeld: boolean, now
       .where(and(eq(products.id, productId), isNotNull(products.stock)));
   }
   return oversold;
+}
+
+/**
+ * The sale undone: puts an order's units back on hand (products whose stock is counted), in the caller's transaction —
+ * a confirmed cash order cancelled before it shipped, or whose parcel came back (lib/cash/moves.ts). Exactly once is
+ * the caller's part: it calls this only with the order's move away from its sold state, the order's row locked. A
+ * product deleted since (its line's product null) has nothing to take back.
+ */
+export async function restock(tx: Tx, orderId: string, now = new Date()): Promise<void> {
+  const lines = await tx
+    .select({ productId: orderLines.productId, quantity: sql<number>`sum(${orderLines.quantity})::int` })
+    .from(orderLines)
+    .where(and(eq(orderLines.orderId, orderId), isNotNull(orderLines.productId)))
+    .groupBy(orderLines.productId)
+    .orderBy(asc(orderLines.productId));
+  // In id order, as every lock of products is taken, so two transactions never wait for each other in a circle.
+  for (const { productId, quantity } of lines) {
+    await tx
+      .update(products)
+      .set({ stock: sql`${products.stock} + ${quantity}`, updatedAt: now })
+      .where(and(eq(products.id, productId!), isNotNull(products.stock)));
+  }
 }
 
 /** Whether an order's own lines still hold stock at `now`, by its status and clocks (the rule of {@link holding}). */

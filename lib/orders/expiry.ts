@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, lt, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orders } from "../db/schema";
 import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
@@ -10,12 +10,13 @@ import { databaseStartedAt, mayHaveMissedPayment } from "./unseen";
 
 /**
  * The scheduled job: expires every pending order whose payment page has died — flagged `check_payment_list` when the
- * shop may have missed the service's word about it (lib/orders/unseen.ts) — flags orders the customer reported paid
+ * shop may have missed the service's word about it (lib/orders/unseen.ts) — and every cash order still `placed` past
+ * its `confirm_by` (the merchant never confirmed it: event `cash_expired`), flags orders the customer reported paid
  * that stayed unconfirmed past {@link CONFIRMATION_GRACE_MS} (each flag queues the merchant's notice with it:
  * lib/orders/settle.ts, `FLAG_NOTICES`), and gives up claims whose server died long ago. Safe to run concurrently and
  * repeatedly: each order is settled once, each flag raised and e-mailed once.
  * @param startedAt when the database server last started (read from it by default; a test gives one).
- * @returns how many orders it expired.
+ * @returns how many orders it expired (payments and cash orders).
  */
 export async function expireDueOrders(db: Db, now = new Date(), startedAt?: Date): Promise<number> {
   const restarted = startedAt ?? (await databaseStartedAt(db));
@@ -42,6 +43,15 @@ export async function expireDueOrders(db: Db, now = new Date(), startedAt?: Date
     )
     .limit(1_000);
   for (const { id } of overdue) await settle(db, id, { kind: "confirmation_overdue" }, now);
+
+  // A cash order the merchant never confirmed in time (lib/cash/): its units' hold ended at `confirm_by` already.
+  const unconfirmed = and(eq(orders.status, "placed"), lte(orders.confirmBy, now));
+  const late = await db.select({ id: orders.id }).from(orders).where(unconfirmed).limit(1_000);
+  for (const { id } of late) {
+    const set = { status: "expired" } as const;
+    const event = { type: "cash_expired", at: now, data: { from: "placed", to: "expired" } } as const;
+    if (await changeOrder(db, id, { set, where: unconfirmed }, event)) expired++;
+  }
 
   // A claim nobody took over within the payment page's lifetime never became a payment.
   const dead = new Date(now.getTime() - ACCESS_TOKEN_LIFETIME_MS);

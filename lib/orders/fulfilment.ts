@@ -7,6 +7,7 @@ import {
   type DeliveryMethod,
   type FulfilmentStep,
   type OrderRow,
+  type OrderStatus,
   type ParcelStep,
 } from "../db/schema";
 import { queueOrderEmails } from "./outbox";
@@ -16,9 +17,21 @@ import { changeOrder } from "./events";
  * The goods' way, as the merchant records it on the order's page (docs/order-states.md, "Fulfilment"): a delivery is
  * packed, out for delivery, then delivered; a pickup is packed, ready for pickup, then picked up; an order with nothing
  * to deliver (no delivery method: digital goods, or placed before delivery existed) is simply fulfilled. Each step is
- * one conditional update of a paid order that is exactly at the step before, written with its event (and, when the
- * merchant asks, the customer's e-mail) in one transaction: two clicks racing on two server instances make one step.
+ * one conditional update of a paid order (or a cash order the merchant confirmed) that is exactly at the step before,
+ * written with its event (and, when the merchant asks, the customer's e-mail) in one transaction: two clicks racing on
+ * two server instances make one step.
  */
+
+/**
+ * The orders whose goods may move: a paid one, and a cash order the merchant confirmed (its cash is collected at the
+ * door, after delivery: lib/cash/). Collecting it (→ paid) leaves its step as it is.
+ */
+const FULFILLED_STATUSES = ["paid", "confirmed"] as const satisfies readonly OrderStatus[];
+
+/** Whether an order in `status` may take the steps of its way ({@link FULFILLED_STATUSES}). */
+export function mayBeFulfilled(status: OrderStatus): boolean {
+  return (FULFILLED_STATUSES as readonly OrderStatus[]).includes(status);
+}
 
 /** The steps of each way, in order; `none` is an order without a delivery method. */
 const FULFILMENT_WAYS = {
@@ -50,18 +63,20 @@ function stepEmailsCustomer(step: FulfilmentStep): step is ParcelStep {
 
 /**
  * What {@link recordFulfilmentStep} did: `done` (the step and its event written, and `emailed` when the customer's
- * e-mail was queued with it), or why not: `not_found`, `not_paid` (only a confirmed payment is sent), `already` (the
- * order is at this step or past it), `skipped` (the step before it is not done yet), `wrong_way` (not a step of this
- * order's way: pickup's steps on a delivery, a parcel's steps on an order with nothing to deliver, or the reverse).
+ * e-mail was queued with it), or why not: `not_found`, `not_paid` (only a confirmed payment, or a confirmed cash
+ * order, is sent), `already` (the order is at this step or past it), `skipped` (the step before it is not done yet),
+ * `wrong_way` (not a step of this order's way: pickup's steps on a delivery, a parcel's steps on an order with nothing
+ * to deliver, or the reverse).
  */
 export type FulfilmentResult =
   { result: "done"; emailed: boolean } | { result: "not_found" | "not_paid" | "already" | "skipped" | "wrong_way" };
 
 /**
- * Records that a paid order took `step`, once, as admin `by`; the last step of its way also sets `fulfilledAt`. With
- * `notify` (the merchant's choice, per step), the customer's e-mail for the step is queued in the same transaction
- * (lib/orders/outbox.ts, reason = the step: one per order and step, however often asked); the caller sends it after
- * its response. An order without an e-mail address, or e-mail switched off, is moved without one.
+ * Records that a paid order (or a confirmed cash order) took `step`, once, as admin `by`; the last step of its way
+ * also sets `fulfilledAt`. With `notify` (the merchant's choice, per step), the customer's e-mail for the step is
+ * queued in the same transaction (lib/orders/outbox.ts, reason = the step: one per order and step, however often
+ * asked); the caller sends it after its response. An order without an e-mail address, or e-mail switched off, is
+ * moved without one.
  * @param now the step's time (tests pass one). @returns what happened ({@link FulfilmentResult}).
  * @throws the database's error when it cannot write.
  */
@@ -87,7 +102,7 @@ export async function recordFulfilmentStep(
       {
         set: { fulfilment: step, ...(last ? { fulfilledAt: now } : {}) },
         where: and(
-          eq(orders.status, "paid"),
+          inArray(orders.status, FULFILLED_STATUSES),
           methods.length === 0 ? isNull(orders.deliveryMethod) : inArray(orders.deliveryMethod, methods),
           previous === null ? isNull(orders.fulfilment) : eq(orders.fulfilment, previous),
         ),
@@ -106,7 +121,7 @@ export async function recordFulfilmentStep(
     .from(orders)
     .where(eq(orders.id, id));
   if (!order) return { result: "not_found" };
-  if (order.status !== "paid") return { result: "not_paid" };
+  if (!mayBeFulfilled(order.status)) return { result: "not_paid" };
   const way = fulfilmentSteps(order.deliveryMethod);
   const wanted = way.indexOf(step);
   if (wanted < 0) return { result: "wrong_way" };

@@ -188,13 +188,16 @@ export async function settle(
         claimExpiresAt: orders.claimExpiresAt,
         paymentExpiresAt: orders.paymentExpiresAt,
         paidGateway: orders.paidGateway,
+        paymentMethod: orders.paymentMethod,
       })
       .from(orders)
       .where(eq(orders.id, orderId))
       .for("update");
     if (!order) return undefined;
     const from = order.status;
-    const move = nextMove(from, input);
+    // A cash order has no payment on the service: nothing the service, its customer's browser or a mark as paid says
+    // moves it (its own moves are lib/cash/'s).
+    const move = order.paymentMethod === "cash" ? undefined : nextMove(from, input);
     const to = move?.to ?? from;
     const newFlag = move?.flag && !order.flags.includes(move.flag) ? move.flag : undefined;
     const news = move ? to !== from || newFlag : recordedWhenNothingMoves(input);

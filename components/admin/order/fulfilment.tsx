@@ -4,7 +4,7 @@ import { fulfilmentStepAction } from "@/app/admin/actions";
 import type { AdminOrder } from "@/lib/admin/orders";
 import type { FulfilmentStep } from "@/lib/db/schema";
 import { formatMoney } from "@/lib/money";
-import { fulfilmentSteps, nextFulfilmentStep } from "@/lib/orders/fulfilment";
+import { fulfilmentSteps, mayBeFulfilled, nextFulfilmentStep } from "@/lib/orders/fulfilment";
 import { SubmitButton } from "../../submit-button";
 import { orderLabels } from "../labels";
 import { Section } from "../section";
@@ -44,12 +44,14 @@ export async function OrderFulfilment({
       : order.deliveryMethod === "pickup"
         ? [phone]
         : [];
-  // When each step of the goods' way was recorded: the latest event of its type (a step happens once).
-  const steps = fulfilmentSteps(order.deliveryMethod);
+  // When each step of the goods' way was recorded: the latest event of its type. A cash order's parcel that failed at
+  // the door or came back (lib/cash/) shows where it ended after the way's steps.
+  const ended = order.fulfilment === "delivery_failed" || order.fulfilment === "returned" ? order.fulfilment : null;
+  const steps: readonly FulfilmentStep[] = [...fulfilmentSteps(order.deliveryMethod), ...(ended ? [ended] : [])];
   const stepAt = new Map<FulfilmentStep, Date>();
   for (const event of order.events)
     if ((steps as readonly string[]).includes(event.type)) stepAt.set(event.type as FulfilmentStep, event.at);
-  const next = order.status === "paid" ? nextFulfilmentStep(order) : null;
+  const next = mayBeFulfilled(order.status) ? nextFulfilmentStep(order) : null;
 
   return (
     <Section
@@ -73,7 +75,7 @@ export async function OrderFulfilment({
             return (
               <li
                 key={step}
-                className={`rounded-lg border px-2 py-1 ${at ? "border-brand-600 bg-brand-50" : "border-stone-200 text-stone-600"}`}
+                className={`rounded-lg border px-2 py-1 ${step === ended ? "border-amber-300 bg-amber-50 text-amber-900" : at ? "border-brand-600 bg-brand-50" : "border-stone-200 text-stone-600"}`}
               >
                 {at
                   ? t("stepDone", { step: label.step(step), at: label.time(at) })
@@ -109,7 +111,12 @@ export async function OrderFulfilment({
           </div>
         </form>
       ) : (
-        order.status !== "paid" && <p className="mt-3 text-stone-600">{t("fulfilHint")}</p>
+        !mayBeFulfilled(order.status) &&
+        !order.fulfilment && (
+          <p className="mt-3 text-stone-600">
+            {order.paymentMethod === "cash" ? t("cash.fulfilHint") : t("fulfilHint")}
+          </p>
+        )
       )}
     </Section>
   );

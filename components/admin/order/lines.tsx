@@ -34,6 +34,14 @@ export async function OrderLines({ order, city }: { order: AdminOrder; city: str
                 </td>
               </tr>
             )}
+            {order.cashFeeMinor > 0 && (
+              <tr className="border-t border-stone-200" data-testid="admin-cash-fee-line">
+                <th scope="row" colSpan={3} className="py-1 text-start font-normal">
+                  {t("cash.feeLine")}
+                </th>
+                <td className="py-1 text-end whitespace-nowrap">{money(order.cashFeeMinor)}</td>
+              </tr>
+            )}
             <tr className="border-t border-stone-300 font-semibold">
               <th scope="row" colSpan={3} className="py-1 text-start">
                 {t("orderTotal")}

@@ -5,9 +5,12 @@ import { canMarkPaid } from "@/lib/orders/settle";
 import { SubmitButton } from "../../submit-button";
 import { Section } from "../section";
 
-/** Marking the order paid by hand, with the payment's reference and a note; only where the state table allows it. */
+/**
+ * Marking the order paid by hand, with the payment's reference and a note; only where the state table allows it, and
+ * never for a cash order (its cash is recorded as collected: components/admin/order/cash.tsx).
+ */
 export async function MarkPaid({ order }: { order: AdminOrder }) {
-  if (!canMarkPaid(order.status)) return null;
+  if (order.paymentMethod === "cash" || !canMarkPaid(order.status)) return null;
   const t = await getTranslations("admin.order");
   return (
     <Section id="mark-paid" title={t("markPaid")}>

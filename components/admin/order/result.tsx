@@ -1,10 +1,33 @@
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
+import { CASH_MOVES } from "@/lib/cash/moves";
 import { FULFILMENT_STEPS } from "@/lib/db/schema";
 import { Notice } from "../section";
 
+/** Results of the cash panel's actions (components/admin/order/cash.tsx): done, then why not. */
+const CASH_DONE = [...CASH_MOVES.map((move) => `cash_${move}` as const), "phone_blocked", "phone_unblocked"] as const;
+const CASH_RESULTS = [
+  ...CASH_DONE,
+  "cash_already",
+  "cash_not_allowed",
+  "cash_too_late",
+  "cash_reason",
+  "cash_amount",
+  "cash_note",
+  "phone_already_blocked",
+  "phone_not_blocked",
+  "phone_invalid",
+] as const;
+
 /** Results of the order page's actions that say something was done. */
-const DONE = [...FULFILMENT_STEPS, "marked_paid", "receipt_queued", "notice_queued", "flag_resolved"] as const;
+const DONE = [
+  ...FULFILMENT_STEPS,
+  "marked_paid",
+  "receipt_queued",
+  "notice_queued",
+  "flag_resolved",
+  ...CASH_DONE,
+] as const;
 
 /** What an action on the order page came back with (`?result=`): done, or why not. */
 const resultSchema = z.enum([
@@ -26,6 +49,7 @@ const resultSchema = z.enum([
   "flag_already_resolved",
   "flag_not_raised",
   "note_missing",
+  ...CASH_RESULTS,
 ]);
 
 /**
@@ -39,7 +63,9 @@ export async function OrderResult({ result, emailed }: { result: unknown; emaile
   const done = (DONE as readonly string[]).includes(parsed.data);
   return (
     <Notice tone={done ? "done" : "warning"}>
-      {t(`results.${parsed.data}`)}
+      {(CASH_RESULTS as readonly string[]).includes(parsed.data)
+        ? t(`cash.results.${parsed.data as (typeof CASH_RESULTS)[number]}`)
+        : t(`results.${parsed.data as Exclude<typeof parsed.data, (typeof CASH_RESULTS)[number]>}`)}
       {done && emailed === "1" && <> {t("results.emailed")}</>}
     </Notice>
   );

@@ -6,7 +6,18 @@ import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
 import { resendEmail } from "@/lib/orders/outbox";
 import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
-import { ORDER_FLAGS } from "@/lib/db/schema";
+import { CASH_CANCEL_REASONS, DELIVERY_FAILURES, ORDER_FLAGS } from "@/lib/db/schema";
+import {
+  cancelCashOrder,
+  collectCash,
+  confirmCashOrder,
+  recordDeliveryFailed,
+  recordReturned,
+  sendOutAgain,
+  type CashMoveResult,
+} from "@/lib/cash/moves";
+import { blockPhone, unblockPhone } from "@/lib/cash/phones";
+import { parseTypedAmount } from "@/lib/money";
 import { logger } from "@/lib/log";
 import { resolveFlag } from "@/lib/orders/flags";
 import { ORDER_ID } from "@/lib/ids";
@@ -108,5 +119,111 @@ export async function resolveFlagAction(form: FormData): Promise<void> {
     } as const
   )[outcome];
   logger.info({ event: "admin_resolve_flag", orderId: id, flag: parsed.data?.flag, result });
+  redirect(`/admin/orders/${encodeURIComponent(id)}?result=${result}`);
+}
+
+/** The most a collection may say (integer minor units): an order's total fits in the database's `integer`. */
+const MOST_COLLECTED_MINOR = 2_000_000_000;
+
+const cashNote = text(500);
+const cashMoveSchema = z.discriminatedUnion("move", [
+  z.object({ move: z.literal("confirm"), note: cashNote }),
+  z.object({ move: z.literal("cancel"), reason: z.enum(CASH_CANCEL_REASONS), note: cashNote }),
+  z.object({ move: z.literal("delivery_failed"), reason: z.enum(DELIVERY_FAILURES), note: cashNote }),
+  z.object({ move: z.literal("out_again"), note: cashNote }),
+  z.object({ move: z.literal("returned"), note: cashNote }),
+  z.object({
+    move: z.literal("collect"),
+    amount: z
+      .string()
+      .max(40)
+      .transform((typed) => parseTypedAmount(typed))
+      .pipe(z.number().int().positive().max(MOST_COLLECTED_MINOR)),
+    note: cashNote,
+  }),
+]);
+
+/**
+ * A move of a cash order from its "Cash on delivery" panel (lib/cash/moves.ts), as the signed-in admin: form fields
+ * `id`, `move` (confirm, cancel, delivery_failed, out_again, returned, collect), `note` (optional), `reason` (cancel:
+ * one of CASH_CANCEL_REASONS; delivery_failed: one of DELIVERY_FAILURES) and `amount` (collect: LYD as typed,
+ * `77.50`). The order page says how it went: done, already done (another tab), not from where the order stands, too
+ * late to confirm, or what is wrong with the form.
+ */
+export async function cashMoveAction(form: FormData): Promise<void> {
+  const admin = await requireAdmin();
+  const id = String(form.get("id") ?? "").slice(0, 64);
+  const field = (name: string) => form.get(name) ?? undefined;
+  const parsed = ORDER_ID.test(id)
+    ? cashMoveSchema.safeParse({
+        move: field("move"),
+        note: field("note") ?? "",
+        reason: field("reason"),
+        amount: field("amount") ?? "",
+      })
+    : undefined;
+  if (!parsed?.success) {
+    const problem = parsed?.error.issues[0]?.path[0];
+    const result = problem === "reason" || problem === "amount" || problem === "note" ? `cash_${problem}` : "not_found";
+    redirect(`/admin/orders/${encodeURIComponent(id)}?result=${result}`);
+  }
+  const db = getDb();
+  const input = parsed.data;
+  const by = { by: admin.email, ...(input.note ? { note: input.note } : {}) };
+  const outcome: CashMoveResult =
+    input.move === "confirm"
+      ? await confirmCashOrder(db, id, by)
+      : input.move === "cancel"
+        ? await cancelCashOrder(db, id, { ...by, reason: input.reason })
+        : input.move === "delivery_failed"
+          ? await recordDeliveryFailed(db, id, { ...by, reason: input.reason })
+          : input.move === "out_again"
+            ? await sendOutAgain(db, id, by)
+            : input.move === "returned"
+              ? await recordReturned(db, id, by)
+              : await collectCash(db, id, { ...by, amountMinor: input.amount });
+  logger.info({ event: "admin_cash_move", orderId: id, move: input.move, result: outcome.result });
+  const result =
+    outcome.result === "done"
+      ? `cash_${input.move}`
+      : outcome.result === "not_found"
+        ? "not_found"
+        : `cash_${outcome.result}`;
+  redirect(`/admin/orders/${encodeURIComponent(id)}?result=${result}`);
+}
+
+const phoneBlockSchema = z.object({
+  id: z.string().regex(ORDER_ID),
+  phone: z.string().max(40),
+  block: z.enum(["block", "unblock"]),
+  note: text(500),
+});
+
+/**
+ * Blocks the order's phone from paying cash, or allows it again (form fields `id` — the order whose page it is —
+ * `phone`, `block`: `block` or `unblock`, and an optional `note`: why), as the signed-in admin, audited
+ * (lib/cash/phones.ts). The order page says how it went.
+ */
+export async function phoneBlockAction(form: FormData): Promise<void> {
+  const admin = await requireAdmin();
+  const id = String(form.get("id") ?? "").slice(0, 64);
+  const parsed = phoneBlockSchema.safeParse({
+    id,
+    phone: form.get("phone") ?? "",
+    block: form.get("block"),
+    note: form.get("note") ?? "",
+  });
+  if (!parsed.success) {
+    const problem = parsed.error.issues[0]?.path[0];
+    redirect(`/admin/orders/${encodeURIComponent(id)}?result=${problem === "note" ? "cash_note" : "phone_invalid"}`);
+  }
+  const { phone, block, note } = parsed.data;
+  const outcome = await (block === "block" ? blockPhone : unblockPhone)(getDb(), phone, { by: admin.email, note });
+  logger.info({ event: "admin_phone_block", orderId: id, block, result: outcome });
+  const result = {
+    done: block === "block" ? "phone_blocked" : "phone_unblocked",
+    already: block === "block" ? "phone_already_blocked" : "phone_not_blocked",
+    invalid: "phone_invalid",
+  }[outcome];
   redirect(`/admin/orders/${encodeURIComponent(id)}?result=${result}`);
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { getLocale, getTranslations } from "next-intl/server";
 import { BackLink, NotFound } from "@/components/admin/page-header";
+import { CashPanel } from "@/components/admin/order/cash";
 import { OpenFlags, ResolvedFlags } from "@/components/admin/order/flags";
 import { OrderFulfilment } from "@/components/admin/order/fulfilment";
 import { OrderFacts, OrderLines } from "@/components/admin/order/lines";
@@ -10,6 +11,7 @@ import { OrderStatusBadge } from "@/components/admin/order-status-badge";
 import { OrderTimeline } from "@/components/admin/order-timeline";
 import { requireAdmin } from "@/lib/admin/auth";
 import { findOrderForAdmin } from "@/lib/admin/orders";
+import { phoneHistory } from "@/lib/cash/phones";
 import { getDb } from "@/lib/db/client";
 import { emailSettings } from "@/lib/env";
 
@@ -22,7 +24,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 /**
  * One order as the merchant needs it: lines as sold, customer, payment, the flags to look at (each resolved with a
- * note) and those dealt with, where its goods go (the delivery's city, address, landmark and phones, or pickup) and
+ * note) and those dealt with, a cash order's moves and its phone's history, where its goods go (the delivery's city, address, landmark and phones, or pickup) and
  * their way step by step (each step optionally e-mailing the customer), its delivery note, and its history. Every
  * value is named in the reader's language. Each part is a component of components/admin/order/.
  */
@@ -38,6 +40,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
   const back = <BackLink href="/admin/orders">{t("back")}</BackLink>;
   if (!order) return <NotFound back={back}>{t("notFound", { id: id.slice(0, 40) })}</NotFound>;
   const settings = emailSettings();
+  const history = order.paymentMethod === "cash" && order.phone ? await phoneHistory(getDb(), order.phone) : null;
   const city = order.deliveryCityEn && (locale === "ar" ? order.deliveryCityAr : order.deliveryCityEn);
 
   return (
@@ -49,6 +52,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
         <OrderStatusBadge order={order} />
       </div>
       <OpenFlags order={order} />
+      <CashPanel order={order} history={history} />
       <div className="grid gap-6 md:grid-cols-2">
         <OrderLines order={order} city={city} />
         <OrderFacts order={order} />

@@ -2,13 +2,8 @@ import { asc, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { cashBlockedPhones, cashOnDelivery, deliveryEvents } from "../db/schema";
 import { setUpTestDatabase } from "../../testing/db";
-import {
-  cashSettingsInputSchema,
-  editCashSettings,
-  listBlockedPhones,
-  listCashEvents,
-  readCashSettingsForEditing,
-} from "./editing";
+import { cashSettingsInputSchema, editCashSettings, listBlockedPhones, listCashEvents } from "./editing";
+import { readCashSettings } from "./settings";
 
 /** The back office's changes to cash on delivery against a real database: the fields' rules, the write and its audit. */
 
@@ -71,7 +66,7 @@ describe("the cash settings' fields", () => {
 
 describe("the back office's changes to cash on delivery", () => {
   it("starts off, with no fee, no limit and 48 hours to confirm", async () => {
-    expect(await readCashSettingsForEditing(t.db)).toMatchObject({
+    expect(await readCashSettings(t.db)).toMatchObject({
       enabled: false,
       atPickup: false,
       maxTotalMinor: null,
@@ -85,7 +80,7 @@ describe("the back office's changes to cash on delivery", () => {
     expect(await editCashSettings(t.db, input, ADMIN)).toEqual({
       changed: ["enabled", "atPickup", "maxTotalMinor", "feeMinor"],
     });
-    expect(await readCashSettingsForEditing(t.db)).toMatchObject({
+    expect(await readCashSettings(t.db)).toMatchObject({
       enabled: true,
       atPickup: true,
       maxTotalMinor: 15_050,
@@ -128,14 +123,14 @@ describe("the back office's changes to cash on delivery", () => {
 
   it("makes the row again if a database lost it, and the database refuses what the form would", async () => {
     await t.db.execute(sql`delete from cash_on_delivery`);
-    expect(await readCashSettingsForEditing(t.db)).toMatchObject({ enabled: false, confirmWithinHours: 48 });
+    expect(await readCashSettings(t.db)).toMatchObject({ enabled: false, confirmWithinHours: 48 });
     const input = cashSettingsInputSchema.parse(cashForm({ confirmWithinHours: "12" }));
     expect(await editCashSettings(t.db, input, ADMIN)).toEqual({ changed: ["enabled", "confirmWithinHours"] });
     expect(await t.db.select().from(cashOnDelivery)).toMatchObject([{ id: 1, enabled: true, confirmWithinHours: 12 }]);
     await expect(editCashSettings(t.db, { ...input, confirmWithinHours: 721 }, ADMIN)).rejects.toThrow(
       /cash_on_delivery_confirm_within_range/,
     );
-    expect(await readCashSettingsForEditing(t.db)).toMatchObject({ confirmWithinHours: 12 });
+    expect(await readCashSettings(t.db)).toMatchObject({ confirmWithinHours: 12 });
   });
 
   it("lists the blocked phones, the latest block first, and the phones' audit rows among cash's changes", async () => {

@@ -92,31 +92,6 @@ const cashColumns = (input: CashSettingsInput) => ({
   confirmWithinHours: input.confirmWithinHours,
 });
 
-/** The settings the back office shows and edits: on/off, at pickup, the highest total, the fee, the call's deadline. */
-type CashSettingsRow = Pick<
-  CashOnDeliveryRow,
-  "enabled" | "atPickup" | "maxTotalMinor" | "feeMinor" | "confirmWithinHours"
->;
-
-/**
- * Cash on delivery's settings as the back office edits them (the defaults, off, when the row is missing); the
- * checkout reads the same row through its own reader in lib/cash/.
- * @throws the database's error when it cannot read.
- */
-export async function readCashSettingsForEditing(db: DbOrTx): Promise<CashSettingsRow> {
-  const [row] = await db
-    .select({
-      enabled: cashOnDelivery.enabled,
-      atPickup: cashOnDelivery.atPickup,
-      maxTotalMinor: cashOnDelivery.maxTotalMinor,
-      feeMinor: cashOnDelivery.feeMinor,
-      confirmWithinHours: cashOnDelivery.confirmWithinHours,
-    })
-    .from(cashOnDelivery)
-    .where(eq(cashOnDelivery.id, 1));
-  return row ?? { enabled: false, atPickup: false, maxTotalMinor: null, feeMinor: 0, confirmWithinHours: 48 };
-}
-
 /**
  * Changes cash on delivery's settings (on/off, pay at pickup, highest total, fee, hours to confirm), with its audit
  * row (`cash_edited`: each changed column, before and after). An edit that changes nothing writes nothing. The

@@ -7,13 +7,8 @@ import type { DeliveryFormLabels } from "@/components/admin/delivery-forms";
 import { BackLink, PageHeader } from "@/components/admin/page-header";
 import { columnsOf, Table } from "@/components/admin/table";
 import { requireAdmin } from "@/lib/admin/auth";
-import {
-  listBlockedPhones,
-  listCashEvents,
-  readCashSettingsForEditing,
-  type CashEvent,
-  type CashSettingsField,
-} from "@/lib/cash/editing";
+import { listBlockedPhones, listCashEvents, type CashEvent, type CashSettingsField } from "@/lib/cash/editing";
+import { readCashSettings } from "@/lib/cash/settings";
 import { getDb } from "@/lib/db/client";
 import { listDeliveryZones } from "@/lib/delivery/zones";
 import { formatMoney, toWireAmount } from "@/lib/money";
@@ -69,7 +64,7 @@ export default async function AdminCashPage({ searchParams }: Props) {
   ]);
   const db = getDb();
   const [settings, zones, events, blocked, labels] = await Promise.all([
-    readCashSettingsForEditing(db),
+    readCashSettings(db),
     listDeliveryZones(db, { enabledOnly: false }),
     listCashEvents(db),
     listBlockedPhones(db),

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { readCashSettings } from "@/lib/cash/settings";
 import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
@@ -7,7 +8,6 @@ import { PageHeader } from "@/components/admin/page-header";
 import { columnsOf, Table, WIDE_ONLY } from "@/components/admin/table";
 import { primaryAction } from "@/components/styles";
 import { requireAdmin } from "@/lib/admin/auth";
-import { readCashSettingsForEditing } from "@/lib/cash/editing";
 import { getDb } from "@/lib/db/client";
 import { listDeliveryZones, readPickup } from "@/lib/delivery/zones";
 import { formatMoney } from "@/lib/money";
@@ -40,7 +40,7 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
     listDeliveryZones(db, { enabledOnly: false }),
     readPickup(db),
     pickupFormLabels(),
-    readCashSettingsForEditing(db),
+    readCashSettings(db),
   ]);
   const offered = zones.filter((zone) => zone.enabled);
   const result = resultSchema.safeParse(query.result);

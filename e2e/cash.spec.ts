@@ -1,8 +1,19 @@
 import type { Pool } from "pg";
 import { formatMoney } from "../lib/money";
-import { addToCart, findForm, getPage, loadCheckoutForm, placeCashOrder, submitCheckout } from "../testing/no-js-shop";
+import {
+  addToCart,
+  findForm,
+  getPage,
+  loadCheckoutForm,
+  parseHtml,
+  placeCashOrder,
+  select,
+  submitCheckout,
+  textOf,
+} from "../testing/no-js-shop";
 import {
   addToCart as addInBrowser,
+  createAdmin,
   database,
   emulator,
   expect,
@@ -178,6 +189,139 @@ test("with JavaScript, choosing cash on delivery adds the cash fee's line to the
     await page.getByRole("radio", { name: shop("checkout.cash.cash") }).check();
     await page.getByRole("button", { name: shop("checkout.cash.submitCash") }).click();
     await expect(page).toHaveURL(/\/orders\/[^/?]+$/);
+  } finally {
+    await cashSettings(false);
+  }
+});
+
+/** The forms of an admin page, as a browser without JavaScript posts them: the one whose `name` input is `value`. */
+function adminForm(html: string, name: string, value: string): [string, string][] {
+  const form = select("form", parseHtml(html)).find((each) =>
+    select(`input[name="${name}"]`, each).some((input) => input.attribs.value === value),
+  );
+  if (!form) throw new Error(`the page has no form with ${name}=${value}`);
+  return select("input[type=hidden]", form).map((input) => [input.attribs.name!, input.attribs.value ?? ""]);
+}
+
+/** A form's fields as a browser posts them. */
+function formOf(fields: [string, string][]): FormData {
+  const body = new FormData();
+  for (const [name, value] of fields) body.append(name, value);
+  return body;
+}
+
+/** Signs the merchant in on /admin/sign-in as a browser without JavaScript does. @returns the admin's cookie. */
+async function adminCookie(email: string, password: string): Promise<string> {
+  const base = stack().shopUrl;
+  const form = findForm(await getPage(`${base}/admin/sign-in`), "password")!;
+  const answer = await fetch(`${base}/admin/sign-in`, {
+    method: "POST",
+    body: formOf([...form.hidden, ["email", email], ["password", password]]),
+    headers: { Origin: base, Accept: "text/html" },
+    redirect: "manual",
+  });
+  await answer.arrayBuffer();
+  const cookie = answer.headers.getSetCookie().find((header) => header.startsWith("admin_session="));
+  if (answer.status !== 303 || !cookie) throw new Error(`the sign-in answered ${answer.status} without a session`);
+  return cookie.split(";")[0]!;
+}
+
+/** What the merchant's home shows as cash collected today, in minor units (it is written with two decimals). */
+async function cashCollectedToday(cookie: string): Promise<number> {
+  const shown = textOf(
+    await getPage(`${stack().shopUrl}/admin?period=today`, cookie),
+    '[data-testid="figure-collected"]',
+  );
+  if (!shown) throw new Error("the home shows no cash collected");
+  return Number(shown.replace(/\D/g, ""));
+}
+
+test("a cash order's whole path without JavaScript: placed with its units held and no call to the service, then confirmed, packed, out, delivered and collected, each once; the home's cash collected grows by its total once", async ({
+  request,
+}) => {
+  const base = stack().shopUrl;
+  const { slug, id: productId } = await newProduct();
+  await database((pool) => pool.query(`update products set stock = 5 where id = $1`, [productId]));
+  await emulator.fault(request, { route: "token", kind: "status", status: 503 }); // any call would meet it
+  const account = { email: `cash-${crypto.randomUUID().slice(0, 8)}@medina.example`, password: "a-cash-password-1" };
+  await createAdmin(account.email, account.password);
+  const admin = await adminCookie(account.email, account.password);
+  await cashSettings(true, 0);
+  try {
+    const before = await cashCollectedToday(admin);
+    const phone = "0925550401";
+    const placed = await placeCashOrder(base, { slug, quantity: 2, details: { full_name: "Salem Ali", phone } });
+    const [order] = await ordersOf(phone);
+    expect(order).toMatchObject({ status: "placed", payment_method: "cash" });
+    const customerPage = async () => getPage(new URL(placed.orderPath, base).href, placed.cookie);
+    expect(textOf(await customerPage(), "h1")).toBe(shop("order.cash.waiting_call.title"));
+    // Its 2 units are held: the shop offers the other 3 (the stock itself is untouched until the merchant confirms).
+    expect(await getPage(`${base}/products/${slug}`)).toContain("Only 3 left");
+    expect(await emulator.payments(request)).toEqual([]);
+
+    const orderPage = `${base}/admin/orders/${order!.id}`;
+    // Each form as the page offers it, posted twice: a double click, or the same page open in a second tab.
+    const post = async (name: string, value: string, more: [string, string][] = []) => {
+      const fields = adminForm(await getPage(orderPage, admin), name, value);
+      for (let time = 0; time < 2; time++) {
+        const answer = await fetch(orderPage, {
+          method: "POST",
+          body: formOf([...fields, ...more]),
+          headers: { Origin: base, Accept: "text/html", Cookie: admin },
+          redirect: "manual",
+        });
+        await answer.arrayBuffer();
+        expect(answer.status, `${name}=${value}`).toBeLessThan(400);
+      }
+    };
+    const stored = async () =>
+      database(
+        async (pool) =>
+          (
+            await pool.query<{ status: string; fulfilment: string | null; collected_minor: number | null }>(
+              `select status, fulfilment, collected_minor from orders where id = $1`,
+              [order!.id],
+            )
+          ).rows[0],
+      );
+    const stock = async () =>
+      database(
+        async (pool) =>
+          (await pool.query<{ stock: number }>(`select stock from products where id = $1`, [productId])).rows[0]!.stock,
+      );
+
+    await post("move", "confirm", [["note", "Called, she is home after 5"]]);
+    expect(await stored()).toMatchObject({ status: "confirmed" });
+    expect(await stock()).toBe(3); // sold
+    for (const step of ["packed", "out_for_delivery", "delivered"]) {
+      await post("step", step, [["notify", "on"]]);
+      expect(await stored()).toMatchObject({ status: "confirmed", fulfilment: step });
+    }
+    await post("move", "collect", [["amount", (order!.amount_minor / 100).toFixed(2)]]);
+    expect(await stored()).toMatchObject({
+      status: "paid",
+      fulfilment: "delivered",
+      collected_minor: order!.amount_minor,
+    });
+
+    // Each once, though each form was posted twice; the stock sold once.
+    const events = async () =>
+      database(async (pool) =>
+        (
+          await pool.query<{ type: string }>(`select type from order_events where order_id = $1 order by id`, [
+            order!.id,
+          ])
+        ).rows.map((row) => row.type),
+      );
+    const moves = (await events()).filter((type) =>
+      ["cash_confirmed", "packed", "out_for_delivery", "delivered", "cash_collected"].includes(type),
+    );
+    expect(moves).toEqual(["cash_confirmed", "packed", "out_for_delivery", "delivered", "cash_collected"]);
+    expect(await stock()).toBe(3);
+
+    expect(await cashCollectedToday(admin)).toBe(before + order!.amount_minor);
+    expect(textOf(await customerPage(), "h1")).toBe(shop("order.cash.paid.title"));
+    expect(await emulator.payments(request)).toEqual([]);
   } finally {
     await cashSettings(false);
   }

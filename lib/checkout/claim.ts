@@ -1,29 +1,14 @@
 import "server-only";
-import { and, desc, eq, gt, inArray, or, sql } from "drizzle-orm";
-import type { PricedCart } from "../cart";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Product } from "../catalog/products";
 import { holdStock } from "../catalog/stock";
-import type { Db, Tx } from "../db/client";
-import { readCashSettings } from "../cash/settings";
-import {
-  cashBlockedPhones,
-  orderLines,
-  orders,
-  type OrderRow,
-  type OrderStatus,
-  type PaymentMethodName,
-} from "../db/schema";
-import type { DeliveryZone } from "../delivery/zones";
-import { getEnv } from "../env";
-import type { Locale } from "../i18n/config";
-import { CURRENCY } from "../money";
-import { newOrderId } from "../ids";
-import { writeOrder } from "../orders/events";
+import { refuseCashOrder, type CashBudget, type CashOrderRefusal } from "../cash/budget";
+import type { Db } from "../db/client";
+import { orders, type OrderRow, type OrderStatus } from "../db/schema";
 import { isPaymentPageOpen } from "../payment-page";
-import { ACCESS_TOKEN_LIFETIME_MS, CHECKOUT_DEADLINE_MS } from "../payments";
+import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 import { minutesUntil } from "../time";
-import type { CheckoutDetails } from "./form";
-import type { CheckoutPrice } from "./pricing";
+import { insertOrder, type ClaimedOrder, type NewOrder } from "./new-order";
 
 /**
  * The claim: the one database transaction that decides whether a submission is a new checkout, and stores it when it
@@ -50,47 +35,19 @@ import type { CheckoutPrice } from "./pricing";
  * No lock is held across a call to the payment service: the claim commits before the order is paid for.
  */
 
-/** How long a claim is its creator's: the whole checkout's deadline plus time to write the answer down. */
-export const CLAIM_MS = CHECKOUT_DEADLINE_MS + 5_000;
 /** A pending payment is resumed only while its payment page has at least this long left to live. */
 const RESUME_MARGIN_MS = 120_000;
 /** The window of the budget of new payments per client address: a payment page's life. */
 const PAYMENTS_WINDOW_MS = ACCESS_TOKEN_LIFETIME_MS;
 
-/** What paying for a claimed order needs to know of it. */
-export type ClaimedOrder = Pick<
-  OrderRow,
-  "id" | "amountMinor" | "currency" | "locale" | "paymentMethod" | "claimExpiresAt"
->;
-
-/** A checkout to claim: who submits it, what it is, and what it costs. */
-export interface ClaimRequest {
-  /** The browser session submitting it (lib/session.ts). */
-  sessionId: string;
-  /** The checkout's fingerprint (lib/checkout/place-order.ts): the same checkout submitted again has the same one. */
-  fingerprint: string;
-  /** Where the submission came from, for the budget of new payments per address. */
-  clientAddress: string;
+/** A checkout to claim: a new order as it would be stored (./new-order.ts), and the budgets it is checked against. */
+export interface ClaimRequest extends NewOrder {
   /** The most new payments the address may start within a payment page's life. */
   budget: number;
   /** The most units of counted stock the address's open checkouts may hold at once, this one's included. */
   heldPerAddress: number;
-  /** The shopper's language: the lines' names are stored in it. */
-  locale: Locale;
-  paymentMethod: PaymentMethodName;
-  details: CheckoutDetails;
-  /** The delivery zone the customer chose, as it was priced; absent for pickup or nothing to deliver. */
-  zone?: DeliveryZone;
-  cart: PricedCart;
-  price: CheckoutPrice;
   /** The budget of open cash orders per phone number and per client address (default: CASH_ORDERS_PER_PHONE and CASH_ORDERS_PER_ADDRESS). */
   cashBudget?: CashBudget;
-}
-
-/** The most open cash orders (being placed, or placed and waiting for the merchant's call) one phone, one address may have. */
-export interface CashBudget {
-  perPhone: number;
-  perAddress: number;
 }
 
 /**
@@ -113,7 +70,7 @@ export type Claim =
   | { kind: "over_budget"; retryAfterMinutes: number }
   | { kind: "too_much_held"; held: number; max: number; retryAfterMinutes: number }
   | { kind: "over_most"; lines: { name: Product["name"]; most: number }[] }
-  | { kind: "cash_refused"; why: "blocked" | "phone" | "address"; max: number };
+  | ({ kind: "cash_refused" } & CashOrderRefusal);
 
 /** A cart line the stock cannot cover: how many are left to buy, and when other checkouts' holds on it end, if they are why. */
 export interface ShortLine {
@@ -190,8 +147,10 @@ export function startClaim(db: Db, request: ClaimRequest): Claiming {
 
     // 2. The address's budget: of new payments on the service, or for a cash order, of open cash orders.
     if (request.paymentMethod === "cash") {
-      const refused = await cashBudget(tx, request, now);
-      if (refused) return refused;
+      const phone = request.details.phone;
+      if (!phone) throw new Error("a cash order needs a phone number (lib/checkout/form.ts requires it)");
+      const refused = await refuseCashOrder(tx, { phone, clientAddress, budget: request.cashBudget }, now);
+      if (refused) return { kind: "cash_refused", ...refused };
     } else {
       const budgetFull: Date | null = read?.budgetFull ?? null; // null from the database: mapWith decodes only a value
       // Free again once the oldest of the last `budget` leaves the window.
@@ -231,120 +190,7 @@ export function startClaim(db: Db, request: ClaimRequest): Claiming {
   return { newOrder, claim: claim.finally(() => decided(false)) };
 }
 
-/**
- * The cash order's checks, under its phone's lock (taken after the address's, which the claim holds): the phone is
- * not blocked from cash, and neither it nor the client address has its budget of open cash orders — being placed
- * (`started`, claim alive) or placed and waiting for the merchant's call (until `confirmBy`).
- * @returns the refusal, or `undefined` when the order may be placed.
- */
-async function cashBudget(tx: Tx, request: ClaimRequest, now: Date): Promise<Claim | undefined> {
-  const { perPhone, perAddress } = request.cashBudget ?? {
-    perPhone: getEnv().CASH_ORDERS_PER_PHONE,
-    perAddress: getEnv().CASH_ORDERS_PER_ADDRESS,
-  };
-  const phone = request.details.phone;
-  if (!phone) throw new Error("a cash order needs a phone number (lib/checkout/form.ts requires it)");
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`cash-phone:${phone}`}, 0))`);
-  const open = and(
-    eq(orders.paymentMethod, "cash"),
-    or(
-      and(eq(orders.status, "started"), gt(orders.claimExpiresAt, now)),
-      and(eq(orders.status, "placed"), gt(orders.confirmBy, now)),
-    ),
-  );
-  const [row] = await tx
-    .select({
-      blocked: sql<boolean>`exists (select 1 from ${cashBlockedPhones} where ${cashBlockedPhones.phone} = ${phone})`,
-      byPhone: sql<number>`count(*) filter (where ${orders.phone} = ${phone})::int`,
-      byAddress: sql<number>`count(*) filter (where ${orders.clientAddress} = ${request.clientAddress})::int`,
-    })
-    .from(orders)
-    .where(and(open, or(eq(orders.phone, phone), eq(orders.clientAddress, request.clientAddress))));
-  if (row!.blocked) return { kind: "cash_refused", why: "blocked", max: 0 };
-  if (row!.byPhone >= perPhone) return { kind: "cash_refused", why: "phone", max: perPhone };
-  if (row!.byAddress >= perAddress) return { kind: "cash_refused", why: "address", max: perAddress };
-  return undefined;
-}
-
 /** Whether a pending order's payment page has long enough left to send the customer back to it. */
 export function canResume(order: Pick<OrderRow, "status" | "paymentExpiresAt">, now = Date.now()): boolean {
   return isPaymentPageOpen(order, now + RESUME_MARGIN_MS);
-}
-
-/** Where the goods go, as the order's columns: the zone's names as they are now, the address as the customer gave it. */
-function shipping(delivery: CheckoutDetails["delivery"], zone: DeliveryZone | undefined): Partial<OrderInsert> {
-  if (delivery?.method === "pickup") return { deliveryMethod: "pickup" };
-  if (delivery?.method !== "delivery" || !zone) return {};
-  return {
-    deliveryMethod: "delivery",
-    deliveryZoneId: zone.id,
-    deliveryCityEn: zone.name.en,
-    deliveryCityAr: zone.name.ar,
-    deliveryAddress: delivery.address,
-    deliveryLandmark: delivery.landmark,
-    secondPhone: delivery.secondPhone,
-  };
-}
-
-type OrderInsert = typeof orders.$inferInsert;
-
-/** Inserts a claimed order as `started`, with its lines and its `created` event, in one statement. */
-async function insertOrder(tx: Tx, request: ClaimRequest, now: Date): Promise<ClaimedOrder> {
-  const { sessionId, fingerprint, clientAddress, locale, paymentMethod, details, zone, cart, price } = request;
-  // A cash order waits for the merchant's call until the deadline the merchant set (lib/cash/settings.ts).
-  const cash =
-    paymentMethod === "cash"
-      ? {
-          cashFeeMinor: price.cashFeeMinor ?? 0,
-          confirmBy: new Date(now.getTime() + (await readCashSettings(tx)).confirmWithinHours * 3_600_000),
-        }
-      : {};
-  const order: ClaimedOrder = {
-    id: newOrderId(),
-    amountMinor: price.totalMinor,
-    currency: CURRENCY,
-    locale,
-    paymentMethod,
-    claimExpiresAt: new Date(now.getTime() + CLAIM_MS),
-  };
-  const insert = tx
-    .insert(orders)
-    .values({
-      ...order,
-      sessionId,
-      fingerprint,
-      clientAddress,
-      status: "started",
-      fullName: details.full_name,
-      email: details.email,
-      phone: details.phone,
-      paymentGateway: details.payment_gateway,
-      ...shipping(details.delivery, zone),
-      deliveryFeeMinor: price.deliveryFeeMinor,
-      ...cash,
-      createdAt: now,
-      updatedAt: now,
-    })
-    // The unique index on started orders is the second line of defence: the checkout's lock is the first.
-    .onConflictDoNothing()
-    .returning({ id: orders.id });
-  const lines = tx.insert(orderLines).values(
-    cart.lines.map((line, position) => ({
-      orderId: order.id,
-      position,
-      productId: line.product.id,
-      productSlug: line.product.slug,
-      name: line.product.name[locale],
-      unitMinor: line.product.priceMinor,
-      quantity: line.quantity,
-    })),
-  );
-  const created = {
-    type: "created",
-    at: now,
-    data: { amountMinor: order.amountMinor, deliveryFeeMinor: price.deliveryFeeMinor },
-  } as const;
-  if (!(await writeOrder(tx, insert, created, lines)))
-    throw new Error("a started order of this checkout exists although its lock was held");
-  return order;
 }

@@ -13,7 +13,9 @@ import { queueOrderEmails } from "../orders/outbox";
 import { PAYMENT_METHODS, type PaymentStart } from "../payment-methods";
 import { isPaymentErrorKind, newCallContext, PaymentError, requestAccessToken } from "../payments";
 import type { MinorUnits } from "../money";
-import { CLAIM_MS, startClaim, type CashBudget, type ClaimedOrder } from "./claim";
+import type { CashBudget } from "../cash/budget";
+import { startClaim } from "./claim";
+import { CLAIM_MS, type ClaimedOrder } from "./new-order";
 import {
   CashRefusedError,
   HeldTooMuchError,

@@ -339,3 +339,55 @@ async function shootEmails(page: Page, request: APIRequestContext, orderId: stri
   }
   await view.close();
 }
+
+/**
+ * Cash on delivery: the checkout's question with the cash fee in the summary, the customer's order waiting for the
+ * merchant's call, the merchant's cash panel (placed, then out for delivery), the delivery note that says what to
+ * collect, and the settings page. `--grep "cash on delivery"` takes these alone.
+ */
+for (const lang of ["en", "ar"] as const) {
+  test(`cash on delivery ${lang} desktop`, async ({ page }) => {
+    mkdirSync(DIR, { recursive: true });
+    const shot = (name: string) => page.screenshot({ path: `${DIR}/${name}-${lang}-desktop.png`, fullPage: true });
+    await database((pool) => pool.query("update cash_on_delivery set enabled = true, fee_minor = 500 where id = 1"));
+    try {
+      await page.setViewportSize(viewports.desktop);
+      await page.context().addCookies([{ name: "NEXT_LOCALE", value: lang, url: stack().shopUrl }]);
+      await addToCart(page, "olive-oil", 2, lang);
+      await page.goto("/checkout");
+      await fillCheckout(
+        page,
+        {
+          full_name: lang === "ar" ? "عائشة بن علي" : "Aisha Ben Ali",
+          phone: lang === "ar" ? "0923456781" : "0923456782",
+          delivery: { address: lang === "ar" ? "قرقارش، شارع 12" : "Gargaresh, Street 12" },
+        },
+        lang,
+      );
+      await page.getByRole("radio", { name: shop("checkout.cash.cash", lang) }).check();
+      await expect(page.getByTestId("cash-fee")).toBeVisible();
+      await shot("checkout-cash");
+      await page.getByRole("button", { name: shop("checkout.cash.submitCash", lang) }).click();
+      await expect(page).toHaveURL(/\/orders\/ord_/);
+      await shot("order-cash-placed");
+      const id = new URL(page.url()).pathname.split("/").pop()!;
+
+      await signInAsAdmin(page, ADMIN.email, ADMIN.password, lang);
+      await page.goto(`/admin/orders/${id}`);
+      await shot("admin-order-cash-placed");
+      // Confirmed by phone, packed and out for delivery (as the moves leave it), for the panel's later forms and the note.
+      await database((pool) =>
+        pool.query("update orders set status = 'confirmed', fulfilment = 'out_for_delivery' where id = $1", [id]),
+      );
+      await page.goto(`/admin/orders/${id}`);
+      await shot("admin-order-cash-out");
+      await page.goto(`/admin/orders/${id}/note`);
+      await expect(page.getByTestId("delivery-note")).toBeVisible();
+      await shot("admin-delivery-note-cash");
+      await page.goto("/admin/cash");
+      await shot("admin-cash");
+    } finally {
+      await database((pool) => pool.query("update cash_on_delivery set enabled = false, fee_minor = 0 where id = 1"));
+    }
+  });
+}

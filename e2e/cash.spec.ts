@@ -165,34 +165,37 @@ test("cash on: the posted form places the order awaiting the merchant's call, no
   }
 });
 
-test("with JavaScript, choosing cash on delivery adds the cash fee's line to the summary and its total, and places the order; axe clean", async ({
-  page,
-}) => {
-  const { slug } = await newProduct();
-  await cashSettings(true, 500);
-  try {
-    await addInBrowser(page, slug);
-    await page.goto("/checkout");
-    await fillCheckout(page, { full_name: "Hana Salem", phone: "0925550301" });
-    const total = page.getByTestId("order-total");
-    const tripoliFee = 1_000;
-    await expect(total).toHaveText(formatMoney(7_750 + tripoliFee, "en"));
-    await page.getByRole("radio", { name: shop("checkout.cash.cash") }).check();
-    await expect(page.getByTestId("cash-fee")).toHaveText(formatMoney(500, "en"));
-    await expect(total).toHaveText(formatMoney(7_750 + tripoliFee + 500, "en"));
-    await expect(page.getByTestId("gateway-fieldset")).toBeHidden();
-    expect(await seriousViolations(page)).toEqual([]);
-    await page.getByRole("radio", { name: shop("checkout.cash.online") }).check();
-    await expect(page.getByTestId("cash-fee-line")).toHaveCount(0);
-    await expect(total).toHaveText(formatMoney(7_750 + tripoliFee, "en"));
+for (const lang of ["en", "ar"] as const) {
+  test(`with JavaScript, choosing cash on delivery adds the cash fee's line to the summary and its total, and places the order; axe clean (${lang})`, async ({
+    page,
+  }) => {
+    const { slug } = await newProduct();
+    await cashSettings(true, 500);
+    try {
+      await page.context().addCookies([{ name: "NEXT_LOCALE", value: lang, url: stack().shopUrl }]);
+      await addInBrowser(page, slug, 1, lang);
+      await page.goto("/checkout");
+      await fillCheckout(page, { full_name: "Hana Salem", phone: lang === "en" ? "0925550301" : "0925550302" }, lang);
+      const total = page.getByTestId("order-total");
+      const tripoliFee = 1_000;
+      await expect(total).toHaveText(formatMoney(7_750 + tripoliFee, lang));
+      await page.getByRole("radio", { name: shop("checkout.cash.cash", lang) }).check();
+      await expect(page.getByTestId("cash-fee")).toHaveText(formatMoney(500, lang));
+      await expect(total).toHaveText(formatMoney(7_750 + tripoliFee + 500, lang));
+      await expect(page.getByTestId("gateway-fieldset")).toBeHidden();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole("radio", { name: shop("checkout.cash.online", lang) }).check();
+      await expect(page.getByTestId("cash-fee-line")).toHaveCount(0);
+      await expect(total).toHaveText(formatMoney(7_750 + tripoliFee, lang));
 
-    await page.getByRole("radio", { name: shop("checkout.cash.cash") }).check();
-    await page.getByRole("button", { name: shop("checkout.cash.submitCash") }).click();
-    await expect(page).toHaveURL(/\/orders\/[^/?]+$/);
-  } finally {
-    await cashSettings(false);
-  }
-});
+      await page.getByRole("radio", { name: shop("checkout.cash.cash", lang) }).check();
+      await page.getByRole("button", { name: shop("checkout.cash.submitCash", lang) }).click();
+      await expect(page).toHaveURL(/\/orders\/[^/?]+$/);
+    } finally {
+      await cashSettings(false);
+    }
+  });
+}
 
 /** The forms of an admin page, as a browser without JavaScript posts them: the one whose `name` input is `value`. */
 function adminForm(html: string, name: string, value: string): [string, string][] {

@@ -217,6 +217,14 @@ export const orders = pgTable(
     /** What paying in cash added (the merchant's cash fee, lib/cash/): part of `amountMinor`; 0 for online orders. */
     cashFeeMinor: integer().notNull().default(0),
     /**
+     * The promo code the order was priced with (lib/promo-codes/), as the merchant wrote it then (upper case), and what
+     * it took off: `discountMinor` is already subtracted from `amountMinor` (0 without a code). The order's use of the
+     * code is not a counter: it is held while the order holds its stock and is a use once paid or confirmed.
+     */
+    promoCodeId: bigint({ mode: "number" }).references(() => promoCodes.id),
+    promoCode: text(),
+    discountMinor: integer().notNull().default(0),
+    /**
      * A `placed` cash order's deadline for the merchant's call: its units are held until then, and the scheduled job
      * expires it after (lib/cash/). Null for online orders.
      */
@@ -321,6 +329,10 @@ export const orders = pgTable(
     index("orders_cash_confirmed")
       .on(t.createdAt, t.id)
       .where(sql`${t.status} = 'confirmed'`),
+    // A code's uses and holds (lib/promo-codes/), and the merchant's discounts per code.
+    index("orders_promo_code")
+      .on(t.promoCodeId, t.status)
+      .where(sql`${t.promoCodeId} is not null`),
     // Open payments by when their page dies: what the expiry job looks for.
     index("orders_open_payments")
       .on(t.paymentExpiresAt)
@@ -340,12 +352,17 @@ export const orders = pgTable(
     check("orders_placed_has_deadline", sql`${t.status} <> 'placed' or ${t.confirmBy} is not null`),
     check(
       "orders_cash_fee_range",
-      sql`${t.cashFeeMinor} >= 0 and (${t.paymentMethod} = 'cash' or ${t.cashFeeMinor} = 0) and ${t.cashFeeMinor} + ${t.deliveryFeeMinor} <= ${t.amountMinor}`,
+      sql`${t.cashFeeMinor} >= 0 and (${t.paymentMethod} = 'cash' or ${t.cashFeeMinor} = 0) and ${t.cashFeeMinor} + ${t.deliveryFeeMinor} <= ${t.amountMinor} + ${t.discountMinor}`,
     ),
     // Collected once, with who collected it, only for cash; a paid cash order is exactly a collected one.
     check(
       "orders_collected",
       sql`(${t.collectedMinor} is null) = (${t.collectedBy} is null) and (${t.collectedMinor} is null or (${t.paymentMethod} = 'cash' and ${t.collectedMinor} >= 0)) and (${t.paymentMethod} <> 'cash' or (${t.status} = 'paid') = (${t.collectedMinor} is not null))`,
+    ),
+    // A discount comes with its code (a free-delivery code on a pickup order takes nothing off).
+    check(
+      "orders_discount",
+      sql`${t.discountMinor} >= 0 and (${t.promoCodeId} is null) = (${t.promoCode} is null) and (${t.promoCode} is not null or ${t.discountMinor} = 0)`,
     ),
     // Only a flag the order has can be resolved.
     check("orders_resolved_flags_raised", sql`${t.resolvedFlags} <@ ${t.flags}`),
@@ -364,7 +381,7 @@ export const orders = pgTable(
     ),
     check(
       "orders_delivery_fee_range",
-      sql`${t.deliveryFeeMinor} >= 0 and (${t.deliveryMethod} is not distinct from 'delivery' or ${t.deliveryFeeMinor} = 0) and ${t.deliveryFeeMinor} <= ${t.amountMinor}`,
+      sql`${t.deliveryFeeMinor} >= 0 and (${t.deliveryMethod} is not distinct from 'delivery' or ${t.deliveryFeeMinor} = 0) and ${t.deliveryFeeMinor} <= ${t.amountMinor} + ${t.discountMinor}`,
     ),
     check(
       "orders_fulfilment_known",
@@ -880,6 +897,90 @@ export const deliveryEvents = pgTable(
   (t) => [index("delivery_events_at").on(t.at)],
 );
 
+/** What a promo code takes off: a percentage of the lines, a fixed amount off the lines, or the delivery fee. */
+export const PROMO_CODE_KINDS = ["percent", "amount", "free_delivery"] as const;
+export type PromoCodeKind = (typeof PROMO_CODE_KINDS)[number];
+
+/**
+ * Promo codes (lib/promo-codes/), created and edited in the back office (audited in `promo_code_events`). `code` is
+ * stored in upper case and compared without case (the customer's input is upper-cased). A code is valid from
+ * `startsAt` (null: at once) until `endsAt` (null: for ever), for lines worth at least `minLinesMinor`; it is used at
+ * most `maxUses` times in all (null: no limit) and `maxUsesPerCustomer` times per customer (by normalised phone, and
+ * by e-mail when one was given). Uses are not a counter: they are counted from the orders that carry the code.
+ */
+export const promoCodes = pgTable(
+  "promo_codes",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    code: text().notNull(),
+    kind: text({ enum: PROMO_CODE_KINDS }).notNull(),
+    /** For `percent`: 1–100 % of the lines. */
+    percent: integer(),
+    /** For `amount`: this much off the lines, in minor units. */
+    amountMinor: integer(),
+    minLinesMinor: integer().notNull().default(0),
+    startsAt: timestamp({ withTimezone: true, precision: 3 }),
+    endsAt: timestamp({ withTimezone: true, precision: 3 }),
+    maxUses: integer(),
+    maxUsesPerCustomer: integer(),
+    enabled: boolean().notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("promo_codes_code").on(t.code),
+    check("promo_codes_code_form", sql`${t.code} ~ '^[A-Z0-9]{2,32}$'`),
+    check("promo_codes_kind_known", sql.raw(`kind in (${PROMO_CODE_KINDS.map((kind) => `'${kind}'`).join(", ")})`)),
+    check(
+      "promo_codes_value",
+      sql.raw(
+        `(kind = 'percent' and percent between 1 and 100 and amount_minor is null) or (kind = 'amount' and amount_minor > 0 and amount_minor <= ${MAX_PRICE_MINOR} and percent is null) or (kind = 'free_delivery' and percent is null and amount_minor is null)`,
+      ),
+    ),
+    check("promo_codes_min_lines_range", sql.raw(`min_lines_minor >= 0 and min_lines_minor <= ${MAX_PRICE_MINOR}`)),
+    check("promo_codes_dates", sql`${t.startsAt} is null or ${t.endsAt} is null or ${t.startsAt} < ${t.endsAt}`),
+    check(
+      "promo_codes_limits",
+      sql`(${t.maxUses} is null or ${t.maxUses} >= 1) and (${t.maxUsesPerCustomer} is null or ${t.maxUsesPerCustomer} >= 1)`,
+    ),
+  ],
+);
+
+/**
+ * What the back office changed in promo codes (who, when, the fields before and after), one row per change, never
+ * updated or deleted (a trigger refuses it).
+ */
+export const PROMO_CODE_EVENT_TYPES = ["code_created", "code_edited"] as const;
+
+export const promoCodeEvents = pgTable(
+  "promo_code_events",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    codeId: bigint({ mode: "number" })
+      .notNull()
+      .references(() => promoCodes.id),
+    type: text({ enum: PROMO_CODE_EVENT_TYPES }).notNull(),
+    /** The admin's e-mail. */
+    by: text().notNull(),
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    at: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index("promo_code_events_code_at").on(t.codeId, t.at)],
+);
+
+/**
+ * Every code a client address tried that is no code of this shop, for the budget of wrong guesses
+ * (lib/promo-codes/): counted per address over a window; pruned by the retention job.
+ */
+export const promoCodeMisses = pgTable(
+  "promo_code_misses",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    clientAddress: text().notNull(),
+    at: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index("promo_code_misses_address_at").on(t.clientAddress, t.at)],
+);
+
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
 export type OrderEventRow = typeof orderEvents.$inferSelect;
@@ -892,3 +993,4 @@ export type DeliveryZoneRow = typeof deliveryZones.$inferSelect;
 export type StorePickupRow = typeof storePickup.$inferSelect;
 export type CashOnDeliveryRow = typeof cashOnDelivery.$inferSelect;
 export type CashBlockedPhoneRow = typeof cashBlockedPhones.$inferSelect;
+export type PromoCodeRow = typeof promoCodes.$inferSelect;

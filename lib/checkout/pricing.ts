@@ -1,5 +1,5 @@
 import { sum, type MinorUnits } from "../money";
-import type { PromoCodeKind } from "../db/schema";
+import type { PromoCodeRow } from "../db/schema";
 
 /**
  * The one home of what a checkout costs, in integer minor units (1/100 LYD): the lines, then each line of the price
@@ -33,15 +33,11 @@ export interface CheckoutPrice {
   totalMinor: MinorUnits;
 }
 
-/** A promo code as pricing reads it (lib/promo-codes/): its code, and what it takes off. */
-export interface PromoPrice {
-  code: string;
-  kind: PromoCodeKind;
-  /** For `percent`: 1–100. */
-  percent: number | null;
-  /** For `amount`: minor units off the lines. */
-  amountMinor: MinorUnits | null;
-}
+/**
+ * A promo code as pricing reads it (lib/promo-codes/; a code's row is one): its code, and what it takes off — for
+ * `percent` 1–100 % of the lines, for `amount` minor units off the lines.
+ */
+export type PromoPrice = Pick<PromoCodeRow, "code" | "kind" | "percent" | "amountMinor">;
 
 /** The least a checkout with a discount may cost: 1.00 LYD, so a code never makes an order free (or unpayable online). */
 const MIN_PAYABLE_MINOR: MinorUnits = 100;

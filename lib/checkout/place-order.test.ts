@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { Pool } from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { priceCart, type PricedCart } from "../cart";
@@ -14,6 +14,7 @@ import {
   orders,
   products,
   storePickup,
+  type PromoCodeRow,
 } from "../db/schema";
 import { settle } from "../orders/settle";
 import { listDeliveryZones, readPickup } from "../delivery/zones";
@@ -23,8 +24,10 @@ import { ACCESS_TOKEN_LIFETIME_MS, PaymentError } from "../payments";
 import { readCashSettings } from "../cash/settings";
 import { createTestProduct, seedTestCatalogue, TEST_PRODUCTS } from "../../testing/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../testing/db";
+import { createTestPromoCode } from "../../testing/promo-codes";
+import { promoCodeUses } from "../promo-codes/uses";
 import { startEmulator, type RunningEmulator } from "../../testing/emulator";
-import { CashRefusedError, OrderStoreError, OutOfStockError, PaymentBudgetError } from "./errors";
+import { CashRefusedError, OrderStoreError, OutOfStockError, PaymentBudgetError, PromoCodeError } from "./errors";
 import { placeOrder, type PlacedOrder, type PlaceOrderInput } from "./place-order";
 import { canResume } from "./claim";
 import { checkoutFingerprint } from "./fingerprint";
@@ -999,5 +1002,121 @@ describe("cash on delivery", () => {
     expect(refused).toMatchObject({ why: "blocked" });
     expect(await t.db.select().from(orders).where(eq(orders.sessionId, input.sessionId))).toEqual([]);
     expect((await placeOrder(t.db, { ...input, paymentMethod: "online", cashFeeMinor: undefined })).kind).toBe("pay");
+  });
+});
+
+/** A fixed checkout's digest (see its test) as the shop computed it before promo codes existed. */
+const NO_CODE_FINGERPRINT = "0YKIj7FNjqu_DTV4_8jDeZFgRZeV9dP_9CgRKhOMdq0";
+
+describe("promo codes", () => {
+  /** 42.50 LYD of lines, delivered to a city of 15.00 LYD: the issue's checkout. */
+  async function eidCheckout(promo: PromoCodeRow, overrides: Partial<PlaceOrderInput> = {}) {
+    const [zone] = await t.db
+      .insert(deliveryZones)
+      .values({ nameEn: `Gharyan ${crypto.randomUUID()}`, nameAr: `غريان ${crypto.randomUUID()}`, feeMinor: 1_500 })
+      .returning();
+    const product = await createTestProduct(t.db, { priceMinor: 4_250 });
+    const cart = await priceCart(t.db, { lines: [{ productId: product, quantity: 1, seenMinor: 4_250 }] });
+    const offered = (await listDeliveryZones(t.db, { enabledOnly: true })).find((offer) => offer.id === zone!.id)!;
+    return checkout({
+      cart,
+      zone: offered,
+      details: {
+        full_name: "Aisha Ben Ali",
+        phone: "0912345678",
+        delivery: { method: "delivery", zoneId: zone!.id, address: "Gharyan, Main Street" },
+      },
+      promo,
+      ...overrides,
+    });
+  }
+  const order = async (id: string) => (await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))!;
+
+  it("sends the service the discounted amount: 10 % off 42.50 with 15.00 delivery is 53.25; a free-delivery code sends the lines alone", async () => {
+    const eid10 = await createTestPromoCode(t.db, { code: "EID10", percent: 10 });
+    const freeShip = await createTestPromoCode(t.db, { code: "FREESHIP", kind: "free_delivery", percent: null });
+    const discounted = await placeOrder(t.db, await eidCheckout(eid10));
+    const freeDelivery = await placeOrder(t.db, await eidCheckout(freeShip));
+    expect((await payments()).map((payment) => payment.amount)).toEqual(["53.25", "42.50"]);
+    expect(await order(discounted.id)).toMatchObject({
+      amountMinor: 5_325,
+      deliveryFeeMinor: 1_500,
+      promoCodeId: eid10.id,
+      promoCode: "EID10",
+      discountMinor: 425,
+    });
+    // A free-delivery code keeps the fee on the order, and takes it off the amount.
+    expect(await order(freeDelivery.id)).toMatchObject({
+      amountMinor: 4_250,
+      deliveryFeeMinor: 1_500,
+      promoCode: "FREESHIP",
+      discountMinor: 1_500,
+    });
+    const [created] = await t.db
+      .select()
+      .from(orderEvents)
+      .where(and(eq(orderEvents.orderId, discounted.id), eq(orderEvents.type, "created")));
+    expect(created!.data).toEqual({
+      amountMinor: 5_325,
+      deliveryFeeMinor: 1_500,
+      promoCode: "EID10",
+      discountMinor: 425,
+    });
+  });
+
+  it("makes another payment for another code, or none; the same code resumes the same payment", async () => {
+    const [ten, fifteen] = await Promise.all([
+      createTestPromoCode(t.db, { percent: 10 }),
+      createTestPromoCode(t.db, { percent: 15 }),
+    ]);
+    const input = await eidCheckout(ten);
+    const first = await placeOrder(t.db, input);
+    expect(await placeOrder(t.db, input)).toEqual(first);
+    const other = await placeOrder(t.db, { ...input, promo: fifteen });
+    const none = await placeOrder(t.db, { ...input, promo: undefined });
+    expect(new Set([first.id, other.id, none.id]).size).toBe(3);
+    expect((await payments()).map((payment) => payment.amount)).toEqual(["53.25", "51.13", "57.50"]);
+    // A checkout without a code has the digest it had before codes existed (a resubmission across the upgrade).
+    const cart = { totalMinor: 3_750, lines: [{ product: { id: 7, priceMinor: 1_875 }, quantity: 2 }] } as PricedCart;
+    const price = { linesMinor: 3_750, deliveryFeeMinor: 0, totalMinor: 3_750 };
+    expect(await checkoutFingerprint({ cartId: "cart-1", cart, details: { email: "a@example.ly" } }, price)).toBe(
+      NO_CODE_FINGERPRINT,
+    );
+  });
+
+  it("gives a single-use code back the moment its payment is cancelled or fails, and when its page dies; its own checkout and its payment are never refused", async () => {
+    const once = await createTestPromoCode(t.db, { maxUses: 1 });
+    const first = await eidCheckout(once);
+    const holding = await placeOrder(t.db, first);
+    // Held: another customer is told it is used up, and nothing is asked of the service; the same checkout resumes.
+    const refused = await placeOrder(t.db, await eidCheckout(once)).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(PromoCodeError);
+    expect(refused).toMatchObject({ why: "used_up" });
+    expect(await placeOrder(t.db, first)).toEqual(holding);
+    expect(await payments()).toHaveLength(1);
+
+    // Cancelled on the payment page: given back at once.
+    expect(await settle(t.db, holding.id, { kind: "customer_returned", type: "cancel" })).toMatchObject({
+      to: "cancelled",
+    });
+    const second = await placeOrder(t.db, await eidCheckout(once));
+
+    // Its page dies unpaid: given back, without waiting for the scheduled job.
+    await t.db
+      .update(orders)
+      .set({ paymentExpiresAt: new Date(Date.now() - 1_000) })
+      .where(eq(orders.id, second.id));
+    await emulator.control("/faults", { route: "create", kind: "status", status: 400 });
+    await expect(placeOrder(t.db, await eidCheckout(once))).rejects.toBeInstanceOf(PaymentError);
+    // The service refused that payment: failed, and given back at once.
+    const third = await placeOrder(t.db, await eidCheckout(once));
+
+    // The dead page's payment is confirmed after all: money wins, paid with its discount past the code's limit.
+    const confirm = async (id: string) =>
+      settle(t.db, id, { kind: "payment_confirmed", paymentToken: (await order(id)).paymentToken!, delivery: {} });
+    expect(await confirm(third.id)).toMatchObject({ to: "paid" });
+    expect(await confirm(second.id)).toMatchObject({ to: "paid" });
+    expect(await order(second.id)).toMatchObject({ status: "paid", discountMinor: 425, amountMinor: 5_325 });
+    expect((await promoCodeUses(t.db, [once.id])).get(once.id)).toEqual({ used: 2, held: 0 });
   });
 });

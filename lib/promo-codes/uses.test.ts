@@ -116,7 +116,11 @@ describe("a code's last uses, raced for", () => {
 describe("a use given back", () => {
   it("gives a single-use code back the moment its order stops holding: failed, cancelled, or its payment page dead", async () => {
     const code = await createTestPromoCode(t.db, { maxUses: 1 });
-    for (const end of [{ status: "failed" }, { status: "cancelled" }, { paymentExpiresAt: new Date(Date.now() - 1) }]) {
+    for (const end of [
+      { status: "failed" },
+      { status: "cancelled" },
+      { paymentExpiresAt: new Date(Date.now() - 1) },
+    ] as const) {
       const first = await claim(t.db, code);
       expect(first.kind).toBe("claimed");
       expect(await claim(t.db, code)).toEqual({ kind: "promo_refused", why: "used_up" });

@@ -3,13 +3,14 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { setUpTestDatabase } from "../testing/db";
 import { storePicture } from "./catalog/pictures";
-import { catalogImports, images, paymentLists, signInAttempts, signInLinks } from "./db/schema";
+import { catalogImports, images, paymentLists, promoCodeMisses, signInAttempts, signInLinks } from "./db/schema";
 import {
   CATALOG_IMPORTS_KEPT_MS,
   PAYMENT_LISTS_KEPT_MS,
   pruneOldData,
   SIGN_IN_LINKS_KEPT_AFTER_EXPIRY_MS,
 } from "./retention";
+import { PROMO_MISSES_WINDOW_MS } from "./promo-codes/guesses";
 
 /** The daily clean-up (lib/retention.ts) against a real database: what goes, and what stays. */
 
@@ -21,7 +22,7 @@ const ids = async (table: typeof catalogImports | typeof paymentLists) =>
   (await t.db.select({ id: table.id }).from(table)).map((row) => row.id).sort();
 
 describe("the daily clean-up", () => {
-  it("deletes imports, payment lists and sign-in links past their time, and images no product shows", async () => {
+  it("deletes imports, payment lists, sign-in links and wrong promo codes past their time, and images no product shows", async () => {
     const upload = { createdBy: "owner@shop.ly", content: "slug\n" };
     await t.db.insert(catalogImports).values([
       { id: "imp_old", ...upload, createdAt: ago(CATALOG_IMPORTS_KEPT_MS + 1) },
@@ -53,6 +54,10 @@ describe("the daily clean-up", () => {
     await t.db
       .insert(signInAttempts)
       .values({ email: "a@shop.ly", ip: "10.0.0.2", succeeded: false, at: ago(90 * DAY) });
+    await t.db.insert(promoCodeMisses).values([
+      { clientAddress: "10.0.0.3", at: ago(PROMO_MISSES_WINDOW_MS + 1) },
+      { clientAddress: "10.0.0.3", at: ago(PROMO_MISSES_WINDOW_MS - 1_000) },
+    ]);
     // An image stored before images were deleted with their last picture: nobody shows it.
     const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: "#123456" } })
       .png()
@@ -65,6 +70,7 @@ describe("the daily clean-up", () => {
       paymentLists: 2,
       signInLinks: 1,
       signInAttempts: 1,
+      promoCodeMisses: 1,
       images: 2,
     });
     expect(await ids(catalogImports)).toEqual(["imp_recent"]);
@@ -79,6 +85,7 @@ describe("the daily clean-up", () => {
       paymentLists: 0,
       signInLinks: 0,
       signInAttempts: 0,
+      promoCodeMisses: 0,
       images: 0,
     });
   });

@@ -4,6 +4,7 @@ import { deleteOldSignInAttempts } from "./admin/sign-in-attempts";
 import { deleteUnusedImages } from "./catalog/pictures";
 import type { Db } from "./db/client";
 import { catalogImports, paymentLists, signInLinks } from "./db/schema";
+import { deleteOldPromoMisses } from "./promo-codes/guesses";
 
 /**
  * How long the shop keeps what it no longer needs, and the daily job's clean-up (app/api/cron/expire-orders/route.ts).
@@ -37,12 +38,14 @@ export interface Pruned {
   paymentLists: number;
   signInLinks: number;
   signInAttempts: number;
+  promoCodeMisses: number;
   images: number;
 }
 
 /**
  * Deletes what is past its time at `now`: catalogue imports, payment lists, sign-in links and sign-in attempts (see
- * the periods above; sign-in attempts, lib/admin/sign-in-attempts.ts), and stored images no product shows. Each kind
+ * the periods above; sign-in attempts, lib/admin/sign-in-attempts.ts), wrong promo codes tried once they are older
+ * than their budget's window (lib/promo-codes/guesses.ts), and stored images no product shows. Each kind
  * in a statement of its own; safe to run concurrently and repeatedly.
  * @returns how many rows of each kind it deleted.
  * @throws the database's error when it cannot delete (what was deleted before stays deleted).
@@ -67,6 +70,7 @@ export async function pruneOldData(db: Db, now = new Date()): Promise<Pruned> {
     paymentLists: lists.rowCount ?? 0,
     signInLinks: links.rowCount ?? 0,
     signInAttempts: await deleteOldSignInAttempts(db, now),
+    promoCodeMisses: await deleteOldPromoMisses(db, now),
     images: await deleteUnusedImages(db),
   };
 }

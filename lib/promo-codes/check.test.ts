@@ -6,13 +6,15 @@ import { promoCodeMisses } from "../db/schema";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
 import { createTestPromoCode } from "../../testing/promo-codes";
-import { checkPromoCode, findPromoCode, type PromoCheckout } from "./check";
+import { checkPromoCode, findPromoCode, type PromoCheckout, type PromoRefusal } from "./check";
 import { PROMO_MISSES_ALLOWED, PROMO_MISSES_WINDOW_MS } from "./guesses";
 
 /** The checks of a code before the claim, and the budget of wrong guesses, against a real database. */
 
 const t = setUpTestDatabase();
 let addresses = 0;
+/** A refusal that says nothing but why. */
+const refused = (why: PromoRefusal) => ({ ok: false, why });
 /** A checkout of 42.50 LYD of lines from an address of its own (unless given). */
 const checkout = (overrides: Partial<PromoCheckout> = {}): PromoCheckout => ({
   linesMinor: 4_250,
@@ -26,9 +28,9 @@ describe("checkPromoCode", () => {
     expect(await checkPromoCode(t.db, "  eid١٠ ", checkout())).toEqual({ ok: true, code: eid });
     expect(await findPromoCode(t.db, "Eid10")).toEqual(eid);
     expect(await findPromoCode(t.db, "EID 10!")).toBeUndefined();
-    expect(await checkPromoCode(t.db, "EID11", checkout())).toEqual({ ok: false, why: "unknown" });
+    expect(await checkPromoCode(t.db, "EID11", checkout())).toEqual(refused("unknown"));
     await createTestPromoCode(t.db, { code: "RAMADAN", enabled: false });
-    expect(await checkPromoCode(t.db, "ramadan", checkout())).toEqual({ ok: false, why: "unknown" });
+    expect(await checkPromoCode(t.db, "ramadan", checkout())).toEqual(refused("unknown"));
   });
 
   it("says when a code is not valid yet (from when), expired, or under its minimum (by how much)", async () => {
@@ -38,7 +40,7 @@ describe("checkPromoCode", () => {
     await createTestPromoCode(t.db, { code: "WINTER", endsAt: new Date("2026-03-01T00:00:00Z") });
     await createTestPromoCode(t.db, { code: "BIGCART", minLinesMinor: 5_000 });
     expect(await checkPromoCode(t.db, "eidsoon", checkout({ now }))).toEqual({ ok: false, why: "not_yet", startsAt });
-    expect(await checkPromoCode(t.db, "winter", checkout({ now }))).toEqual({ ok: false, why: "expired" });
+    expect(await checkPromoCode(t.db, "winter", checkout({ now }))).toEqual(refused("expired"));
     expect(await checkPromoCode(t.db, "bigcart", checkout({ now }))).toEqual({
       ok: false,
       why: "under_minimum",
@@ -63,16 +65,13 @@ describe("checkPromoCode", () => {
     const carrying = { promoCodeId: code.id, promoCode: code.code };
     await storeOrder(t.db, { ...carrying, status: "paid", phone: "0911111111", email: "Aisha@Example.ly" });
     const customer = { phone: "0922222222", email: "aisha@example.ly" };
-    expect(await checkPromoCode(t.db, code.code, checkout({ customer }))).toEqual({
-      ok: false,
-      why: "customer_used_up",
-    });
+    expect(await checkPromoCode(t.db, code.code, checkout({ customer }))).toEqual(refused("customer_used_up"));
     expect((await checkPromoCode(t.db, code.code, checkout({ customer: { phone: "0922222222" } }))).ok).toBe(true);
     // A failed payment holds nothing; a live payment page does.
     await storeOrder(t.db, { ...carrying, status: "failed" });
     expect((await checkPromoCode(t.db, code.code, checkout())).ok).toBe(true);
     await storeOrder(t.db, { ...carrying, sessionId: "session-b" });
-    expect(await checkPromoCode(t.db, code.code, checkout())).toEqual({ ok: false, why: "used_up" });
+    expect(await checkPromoCode(t.db, code.code, checkout())).toEqual(refused("used_up"));
     // The session paying for that hold is not told its own hold used the code up (the claim sends it to its order).
     expect((await checkPromoCode(t.db, code.code, checkout({ sessionId: "session-b" }))).ok).toBe(true);
   });
@@ -87,7 +86,7 @@ describe("the budget of wrong guesses", () => {
     const start = Date.now();
     const at = (ms: number) => ({ clientAddress, now: new Date(start + ms) });
     for (let i = 0; i < PROMO_MISSES_ALLOWED; i++)
-      expect(await checkPromoCode(t.db, `WRONG${i}`, checkout(at(i * 1_000)))).toEqual({ ok: false, why: "unknown" });
+      expect(await checkPromoCode(t.db, `WRONG${i}`, checkout(at(i * 1_000)))).toEqual(refused("unknown"));
     // Spent: a wrong code, a used-up one and a valid one get the same answer; 2 minutes after the first miss, it is free.
     const spent = { ok: false, why: "too_many_tries", retryAfterMinutes: 2 };
     expect(await checkPromoCode(t.db, "WRONG9", checkout(at(10_000)))).toEqual(spent);

@@ -15,7 +15,7 @@ import { orders, type OrderStatus } from "../db/schema";
  */
 
 /** The statuses in which an order's use of its code is spent: paid (online or collected cash) or a confirmed cash order. */
-export const PROMO_USED_STATUSES: readonly OrderStatus[] = ["paid", "confirmed"];
+const PROMO_USED_STATUSES: readonly OrderStatus[] = ["paid", "confirmed"];
 
 /** A promo code as the customer may type it, once {@link normaliseCode} has read it. */
 export const PROMO_CODE_PATTERN = /^[A-Z0-9]{2,32}$/;

@@ -763,6 +763,23 @@ describe("the checkout's cost in database round trips", () => {
     ]);
   });
 
+  it("a checkout with a promo code costs 2 more, in the claim: the code's row locked before the products', its uses counted", async () => {
+    const stocked = await createTestProduct(t.db, { stock: 5 });
+    const input = checkout({
+      cart: await priceCart(t.db, { lines: [{ productId: stocked, quantity: 2, seenMinor: 0 }] }),
+      promo: await createTestPromoCode(t.db, { maxUses: 5 }),
+    });
+    const [placed, entries] = await counted((db) => placeOrder(db, input));
+    expect(placed.kind).toBe("pay");
+    const statements = entries.filter(isStatement);
+    expect(statements).toHaveLength(10);
+    expect(statements.slice(3, 6)).toEqual([
+      expect.stringMatching(/^select "max_uses", "max_uses_per_customer" from "promo_codes" .* for no key update$/),
+      expect.stringMatching(/^select count\(\*\)::int, .* from "orders" where \("orders"."promo_code_id" = /),
+      expect.stringMatching(/^select "id", "stock" from "products" .* for update$/),
+    ]);
+  });
+
   it("asks for the access token once the claim has decided on a new order, while the claim writes it and commits", async () => {
     const [placed, entries] = await counted((db) => placeOrder(db, checkout()));
     expect(placed.kind).toBe("pay");

@@ -20,9 +20,10 @@ interface Checkout {
 
 /**
  * A digest of everything a payment is made of — the cart's id, its lines and prices, what the checkout costs line by
- * line, the customer's details, the delivery chosen, the way to pay and the promo code with its discount (another
- * code is another payment; a checkout without one has the digest it had before codes existed) — so a double click, a second tab, or the back
- * button and submit again can be recognised as the same checkout, and any change is another one.
+ * line, the customer's details, the delivery chosen, the way to pay and the promo code with its discount — so a double
+ * click, a second tab, or the back button and submit again can be recognised as the same checkout, and any change
+ * (another code, or none) is another one. A checkout without a code has the digest it had before codes existed, so a
+ * resubmission across the upgrade still goes to its payment.
  */
 export async function checkoutFingerprint(
   { cartId, cart, details, paymentMethod = "online" }: Checkout,

@@ -22,6 +22,7 @@ import { parseEnv } from "../env";
 import { DEFAULT_GATEWAYS } from "../gateways";
 import { ACCESS_TOKEN_LIFETIME_MS, PaymentError } from "../payments";
 import { readCashSettings } from "../cash/settings";
+import { confirmCashOrder } from "../cash/moves";
 import { createTestProduct, seedTestCatalogue, TEST_PRODUCTS } from "../../testing/catalogue";
 import { createTestDatabase, type TestDatabase } from "../../testing/db";
 import { createTestPromoCode } from "../../testing/promo-codes";
@@ -1079,6 +1080,19 @@ describe("promo codes", () => {
       promoCode: "EID10",
       discountMinor: 425,
     });
+  });
+
+  it("works with cash on delivery: the cash fee, then the discount; placed, the order holds its use; confirmed, it is used", async () => {
+    const once = await createTestPromoCode(t.db, { kind: "amount", percent: null, amountMinor: 500, maxUses: 1 });
+    const placed = await placeOrder(t.db, cashCheckout({ cashFeeMinor: 300, promo: once }));
+    expect(placed.kind).toBe("placed");
+    // Two saffron (37.50), 3.00 for cash, 5.00 off.
+    expect(await order(placed.id)).toMatchObject({ amountMinor: 3_550, cashFeeMinor: 300, discountMinor: 500 });
+    expect((await promoCodeUses(t.db, [once.id])).get(once.id)).toEqual({ used: 0, held: 1 });
+    await expect(placeOrder(t.db, cashCheckout({ promo: once }))).rejects.toMatchObject({ why: "used_up" });
+    expect(await confirmCashOrder(t.db, placed.id, { by: "owner@medina.example" })).toEqual({ result: "done" });
+    expect((await promoCodeUses(t.db, [once.id])).get(once.id)).toEqual({ used: 1, held: 0 });
+    expect(await payments()).toEqual([]);
   });
 
   it("makes another payment for another code, or none; the same code resumes the same payment", async () => {

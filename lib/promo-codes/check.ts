@@ -76,7 +76,8 @@ export async function findPromoCode(db: DbOrTx, input: string): Promise<PromoCod
  * the address's budget of wrong codes (spent: `too_many_tries`, whatever the code); then the code — unknown or turned
  * off (recorded as a miss: `unknown`), not yet valid, expired, under its minimum lines total, used up, or used up by
  * this customer. Its dates are instants (the back office enters them in Libya's time).
- * @param input what the customer typed (any case, Arabic-Indic digits, spaces around it).
+ * @param input what the customer typed (any case, Arabic-Indic digits, spaces around it); call it only when something
+ *   was typed: whatever is not a code of this shop is a miss.
  * @returns the code's row when it applies to this checkout, else why not (see {@link PromoCheck}).
  * @throws the database's error when it cannot read or write.
  */

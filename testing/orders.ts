@@ -1,15 +1,16 @@
+import { eq } from "drizzle-orm";
 import type { Db } from "../lib/db/client";
-import { sql } from "drizzle-orm";
 import { orders, promoCodes } from "../lib/db/schema";
 import { newOrderId } from "../lib/ids";
 import { ACCESS_TOKEN_LIFETIME_MS } from "../lib/payments";
+import { createTestPromoCode } from "./promo-codes";
 
 /**
  * Stores an order as a checkout leaves it once its payment exists (pending, a payment token and URL, the payment
  * page alive for 600 s from now), with any column overridden. A `started` or `failed` order gets no payment token
  * unless given; a cash order (`paymentMethod: "cash"`) never has one, and waits for the merchant's call for 48 h.
  * An order priced with a promo code gets `promo: { code, discountMinor }` (its `amountMinor` is already net of the
- * discount, as the claim stores it): the code's row is made as a 10 % code when the shop has none by that code.
+ * discount, as the claim stores it): the code's row is made (testing/promo-codes.ts) when the shop has none by that code.
  * @returns its id and payment token.
  */
 export async function storeOrder(
@@ -46,12 +47,8 @@ export async function storeOrder(
   return { id, paymentToken };
 }
 
-/** The id of the promo code `code` (upper case), made as a 10 % code without limits when there is none. */
+/** The id of the promo code `code` (upper case), made by {@link createTestPromoCode} when the shop has none by it. */
 async function promoCodeId(db: Db, code: string): Promise<number> {
-  const [made] = await db
-    .insert(promoCodes)
-    .values({ code, kind: "percent", percent: 10 })
-    .onConflictDoUpdate({ target: promoCodes.code, set: { code: sql`excluded.code` } })
-    .returning({ id: promoCodes.id });
-  return made!.id;
+  const [found] = await db.select({ id: promoCodes.id }).from(promoCodes).where(eq(promoCodes.code, code));
+  return found?.id ?? (await createTestPromoCode(db, { code })).id;
 }

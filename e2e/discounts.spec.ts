@@ -78,6 +78,9 @@ test("an order priced with a promo code shows its discount on the customer's lin
   expect(link).toContain(`promo=${code}`);
   const listed = await getPage(new URL(link, base).href, admin);
   expect(listed).toContain(id);
+  expect(textOf(listed, '[data-testid="orders-narrowed"]')).toContain(
+    shop("admin.orders.promo.narrowed", "en").replace("{code}", code),
+  );
 
   // The CSV of that code's orders: the code and the discount, appended; the amount is what was paid.
   const csv = await getPage(`${base}/admin/orders/export?promo=${code}`, admin);

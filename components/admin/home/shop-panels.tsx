@@ -109,10 +109,12 @@ export async function DiscountsPanel({ discounts, bounds }: Pick<Dashboard, "dis
   const [t, { money, number }] = await Promise.all([getTranslations("admin.dashboard.promo"), homeFormat()]);
   return (
     <Section id="discounts" title={t("title")}>
-      <p data-testid="discounts-given">
-        {t("given", { amount: money(discounts.discountMinor), count: discounts.orders })}{" "}
-        <span className="text-sm text-stone-600">{t("net")}</span>
-      </p>
+      {discounts.orders > 0 && (
+        <p data-testid="discounts-given">
+          {t("given", { amount: money(discounts.discountMinor), count: discounts.orders })}{" "}
+          <span className="text-sm text-stone-600">{t("net")}</span>
+        </p>
+      )}
       <Table
         className="mt-2"
         cell="py-1"

@@ -13,6 +13,7 @@ import {
 } from "../testing/no-js-shop";
 import {
   addToCart as addInBrowser,
+  adminCookie,
   createAdmin,
   database,
   emulator,
@@ -211,22 +212,6 @@ function formOf(fields: [string, string][]): FormData {
   const body = new FormData();
   for (const [name, value] of fields) body.append(name, value);
   return body;
-}
-
-/** Signs the merchant in on /admin/sign-in as a browser without JavaScript does. @returns the admin's cookie. */
-async function adminCookie(email: string, password: string): Promise<string> {
-  const base = stack().shopUrl;
-  const form = findForm(await getPage(`${base}/admin/sign-in`), "password")!;
-  const answer = await fetch(`${base}/admin/sign-in`, {
-    method: "POST",
-    body: formOf([...form.hidden, ["email", email], ["password", password]]),
-    headers: { Origin: base, Accept: "text/html" },
-    redirect: "manual",
-  });
-  await answer.arrayBuffer();
-  const cookie = answer.headers.getSetCookie().find((header) => header.startsWith("admin_session="));
-  if (answer.status !== 303 || !cookie) throw new Error(`the sign-in answered ${answer.status} without a session`);
-  return cookie.split(";")[0]!;
 }
 
 /** What the merchant's home shows as cash collected today, in minor units (it is written with two decimals). */

@@ -98,6 +98,14 @@ export function formatMoney(minor: MinorUnits, locale = "en"): string {
   return formatter.format(minor / MINOR_UNITS_PER_MAJOR);
 }
 
+/**
+ * A discount as its line shows it: minus the amount, `formatDiscount(425, "en")` → `"-LYD 4.25"` (a code that took
+ * nothing off, a free-delivery code on a pickup, reads `LYD 0.00`, never "-0.00").
+ */
+export function formatDiscount(minor: MinorUnits, locale = "en"): string {
+  return formatMoney(minor === 0 ? 0 : -minor, locale);
+}
+
 /** What is wrong with an amount as a person typed it (see {@link parseTypedAmount}). */
 export type AmountProblem = "missing" | "amount" | "amount_ambiguous" | "amount_decimals" | "amount_negative";
 

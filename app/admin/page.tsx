@@ -5,7 +5,7 @@ import { MoneyByWay, PeriodFigures, SalesByDay } from "@/components/admin/home/f
 import { homeFormat } from "@/components/admin/home/format";
 import { CheckoutFunnel } from "@/components/admin/home/funnel";
 import { NeedsAttention, ToConfirm, ToFulfil } from "@/components/admin/home/orders-panels";
-import { GatewaysPanel, StockPanel } from "@/components/admin/home/shop-panels";
+import { DiscountsPanel, GatewaysPanel, StockPanel } from "@/components/admin/home/shop-panels";
 import { Notice } from "@/components/admin/section";
 import { requireAdmin } from "@/lib/admin/auth";
 import { lastReconciledAt } from "@/lib/admin/reconcile";
@@ -23,7 +23,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
  * The merchant's home: for today, 7 or 30 days (`?period=`), what sold against the period before, the money apart by
  * way of paying (online, cash collected, cash still to collect), paid sales per day, the cash orders to confirm by
  * phone (first: they expire), what to ship, what needs a look (and when the payment list was last reconciled), stock,
- * the gateways customers paid with, and the checkout funnel. Reads only. Each part is a component of
+ * the gateways customers paid with, the discounts promo codes gave (in all and per code), and the checkout funnel. Reads only. Each part is a component of
  * components/admin/home/.
  */
 export default async function AdminHome({ searchParams }: Props) {
@@ -73,6 +73,7 @@ export default async function AdminHome({ searchParams }: Props) {
         <NeedsAttention {...dashboard} lastReconciledAt={reconciledAt} />
         <StockPanel {...dashboard} />
         <GatewaysPanel {...dashboard} />
+        <DiscountsPanel {...dashboard} />
         <CheckoutFunnel {...dashboard} />
       </div>
     </section>

@@ -163,7 +163,7 @@ export interface EmailLine {
 
 /**
  * The order's lines, each fee's own line when there is one (the delivery's, "Delivery — Benghazi"; the cash on
- * delivery fee), and the total.
+ * delivery fee), a promo code's discount ("Discount (EID10)"), and the total.
  */
 export function Lines({
   dir,

@@ -12,7 +12,10 @@ export interface OrderEmailProps extends EmailFrame {
   facts: [string, string][];
   headings: { product: string; quantity: string; price: string; total: string };
   lines: EmailLine[];
-  /** The fees' own lines: the delivery's, for an order delivered to an address; the cash on delivery fee. */
+  /**
+   * The lines after the goods: the delivery's, for an order delivered to an address; the cash on delivery fee; a promo
+   * code's discount (its amount already with its minus sign).
+   */
   fees?: { label: string; amount: string }[];
   totalLabel: string;
   total: string;

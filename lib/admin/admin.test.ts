@@ -422,6 +422,8 @@ describe("orders in the back office", () => {
       "collected",
       "collected_by",
       "collected_at",
+      "promo_code",
+      "discount",
     ]);
     expect(row).toMatchObject({
       0: order!.id,

@@ -186,6 +186,8 @@ describe("the CSV as the merchant opens it", () => {
       "collected",
       "collected_by",
       "collected_at",
+      "promo_code",
+      "discount",
     ]);
     expect(row(byWebhook.id)).toEqual({
       order: byWebhook.id,
@@ -216,6 +218,8 @@ describe("the CSV as the merchant opens it", () => {
       collected: "",
       collected_by: "",
       collected_at: "",
+      promo_code: "",
+      discount: "",
     });
     expect(row(byMark.id)).toMatchObject({
       status: "paid",
@@ -281,7 +285,13 @@ describe("the CSV as the merchant opens it", () => {
     const online = await storeOrder(t.db, { status: "paid", paidAt: collectedAt });
     const { header, row } = await exported();
     // Appended: the columns before stay where a spreadsheet built on them reads them.
-    expect(header!.slice(-5)).toEqual(["delivery_fee", "payment_method", "collected", "collected_by", "collected_at"]);
+    expect(header!.slice(-7, -2)).toEqual([
+      "delivery_fee",
+      "payment_method",
+      "collected",
+      "collected_by",
+      "collected_at",
+    ]);
     expect(row(cash.id)).toMatchObject({
       status: "paid",
       payment_method: "cash",
@@ -303,6 +313,45 @@ describe("the CSV as the merchant opens it", () => {
     expect(() => onlyCollected.row(toCollect.id)).toThrow();
     expect(parseOrderListQuery({ pay: "cash", cash: "to_confirm" }).query).toEqual({ pay: "cash", cash: "to_confirm" });
     expect(parseOrderListQuery({ pay: "cheque", cash: "lost" }).ignored).toEqual(["pay", "cash"]);
+  });
+
+  it("ends with the promo code and what it took off, the amount being what the customer pays", async () => {
+    // 10 % of 42.50 is 4.25; delivery 15.00: 53.25 paid. A free-delivery code on a pickup took nothing off.
+    const [zone] = (await t.pool.query("select id from delivery_zones where name_en = 'Tripoli'")).rows;
+    const eid = await storeOrder(t.db, {
+      status: "paid",
+      amountMinor: 5325,
+      deliveryMethod: "delivery",
+      deliveryZoneId: Number(zone.id),
+      deliveryAddress: "Hay Al-Andalus",
+      deliveryCityEn: "Tripoli",
+      deliveryCityAr: "طرابلس",
+      deliveryFeeMinor: 1500,
+      promo: { code: "EID10", discountMinor: 425 },
+    });
+    const pickup = await storeOrder(t.db, {
+      status: "placed",
+      paymentMethod: "cash",
+      deliveryMethod: "pickup",
+      promo: { code: "FREESHIP", discountMinor: 0 },
+    });
+    const plain = await storeOrder(t.db, { status: "paid" });
+    const { header, row } = await exported();
+    expect(header!.slice(-2)).toEqual(["promo_code", "discount"]);
+    expect(row(eid.id)).toMatchObject({
+      amount: "53.25",
+      delivery_fee: "15.00",
+      promo_code: "EID10",
+      discount: "4.25",
+    });
+    expect(row(pickup.id)).toMatchObject({ promo_code: "FREESHIP", discount: "0.00" });
+    expect(row(plain.id)).toMatchObject({ promo_code: "", discount: "" });
+    // The home's discounts per code link to the list (and its export) of that code's orders, in any case.
+    expect(parseOrderListQuery({ promo: " eid10 " }).query).toEqual({ promo: "EID10" });
+    expect(parseOrderListQuery({ promo: "EID-10" }).ignored).toEqual(["promo"]);
+    const onlyEid = await exported({ promo: "EID10" });
+    expect(() => onlyEid.row(eid.id)).not.toThrow();
+    expect(() => onlyEid.row(plain.id)).toThrow();
   });
 
   it("opens in a spreadsheet with the Arabic intact, phones as text, totals as numbers and Libya's times as times", async () => {

@@ -108,6 +108,13 @@ const listQuerySchema = z.object({
   // How the order is paid for (online, cash on delivery), and where a cash order stands (lib/dashboard/conditions.ts).
   pay: z.enum(PAYMENT_METHODS).optional(),
   cash: z.enum(CASH_STATES).optional(),
+  // Orders priced with this promo code (the home's discounts per code), in any case: codes are stored upper case.
+  promo: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z0-9]{2,32}$/)
+    .optional(),
 });
 export type OrderListQuery = z.infer<typeof listQuerySchema>;
 
@@ -119,21 +126,27 @@ export function parseOrderListQuery(params: Record<string, string | string[] | u
   return parseListQuery(listQuerySchema, params);
 }
 
-/** The dashboard's filters of a query as the query string writes them (`paid`, `created`, `gateway`, `flag`). */
-export function dashboardFilters({ paid, created, gateway, flag }: OrderListQuery): Record<string, string> {
+/**
+ * The dashboard's filters of a query as the query string writes them (`paid`, `created`, `gateway`, `flag`, `promo`).
+ */
+export function dashboardFilters({ paid, created, gateway, flag, promo }: OrderListQuery): Record<string, string> {
   return {
     ...(paid ? { paid: formatDayRange(paid) } : {}),
     ...(created ? { created: formatDayRange(created) } : {}),
     ...(gateway ? { gateway } : {}),
     ...(flag ? { flag } : {}),
+    ...(promo ? { promo } : {}),
   };
 }
 
 /** What narrows the list (and the export): all of the query string but the page's edge. */
-type ListFilter = Pick<OrderListQuery, "status" | "q" | "paid" | "created" | "gateway" | "flag" | "pay" | "cash">;
+type ListFilter = Pick<
+  OrderListQuery,
+  "status" | "q" | "paid" | "created" | "gateway" | "flag" | "pay" | "cash" | "promo"
+>;
 
 /** The SQL condition for a filter and a search; the search picks its column by the shape of what was typed. */
-function conditions({ status, q, paid, created, gateway, flag, pay, cash }: ListFilter): SQL | undefined {
+function conditions({ status, q, paid, created, gateway, flag, pay, cash, promo }: ListFilter): SQL | undefined {
   const parts: (SQL | undefined)[] = [];
   if (status === "flagged") parts.push(hasUnresolvedFlag());
   else if (status === "to_fulfil") parts.push(toFulfil());
@@ -146,6 +159,7 @@ function conditions({ status, q, paid, created, gateway, flag, pay, cash }: List
   if (gateway) parts.push(and(eq(orders.status, "paid"), paidWithGateway(gateway)));
   if (pay) parts.push(paidBy(pay));
   if (cash) parts.push(cashIn(cash));
+  if (promo) parts.push(eq(orders.promoCode, promo));
   if (flag)
     parts.push(
       hasUnresolvedFlag(),
@@ -380,6 +394,8 @@ const CSV_COLUMNS: readonly string[] = [
   "collected",
   "collected_by",
   "collected_at",
+  "promo_code",
+  "discount",
 ];
 
 /** The export's file name: `orders-<the merchant's day>.csv`. */
@@ -403,7 +419,8 @@ const EXPORT_BATCH = 250;
  * name as sold), the area and street, the landmark, the second phone, and the delivery fee (a decimal, part of
  * `amount`; empty unless delivered to an address). Then the way it is paid for (`online` or `cash`) and, for a cash
  * order whose cash the courier handed over, how much (a decimal), the admin who recorded it and when (Libya's clock);
- * empty otherwise.
+ * empty otherwise. Last, the promo code the order was priced with (upper case) and what it took off (a decimal,
+ * already subtracted from `amount`: `amount` is what the customer pays); both empty without a code.
  * @param done called once when the stream ends (read whole, failed, or cancelled by the reader).
  */
 export function exportOrdersCsv(db: Db, query: ListFilter, done?: (error?: Error) => void): ReadableStream<Uint8Array> {
@@ -479,6 +496,8 @@ async function* exportRows(db: Db, query: ListFilter): AsyncGenerator<string[][]
         order.collectedBy ?? "",
         // A cash order is paid when its cash is collected: paid_at is the collection's time.
         order.collectedMinor !== null && order.paidAt ? tripoliTime(order.paidAt) : "",
+        order.promoCode ?? "",
+        order.promoCode === null ? "" : toWireAmount(order.discountMinor),
       ];
     });
     const last = batch.at(-1)!;

@@ -49,9 +49,17 @@ const ids = {
 beforeAll(async () => {
   // 21:59 UTC is 23:59 in Tripoli: yesterday's (24 November) sale. 22:01 UTC is 00:01: today's, though its checkout
   // started yesterday (21:51 UTC).
-  await paid(ids.lateYesterday, "2026-11-24T21:59:00Z", 1_000, { paidGateway: "sadad" });
-  await paid(ids.earlyToday, "2026-11-24T22:01:00Z", 2_500, { paidGateway: "sadad" });
+  // Amounts are what was paid: a code's discount is already taken off them.
+  await paid(ids.lateYesterday, "2026-11-24T21:59:00Z", 1_000, {
+    paidGateway: "sadad",
+    promo: { code: "EID10", discountMinor: 111 },
+  });
+  await paid(ids.earlyToday, "2026-11-24T22:01:00Z", 2_500, {
+    paidGateway: "sadad",
+    promo: { code: "EID10", discountMinor: 278 },
+  });
   await paid(ids.fulfilledToday, "2026-11-25T06:00:00Z", 1_250, {
+    promo: { code: "RAMADAN", discountMinor: 150 },
     paidGateway: "moamalat",
     fulfilment: "fulfilled",
     fulfilledAt: at("2026-11-25T07:00:00Z"),
@@ -63,13 +71,18 @@ beforeAll(async () => {
   });
   // 21:30 UTC on 18 November is 23:30 in Tripoli: the 18th, the last day of the 7 days before the last 7.
   await paid(ids.flagged, "2026-11-18T21:30:00Z", 3_000, { paidGateway: "edfali", flags: ["paid_after_expiry"] });
-  await paid(ids.mailFailed, "2026-11-22T12:00:00Z", 500, { paidGateway: "moamalat" });
+  // A free-delivery code on a pickup: a use, nothing taken off.
+  await paid(ids.mailFailed, "2026-11-22T12:00:00Z", 500, {
+    paidGateway: "moamalat",
+    promo: { code: "FREESHIP", discountMinor: 0 },
+  });
   await paid(ids.longAgo, "2026-10-01T12:00:00Z", 1_000, { paidGateway: "sadad" });
   // Checkouts started today (from 22:00 UTC yesterday) that are not sales.
   await storeOrder(t.db, {
     id: ids.cancelled,
     status: "cancelled",
     amountMinor: 9_999,
+    promo: { code: "EID10", discountMinor: 999 },
     createdAt: at("2026-11-25T06:00:00Z"),
   });
   await storeOrder(t.db, {
@@ -95,6 +108,7 @@ beforeAll(async () => {
   await storeOrder(t.db, {
     id: ids.open,
     amountMinor: 5_555,
+    promo: { code: "EID10", discountMinor: 555 },
     createdAt: at("2026-11-25T07:55:00Z"),
     paymentExpiresAt: at("2026-11-25T08:05:00Z"),
   });
@@ -210,6 +224,38 @@ describe("the dashboard's figures", () => {
       { id: ids.overdue, reasons: ["confirmation_overdue"] },
       { id: ids.mailFailed, reasons: ["email_failed"] },
       { id: ids.flagged, reasons: ["paid_after_expiry"] },
+    ]);
+  });
+
+  it("adds up the discounts of the period's paid orders, in all and per code, by the Tripoli day they were paid", async () => {
+    // Today: EID10's 2.78 (00:01) and RAMADAN's 1.50; yesterday's 23:59 EID10 order is not today's. The cancelled and
+    // the open order carry EID10 too, and gave nothing.
+    expect((await loadDashboard(t.db, "today", NOW)).discounts).toEqual({
+      discountMinor: 428,
+      orders: 2,
+      codes: [
+        { code: "EID10", orders: 1, discountMinor: 278 },
+        { code: "RAMADAN", orders: 1, discountMinor: 150 },
+      ],
+    });
+    // 19–25 November: EID10 1.11 + 2.78, RAMADAN 1.50, and FREESHIP's use that took nothing off (a pickup).
+    const week = await loadDashboard(t.db, "7d", NOW);
+    expect(week.discounts).toEqual({
+      discountMinor: 539,
+      orders: 4,
+      codes: [
+        { code: "EID10", orders: 2, discountMinor: 389 },
+        { code: "RAMADAN", orders: 1, discountMinor: 150 },
+        { code: "FREESHIP", orders: 1, discountMinor: 0 },
+      ],
+    });
+    // Sales stay what was paid: the discounts are not added back.
+    expect(week.sales.current.salesMinor).toBe(9_250);
+    // Each code's number links to the list of exactly those orders.
+    const days = dayRange("2026-11-19", "2026-11-25");
+    expect(await listOrders(t.db, { paid: days, promo: "EID10" })).toMatchObject({ count: 2, totalMinor: 3_500 });
+    expect((await listOrders(t.db, { paid: days, promo: "FREESHIP" })).orders.map((o) => o.id)).toEqual([
+      ids.mailFailed,
     ]);
   });
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNotNull, sql, type SQL } from "drizzle-orm";
 import { stockAlerts, type StockAlert } from "../catalog/back-office";
 import type { Db } from "../db/client";
 import { orders, type DeliveryMethod, type OrderFlag, type OrderStatus, type PaymentMethodName } from "../db/schema";
@@ -118,6 +118,17 @@ interface Funnel {
   open: number;
 }
 
+/**
+ * What promo codes gave in the period: the discounts of the orders paid in it (by `paid_at`, as sales), in all and
+ * per code (the code as the order carries it). Sales are already net of them (`amount_minor` is what was paid).
+ */
+interface Discounts {
+  discountMinor: number;
+  orders: number;
+  /** Per code, the largest discount total first. */
+  codes: { code: string; orders: number; discountMinor: number }[];
+}
+
 export interface Dashboard {
   bounds: PeriodBounds;
   sales: { current: Sales; previous: Sales };
@@ -130,6 +141,7 @@ export interface Dashboard {
   attention: { count: number; byReason: Partial<Record<AttentionReason, number>>; orders: OrderToLookAt[] };
   stock: { soldOut: number; low: number; products: StockAlert[] };
   gateways: GatewayShare[];
+  discounts: Discounts;
   funnel: Funnel;
 }
 
@@ -142,7 +154,7 @@ const LIST_LENGTH = 5;
  */
 export async function loadDashboard(db: Db, period: Period, now = new Date()): Promise<Dashboard> {
   const bounds = periodBounds(period, now);
-  const [{ sales, money }, days, toConfirm, fulfil, attention, stock, gateways, funnel] = await Promise.all([
+  const [{ sales, money }, days, toConfirm, fulfil, attention, stock, gateways, discounts, funnel] = await Promise.all([
     salesFigures(db, bounds),
     salesByDay(db, bounds),
     ordersToConfirm(db),
@@ -150,9 +162,10 @@ export async function loadDashboard(db: Db, period: Period, now = new Date()): P
     ordersToLookAt(db, now),
     stockAlerts(db, { limit: LIST_LENGTH, now }),
     gatewayShares(db, bounds),
+    discountsGiven(db, bounds),
     checkoutFunnel(db, bounds, now),
   ]);
-  return { bounds, sales, money, days, toConfirm, toFulfil: fulfil, attention, stock, gateways, funnel };
+  return { bounds, sales, money, days, toConfirm, toFulfil: fulfil, attention, stock, gateways, discounts, funnel };
 }
 
 const sales = (salesMinor: number, orderCount: number): Sales => ({
@@ -359,6 +372,22 @@ async function gatewayShares(db: Db, { current }: PeriodBounds): Promise<Gateway
     .where(paidWithin(current))
     .groupBy(orders.paymentMethod, orders.paidGateway)
     .orderBy(desc(salesMinor), asc(orders.paymentMethod), asc(orders.paidGateway));
+}
+
+/** The discounts of the period's paid orders per code (see {@link Discounts}), in one grouped pass over `orders_paid_at`. */
+async function discountsGiven(db: Db, { current }: PeriodBounds): Promise<Discounts> {
+  const discountMinor = sql<number>`sum(${orders.discountMinor})`.mapWith(Number);
+  const codes = await db
+    .select({ code: sql<string>`${orders.promoCode}`, orders: count(), discountMinor })
+    .from(orders)
+    .where(and(paidWithin(current), isNotNull(orders.promoCode)))
+    .groupBy(orders.promoCode)
+    .orderBy(desc(discountMinor), asc(orders.promoCode));
+  return {
+    discountMinor: codes.reduce((total, code) => total + code.discountMinor, 0),
+    orders: codes.reduce((total, code) => total + code.orders, 0),
+    codes,
+  };
 }
 
 /** The funnel of the checkouts started in the period (see {@link Funnel}), in one pass over `orders_created`. */

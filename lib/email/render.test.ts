@@ -348,3 +348,57 @@ describe("the e-mails of a cash order just placed", () => {
     },
   );
 });
+
+describe("the e-mails of an order priced with a promo code", () => {
+  // 10 % of 42.50 is 4.25 off the lines; delivery 15.00: 53.25 paid, the amount the service was asked for.
+  const discounted: EmailOrder = {
+    ...delivered,
+    order: { ...delivered.order, amountMinor: 5325, deliveryFeeMinor: 1500, promoCode: "EID10", discountMinor: 425 },
+    lines: [{ name: "Olive oil", unitMinor: 2125, quantity: 2 }],
+  };
+  /** The discount line's label in the e-mail's language. */
+  const discountLine = (t: typeof en) => t.email.promo.line.replace("{code}", "EID10");
+
+  it.each([
+    ["en", en],
+    ["ar", ar],
+  ] as const)(
+    "in %s, the receipt, the merchant's notice and a step's news show the discount's own line",
+    async (lang, t) => {
+      for (const { text, html } of [
+        await renderOrderEmail({ kind: "receipt", reason: "paid", locale: lang }, discounted, SITE, ORDER_LINK_SECRET),
+        await notice(discounted, "paid", lang),
+        await update(discounted, "packed", lang),
+      ]) {
+        for (const part of [text, html]) {
+          expect(part).toContain(discountLine(t));
+          expect(part).toContain(formatMoney(-425, lang));
+          expect(part).toContain(formatMoney(5325, lang));
+        }
+        // After the delivery's line, before the total.
+        expect(text.indexOf(formatMoney(1500, lang))).toBeLessThan(text.indexOf(discountLine(t)));
+        expect(text.indexOf(discountLine(t))).toBeLessThan(text.lastIndexOf(formatMoney(5325, lang)));
+      }
+      // Without a code, no such line.
+      expect((await notice(delivered, "paid", lang)).text).not.toContain(discountLine(t));
+    },
+  );
+
+  it("in a cash order's e-mails: the cash fee's line, then the discount's; a code that took nothing off reads 0.00", async () => {
+    const cash: EmailOrder = {
+      ...discounted,
+      order: { ...discounted.order, amountMinor: 5325 + 500, paymentMethod: "cash", cashFeeMinor: 500 },
+      paidWith: null,
+    };
+    const { text } = await renderOrderEmail({ kind: "receipt", reason: "cash_placed", locale: "en" }, cash, SITE);
+    expect(text.indexOf(en.email.cash.fee)).toBeLessThan(text.indexOf("Discount (EID10)"));
+    expect(text).toContain(formatMoney(5825, "en"));
+    const pickup: EmailOrder = {
+      ...pickedUp,
+      order: { ...pickedUp.order, promoCode: "FREESHIP", discountMinor: 0 },
+    };
+    const free = (await renderOrderEmail({ kind: "receipt", reason: "paid", locale: "en" }, pickup, SITE)).text;
+    expect(free).toContain("Discount (FREESHIP)");
+    expect(free).not.toContain("-LYD 0.00");
+  });
+});

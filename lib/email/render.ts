@@ -10,7 +10,7 @@ import { gatewayName } from "../gateways";
 import { direction, isLocale, type Locale } from "../i18n/config";
 import ar from "../i18n/messages/ar.json";
 import en from "../i18n/messages/en.json";
-import { CURRENCY, formatMoney, fromDecimalAmount, multiply } from "../money";
+import { CURRENCY, formatDiscount, formatMoney, fromDecimalAmount, multiply } from "../money";
 import { BRAND } from "../brand";
 import { getEnv } from "../env";
 import { TIME_ZONE } from "../time";
@@ -42,6 +42,8 @@ export interface EmailOrder {
         | "paymentMethod"
         | "cashFeeMinor"
         | "confirmBy"
+        | "promoCode"
+        | "discountMinor"
       >
     >;
   lines: Pick<OrderLineRow, "name" | "unitMinor" | "quantity">[];
@@ -122,6 +124,15 @@ export async function renderOrderEmail(
           ]
         : []),
       ...(order.cashFeeMinor ? [{ label: t("cash.fee"), amount: money(order.cashFeeMinor) }] : []),
+      // The promo code's line, after the fees as pricing takes it off (lib/checkout/pricing.ts): the total is net of it.
+      ...(order.promoCode
+        ? [
+            {
+              label: t("promo.line", { code: order.promoCode }),
+              amount: formatDiscount(order.discountMinor ?? 0, locale),
+            },
+          ]
+        : []),
     ],
     totalLabel: t("lines.orderTotal"),
     total,

@@ -102,6 +102,19 @@ describe("the order a link opens", () => {
     });
   });
 
+  it("shows the promo code it was priced with and what it took off", async () => {
+    const { id } = await storeOrder(t.db, {
+      status: "paid",
+      amountMinor: 3825,
+      promo: { code: "EID10", discountMinor: 425 },
+    });
+    expect(await findOrderByLink(t.db, id, orderLinkKey(id, SECRET), SECRET)).toMatchObject({
+      amountMinor: 3825,
+      promoCode: "EID10",
+      discountMinor: 425,
+    });
+  });
+
   it("shows its status, lines, total, city and step, and nothing that names or reaches the customer", async () => {
     const { id, paymentToken, zone } = await deliveredOrder();
     const order = await findOrderByLink(t.db, id, orderLinkKey(id, SECRET), SECRET);
@@ -118,6 +131,8 @@ describe("the order a link opens", () => {
       paymentMethod: "online",
       cashFeeMinor: 0,
       confirmBy: null,
+      promoCode: null,
+      discountMinor: 0,
       lines: [{ name: "Olive oil", unitMinor: 4250, quantity: 2 }],
     });
     const shown = JSON.stringify(order);

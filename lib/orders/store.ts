@@ -59,8 +59,8 @@ export async function findCustomerOrder(db: Db, id: string, sessionId: string): 
 
 /**
  * What the page opened by an order's signed link shows (lib/orders/order-link.ts): its status, lines and total, the
- * delivery method and city, where its goods are, and how it is paid for (a cash order's fee and the deadline of the
- * merchant's call). Nothing that names or reaches the customer (name, phone,
+ * delivery method and city, where its goods are, how it is paid for (a cash order's fee and the deadline of the
+ * merchant's call), and the promo code it was priced with and what it took off. Nothing that names or reaches the customer (name, phone,
  * e-mail, street address, landmark), nor the payment page's address: a link may be forwarded.
  */
 export type LinkedOrder = Pick<
@@ -77,6 +77,8 @@ export type LinkedOrder = Pick<
   | "paymentMethod"
   | "cashFeeMinor"
   | "confirmBy"
+  | "promoCode"
+  | "discountMinor"
 > & { lines: Pick<OrderLineRow, "name" | "unitMinor" | "quantity">[] };
 
 /**
@@ -101,6 +103,8 @@ export async function findLinkedOrder(db: Db, id: string): Promise<LinkedOrder |
       paymentMethod: orders.paymentMethod,
       cashFeeMinor: orders.cashFeeMinor,
       confirmBy: orders.confirmBy,
+      promoCode: orders.promoCode,
+      discountMinor: orders.discountMinor,
     })
     .from(orders)
     .where(and(eq(orders.id, id), notInArray(orders.status, [...NEVER_SHOWN])));

@@ -76,6 +76,7 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
         ]
       : []),
     ...(query.flag ? [labels.flag(query.flag)] : []),
+    ...(query.promo ? [t("promo.narrowed", { code: query.promo })] : []),
   ];
 
   return (

@@ -100,3 +100,44 @@ export async function GatewaysPanel({ gateways, bounds, sales }: Pick<Dashboard,
     </Section>
   );
 }
+
+/**
+ * What promo codes gave in the period: the discounts of its paid orders in all, and per code (its paid orders, linked
+ * to the list of them, and its discount total). Sales elsewhere on the home are what was paid, after the discounts.
+ */
+export async function DiscountsPanel({ discounts, bounds }: Pick<Dashboard, "discounts" | "bounds">) {
+  const [t, { money, number }] = await Promise.all([getTranslations("admin.dashboard.promo"), homeFormat()]);
+  return (
+    <Section id="discounts" title={t("title")}>
+      {discounts.orders > 0 && (
+        <p data-testid="discounts-given">
+          {t("given", { amount: money(discounts.discountMinor), count: discounts.orders })}{" "}
+          <span className="text-sm text-stone-600">{t("net")}</span>
+        </p>
+      )}
+      <Table
+        className="mt-2"
+        cell="py-1"
+        body="divide-y divide-stone-100"
+        testId="discounts-table"
+        caption={t("caption")}
+        columns={columnsOf(["code", "orders", "discount"] as const, (key) => t(key), ["orders", "discount"])}
+        empty={discounts.codes.length === 0 && t("none")}
+      >
+        {discounts.codes.map((row) => (
+          <tr key={row.code}>
+            <th scope="row" className="py-1 text-start font-mono font-normal">
+              <bdi>{row.code}</bdi>
+            </th>
+            <td className="py-1 text-end">
+              <Link href={paidIn(bounds.current, { promo: row.code })} className={linkClass}>
+                {number(row.orders)}
+              </Link>
+            </td>
+            <td className="py-1 text-end whitespace-nowrap">{money(row.discountMinor)}</td>
+          </tr>
+        ))}
+      </Table>
+    </Section>
+  );
+}

@@ -1,12 +1,15 @@
 import { getLocale, getTranslations } from "next-intl/server";
 import { lineNameIn, type AdminOrder } from "@/lib/admin/orders";
-import { formatMoney, multiply } from "@/lib/money";
+import { formatDiscount, formatMoney, multiply } from "@/lib/money";
 import { orderLabels } from "../labels";
 import { Section } from "../section";
 import { columnsOf, Table } from "../table";
 import { FactList, phoneOr, type Fact } from "./fact-list";
 
-/** The order's lines as sold (each product named as the reader reads it), the delivery fee and the total. */
+/**
+ * The order's lines as sold (each product named as the reader reads it), the delivery fee, the cash fee, the promo
+ * code's discount and the total (what the customer pays: the discount is already taken off).
+ */
 export async function OrderLines({ order, city }: { order: AdminOrder; city: string | null }) {
   const [locale, t] = await Promise.all([getLocale(), getTranslations("admin.order")]);
   const money = (minor: number) => formatMoney(minor, locale);
@@ -40,6 +43,18 @@ export async function OrderLines({ order, city }: { order: AdminOrder; city: str
                   {t("cash.feeLine")}
                 </th>
                 <td className="py-1 text-end whitespace-nowrap">{money(order.cashFeeMinor)}</td>
+              </tr>
+            )}
+            {order.promoCode && (
+              <tr className="border-t border-stone-200" data-testid="admin-discount-line">
+                <th scope="row" colSpan={3} className="py-1 text-start font-normal">
+                  {t.rich("promo.line", {
+                    code: order.promoCode,
+                    // A code reads left to right inside an Arabic label too.
+                    bdi: (chunks) => <bdi className="font-mono">{chunks}</bdi>,
+                  })}
+                </th>
+                <td className="py-1 text-end whitespace-nowrap">{formatDiscount(order.discountMinor, locale)}</td>
               </tr>
             )}
             <tr className="border-t border-stone-300 font-semibold">

@@ -11,7 +11,7 @@ import { cashStanding, cashStillToPay } from "@/lib/cash/standing";
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
 import { logger } from "@/lib/log";
-import { formatMoney, multiply } from "@/lib/money";
+import { formatDiscount, formatMoney, multiply } from "@/lib/money";
 import { findOrderByLink } from "@/lib/orders/order-link";
 import { isPaymentPageOpen } from "@/lib/payment-page";
 import { awaitingConfirmationUntil, findCustomerOrder, type CustomerOrder, type LinkedOrder } from "@/lib/orders/store";
@@ -34,7 +34,8 @@ const REFRESH_SECONDS = 3;
  * awaiting the service's confirmation (the page refreshes itself for a minute), cancelled, expired, or still waiting
  * for the payment — and, for goods, how they come and where they are. A cash-on-delivery order says where it stands
  * instead (waiting for the merchant's call, confirmed, on its way, handed over, cash paid, cancelled, expired:
- * lib/cash/standing.ts) and, until the goods are handed over, how much to pay the courier in cash.
+ * lib/cash/standing.ts) and, until the goods are handed over, how much to pay the courier in cash. An order priced
+ * with a promo code says which, and what it took off the total.
  *
  * The browser session that placed the order sees it with its actions (back to the payment page, buy again). Any other
  * browser sees it only with the receipt's signed link (`?key=`, lib/orders/order-link.ts), and then without actions
@@ -204,6 +205,17 @@ export default async function OrderPage({ params, searchParams }: Props) {
                 }
           }
         />
+        {order.promoCode && (
+          // The total above is what the customer pays: the code's discount is already taken off it.
+          <p className="mt-2 text-sm text-stone-700" data-testid="order-discount">
+            {t.rich("promo.included", {
+              code: order.promoCode,
+              // A code reads left to right inside an Arabic sentence too.
+              bdi: (chunks) => <bdi className="font-mono">{chunks}</bdi>,
+              amount: formatDiscount(order.discountMinor, locale),
+            })}
+          </p>
+        )}
       </div>
     </section>
   );

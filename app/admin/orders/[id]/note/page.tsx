@@ -12,7 +12,7 @@ import { getDb } from "@/lib/db/client";
 import { readPickup } from "@/lib/delivery/zones";
 import ar from "@/lib/i18n/messages/ar.json";
 import en from "@/lib/i18n/messages/en.json";
-import { formatMoney } from "@/lib/money";
+import { formatDiscount, formatMoney } from "@/lib/money";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -224,6 +224,18 @@ export default async function DeliveryNotePage({ params }: Props) {
               <>
                 <dt className="text-stone-600">{both("cash.fee")}</dt>
                 <dd>{formatMoney(order.cashFeeMinor, "en")}</dd>
+              </>
+            )}
+            {order.promoCode && (
+              // Already taken off the total: the courier collects the total, never the lines and fees added up.
+              <>
+                <dt className="text-stone-600" data-testid="delivery-note-discount">
+                  {tEn("promo.line", { code: order.promoCode })} ·{" "}
+                  <span lang="ar" dir="rtl">
+                    {tAr("promo.line", { code: order.promoCode })}
+                  </span>
+                </dt>
+                <dd>{formatDiscount(order.discountMinor, "en")}</dd>
               </>
             )}
             <dt className="font-semibold">{both("total")}</dt>

@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { BRAND } from "../lib/brand";
-import { browse, findForm, getPage, placePaidOrder, textOf } from "../testing/no-js-shop";
+import { adminSignIn, browse, getPage, placePaidOrder, textOf } from "../testing/no-js-shop";
 import {
   addToCart,
   createAdmin,
@@ -48,13 +48,7 @@ async function buyAndPay(): Promise<string> {
  */
 async function signInByForm(email: string, password: string, forwardedFor: string): Promise<string | null> {
   const base = stack().shopUrl;
-  const form = findForm(await getPage(`${base}/admin/sign-in`), "password")!;
-  const body = new FormData();
-  const fields: [string, string][] = [...form.hidden, ["email", email], ["password", password]];
-  for (const [name, value] of fields) body.append(name, value);
-  const headers = { Origin: base, Accept: "text/html", "X-Forwarded-For": forwardedFor };
-  const answer = await fetch(`${base}/admin/sign-in`, { method: "POST", body, headers, redirect: "manual" });
-  await answer.arrayBuffer();
+  const answer = await adminSignIn(base, email, password, forwardedFor);
   expect(answer.status).toBe(303);
   return textOf(await getPage(new URL(answer.headers.get("location")!, base).href), '[data-testid="sign-in-error"]');
 }

@@ -2,12 +2,13 @@ import type { Pool } from "pg";
 import { formatMoney } from "../lib/money";
 import {
   addToCart,
+  adminCookie,
+  adminForm,
   findForm,
   getPage,
   loadCheckoutForm,
-  parseHtml,
   placeCashOrder,
-  select,
+  postForm,
   submitCheckout,
   textOf,
 } from "../testing/no-js-shop";
@@ -197,38 +198,6 @@ for (const lang of ["en", "ar"] as const) {
   });
 }
 
-/** The forms of an admin page, as a browser without JavaScript posts them: the one whose `name` input is `value`. */
-function adminForm(html: string, name: string, value: string): [string, string][] {
-  const form = select("form", parseHtml(html)).find((each) =>
-    select(`input[name="${name}"]`, each).some((input) => input.attribs.value === value),
-  );
-  if (!form) throw new Error(`the page has no form with ${name}=${value}`);
-  return select("input[type=hidden]", form).map((input) => [input.attribs.name!, input.attribs.value ?? ""]);
-}
-
-/** A form's fields as a browser posts them. */
-function formOf(fields: [string, string][]): FormData {
-  const body = new FormData();
-  for (const [name, value] of fields) body.append(name, value);
-  return body;
-}
-
-/** Signs the merchant in on /admin/sign-in as a browser without JavaScript does. @returns the admin's cookie. */
-async function adminCookie(email: string, password: string): Promise<string> {
-  const base = stack().shopUrl;
-  const form = findForm(await getPage(`${base}/admin/sign-in`), "password")!;
-  const answer = await fetch(`${base}/admin/sign-in`, {
-    method: "POST",
-    body: formOf([...form.hidden, ["email", email], ["password", password]]),
-    headers: { Origin: base, Accept: "text/html" },
-    redirect: "manual",
-  });
-  await answer.arrayBuffer();
-  const cookie = answer.headers.getSetCookie().find((header) => header.startsWith("admin_session="));
-  if (answer.status !== 303 || !cookie) throw new Error(`the sign-in answered ${answer.status} without a session`);
-  return cookie.split(";")[0]!;
-}
-
 /** What the merchant's home shows as cash collected today, in minor units (it is written with two decimals). */
 async function cashCollectedToday(cookie: string): Promise<number> {
   const shown = textOf(
@@ -248,7 +217,7 @@ test("a cash order's whole path without JavaScript: placed with its units held a
   await emulator.fault(request, { route: "token", kind: "status", status: 503 }); // any call would meet it
   const account = { email: `cash-${crypto.randomUUID().slice(0, 8)}@medina.example`, password: "a-cash-password-1" };
   await createAdmin(account.email, account.password);
-  const admin = await adminCookie(account.email, account.password);
+  const admin = await adminCookie(base, account.email, account.password);
   await cashSettings(true, 0);
   try {
     const before = await cashCollectedToday(admin);
@@ -267,13 +236,7 @@ test("a cash order's whole path without JavaScript: placed with its units held a
     const post = async (name: string, value: string, more: [string, string][] = []) => {
       const fields = adminForm(await getPage(orderPage, admin), name, value);
       for (let time = 0; time < 2; time++) {
-        const answer = await fetch(orderPage, {
-          method: "POST",
-          body: formOf([...fields, ...more]),
-          headers: { Origin: base, Accept: "text/html", Cookie: admin },
-          redirect: "manual",
-        });
-        await answer.arrayBuffer();
+        const answer = await postForm(orderPage, [...fields, ...more], admin);
         expect(answer.status, `${name}=${value}`).toBeLessThan(400);
       }
     };

@@ -74,20 +74,30 @@ export function hrefOf(html: string | AnyNode, name: string): string {
 }
 
 /**
- * What a browser without JavaScript sends when it submits the first form of `html` that has a control named
- * `fieldName`, as the page shows it after `changes` (a text typed into a field, `true` or `false` to tick or untick a
- * box, a radio's value to choose it): the form's hidden inputs (the `$ACTION_…` fields), its fields' values, the boxes
- * and radios ticked, each select's chosen option. @throws when the page has no such form.
+ * Which form of a page: the one with a control named so; the one whose submit button says `button`; the one with an
+ * input `name` whose value is `value` (e.g. `step` = `packed`, the button "Mark as packed").
+ */
+export type WhichForm = string | { button: string } | { name: string; value: string };
+
+/**
+ * What a browser without JavaScript sends when it submits the first form of `html` that is `which`, as the page shows
+ * it after `changes` (a text typed into a field, `true` or `false` to tick or untick a box, a radio's value to choose
+ * it): the form's hidden inputs (the `$ACTION_…` fields), its fields' values, the boxes and radios ticked, each
+ * select's chosen option. @throws when the page has no such form.
  */
 export function formAsShown(
   html: string,
-  fieldName: string,
+  which: WhichForm,
   changes: Record<string, string | boolean> = {},
 ): [string, string][] {
-  const form = select("form", parseDocument(html)).find(
-    (candidate) => select(`[name="${fieldName}"]`, candidate).length > 0,
+  const form = select("form", parseDocument(html)).find((candidate) =>
+    typeof which === "string"
+      ? select(`[name="${which}"]`, candidate).length > 0
+      : "button" in which
+        ? select("button", candidate).some((button) => nodeText(button).trim() === which.button)
+        : select(`input[name="${which.name}"]`, candidate).some((input) => input.attribs.value === which.value),
   );
-  if (!form) throw new Error(`the page has no form with a field named ${fieldName}`);
+  if (!form) throw new Error(`the page has no form ${JSON.stringify(which)}`);
   const fields: [string, string][] = [];
   for (const control of select("input[name], textarea[name], select[name]", form)) {
     const { name = "", type = "text", value } = control.attribs;

@@ -159,7 +159,10 @@ export async function getPage(url: string, cookie = "", expectedStatus = 200, la
   return html;
 }
 
-const formData = (fields: [string, string][]) => {
+/** A form's fields as a browser posts them: a text, or a file chosen. */
+type Field = [string, string | File];
+
+const formData = (fields: Field[]) => {
   const data = new FormData();
   for (const [name, value] of fields) data.append(name, value);
   return data;
@@ -176,13 +179,13 @@ export async function multipartBody(fields: [string, string][]): Promise<{ body:
 
 /**
  * Posts a form back to the page at `pageUrl` as a no-JS browser in `lang` (default en) does: `fields` are all it
- * sends, the page's hidden inputs (see {@link findForm}) included. Follows no redirect.
+ * sends (a file as a `File`), the page's hidden inputs (see {@link findForm}) included. Follows no redirect.
  * @returns the status, where it redirects (`null` when it does not), the HTML answered and the session cookie it set
  *   (empty when it set none).
  */
 export async function postForm(
   pageUrl: string,
-  fields: [string, string][],
+  fields: Field[],
   cookie = "",
   lang: Lang = "en",
 ): Promise<{ status: number; location: string | null; html: string; cookie: string }> {

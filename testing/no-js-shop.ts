@@ -6,8 +6,9 @@
 // the page and a new session cookie; the checkout action's `redirect()` answers 303 to the payment page.
 //
 // Used by the benchmarks (bench/), the page-weight budget (testing/page-weight.ts) and the browser tests for what
-// needs no browser: customers who only buy, pages whose text is all a test reads, forged posts. Forms are found by
-// their field names, never by their (translated) texts.
+// needs no browser: customers who only buy, pages whose text is all a test reads, the back office's plain forms with
+// the admin's cookie, forged posts. Forms are found by their field names, or by a button's text when the test names
+// the button the merchant presses.
 import { request as httpRequest } from "node:http";
 import { isIP } from "node:net";
 import { selectAll } from "css-select";

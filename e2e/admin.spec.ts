@@ -1,6 +1,22 @@
 import { parse } from "csv-parse/sync";
 import { BRAND } from "../lib/brand";
-import { browse, findForm, getPage, placePaidOrder, textOf } from "../testing/no-js-shop";
+import type { Element } from "domhandler";
+import {
+  adminCookie,
+  adminForm,
+  adminSignIn,
+  browse,
+  formAsShown,
+  getPage,
+  hrefOf,
+  nodeText,
+  parseHtml,
+  placePaidOrder,
+  postForm,
+  select,
+  textOf,
+  textsOf,
+} from "../testing/no-js-shop";
 import {
   addToCart,
   createAdmin,
@@ -48,18 +64,12 @@ async function buyAndPay(): Promise<string> {
  */
 async function signInByForm(email: string, password: string, forwardedFor: string): Promise<string | null> {
   const base = stack().shopUrl;
-  const form = findForm(await getPage(`${base}/admin/sign-in`), "password")!;
-  const body = new FormData();
-  const fields: [string, string][] = [...form.hidden, ["email", email], ["password", password]];
-  for (const [name, value] of fields) body.append(name, value);
-  const headers = { Origin: base, Accept: "text/html", "X-Forwarded-For": forwardedFor };
-  const answer = await fetch(`${base}/admin/sign-in`, { method: "POST", body, headers, redirect: "manual" });
-  await answer.arrayBuffer();
+  const answer = await adminSignIn(base, email, password, forwardedFor);
   expect(answer.status).toBe(303);
   return textOf(await getPage(new URL(answer.headers.get("location")!, base).href), '[data-testid="sign-in-error"]');
 }
 
-test("signed out, every admin page, the export and an admin action are refused", async ({ page, browser }) => {
+test("signed out, every admin page, the export and an admin action are refused", async ({ request }) => {
   const orderId = await buyAndPay();
   for (const path of [
     "/admin",
@@ -83,21 +93,10 @@ test("signed out, every admin page, the export and an admin action are refused",
   }
 
   // The first fulfilment step (the order is a delivery), posted straight to the server without an admin session: refused, nothing changes.
-  const admin = await browser.newContext();
-  const adminPage = await admin.newPage();
-  await signInAsAdmin(adminPage, ADMIN.email, ADMIN.password, "en");
-  await adminPage.goto(`/admin/orders/${orderId}`);
-  const form = adminPage.locator("form", {
-    has: adminPage.getByRole("button", { name: shop("admin.order.markStep.packed", "en") }),
-  });
-  const fields = await form
-    .locator("input[type=hidden]")
-    .evaluateAll((inputs) =>
-      inputs.map((input) => [(input as HTMLInputElement).name, (input as HTMLInputElement).value]),
-    );
-  await admin.close();
-  const multipart = Object.fromEntries(fields);
-  const forged = await page.request.post(`/admin/orders/${orderId}`, {
+  const admin = await adminCookie(stack().shopUrl, ADMIN.email, ADMIN.password);
+  const orderPage = await getPage(`${stack().shopUrl}/admin/orders/${orderId}`, admin);
+  const multipart = Object.fromEntries(adminForm(orderPage, "step", "packed"));
+  const forged = await request.post(`${stack().shopUrl}/admin/orders/${orderId}`, {
     multipart,
     headers: { Origin: stack().shopUrl },
     maxRedirects: 0,
@@ -106,7 +105,7 @@ test("signed out, every admin page, the export and an admin action are refused",
   if (forged.status() === 303 || forged.status() === 307)
     expect(forged.headers()["location"] ?? forged.headers()["x-action-redirect"]).toMatch(/\/admin\/sign-in/);
   // The same post from another site (a forged form): refused with a page that says so, not Next.js's bare 500.
-  const crossSite = await page.request.post(`/admin/orders/${orderId}`, {
+  const crossSite = await request.post(`${stack().shopUrl}/admin/orders/${orderId}`, {
     multipart,
     headers: { Origin: "https://evil.example" },
     maxRedirects: 0,
@@ -204,73 +203,70 @@ test(
   },
 );
 
-test("signing out ends the session on the server: a copy of its cookie opens neither the orders nor the export", async ({
-  browser,
-}) => {
+test("signing out ends the session on the server: a copy of its cookie opens neither the orders nor the export", async () => {
   await createAdmin("sign-out@medina.example", "the-sign-out-password");
-  const first = await browser.newContext();
-  const page = await first.newPage();
-  await signInAsAdmin(page, "sign-out@medina.example", "the-sign-out-password", "en");
+  const base = stack().shopUrl;
+  const cookie = await adminCookie(base, "sign-out@medina.example", "the-sign-out-password");
   // Someone copies the cookie (a shared computer, a proxy's log, malware) into a browser of their own.
-  const copy = await browser.newContext();
-  await copy.addCookies((await first.cookies()).filter((cookie) => cookie.name === "admin_session"));
-  const other = await copy.newPage();
-  await other.goto("/admin/orders");
-  await expect(other).toHaveURL(/\/admin\/orders$/);
+  const copy = cookie;
+  expect((await browse(`${base}/admin/orders`, copy)).url).toBe(`${base}/admin/orders`);
 
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/admin\/sign-in\?signed-out=everywhere$/);
-  await expect(page.getByTestId("signed-out")).toHaveText(shop("admin.signIn.signedOut", "en"));
+  const orders = await getPage(`${base}/admin/orders`, cookie);
+  const signOut = await postForm(`${base}/admin/orders`, formAsShown(orders, { button: "Sign out" }), cookie);
+  expect(signOut.location).toMatch(/\/admin\/sign-in\?signed-out=everywhere$/);
+  const signedOut = await getPage(new URL(signOut.location!, base).href);
+  expect(textOf(signedOut, '[data-testid="signed-out"]')).toBe(shop("admin.signIn.signedOut", "en"));
 
-  await other.goto("/admin/orders");
-  await expect(other).toHaveURL(/\/admin\/sign-in$/);
-  const exported = await other.request.get("/admin/orders/export", { maxRedirects: 0 });
-  expect(exported.status()).toBe(303);
-  expect(exported.headers()["location"]).toBe("/admin/sign-in");
-  await Promise.all([first.close(), copy.close()]);
+  expect((await browse(`${base}/admin/orders`, copy)).url).toMatch(/\/admin\/sign-in$/);
+  const exported = await fetch(`${base}/admin/orders/export`, { headers: { Cookie: copy }, redirect: "manual" });
+  await exported.arrayBuffer();
+  expect(exported.status).toBe(303);
+  expect(exported.headers.get("location")).toBe("/admin/sign-in");
 });
 
-test("the order just paid is in the list with its history; pack it; the CSV has it", async ({ browser }) => {
+test("the order just paid is in the list with its history; pack it; the CSV has it", async () => {
   const orderId = await buyAndPay();
-  const admin = await browser.newContext({ acceptDownloads: true });
-  const adminPage = await admin.newPage();
-  await signInAsAdmin(adminPage, ADMIN.email, ADMIN.password, "en");
+  const base = stack().shopUrl;
+  const admin = await adminCookie(base, ADMIN.email, ADMIN.password);
+  const open = (path: string) => getPage(new URL(path, base).href, admin);
 
-  const response = await adminPage.goto("/admin/orders");
-  expect(response?.headers()["x-robots-tag"]).toBe("noindex, nofollow");
-  expect(response?.headers()["cache-control"]).toContain("no-store");
-  const row = adminPage.getByTestId("admin-order-row").filter({ hasText: orderId });
-  await expect(row).toContainText("Paid");
-  await expect(row).toContainText("Aisha Ben Ali");
+  const response = await fetch(`${base}/admin/orders`, { headers: { Cookie: admin } });
+  expect(response.headers.get("x-robots-tag")).toBe("noindex, nofollow");
+  expect(response.headers.get("cache-control")).toContain("no-store");
+  const row = textsOf(await response.text(), '[data-testid="admin-order-row"]').find((text) => text.includes(orderId));
+  expect(row).toContain("Paid");
+  expect(row).toContain("Aisha Ben Ali");
 
-  await adminPage.getByLabel("Search").fill(orderId);
-  await adminPage.getByRole("button", { name: "Apply" }).click();
-  await expect(adminPage.getByTestId("admin-order-row")).toHaveCount(1);
-  await adminPage.getByRole("link", { name: orderId }).click();
+  // The list's search, a GET form.
+  const found = await open(
+    `/admin/orders?${new URLSearchParams(formAsShown(await open("/admin/orders"), "q", { q: orderId }))}`,
+  );
+  expect(textsOf(found, '[data-testid="admin-order-row"]')).toHaveLength(1);
+  const orderPath = hrefOf(found, orderId);
+  let order = await open(orderPath);
 
-  const timeline = adminPage.getByTestId("order-timeline");
-  await expect(timeline).toContainText("Order stored");
-  await expect(timeline).toContainText("Payment created");
-  await expect(timeline).toContainText("Webhook received");
-  await expect(timeline).toContainText("signature verified");
-  await expect(timeline).toContainText("Customer came back: reported paying");
+  const timeline = () => textOf(order, '[data-testid="order-timeline"]');
+  for (const event of [
+    "Order stored",
+    "Payment created",
+    "Webhook received",
+    "signature verified",
+    "Customer came back: reported paying",
+  ])
+    expect(timeline()).toContain(event);
 
   // A delivery's first step (the walk to delivered, with its e-mails, is e2e/fulfilment.spec.ts).
-  await adminPage.getByRole("button", { name: "Mark as packed" }).click();
-  await expect(adminPage.getByRole("status")).toHaveText(
-    "Marked as packed. The customer's e-mail about it is on its way.",
-  );
-  await expect(timeline).toContainText(`Packed (by ${ADMIN.email})`);
+  const packed = await postForm(new URL(orderPath, base).href, formAsShown(order, { button: "Mark as packed" }), admin);
+  expect(packed.status).toBe(303);
+  order = await open(packed.location!);
+  expect(textOf(order, "[role=status]")).toBe("Marked as packed. The customer's e-mail about it is on its way.");
+  expect(timeline()).toContain(`Packed (by ${ADMIN.email})`);
 
-  await adminPage.goto(`/admin/orders?q=${orderId}`);
-  const [download] = await Promise.all([
-    adminPage.waitForEvent("download"),
-    adminPage.getByRole("link", { name: "Download as CSV" }).click(),
-  ]);
-  const csv = parse(
-    await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8")),
-    { bom: true },
-  ) as string[][];
+  // The CSV, downloaded from the list's link.
+  const csvLink = hrefOf(await open(`/admin/orders?q=${orderId}`), "Download as CSV");
+  const download = await fetch(new URL(csvLink, base), { headers: { Cookie: admin } });
+  expect(download.headers.get("content-disposition")).toMatch(/^attachment/);
+  const csv = parse(await download.text(), { bom: true }) as string[][];
   expect(csv[1]).toEqual(
     expect.arrayContaining([
       orderId,
@@ -282,64 +278,62 @@ test("the order just paid is in the list with its history; pack it; the CSV has 
       "2 × Saffron threads, 2 g",
     ]),
   );
-  await admin.close();
 });
 
-test("the home: a sale just paid is in today's figures, the chart and its table agree, each number opens its list", async ({
-  page,
-}) => {
+test("the home: a sale just paid is in today's figures, the chart and its table agree, each number opens its list", async () => {
   const orderId = await buyAndPay();
-  await signInAsAdmin(page, ADMIN.email, ADMIN.password, "en");
+  const base = stack().shopUrl;
+  const admin = await adminCookie(base, ADMIN.email, ADMIN.password);
+  const open = (path: string, cookie = admin) => getPage(new URL(path, base).href, cookie);
 
   // A period the page does not know: said, and the default (7 days) shown.
-  await page.goto("/admin?period=week");
-  await expect(page.getByRole("status")).toContainText("“week”");
-  await expect(page.getByRole("link", { name: shop("admin.dashboard.periods.7d", "en") })).toHaveAttribute(
-    "aria-current",
-    "page",
+  let home = await open("/admin?period=week");
+  expect(textOf(home, "[role=status]")).toContain("“week”");
+  const sevenDays = select("a[href]", parseHtml(home)).find(
+    (link) => nodeText(link).trim() === shop("admin.dashboard.periods.7d", "en"),
   );
+  expect(sevenDays?.attribs["aria-current"]).toBe("page");
   // One bar per day, named as an image, with the same numbers as the table under it.
-  const chart = page.getByRole("img", { name: /Bar chart of paid sales per day/ });
-  const bars = chart.locator("rect[data-day]");
-  await expect(bars).toHaveCount(7);
-  const rows = page.getByTestId("sales-table").locator("tbody tr");
-  await expect(rows).toHaveCount(7);
-  const figures = async (selector: string, attribute: string) =>
-    page
-      .locator(selector)
-      .evaluateAll(
-        (nodes, name) =>
-          nodes.map((node) => [node.closest("[data-day]")!.getAttribute("data-day"), node.getAttribute(name)]),
-        attribute,
-      );
-  const fromChart = await figures('[data-testid="sales-chart"] rect[data-day]', "data-sales-minor");
-  const fromTable = await figures('[data-testid="sales-table"] td[data-sales-minor]', "data-sales-minor");
+  const charts = select('[role="img"][aria-label]', parseHtml(home)).filter((chart) =>
+    /Bar chart of paid sales per day/.test(chart.attribs["aria-label"]!),
+  );
+  expect(charts).toHaveLength(1);
+  expect(select("rect[data-day]", charts[0]!)).toHaveLength(7);
+  expect(select('[data-testid="sales-table"] tbody tr', parseHtml(home))).toHaveLength(7);
+  /** [day, sales] of each element matching `selector`, the day from it or the nearest element above it that has one. */
+  const figures = (selector: string) =>
+    select(selector, parseHtml(home)).map((node) => {
+      let day: Element | null = node;
+      while (day && day.attribs["data-day"] === undefined)
+        day = day.parent?.type === "tag" ? (day.parent as Element) : null;
+      return [day?.attribs["data-day"], node.attribs["data-sales-minor"]];
+    });
+  const fromChart = figures('[data-testid="sales-chart"] rect[data-day]');
+  const fromTable = figures('[data-testid="sales-table"] td[data-sales-minor]');
   expect(fromChart).toEqual(fromTable);
   expect(Number(fromChart.at(-1)![1])).toBeGreaterThan(0);
 
   // Today's paid sales open the list of the orders paid today, whose total is the figure.
-  await page.getByRole("link", { name: shop("admin.dashboard.periods.today", "en") }).click();
-  await expect(page).toHaveURL(/\/admin\?period=today$/);
-  const sales = (await page.getByTestId("figure-sales").textContent())!;
-  await page.getByTestId("figure-sales").click();
-  await expect(page).toHaveURL(/\/admin\/orders\?paid=\d{4}-\d{2}-\d{2}$/);
-  await expect(page.getByTestId("orders-summary")).toContainText(sales);
-  await expect(page.getByTestId("orders-narrowed")).toBeVisible();
-  await expect(page.getByRole("link", { name: orderId })).toBeVisible();
+  const today = hrefOf(home, shop("admin.dashboard.periods.today", "en"));
+  expect(today).toMatch(/\/admin\?period=today$/);
+  home = await open(today);
+  const sales = textOf(home, '[data-testid="figure-sales"]')!;
+  const paidToday = select('[data-testid="figure-sales"]', parseHtml(home))[0]!.attribs.href!;
+  expect(paidToday).toMatch(/\/admin\/orders\?paid=\d{4}-\d{2}-\d{2}$/);
+  const list = await open(paidToday);
+  expect(textOf(list, '[data-testid="orders-summary"]')).toContain(sales);
+  expect(textOf(list, '[data-testid="orders-narrowed"]')).not.toBeNull();
+  expect(hrefOf(list, orderId)).toContain(orderId);
   // "To fulfil" opens the list filtered that way, with the order in it.
-  await page.goto("/admin");
-  await page.getByTestId("to-fulfil-count").click();
-  await expect(page).toHaveURL(/\/admin\/orders\?status=to_fulfil$/);
-  await expect(page.getByRole("link", { name: orderId })).toBeVisible();
+  const toFulfil = select('[data-testid="to-fulfil-count"]', parseHtml(await open("/admin")))[0]!.attribs.href!;
+  expect(toFulfil).toMatch(/\/admin\/orders\?status=to_fulfil$/);
+  expect(hrefOf(await open(toFulfil), orderId)).toContain(orderId);
 
   // In Arabic, time runs right to left: the newest day's bar is the leftmost.
-  await page.context().addCookies([{ name: "NEXT_LOCALE", value: "ar", url: stack().shopUrl }]);
-  await page.goto("/admin?period=7d");
-  const xs = await page
-    .locator('[data-testid="sales-chart"] rect[data-day]')
-    .evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute("x"))));
+  home = await open("/admin?period=7d", `NEXT_LOCALE=ar; ${admin}`);
+  const xs = select('[data-testid="sales-chart"] rect[data-day]', parseHtml(home)).map((bar) => Number(bar.attribs.x));
+  expect(xs).toHaveLength(7);
   expect(xs).toEqual([...xs].sort((a, b) => b - a));
-  await page.context().addCookies([{ name: "NEXT_LOCALE", value: "en", url: stack().shopUrl }]);
 });
 
 test("the shop's session gives no admin access, and the admin cookie stays on this site", async ({

@@ -2,18 +2,18 @@ import type { Pool } from "pg";
 import { formatMoney } from "../lib/money";
 import {
   addToCart,
+  adminCookie,
+  adminForm,
   findForm,
   getPage,
   loadCheckoutForm,
-  parseHtml,
   placeCashOrder,
-  select,
+  postForm,
   submitCheckout,
   textOf,
 } from "../testing/no-js-shop";
 import {
   addToCart as addInBrowser,
-  adminCookie,
   createAdmin,
   database,
   emulator,
@@ -198,22 +198,6 @@ for (const lang of ["en", "ar"] as const) {
   });
 }
 
-/** The forms of an admin page, as a browser without JavaScript posts them: the one whose `name` input is `value`. */
-function adminForm(html: string, name: string, value: string): [string, string][] {
-  const form = select("form", parseHtml(html)).find((each) =>
-    select(`input[name="${name}"]`, each).some((input) => input.attribs.value === value),
-  );
-  if (!form) throw new Error(`the page has no form with ${name}=${value}`);
-  return select("input[type=hidden]", form).map((input) => [input.attribs.name!, input.attribs.value ?? ""]);
-}
-
-/** A form's fields as a browser posts them. */
-function formOf(fields: [string, string][]): FormData {
-  const body = new FormData();
-  for (const [name, value] of fields) body.append(name, value);
-  return body;
-}
-
 /** What the merchant's home shows as cash collected today, in minor units (it is written with two decimals). */
 async function cashCollectedToday(cookie: string): Promise<number> {
   const shown = textOf(
@@ -233,7 +217,7 @@ test("a cash order's whole path without JavaScript: placed with its units held a
   await emulator.fault(request, { route: "token", kind: "status", status: 503 }); // any call would meet it
   const account = { email: `cash-${crypto.randomUUID().slice(0, 8)}@medina.example`, password: "a-cash-password-1" };
   await createAdmin(account.email, account.password);
-  const admin = await adminCookie(account.email, account.password);
+  const admin = await adminCookie(base, account.email, account.password);
   await cashSettings(true, 0);
   try {
     const before = await cashCollectedToday(admin);
@@ -252,13 +236,7 @@ test("a cash order's whole path without JavaScript: placed with its units held a
     const post = async (name: string, value: string, more: [string, string][] = []) => {
       const fields = adminForm(await getPage(orderPage, admin), name, value);
       for (let time = 0; time < 2; time++) {
-        const answer = await fetch(orderPage, {
-          method: "POST",
-          body: formOf([...fields, ...more]),
-          headers: { Origin: base, Accept: "text/html", Cookie: admin },
-          redirect: "manual",
-        });
-        await answer.arrayBuffer();
+        const answer = await postForm(orderPage, [...fields, ...more], admin);
         expect(answer.status, `${name}=${value}`).toBeLessThan(400);
       }
     };

@@ -2,8 +2,8 @@ import { createHmac } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { newOrderId } from "../lib/ids";
 import { formatDiscount, formatMoney } from "../lib/money";
-import { getPage, parseHtml, select, textOf, textsOf } from "../testing/no-js-shop";
-import { adminCookie, createAdmin, database, expect, shop, stack, test } from "./support";
+import { adminCookie, getPage, parseHtml, select, textOf, textsOf } from "../testing/no-js-shop";
+import { createAdmin, database, expect, shop, stack, test } from "./support";
 
 /**
  * A promo code's discount wherever the order's money is shown: the customer's page opened by the receipt's signed link
@@ -58,7 +58,7 @@ test("an order priced with a promo code shows its discount on the customer's lin
     password: "a-promo-password-1",
   };
   await createAdmin(account.email, account.password);
-  const admin = await adminCookie(account.email, account.password);
+  const admin = await adminCookie(stack().shopUrl, account.email, account.password);
 
   // The back office's order: the discount's own line before the total.
   const orderPage = await getPage(`${base}/admin/orders/${id}`, admin);

@@ -1,14 +1,31 @@
-import { createAdmin, database, expect, mailbox, shop, signInAsAdmin, stack, test } from "./support";
+import {
+  adminCookie,
+  browse,
+  formAsShown,
+  getPage,
+  hrefOf,
+  nodeText,
+  parseHtml,
+  postForm,
+  select,
+  textOf,
+} from "../testing/no-js-shop";
+import { createAdmin, database, expect, mailbox, shop, stack, test } from "./support";
 
 /**
  * The merchant walks a paid delivery to Benghazi to "delivered" in the back office, e-mailing the customer about the
  * steps they choose: the customer (who ordered in Arabic) gets those e-mails, in Arabic, once each, even when a step
- * is clicked again from a second tab; the delivery note shows where to go and the payment's reference.
+ * is clicked again from a second tab; the delivery note shows where to go and the payment's reference. The back
+ * office's forms work without JavaScript: the merchant's browser is driven as one without it (testing/no-js-shop.ts).
  */
 
 const ADMIN = { email: "fulfil-admin@medina.example", password: "fulfil-admin-password-1" };
 const ADDRESS = "الفويهات، شارع جمال عبد الناصر";
 const REFERENCE = "TXN-FULFIL-7781";
+
+/** The text of the element `testId` of `html` as a reader sees it (spaces run together), or "" when there is none. */
+const shown = (html: string, testId: string) =>
+  (textOf(html, `[data-testid="${testId}"]`) ?? "").replace(/\s+/g, " ").trim();
 
 /**
  * A delivery order as the checkout and the verified webhook leave it: paid (with the webhook's transaction reference
@@ -46,48 +63,53 @@ async function storePaidDelivery(customer: string): Promise<string> {
 }
 
 test("the merchant walks a paid delivery to delivered; the customer gets the e-mails chosen, once each; the delivery note", async ({
-  browser,
   request,
 }) => {
   await createAdmin(ADMIN.email, ADMIN.password);
   const customer = `fulfil-${Date.now()}@example.ly`;
   const orderId = await storePaidDelivery(customer);
-  const admin = await browser.newContext();
-  const page = await admin.newPage();
-  await signInAsAdmin(page, ADMIN.email, ADMIN.password, "en");
-  await page.goto(`/admin/orders/${orderId}`);
+  const base = stack().shopUrl;
+  const admin = await adminCookie(base, ADMIN.email, ADMIN.password);
+  const orderUrl = `${base}/admin/orders/${orderId}`;
+  let page = await getPage(orderUrl, admin);
 
   // Where it goes, and the fee's own line.
-  const delivery = page.getByTestId("admin-delivery");
   for (const fact of ["Benghazi", ADDRESS, "قرب مسجد عصمان", "+218923456789"])
-    await expect(delivery).toContainText(fact);
-  await expect(page.getByTestId("admin-fee-line")).toContainText("Delivery — Benghazi");
+    expect(shown(page, "admin-delivery")).toContain(fact);
+  expect(shown(page, "admin-fee-line")).toContain("Delivery — Benghazi");
 
-  const notify = page.getByLabel(shop("admin.order.notify", "en").replace("{email}", customer));
+  const notify = shop("admin.order.notify", "en").replace("{email}", customer);
+  /** Presses the step's button on `from` (the page as a tab shows it), e-mailing or not. @returns the page it shows then. */
+  const press = async (from: string, name: "packed" | "out_for_delivery" | "delivered", email: boolean) => {
+    const button = { button: shop(`admin.order.markStep.${name}`, "en") };
+    const answer = await postForm(orderUrl, formAsShown(from, button, { notify: email }), admin);
+    expect(answer.status).toBe(303);
+    return getPage(new URL(answer.location!, base).href, admin);
+  };
   const step = async (name: "packed" | "out_for_delivery" | "delivered", email: boolean) => {
-    await expect(notify).toBeChecked(); // e-mailing is the default at every step
-    if (!email) await notify.uncheck();
-    await page.getByRole("button", { name: shop(`admin.order.markStep.${name}`, "en") }).click();
-    // The page's result (the button's own "Saving…" is a status too, while it is pressed).
-    const result = page.locator("p[role=status]");
-    await expect(result).toContainText(shop(`admin.order.results.${name}`, "en"));
-    if (email) await expect(result).toContainText(shop("admin.order.results.emailed", "en"));
-    else await expect(result).not.toContainText(shop("admin.order.results.emailed", "en"));
+    // E-mailing is the default at every step: the box, named for the customer's address, comes ticked.
+    const box = select("label", parseHtml(page)).find((label) => nodeText(label).trim() === notify);
+    expect(box && select('input[name="notify"]', box)[0]?.attribs).toHaveProperty("checked");
+    page = await press(page, name, email);
+    // The page's result.
+    const result = textOf(page, "p[role=status]") ?? "";
+    expect(result).toContain(shop(`admin.order.results.${name}`, "en"));
+    if (email) expect(result).toContain(shop("admin.order.results.emailed", "en"));
+    else expect(result).not.toContain(shop("admin.order.results.emailed", "en"));
   };
   // Packed without an e-mail; out for delivery with one.
   await step("packed", false);
   await step("out_for_delivery", true);
   // A second tab still shows "Mark as delivered" when the first has already pressed it: no second step, no e-mail.
-  const other = await admin.newPage();
-  await other.goto(`/admin/orders/${orderId}`);
+  const other = await getPage(orderUrl, admin);
   await step("delivered", true);
-  await other.getByRole("button", { name: shop("admin.order.markStep.delivered", "en") }).click();
-  await expect(other.locator("p[role=status]")).toHaveText(shop("admin.order.results.step_already", "en"));
+  expect(textOf(await press(other, "delivered", true), "p[role=status]")).toBe(
+    shop("admin.order.results.step_already", "en"),
+  );
 
-  await expect(page.getByTestId("admin-order-status")).toContainText(shop("admin.steps.delivered", "en"));
-  const timeline = page.getByTestId("order-timeline");
+  expect(shown(page, "admin-order-status")).toContain(shop("admin.steps.delivered", "en"));
   for (const name of ["packed", "out_for_delivery", "delivered"])
-    await expect(timeline).toContainText(shop(`admin.events.${name}`, "en").replace("{by}", ADMIN.email));
+    expect(shown(page, "order-timeline")).toContain(shop(`admin.events.${name}`, "en").replace("{by}", ADMIN.email));
 
   // The customer's e-mails: the two steps chosen, in the order's language (Arabic), once each.
   const emails = await mailbox.waitFor(request, orderId, 2);
@@ -112,23 +134,20 @@ test("the merchant walks a paid delivery to delivered; the customer gets the e-m
   expect(await mailbox.about(request, orderId)).toHaveLength(2);
 
   // The delivery note, from the order's page: where to go, whom to call, the items, paid online with the reference.
-  await page.getByRole("link", { name: shop("admin.order.deliveryNote", "en") }).click();
-  await expect(page).toHaveURL(new RegExp(`/admin/orders/${orderId}/note$`));
-  const note = page.getByTestId("delivery-note");
-  await expect(note.getByTestId("delivery-note-address")).toHaveText(ADDRESS);
+  const notePath = hrefOf(page, shop("admin.order.deliveryNote", "en"));
+  expect(notePath).toMatch(new RegExp(`/admin/orders/${orderId}/note$`));
+  const note = await getPage(new URL(notePath, base).href, admin);
+  expect(shown(note, "delivery-note-address")).toBe(ADDRESS);
   for (const fact of ["قرب مسجد عصمان", "+218912345678", "+218923456789", "Benghazi", "بنغازي"])
-    await expect(note).toContainText(fact);
-  const line = note.getByTestId("delivery-note-line");
-  await expect(line).toHaveCount(1);
-  await expect(line.locator("td").first()).toHaveText("زيت زيتون، 1 لتر");
-  await expect(line.locator("td").last()).toHaveText("2");
-  await expect(note.getByTestId("delivery-note-payment")).toContainText("Paid online");
-  await expect(note.getByTestId("delivery-note-payment")).toContainText(REFERENCE);
-  await admin.close();
+    expect(shown(note, "delivery-note")).toContain(fact);
+  const lines = select('[data-testid="delivery-note-line"]', parseHtml(note));
+  expect(lines).toHaveLength(1);
+  const cells = select("td", lines[0]!).map((cell) => nodeText(cell).trim());
+  expect(cells[0]).toBe("زيت زيتون، 1 لتر");
+  expect(cells.at(-1)).toBe("2");
+  expect(shown(note, "delivery-note-payment")).toContain("Paid online");
+  expect(shown(note, "delivery-note-payment")).toContain(REFERENCE);
 
   // Signed out, the note is the sign-in page.
-  const anonymous = await browser.newPage();
-  await anonymous.goto(`${stack().shopUrl}/admin/orders/${orderId}/note`);
-  await expect(anonymous).toHaveURL(/\/admin\/sign-in$/);
-  await anonymous.close();
+  expect((await browse(new URL(notePath, base).href)).url).toMatch(/\/admin\/sign-in$/);
 });

@@ -1,19 +1,24 @@
 import type { APIRequestContext } from "@playwright/test";
 import { formatMoney } from "../lib/money";
-import { browse, payAtEmulator, returnToShop, startPayment, textsOf } from "../testing/no-js-shop";
-import { baseShopEnv } from "./stacks";
 import {
-  type CaughtEmail,
-  createAdmin,
-  database,
-  emulator,
-  expect,
-  mailbox,
-  shop,
-  signInAsAdmin,
-  stack,
-  test,
-} from "./support";
+  adminCookie,
+  browse,
+  formAsShown,
+  getPage,
+  hrefOf,
+  nodeText,
+  parseHtml,
+  payAtEmulator,
+  postForm,
+  returnToShop,
+  select,
+  startPayment,
+  textOf,
+  textsOf,
+  type WhichForm,
+} from "../testing/no-js-shop";
+import { baseShopEnv } from "./stacks";
+import { type CaughtEmail, createAdmin, database, emulator, expect, mailbox, shop, stack, test } from "./support";
 
 /**
  * A paid order lost for real, and found again from the merchant's own records. Two customers pay (1 × saffron, 18.75
@@ -52,7 +57,6 @@ const headingsOf = async (orderId: string, cookie: string) =>
   textsOf((await browse(`${stack().shopUrl}/orders/${orderId}`, cookie)).html, "h1, h2");
 
 test("a payment whose webhooks were all lost and whose order expired is found by reconciling the dashboard's list", async ({
-  browser,
   request,
 }) => {
   await emulator.reset(request);
@@ -113,35 +117,54 @@ test("a payment whose webhooks were all lost and whose order expired is found by
     `;${idB};28,75;${referenceB};${today}`,
     `pt-of-another-shop;;5,00;TXN-ELSEWHERE;${today}`,
   ].join("\n");
+  // The back office's forms work without JavaScript: the merchant's browser is driven as one without it.
   await createAdmin(ADMIN.email, ADMIN.password);
-  const admin = await (await browser.newContext({ locale: "en-US" })).newPage();
-  await signInAsAdmin(admin, ADMIN.email, ADMIN.password, "en");
-  await admin.getByRole("link", { name: shop("admin.nav.reconcile", "en") }).click();
-  await admin.getByLabel(shop("admin.reconcile.paste", "en")).fill(list);
-  await admin.getByRole("button", { name: shop("admin.reconcile.check", "en") }).click();
-  await expect(admin).toHaveURL(/\/admin\/reconcile\/lst_[0-9a-z]{16}$/);
+  const base = stack().shopUrl;
+  const admin = await adminCookie(base, ADMIN.email, ADMIN.password);
+  const open = (path: string) => getPage(new URL(path, base).href, admin);
+  /** Submits the form of `html` (the page at `path`) that is `which`. @returns where it went and that page. */
+  const submit = async (
+    path: string,
+    html: string,
+    which: WhichForm,
+    { changes = {}, file }: { changes?: Record<string, string>; file?: File } = {},
+  ) => {
+    const fields = [...formAsShown(html, which, changes), ...(file ? [["file", file] as [string, File]] : [])];
+    const answer = await postForm(new URL(path, base).href, fields, admin);
+    expect(answer.status).toBe(303);
+    return { path: answer.location!, html: await open(answer.location!) };
+  };
+  const shown = (html: string, testId: string) =>
+    (textOf(html, `[data-testid="${testId}"]`) ?? "").replace(/\s+/g, " ");
+  const rows = (html: string, group: string) =>
+    select(`[data-testid="group-${group}"] [data-testid="list-row"]`, parseHtml(html));
+  const markButtons = (html: string) =>
+    select("button", parseHtml(html)).filter((button) => /Mark \d+ orders? paid/.test(nodeText(button)));
+
+  const reconcile = hrefOf(await open("/admin"), shop("admin.nav.reconcile", "en"));
+  const form = await open(reconcile);
+  const checked = await submit(reconcile, form, "list", { changes: { list } });
+  expect(checked.path).toMatch(/^\/admin\/reconcile\/lst_[0-9a-z]{16}$/);
 
   // The check (nothing has changed yet): two to mark paid, one without an order.
-  const toMark = admin.getByTestId("group-mark_paid");
-  await expect(toMark.getByTestId("list-row")).toHaveCount(2);
-  await expect(toMark).toContainText(idA);
-  await expect(toMark).toContainText(idB);
-  await expect(admin.getByTestId("group-no_order")).toContainText("pt-of-another-shop");
-  await expect(admin.getByTestId("missing")).not.toContainText(idA);
+  expect(rows(checked.html, "mark_paid")).toHaveLength(2);
+  expect(shown(checked.html, "group-mark_paid")).toContain(idA);
+  expect(shown(checked.html, "group-mark_paid")).toContain(idB);
+  expect(shown(checked.html, "group-no_order")).toContain("pt-of-another-shop");
+  expect(shown(checked.html, "missing")).not.toContain(idA);
   expect(await outboxOf(idA)).toEqual([]);
 
-  await admin.getByRole("button", { name: "Mark 2 orders paid" }).click();
-  await expect(admin.getByRole("status")).toHaveText(shop("admin.list.results.applied", "en"));
-  await expect(admin.getByTestId("group-marked_paid").getByTestId("list-row")).toHaveCount(2);
-  await expect(admin.getByRole("button", { name: /Mark \d+ orders? paid/ })).toHaveCount(0);
+  const applied = await submit(checked.path, checked.html, { button: "Mark 2 orders paid" });
+  expect(textOf(applied.html, "[role=status]")).toBe(shop("admin.list.results.applied", "en"));
+  expect(rows(applied.html, "marked_paid")).toHaveLength(2);
+  expect(markButtons(applied.html)).toHaveLength(0);
 
   // The order is paid, flagged and audited, its flag resolved by the list's own mark; the customer's page says so.
-  await admin.getByRole("link", { name: idA }).first().click();
-  await expect(admin.getByTestId("resolved-flags")).toContainText(shop("admin.flags.paid_manually", "en"));
-  await expect(admin.getByTestId("order-flags")).toHaveCount(0);
-  const timeline = admin.getByTestId("order-timeline");
-  await expect(timeline).toContainText(`Marked paid by ${ADMIN.email} (reference ${referenceA})`);
-  await expect(timeline).toContainText(shop("admin.events.fromList", "en"));
+  const orderA = await open(hrefOf(applied.html, idA));
+  expect(shown(orderA, "resolved-flags")).toContain(shop("admin.flags.paid_manually", "en"));
+  expect(textOf(orderA, '[data-testid="order-flags"]')).toBeNull();
+  expect(shown(orderA, "order-timeline")).toContain(`Marked paid by ${ADMIN.email} (reference ${referenceA})`);
+  expect(shown(orderA, "order-timeline")).toContain(shop("admin.events.fromList", "en"));
   expect(await headingsOf(idA, lost.cookie)).toContain(heading("paid"));
 
   // The e-mails of a paid order arrive: the receipt, and the merchant's notice with the flag spelled out.
@@ -155,13 +178,12 @@ test("a payment whose webhooks were all lost and whose order expired is found by
   await mailbox.waitFor(request, idB, 3); // the flag's notice, then the receipt and the paid notice
 
   // The same list again, now as the dashboard's file (a byte order mark, Windows line ends): nothing left to apply.
-  await admin.getByRole("link", { name: shop("admin.nav.reconcile", "en") }).click();
+  const again = hrefOf(orderA, shop("admin.nav.reconcile", "en"));
   const file = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(list.replaceAll("\n", "\r\n"))]);
-  await admin
-    .getByLabel(shop("admin.reconcile.file", "en").replace("{kb}", "512"))
-    .setInputFiles({ name: "payments.csv", mimeType: "text/csv", buffer: file });
-  await admin.getByRole("button", { name: shop("admin.reconcile.check", "en") }).click();
-  await expect(admin.getByText("from the file payments.csv")).toBeVisible();
-  await expect(admin.getByTestId("group-already_paid").getByTestId("list-row")).toHaveCount(2);
-  await expect(admin.getByRole("button", { name: /Mark \d+ orders? paid/ })).toHaveCount(0);
+  const fromFile = await submit(again, await open(again), "list", {
+    file: new File([file], "payments.csv", { type: "text/csv" }),
+  });
+  expect(textOf(fromFile.html, "body")!.replace(/\s+/g, " ")).toContain("from the file payments.csv");
+  expect(rows(fromFile.html, "already_paid")).toHaveLength(2);
+  expect(markButtons(fromFile.html)).toHaveLength(0);
 });

@@ -7,7 +7,6 @@ import { Pool } from "pg";
 import * as schema from "../lib/db/schema";
 import { createAdmin as createAdminByCommand } from "../scripts/servers";
 import { quickAdmin } from "../testing/admins";
-import { findForm, getPage } from "../testing/no-js-shop";
 import { flavorOf, stackFor, type Stack } from "./stacks";
 
 /**
@@ -248,24 +247,6 @@ export function createAdminByCommandLine(email: string, password: string): Promi
  */
 export async function createAdmin(email: string, password: string): Promise<void> {
   await database((pool) => quickAdmin(drizzle(pool, { schema, casing: "snake_case" }), email, password));
-}
-
-/** Signs the merchant in on /admin/sign-in as a browser without JavaScript does. @returns the admin's cookie. */
-export async function adminCookie(email: string, password: string): Promise<string> {
-  const base = stack().shopUrl;
-  const form = findForm(await getPage(`${base}/admin/sign-in`), "password")!;
-  const body = new FormData();
-  for (const [name, value] of [...form.hidden, ["email", email], ["password", password]]) body.append(name!, value!);
-  const answer = await fetch(`${base}/admin/sign-in`, {
-    method: "POST",
-    body,
-    headers: { Origin: base, Accept: "text/html" },
-    redirect: "manual",
-  });
-  await answer.arrayBuffer();
-  const cookie = answer.headers.getSetCookie().find((header) => header.startsWith("admin_session="));
-  if (answer.status !== 303 || !cookie) throw new Error(`the sign-in answered ${answer.status} without a session`);
-  return cookie.split(";")[0]!;
 }
 
 /** Signs in on /admin/sign-in in the current language (`lang`), and waits for the back office's home. */

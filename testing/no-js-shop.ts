@@ -6,8 +6,9 @@
 // the page and a new session cookie; the checkout action's `redirect()` answers 303 to the payment page.
 //
 // Used by the benchmarks (bench/), the page-weight budget (testing/page-weight.ts) and the browser tests for what
-// needs no browser: customers who only buy, pages whose text is all a test reads, forged posts. Forms are found by
-// their field names, never by their (translated) texts.
+// needs no browser: customers who only buy, pages whose text is all a test reads, the back office's plain forms with
+// the admin's cookie, forged posts. Forms are found by their field names, or by a button's text when the test names
+// the button the merchant presses.
 import { request as httpRequest } from "node:http";
 import { isIP } from "node:net";
 import { selectAll } from "css-select";
@@ -50,7 +51,7 @@ export const parseHtml = (html: string): AnyNode => parseDocument(html);
 export const select = (selector: string, root: AnyNode): Element[] => selectAll<AnyNode, Element>(selector, root);
 
 /** The text a reader sees in an element: its text nodes, as written. */
-const nodeText = (node: AnyNode): string =>
+export const nodeText = (node: AnyNode): string =>
   isText(node) ? node.data : hasChildren(node) ? node.children.map(nodeText).join("") : "";
 
 /** The text of every element of `html` matching `selector`, in document order. */
@@ -59,6 +60,64 @@ export const textsOf = (html: string, selector: string): string[] =>
 
 /** The text of the first element of `html` matching `selector`, or `null` when there is none. */
 export const textOf = (html: string, selector: string): string | null => textsOf(html, selector)[0] ?? null;
+
+/**
+ * The `href` of the first link of `html` (or under an element of it) whose name — its aria-label, else its text — is
+ * `name`, as a reader finds a link by what it says. @throws when there is none.
+ */
+export function hrefOf(html: string | AnyNode, name: string): string {
+  const root = typeof html === "string" ? parseDocument(html) : html;
+  const link = select("a[href]", root).find(
+    (a) => (a.attribs["aria-label"] ?? nodeText(a)).replace(/\s+/g, " ").trim() === name,
+  );
+  if (!link) throw new Error(`no link named "${name}"`);
+  return link.attribs.href!;
+}
+
+/**
+ * Which form of a page: the one with a control named so; the one whose submit button says `button`; the one with an
+ * input `name` whose value is `value` (e.g. `step` = `packed`, the button "Mark as packed").
+ */
+export type WhichForm = string | { button: string } | { name: string; value: string };
+
+/**
+ * What a browser without JavaScript sends when it submits the first form of `html` that is `which`, as the page shows
+ * it after `changes` (a text typed into a field, `true` or `false` to tick or untick a box, a radio's value to choose
+ * it): the form's hidden inputs (the `$ACTION_…` fields), its fields' values, the boxes and radios ticked, each
+ * select's chosen option. @throws when the page has no such form.
+ */
+export function formAsShown(
+  html: string,
+  which: WhichForm,
+  changes: Record<string, string | boolean> = {},
+): [string, string][] {
+  const form = select("form", parseDocument(html)).find((candidate) =>
+    typeof which === "string"
+      ? select(`[name="${which}"]`, candidate).length > 0
+      : "button" in which
+        ? select("button", candidate).some((button) => nodeText(button).trim() === which.button)
+        : select(`input[name="${which.name}"]`, candidate).some((input) => input.attribs.value === which.value),
+  );
+  if (!form) throw new Error(`the page has no form ${JSON.stringify(which)}`);
+  const fields: [string, string][] = [];
+  for (const control of select("input[name], textarea[name], select[name]", form)) {
+    const { name = "", type = "text", value } = control.attribs;
+    const change = changes[name];
+    const typed = typeof change === "string" ? change : undefined;
+    if (control.name === "select") {
+      const options = select("option", control);
+      const chosen = options.find((option) => "selected" in option.attribs) ?? options[0];
+      fields.push([name, typed ?? chosen?.attribs.value ?? ""]);
+    } else if (control.name === "textarea") fields.push([name, typed ?? nodeText(control)]);
+    else if (type === "checkbox" || type === "radio") {
+      const ticked =
+        typeof change === "boolean" ? change : typed !== undefined ? typed === value : "checked" in control.attribs;
+      if (ticked) fields.push([name, value ?? "on"]);
+    } else if (type === "hidden") fields.push([name, value ?? ""]);
+    else if (!["submit", "button", "reset", "file", "image"].includes(type)) fields.push([name, typed ?? value ?? ""]);
+  }
+  return fields;
+}
 
 /** The `value` of the first control of `html` named `name` (what a re-rendered form kept), or `null`. */
 export function valueOf(html: string, name: string): string | null {
@@ -101,7 +160,10 @@ export async function getPage(url: string, cookie = "", expectedStatus = 200, la
   return html;
 }
 
-const formData = (fields: [string, string][]) => {
+/** A form's fields as a browser posts them: a text, or a file chosen. */
+type Field = [string, string | File];
+
+const formData = (fields: Field[]) => {
   const data = new FormData();
   for (const [name, value] of fields) data.append(name, value);
   return data;
@@ -118,22 +180,83 @@ export async function multipartBody(fields: [string, string][]): Promise<{ body:
 
 /**
  * Posts a form back to the page at `pageUrl` as a no-JS browser in `lang` (default en) does: `fields` are all it
- * sends, the page's hidden inputs (see {@link findForm}) included. Follows no redirect.
- * @returns the status, the HTML answered and the session cookie it set (empty when it set none).
+ * sends (a file as a `File`), the page's hidden inputs (see {@link findForm}) included. Follows no redirect.
+ * @returns the status, where it redirects (`null` when it does not), the HTML answered and the session cookie it set
+ *   (empty when it set none).
  */
 export async function postForm(
   pageUrl: string,
-  fields: [string, string][],
+  fields: Field[],
   cookie = "",
   lang: Lang = "en",
-): Promise<{ status: number; html: string; cookie: string }> {
+): Promise<{ status: number; location: string | null; html: string; cookie: string }> {
   const response = await fetch(pageUrl, {
     method: "POST",
     body: formData(fields),
     headers: browserHeaders(cookie, { Origin: new URL(pageUrl).origin }, lang),
     redirect: "manual",
   });
-  return { status: response.status, html: await response.text(), cookie: sessionCookie(response) };
+  return {
+    status: response.status,
+    location: response.headers.get("location"),
+    html: await response.text(),
+    cookie: sessionCookie(response),
+  };
+}
+
+/**
+ * Signs in on the back office's /admin/sign-in as a browser without JavaScript does.
+ * @param options.forwardedFor an X-Forwarded-For to send, for a client at an address of its own (the tests' shops
+ *   trust one proxy).
+ * @returns the admin's session cookie (`admin_session=…`).
+ * @throws unless the sign-in answered 303 with a session.
+ */
+export async function adminCookie(
+  baseUrl: string,
+  email: string,
+  password: string,
+  { forwardedFor }: { forwardedFor?: string } = {},
+): Promise<string> {
+  const answer = await adminSignIn(baseUrl, email, password, forwardedFor);
+  const cookie = answer.headers.getSetCookie().find((header) => header.startsWith("admin_session="));
+  if (answer.status !== 303 || !cookie) throw new Error(`the sign-in answered ${answer.status} without a session`);
+  return cookie.split(";")[0]!;
+}
+
+/** Posts the sign-in form of /admin/sign-in, following no redirect. @returns the server's answer, read. */
+export async function adminSignIn(
+  baseUrl: string,
+  email: string,
+  password: string,
+  forwardedFor?: string,
+): Promise<Response> {
+  const pageUrl = new URL("/admin/sign-in", baseUrl).href;
+  const form = findForm(await getPage(pageUrl), "password");
+  if (!form) throw new Error(`${pageUrl} has no sign-in form`);
+  const answer = await fetch(pageUrl, {
+    method: "POST",
+    body: formData([...form.hidden, ["email", email], ["password", password]]),
+    headers: browserHeaders("", {
+      Origin: new URL(pageUrl).origin,
+      ...(forwardedFor ? { "X-Forwarded-For": forwardedFor } : {}),
+    }),
+    redirect: "manual",
+  });
+  await answer.arrayBuffer();
+  return answer;
+}
+
+/**
+ * The hidden inputs of the form of an admin page whose `name` input has `value` (e.g. `step` = `packed`, the button
+ * "Mark as packed"): what a browser without JavaScript posts when that form's button is pressed.
+ * @throws when the page has no such form.
+ */
+export function adminForm(html: string, name: string, value: string): [string, string][] {
+  const form = select("form", parseDocument(html)).find((each) =>
+    select(`input[name="${name}"]`, each).some((input) => input.attribs.value === value),
+  );
+  if (!form) throw new Error(`the page has no form with ${name}=${value}`);
+  return select("input[type=hidden]", form).map((input) => [input.attribs.name!, input.attribs.value ?? ""]);
 }
 
 /**

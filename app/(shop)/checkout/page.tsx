@@ -29,11 +29,12 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function CheckoutPage() {
-  const [{ cart, orderId, id: sessionId }, locale, t, tCash, tCart, tOrder, messages] = await Promise.all([
+  const [{ cart, orderId, id: sessionId }, locale, t, tCash, tPromo, tCart, tOrder, messages] = await Promise.all([
     getSession(),
     getLocale(),
     getTranslations("checkout"),
     getTranslations("checkout.cash"),
+    getTranslations("checkout.promo"),
     getTranslations("cart"),
     getTranslations("order"),
     getMessages(),
@@ -124,7 +125,7 @@ export default async function CheckoutPage() {
             delivery={delivery}
             shown={{
               name: SHOWN_PRICES_FIELD,
-              value: JSON.stringify(shownPrices(priced, physical ? zones : [], cash?.feeMinor)),
+              prices: shownPrices(priced, physical ? zones : [], cash?.feeMinor),
             }}
             {...(cash && delivery
               ? {
@@ -171,6 +172,13 @@ export default async function CheckoutPage() {
               addressHint: t("addressHint"),
               landmark: t("landmark"),
               secondPhone: t("secondPhone"),
+              promo: {
+                label: tPromo("label"),
+                hint: tPromo("hint"),
+                apply: tPromo("apply"),
+                applying: tPromo("applying"),
+                applied: tPromo.raw("applied"),
+              },
             }}
           />
         </section>
@@ -186,6 +194,8 @@ export default async function CheckoutPage() {
               feeByCity: t("feeByCity"),
               free: t("free"),
               cashFee: tCash("feeLine"),
+              discount: tPromo.raw("line"),
+              freeDelivery: tPromo("freeDelivery"),
             }}
             lines={priced.lines.map((l) => ({
               name: l.product.name[locale],

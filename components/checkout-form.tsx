@@ -36,7 +36,7 @@ export interface CheckoutLabels {
 }
 
 /** The texts of the promo code's field; `applied` has a `{code}` placeholder. */
-export interface PromoLabels {
+interface PromoLabels {
   label: string;
   hint: string;
   apply: string;

@@ -3,7 +3,7 @@
 import { createContext, useActionState, useContext, useState, type ReactNode } from "react";
 import { startCheckout, type CheckoutState } from "@/app/(shop)/checkout/actions";
 import type { Locale } from "@/lib/i18n/config";
-import { priceCheckout, type ZonePrice } from "@/lib/checkout/pricing";
+import { priceCheckout, type PromoPrice, type ZonePrice } from "@/lib/checkout/pricing";
 import { formatMoney, type MinorUnits } from "@/lib/money";
 import { OrderSummary } from "./order-summary";
 
@@ -54,6 +54,11 @@ export function DeliveryChoiceProvider({ children }: { children: ReactNode }) {
 /** The delivery being chosen, the function the form calls when it changes, and the checkout action's [state, action]. */
 export const useDeliveryChoice = () => useContext(Choice);
 
+/** The promo code the checkout's answer applied, unless the customer is typing another one since. */
+export function appliedPromo(applied: PromoPrice | undefined, choice: DeliveryChoice): PromoPrice | undefined {
+  return applied && (choice.code === undefined || choice.code === applied.code) ? applied : undefined;
+}
+
 /** A message with a `{code}` placeholder, the code in it kept left to right inside either language. */
 export function withCode(template: string, code: string): ReactNode {
   const [before = "", after = ""] = template.split("{code}");
@@ -68,7 +73,8 @@ export function withCode(template: string, code: string): ReactNode {
 
 /**
  * A zone as the checkout offers it: its id, the text of its option, its summary line, how it prices delivery, and
- * whether this cart may be paid in cash there (lib/cash/settings.ts, `cashOffer`, decided on the server).
+ * whether this cart may be paid in cash there (lib/cash/settings.ts, `cashOffer`, decided on the server) but for the
+ * highest total for cash, which {@link cashAllowed} compares.
  */
 export interface OfferedZone {
   id: number;
@@ -79,24 +85,39 @@ export interface OfferedZone {
 }
 
 /**
- * Cash on delivery as the checkout offers it for this cart (absent: not at all): its fee (minor units), and whether it
- * may be paid at pickup. Which zones take it is each {@link OfferedZone}'s `cash`.
+ * Cash on delivery as the checkout offers it for this cart (absent: not at all): its fee (minor units), whether it
+ * may be paid at pickup, the merchant's highest total for cash (null: none) and the lines' total it is compared for.
+ * Which zones take it is each {@link OfferedZone}'s `cash`.
  */
 export interface CashOption {
   feeMinor: MinorUnits;
   pickup: boolean;
+  maxTotalMinor: MinorUnits | null;
+  linesMinor: MinorUnits;
 }
 
 /**
  * Whether the delivery being chosen may be paid in cash: at pickup when pickup takes it; in the chosen city when it
- * does; before a city is chosen, when pickup or any city does (the server decides again at the submit).
+ * does; before a city is chosen, when pickup or any city does — each only while what the courier would collect (the
+ * cash fee added, the promo code's discount taken off) is at most the merchant's highest total for cash. The server
+ * decides again at the submit.
  */
-export function cashAllowed(choice: DeliveryChoice, zones: readonly OfferedZone[], cash: CashOption | undefined) {
+export function cashAllowed(
+  choice: DeliveryChoice,
+  zones: readonly OfferedZone[],
+  cash: CashOption | undefined,
+  promo?: PromoPrice,
+) {
   if (!cash) return false;
-  if (choice.method === "pickup") return cash.pickup;
+  const under = (zone?: OfferedZone) =>
+    cash.maxTotalMinor === null ||
+    priceCheckout(cash.linesMinor, zone?.price, cash.feeMinor, promo).totalMinor <= cash.maxTotalMinor;
+  if (choice.method === "pickup") return cash.pickup && under();
   const zone = zones.find((offered) => String(offered.id) === choice.zone);
   // No city chosen yet (and, without JavaScript, whatever is chosen): asked wherever cash may be taken.
-  return zone ? zone.cash : cash.pickup || zones.some((offered) => offered.cash);
+  return zone
+    ? zone.cash && under(zone)
+    : (cash.pickup && under()) || zones.some((offered) => offered.cash && under(offered));
 }
 
 /**
@@ -135,8 +156,8 @@ export function CheckoutSummary({
   } = useDeliveryChoice();
   const zone =
     choice.method === "pickup" ? undefined : delivery?.zones.find((offered) => String(offered.id) === choice.zone);
-  const payingCash = choice.pay === "cash" && cashAllowed(choice, delivery?.zones ?? [], cash);
-  const promo = applied && (choice.code === undefined || choice.code === applied.code) ? applied : undefined;
+  const promo = appliedPromo(applied, choice);
+  const payingCash = choice.pay === "cash" && cashAllowed(choice, delivery?.zones ?? [], cash, promo);
   const price = priceCheckout(linesTotalMinor, zone?.price, payingCash ? cash!.feeMinor : undefined, promo);
   let line: { label: string; feeMinor: MinorUnits | null; free: string } | undefined;
   if (delivery) {

@@ -4,7 +4,14 @@ import { useEffect, useRef } from "react";
 import type { CheckoutField } from "@/lib/checkout/form";
 import type { ShownPrices } from "@/lib/checkout/shown-prices";
 import type { Gateway } from "@/lib/gateways";
-import { cashAllowed, useDeliveryChoice, withCode, type CashOption, type OfferedZone } from "./checkout-delivery";
+import {
+  appliedPromo,
+  cashAllowed,
+  useDeliveryChoice,
+  withCode,
+  type CashOption,
+  type OfferedZone,
+} from "./checkout-delivery";
 import { ErrorSummary } from "./error-summary";
 import { FormField } from "./form-field";
 import { SubmitButton } from "./submit-button";
@@ -113,7 +120,7 @@ export function CheckoutForm({
       pay: state.values.payment_method ?? "online",
     });
   }, [state, choose]);
-  const cashHere = cashAllowed(choice, delivery?.zones ?? [], cash);
+  const cashHere = cashAllowed(choice, delivery?.zones ?? [], cash, appliedPromo(state.promo, choice));
   const payingCash = cashHere && choice.pay === "cash";
 
   const field = (

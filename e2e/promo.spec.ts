@@ -2,9 +2,12 @@ import { formatMoney } from "../lib/money";
 import {
   addToCart,
   findForm,
+  getPage,
   isPaymentPage,
   loadCheckoutForm,
+  parseHtml,
   placeCashOrder,
+  select,
   submitCheckout,
   textOf,
   valueOf,
@@ -235,34 +238,31 @@ test("without JavaScript, a code refused says which on its field, the input kept
   expect(await emulator.payments(request)).toHaveLength(1);
 });
 
-test("cash on delivery with a code: the cash fee, then the discount; the highest total the merchant takes in cash is compared with the discounted total", async () => {
+test("cash on delivery with a code: the cash fee, then the discount; the highest total the merchant takes in cash is compared with the discounted total, and the question is asked once a code brings the total under it", async () => {
   const base = stack().shopUrl;
   const slug = await newProduct();
   const code = await newCode({ kind: "amount", percent: null, amount_minor: 1_500 });
-  // The merchant takes cash up to 70.00. To Benghazi (35.00): 42.50 + 35.00 + 5.00 cash fee = 82.50, over it; with the
-  // code's 15.00 off the lines, 67.50.
+  // The merchant takes cash up to 55.00. To Tripoli: 42.50 + 10.00 + 5.00 cash fee = 57.50, over it; with the code's
+  // 15.00 off the lines, 42.50.
   await database((pool) =>
-    pool.query(`update cash_on_delivery set enabled = true, fee_minor = 500, max_total_minor = 7000 where id = 1`),
+    pool.query(`update cash_on_delivery set enabled = true, fee_minor = 500, max_total_minor = 5500 where id = 1`),
   );
   try {
-    const benghazi = await database(
-      async (pool) => (await pool.query(`select id from delivery_zones where name_en = 'Benghazi'`)).rows[0].id,
-    );
     const cookie = await cartIn("en", slug);
     const { hidden, delivery } = await loadCheckoutForm(base, cookie);
-    const to = { ...delivery, delivery_zone: String(benghazi), payment_method: "cash" };
-    const without = await submitCheckout(base, cookie, hidden, to, clientAt("192.0.2.31"));
-    expect(textOf(without.html, "#payment_method-error")).toBe(
+    const cashQuestion = (html: string) => select('[data-testid="pay-fieldset"]:not([hidden])', parseHtml(html));
+    expect(cashQuestion(await getPage(`${base}/checkout`, cookie))).toHaveLength(0);
+    const without = await submitCheckout(base, cookie, hidden, { ...delivery, payment_method: "cash" });
+    expect(textOf(without.html, '[data-testid="checkout-error"] p')).toBe(
       shop("problems.cashOverMax", "en")
-        .replace("{max}", formatMoney(7_000, "en"))
-        .replace("{total}", formatMoney(8_250, "en")),
+        .replace("{max}", formatMoney(5_500, "en"))
+        .replace("{total}", formatMoney(5_750, "en")),
     );
+    const applied = await submitCheckout(base, cookie, hidden, { ...delivery, promo_code: code }, { apply: true });
+    expect(cashQuestion(applied.html)).toHaveLength(1);
 
     const phone = "0925550421";
-    const placed = await placeCashOrder(base, {
-      slug,
-      details: { phone, delivery_zone: String(benghazi), promo_code: code },
-    });
+    const placed = await placeCashOrder(base, { slug, details: { phone, promo_code: code } });
     const [order] = await database(
       async (pool) =>
         (
@@ -275,7 +275,7 @@ test("cash on delivery with a code: the cash fee, then the discount; the highest
     expect(placed.orderPath).toBe(`/orders/${order.id}`);
     expect(order).toMatchObject({
       status: "placed",
-      amount_minor: 4_250 + 3_500 + 500 - 1_500,
+      amount_minor: 4_250 + TRIPOLI_FEE + 500 - 1_500,
       cash_fee_minor: 500,
       discount_minor: 1_500,
       promo_code: code,

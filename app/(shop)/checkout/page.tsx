@@ -73,13 +73,17 @@ export default async function CheckoutPage() {
   let delivery: DeliveryOffer | undefined;
   const physical = priced.lines.some((line) => line.product.kind === "physical");
   // Cash on delivery, decided per city and for pickup by the one rule (lib/cash/settings.ts); asked when any takes it.
-  const takesCash = (zone: DeliveryZone | undefined) =>
-    cashOffer(cashSettings, {
+  // The highest total for cash is left to the form (components/checkout-delivery.tsx, `cashAllowed`): a promo code
+  // applied there may bring a total under it.
+  const takesCash = (zone: DeliveryZone | undefined) => {
+    const offer = cashOffer(cashSettings, {
       zone,
       pickup: !zone,
       physical,
       totalMinor: priceCheckout(priced.totalMinor, zone).totalMinor,
-    }).offered;
+    });
+    return offer.offered || offer.why === "over_max";
+  };
   let cash: CashOption | undefined;
   if (physical) {
     const offered: OfferedZone[] = zones.map((zone) => {
@@ -98,7 +102,13 @@ export default async function CheckoutPage() {
       };
     });
     const atPickup = pickup.enabled && takesCash(undefined);
-    if (atPickup || offered.some((zone) => zone.cash)) cash = { feeMinor: cashSettings.feeMinor, pickup: atPickup };
+    if (atPickup || offered.some((zone) => zone.cash))
+      cash = {
+        feeMinor: cashSettings.feeMinor,
+        pickup: atPickup,
+        maxTotalMinor: cashSettings.maxTotalMinor,
+        linesMinor: priced.totalMinor,
+      };
     delivery = {
       zones: offered,
       ...(pickup.enabled

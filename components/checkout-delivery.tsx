@@ -51,7 +51,7 @@ export function DeliveryChoiceProvider({ children }: { children: ReactNode }) {
   return <Choice.Provider value={{ choice, choose, checkout }}>{children}</Choice.Provider>;
 }
 
-/** The delivery being chosen, the function the form calls when it changes, and the checkout action's [state, action]. */
+/** The delivery being chosen, the function the form calls when it changes, and the checkout action's state. */
 export const useDeliveryChoice = () => useContext(Choice);
 
 /** The promo code the checkout's answer applied, unless the customer is typing another one since. */
@@ -138,7 +138,7 @@ export function CheckoutSummary({
   /** The zones offered (each with its fee for this cart); absent for a cart of digital products only. */
   delivery?: { zones: OfferedZone[] };
   cash?: CashOption;
-  /** `discount`: the discount's line, with a `{code}` placeholder; `freeDelivery`: its amount before a city is chosen. */
+  /** `discount`: the discount's line, with a `{code}` placeholder; `freeDelivery`: its amount before a city. */
   labels: {
     total: string;
     pickupLine: string;

@@ -40,7 +40,7 @@ const shown = z.object({
     .optional(),
 });
 
-/** What the checkout form showed: its lines, each city's delivery fee, the cash fee (minor units), the promo applied. */
+/** What the checkout form showed: its lines, each city's delivery fee, the cash fee (minor units), the code applied. */
 export type ShownPrices = z.output<typeof shown>;
 
 /**

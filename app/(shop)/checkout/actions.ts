@@ -37,7 +37,8 @@ import { getSession } from "@/lib/session";
 /**
  * What the checkout form shows after a submission that placed no order: what went wrong (in the shopper's language),
  * what the customer had typed, and the promo code it carries when the code was found valid for this cart — its terms,
- * which the order summary prices (lib/checkout/pricing.ts) and the form posts back as shown (lib/checkout/shown-prices.ts).
+ * which the order summary prices (lib/checkout/pricing.ts) and the form posts back as shown
+ * (lib/checkout/shown-prices.ts).
  */
 export interface CheckoutState {
   message?: string;
@@ -53,12 +54,13 @@ export interface CheckoutState {
  * delivery, whether this checkout may be paid in cash, lib/cash/settings.ts), 4. place the order
  * (lib/checkout/place-order.ts: priced, and refused when that is not what the form showed; claimed, paid for by its
  * payment method, recorded; or this checkout's pending payment resumed), 5. keep the order in the session and
- * redirect to the payment URL — or, for a cash order, empty the cart and show the order. Every failure returns to the form with a message and the customer's input, and keeps the cart.
+ * redirect to the payment URL — or, for a cash order, empty the cart and show the order. Every failure returns to the
+ * form with a message and the customer's input, and keeps the cart.
  * A cart that is already paid for (another tab paid it, or the customer paid and closed the payment page) is not paid
  * again: the customer is sent to its order, and the cart is emptied as after paying.
  *
- * A promo code is checked at every submission that carries one (lib/promo-codes/check.ts): refused on its
- * field, saying why; taken, it comes back in the state for the summary. The form's "Apply" button (`intent=apply`)
+ * A promo code is checked at every submission that carries one (lib/promo-codes/check.ts): refused on its field,
+ * saying why; taken, it comes back in the state for the summary. The form's "Apply" button (`intent=apply`)
  * stops there — the form again, with the discount, and no question asked of the other fields — so it works without
  * JavaScript; paying with a code applies it too, and the claim decides its use (lib/checkout/place-order.ts).
  */

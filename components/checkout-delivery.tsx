@@ -1,43 +1,80 @@
 "use client";
 
-import { createContext, useContext, useState } from "react";
+import { createContext, useActionState, useContext, useState, type ReactNode } from "react";
+import { startCheckout, type CheckoutState } from "@/app/(shop)/checkout/actions";
 import type { Locale } from "@/lib/i18n/config";
-import { priceCheckout, type ZonePrice } from "@/lib/checkout/pricing";
-import type { MinorUnits } from "@/lib/money";
+import { priceCheckout, type PromoPrice, type ZonePrice } from "@/lib/checkout/pricing";
+import { formatMoney, type MinorUnits } from "@/lib/money";
 import { OrderSummary } from "./order-summary";
 
 /**
  * The delivery and the way to pay the customer is choosing on the checkout form, shared with the order summary beside
  * it so that, with JavaScript, the summary shows the chosen city's fee, the cash fee when paying cash, and the total
  * with them. Without JavaScript the summary shows the lines and says the city's fee is added; the server prices it
- * again either way, with the same function (lib/checkout/pricing.ts).
+ * again either way, with the same function (lib/checkout/pricing.ts). The promo code applied is the checkout action's
+ * answer (its state), so the summary shows its discount with JavaScript or without.
  */
 export interface DeliveryChoice {
   method: string;
   zone: string;
   /** The way to pay: `online`, or `cash` on delivery. */
   pay: string;
+  /**
+   * The promo code field as the customer is editing it (trimmed, upper case), once they touch it after an answer:
+   * the summary drops the applied code's discount while the field says another code. Unset: as the answer left it.
+   */
+  code?: string;
 }
 
 const FIRST: DeliveryChoice = { method: "delivery", zone: "", pay: "online" };
 
-const Choice = createContext<{ choice: DeliveryChoice; choose: (choice: DeliveryChoice) => void }>({
+const initialState: CheckoutState = { values: {} };
+
+const Choice = createContext<{
+  choice: DeliveryChoice;
+  choose: (choice: DeliveryChoice) => void;
+  checkout: [CheckoutState, (form: FormData) => void, boolean];
+}>({
   choice: FIRST,
   choose: () => {},
+  checkout: [initialState, () => {}, false],
 });
 
-/** Holds the delivery being chosen for the form and the summary it wraps. */
-export function DeliveryChoiceProvider({ children }: { children: React.ReactNode }) {
+/**
+ * Holds the delivery being chosen, and the checkout action's answer, for the form and the summary it wraps. The
+ * action's state lives here, above both, so that without JavaScript too — the page rendered again with the answer —
+ * the summary shows the promo code's discount.
+ */
+export function DeliveryChoiceProvider({ children }: { children: ReactNode }) {
+  const checkout = useActionState(startCheckout, initialState);
   const [choice, choose] = useState<DeliveryChoice>(FIRST);
-  return <Choice.Provider value={{ choice, choose }}>{children}</Choice.Provider>;
+  return <Choice.Provider value={{ choice, choose, checkout }}>{children}</Choice.Provider>;
 }
 
-/** The delivery being chosen, and the function the form calls when it changes. */
+/** The delivery being chosen, the function the form calls when it changes, and the checkout action's state. */
 export const useDeliveryChoice = () => useContext(Choice);
+
+/** The promo code the checkout's answer applied, unless the customer is typing another one since. */
+export function appliedPromo(applied: PromoPrice | undefined, choice: DeliveryChoice): PromoPrice | undefined {
+  return applied && (choice.code === undefined || choice.code === applied.code) ? applied : undefined;
+}
+
+/** A message with a `{code}` placeholder, the code in it kept left to right inside either language. */
+export function withCode(template: string, code: string): ReactNode {
+  const [before = "", after = ""] = template.split("{code}");
+  return (
+    <>
+      {before}
+      <bdi dir="ltr">{code}</bdi>
+      {after}
+    </>
+  );
+}
 
 /**
  * A zone as the checkout offers it: its id, the text of its option, its summary line, how it prices delivery, and
- * whether this cart may be paid in cash there (lib/cash/settings.ts, `cashOffer`, decided on the server).
+ * whether this cart may be paid in cash there (lib/cash/settings.ts, `cashOffer`, decided on the server) but for the
+ * highest total for cash, which {@link cashAllowed} compares.
  */
 export interface OfferedZone {
   id: number;
@@ -48,29 +85,45 @@ export interface OfferedZone {
 }
 
 /**
- * Cash on delivery as the checkout offers it for this cart (absent: not at all): its fee (minor units), and whether it
- * may be paid at pickup. Which zones take it is each {@link OfferedZone}'s `cash`.
+ * Cash on delivery as the checkout offers it for this cart (absent: not at all): its fee (minor units), whether it
+ * may be paid at pickup, the merchant's highest total for cash (null: none) and the lines' total it is compared for.
+ * Which zones take it is each {@link OfferedZone}'s `cash`.
  */
 export interface CashOption {
   feeMinor: MinorUnits;
   pickup: boolean;
+  maxTotalMinor: MinorUnits | null;
+  linesMinor: MinorUnits;
 }
 
 /**
  * Whether the delivery being chosen may be paid in cash: at pickup when pickup takes it; in the chosen city when it
- * does; before a city is chosen, when pickup or any city does (the server decides again at the submit).
+ * does; before a city is chosen, when pickup or any city does — each only while what the courier would collect (the
+ * cash fee added, the promo code's discount taken off) is at most the merchant's highest total for cash. The server
+ * decides again at the submit.
  */
-export function cashAllowed(choice: DeliveryChoice, zones: readonly OfferedZone[], cash: CashOption | undefined) {
+export function cashAllowed(
+  choice: DeliveryChoice,
+  zones: readonly OfferedZone[],
+  cash: CashOption | undefined,
+  promo?: PromoPrice,
+) {
   if (!cash) return false;
-  if (choice.method === "pickup") return cash.pickup;
+  const under = (zone?: OfferedZone) =>
+    cash.maxTotalMinor === null ||
+    priceCheckout(cash.linesMinor, zone?.price, cash.feeMinor, promo).totalMinor <= cash.maxTotalMinor;
+  if (choice.method === "pickup") return cash.pickup && under();
   const zone = zones.find((offered) => String(offered.id) === choice.zone);
   // No city chosen yet (and, without JavaScript, whatever is chosen): asked wherever cash may be taken.
-  return zone ? zone.cash : cash.pickup || zones.some((offered) => offered.cash);
+  return zone
+    ? zone.cash && under(zone)
+    : (cash.pickup && under()) || zones.some((offered) => offered.cash && under(offered));
 }
 
 /**
  * The checkout's order summary: the lines, then (for a cart of goods) the delivery's line for the method and city
- * being chosen, the cash fee's line when paying cash where it is taken, and the total with them.
+ * being chosen, the cash fee's line when paying cash where it is taken, the promo code's discount when one is applied
+ * (`Discount (EID10) −LYD 4.25`; before a city is chosen, a free-delivery code says so), and the total with them.
  */
 export function CheckoutSummary({
   lines,
@@ -85,14 +138,27 @@ export function CheckoutSummary({
   /** The zones offered (each with its fee for this cart); absent for a cart of digital products only. */
   delivery?: { zones: OfferedZone[] };
   cash?: CashOption;
-  labels: { total: string; pickupLine: string; feeByCity: string; free: string; cashFee: string };
+  /** `discount`: the discount's line, with a `{code}` placeholder; `freeDelivery`: its amount before a city. */
+  labels: {
+    total: string;
+    pickupLine: string;
+    feeByCity: string;
+    free: string;
+    cashFee: string;
+    discount: string;
+    freeDelivery: string;
+  };
   locale: Locale;
 }) {
-  const { choice } = useDeliveryChoice();
+  const {
+    choice,
+    checkout: [{ promo: applied }],
+  } = useDeliveryChoice();
   const zone =
     choice.method === "pickup" ? undefined : delivery?.zones.find((offered) => String(offered.id) === choice.zone);
-  const payingCash = choice.pay === "cash" && cashAllowed(choice, delivery?.zones ?? [], cash);
-  const price = priceCheckout(linesTotalMinor, zone?.price, payingCash ? cash!.feeMinor : undefined);
+  const promo = appliedPromo(applied, choice);
+  const payingCash = choice.pay === "cash" && cashAllowed(choice, delivery?.zones ?? [], cash, promo);
+  const price = priceCheckout(linesTotalMinor, zone?.price, payingCash ? cash!.feeMinor : undefined, promo);
   let line: { label: string; feeMinor: MinorUnits | null; free: string } | undefined;
   if (delivery) {
     line =
@@ -111,6 +177,19 @@ export function CheckoutSummary({
       {...(price.cashFeeMinor === undefined
         ? {}
         : { cashFee: { label: labels.cashFee, feeMinor: price.cashFeeMinor } })}
+      {...(promo && price.discountMinor !== undefined
+        ? {
+            discount: {
+              label: withCode(labels.discount, promo.code),
+              amount:
+                price.discountMinor > 0
+                  ? formatMoney(-price.discountMinor, locale)
+                  : promo.kind === "free_delivery" && !zone && choice.method !== "pickup"
+                    ? labels.freeDelivery
+                    : formatMoney(0, locale),
+            },
+          }
+        : {})}
       totalMinor={price.totalMinor}
     />
   );

@@ -1,15 +1,20 @@
 "use client";
 
-import { useActionState, useEffect } from "react";
-import { startCheckout, type CheckoutState } from "@/app/(shop)/checkout/actions";
+import { useEffect, useRef } from "react";
 import type { CheckoutField } from "@/lib/checkout/form";
+import type { ShownPrices } from "@/lib/checkout/shown-prices";
 import type { Gateway } from "@/lib/gateways";
-import { cashAllowed, useDeliveryChoice, type CashOption, type OfferedZone } from "./checkout-delivery";
+import {
+  appliedPromo,
+  cashAllowed,
+  useDeliveryChoice,
+  withCode,
+  type CashOption,
+  type OfferedZone,
+} from "./checkout-delivery";
 import { ErrorSummary } from "./error-summary";
 import { FormField } from "./form-field";
 import { SubmitButton } from "./submit-button";
-
-const initialState: CheckoutState = { values: {} };
 
 export interface CheckoutLabels {
   details: string;
@@ -34,6 +39,16 @@ export interface CheckoutLabels {
   addressHint: string;
   landmark: string;
   secondPhone: string;
+  promo: PromoLabels;
+}
+
+/** The texts of the promo code's field; `applied` has a `{code}` placeholder. */
+interface PromoLabels {
+  label: string;
+  hint: string;
+  apply: string;
+  applying: string;
+  applied: string;
 }
 
 /** The texts of the "How do you want to pay?" question, in the shopper's language. */
@@ -71,6 +86,9 @@ export interface DeliveryOffer {
  * now (the gateway picker) or cash. Without JavaScript it is asked whenever some city or pickup takes cash, and the
  * server refuses the others on the field; with it, only for a city or pickup that takes cash, the gateway picker
  * hides while paying cash, and the summary shows the cash fee and the total with it.
+ * The promo code's field has an "Apply" button (`intent=apply`): the form comes back with the code applied — the
+ * summary shows its discount, with JavaScript or without — or refused on its field. Enter in the code's field applies
+ * it (with JavaScript); Enter anywhere else submits the checkout, as before the field was there.
  */
 export function CheckoutForm({
   gateways,
@@ -82,13 +100,17 @@ export function CheckoutForm({
   gateways: readonly Gateway[];
   labels: CheckoutLabels;
   delivery?: DeliveryOffer;
-  shown: { name: string; value: string };
+  shown: { name: string; prices: ShownPrices };
   cash?: CashOption & { labels: PayLabels };
 }) {
-  const [state, action] = useActionState(startCheckout, initialState);
-  const { choice, choose } = useDeliveryChoice();
+  const {
+    choice,
+    choose,
+    checkout: [state, action],
+  } = useDeliveryChoice();
   const errors = state.fieldErrors ?? {};
   const values = state.values;
+  const codeRow = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     // What was posted comes back with a failure: the summary follows it.
@@ -98,7 +120,7 @@ export function CheckoutForm({
       pay: state.values.payment_method ?? "online",
     });
   }, [state, choose]);
-  const cashHere = cashAllowed(choice, delivery?.zones ?? [], cash);
+  const cashHere = cashAllowed(choice, delivery?.zones ?? [], cash, appliedPromo(state.promo, choice));
   const payingCash = cashHere && choice.pay === "cash";
 
   const field = (
@@ -130,7 +152,13 @@ export function CheckoutForm({
   const zoneError = errors.delivery_zone;
   return (
     <form action={action} noValidate className="mt-6 space-y-6">
-      <input type="hidden" name={shown.name} value={shown.value} />
+      {/* The form's default button, first in it: Enter in a field submits the checkout, never "Apply". */}
+      <button type="submit" hidden tabIndex={-1} />
+      <input
+        type="hidden"
+        name={shown.name}
+        value={JSON.stringify(state.promo ? { ...shown.prices, promo: state.promo } : shown.prices)}
+      />
       {state.message && (
         <ErrorSummary
           message={state.message}
@@ -295,6 +323,51 @@ export function CheckoutForm({
           ))}
         </div>
       </fieldset>
+
+      <div>
+        <label htmlFor="promo_code" className="block text-sm font-medium">
+          {labels.promo.label} <span className="font-normal text-stone-600">{labels.optional}</span>
+        </label>
+        <p id="promo_code-hint" className="text-sm text-stone-600">
+          {labels.promo.hint}
+        </p>
+        <div className="mt-1 flex gap-2" ref={codeRow}>
+          <input
+            id="promo_code"
+            name="promo_code"
+            type="text"
+            dir="ltr"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            defaultValue={values.promo_code ?? ""}
+            aria-invalid={errors.promo_code ? true : undefined}
+            aria-describedby={["promo_code-hint", errors.promo_code && "promo_code-error", "promo_code-status"]
+              .filter(Boolean)
+              .join(" ")}
+            onChange={(event) => choose({ ...choice, code: event.target.value.trim().toUpperCase() })}
+            onKeyDown={(event) => {
+              // Enter here applies the code rather than submitting the checkout.
+              if (event.key !== "Enter") return;
+              event.preventDefault();
+              const apply = codeRow.current?.querySelector("button");
+              event.currentTarget.form?.requestSubmit(apply ?? undefined);
+            }}
+            className={`w-full rounded-lg border px-3 py-2 text-start uppercase ${errors.promo_code ? "border-red-600" : "border-stone-300"}`}
+          />
+          <SubmitButton intent="apply" variant="secondary" pendingLabel={labels.promo.applying} className="shrink-0">
+            {labels.promo.apply}
+          </SubmitButton>
+        </div>
+        {errors.promo_code && (
+          <p id="promo_code-error" className="mt-1 text-sm text-red-700">
+            {errors.promo_code}
+          </p>
+        )}
+        <p id="promo_code-status" role="status" className="mt-1 text-sm text-green-800">
+          {state.promo && !errors.promo_code ? withCode(labels.promo.applied, state.promo.code) : null}
+        </p>
+      </div>
 
       <SubmitButton
         pendingLabel={payingCash ? cash!.labels.submittingCash : labels.submitting}

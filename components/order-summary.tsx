@@ -1,11 +1,13 @@
+import type { ReactNode } from "react";
 import type { Locale } from "@/lib/i18n/config";
 import { formatMoney, type MinorUnits } from "@/lib/money";
 
 /**
  * The lines and total of a cart or order, amounts in minor units. `delivery` is the delivery's own line ("Delivery —
  * Benghazi", or pickup): its fee in minor units (0 shows `free`), or `null` when it is not known yet (no city chosen:
- * the label says the city's fee is added). `cashFee` is the fee of paying cash on delivery, its own line.
- * `totalMinor` is the total including the fees.
+ * the label says the city's fee is added). `cashFee` is the fee of paying cash on delivery, its own line. `discount`
+ * is a promo code's, its own line after the fees: its label (naming the code) and its amount as written (negative).
+ * `totalMinor` is the total including the fees, less the discount.
  */
 export function OrderSummary({
   lines,
@@ -14,6 +16,7 @@ export function OrderSummary({
   locale,
   delivery,
   cashFee,
+  discount,
 }: {
   lines: { name: string; quantity: number; totalMinor: MinorUnits }[];
   totalMinor: MinorUnits;
@@ -21,6 +24,7 @@ export function OrderSummary({
   locale: Locale;
   delivery?: { label: string; feeMinor: MinorUnits | null; free: string };
   cashFee?: { label: string; feeMinor: MinorUnits };
+  discount?: { label: ReactNode; amount: string };
 }) {
   return (
     <dl className="mt-3 space-y-2 text-sm">
@@ -49,6 +53,14 @@ export function OrderSummary({
           <dt>{cashFee.label}</dt>
           <dd className="whitespace-nowrap" data-testid="cash-fee">
             {formatMoney(cashFee.feeMinor, locale)}
+          </dd>
+        </div>
+      )}
+      {discount && (
+        <div className="flex justify-between gap-3" data-testid="discount-line">
+          <dt>{discount.label}</dt>
+          <dd className="whitespace-nowrap" data-testid="discount">
+            {discount.amount}
           </dd>
         </div>
       )}

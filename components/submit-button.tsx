@@ -5,20 +5,25 @@ import { primaryAction } from "./styles";
 
 /**
  * A submit button that shows progress and cannot be pressed twice while its form is being submitted.
- * Without JavaScript it is a plain submit button.
+ * Without JavaScript it is a plain submit button. `intent`, for a form with more than one button (the checkout's
+ * "Apply" beside its promo code): the button posts `intent=<intent>`, and each button shows progress only for its own
+ * submissions (a button without one, for those that post no intent).
  */
 export function SubmitButton({
   children,
   pendingLabel,
   variant = "primary",
   className = "",
+  intent,
 }: {
   children: React.ReactNode;
   pendingLabel: string;
   variant?: "primary" | "secondary" | "link";
   className?: string;
+  intent?: string;
 }) {
-  const { pending } = useFormStatus();
+  const { pending, data } = useFormStatus();
+  const mine = pending && (data?.get("intent") ?? undefined) === intent;
   const styles = {
     primary: `${primaryAction} disabled:cursor-progress disabled:opacity-70`,
     secondary:
@@ -26,8 +31,14 @@ export function SubmitButton({
     link: "text-sm text-red-700 underline-offset-2 hover:underline disabled:opacity-70",
   }[variant];
   return (
-    <button type="submit" disabled={pending} aria-disabled={pending} className={`${styles} ${className}`}>
-      {pending ? (
+    <button
+      type="submit"
+      {...(intent ? { name: "intent", value: intent } : {})}
+      disabled={pending}
+      aria-disabled={pending}
+      className={`${styles} ${className}`}
+    >
+      {mine ? (
         <span role="status" className="inline-flex items-center gap-2">
           <span
             aria-hidden="true"

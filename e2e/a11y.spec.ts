@@ -181,6 +181,11 @@ test("the checkout works by keyboard alone", async ({ page, request }) => {
   await expect(page.getByRole("radio", { name: shop("checkout.chooseLater") })).toBeFocused();
   await page.keyboard.press("ArrowDown");
   await expect(page.getByRole("radio", { name: "Bank card (MOAMALAT)" })).toBeChecked();
+  // Past the promo code's field and its Apply button, to the checkout's own.
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel(shop("checkout.promo.label"))).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: shop("checkout.promo.apply"), exact: true })).toBeFocused();
   await page.keyboard.press("Tab");
   await expect(page.getByRole("button", { name: shop("checkout.submit") })).toBeFocused();
   await page.keyboard.press("Enter");

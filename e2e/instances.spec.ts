@@ -195,3 +195,47 @@ test(
     expect(await getPage(`${first!.base}/cart`, first!.cookie)).toContain("Honey, the last jars");
   },
 );
+
+test("a promo code with 10 uses left, wanted by 50 customers at once on two instances: exactly 10 orders carry it, and the other 40 are told it is used up, cart kept", async ({
+  request,
+}) => {
+  const slug = `maamoul-${crypto.randomUUID().slice(0, 8)}`;
+  const code = `RACE${crypto.randomUUID().replaceAll("-", "").slice(0, 8).toUpperCase()}`;
+  await database(async (pool) => {
+    await pool.query(
+      `insert into products (slug, name_en, name_ar, price_minor) values ($1, 'Maamoul', 'معمول', 2000)`,
+      [slug],
+    );
+    await pool.query(`insert into promo_codes (code, kind, percent, max_uses) values ($1, 'percent', 10, 10)`, [code]);
+  });
+  const [a, b] = instances.map((instance) => instance.url) as [string, string];
+  // Fifty customers, each at an address of their own, each with the code, submit at once.
+  const customers = await Promise.all(
+    Array.from({ length: 50 }, async (_, i) => {
+      const base = i % 2 ? b : a;
+      const cookie = await addToCart(base, { slug });
+      const { hidden, delivery } = await loadCheckoutForm(base, cookie);
+      return { base, cookie, hidden, delivery, from: `127.0.5.${i + 1}` };
+    }),
+  );
+  const answers = await Promise.all(
+    customers.map(({ base, cookie, hidden, delivery, from }) =>
+      submitCheckout(base, cookie, hidden, { ...delivery, full_name: "Amal Saad", promo_code: code }, { from }),
+    ),
+  );
+
+  expect(destinations(answers).filter((where) => where === "payment")).toHaveLength(10);
+  expect(await emulator.payments(request)).toHaveLength(10);
+  const carrying = await database(
+    async (pool) =>
+      (await pool.query(`select count(*)::int as n from orders where promo_code = $1 and discount_minor = 200`, [code]))
+        .rows[0].n,
+  );
+  expect(carrying).toBe(10);
+  const usedUp = shop("checkout.promo.usedUp", "en").replace("{code}", `\u2066${code}\u2069`);
+  const refused = answers.filter((answer) => answer.status === 200);
+  expect(refused).toHaveLength(40);
+  for (const answer of refused) expect(answer.html).toContain(usedUp);
+  const [first] = refused.map((answer) => customers[answers.indexOf(answer)]!);
+  expect(await getPage(`${first!.base}/cart`, first!.cookie)).toContain("Maamoul");
+});

@@ -391,3 +391,41 @@ for (const lang of ["en", "ar"] as const) {
     }
   });
 }
+
+/**
+ * Promo codes at the checkout: the code's field applied, with the discount's line in the summary; and a code refused
+ * on its field. `--grep "promo checkout"` takes these alone.
+ */
+for (const lang of ["en", "ar"] as const) {
+  test(`promo checkout ${lang} desktop`, async ({ page }) => {
+    mkdirSync(DIR, { recursive: true });
+    const shot = (name: string) => page.screenshot({ path: `${DIR}/${name}-${lang}-desktop.png`, fullPage: true });
+    await database((pool) =>
+      pool.query(
+        `insert into promo_codes (code, kind, percent, ends_at) values ('EID10', 'percent', 10, null), ('RAMADAN', 'percent', 15, now() - interval '1 day') on conflict do nothing`,
+      ),
+    );
+    await page.setViewportSize(viewports.desktop);
+    await page.context().addCookies([{ name: "NEXT_LOCALE", value: lang, url: stack().shopUrl }]);
+    await addToCart(page, "olive-oil", 2, lang);
+    await page.goto("/checkout");
+    await fillCheckout(
+      page,
+      {
+        full_name: lang === "ar" ? "عائشة بن علي" : "Aisha Ben Ali",
+        delivery: { address: lang === "ar" ? "قرقارش، شارع 12" : "Gargaresh, Street 12" },
+      },
+      lang,
+    );
+    const field = page.getByLabel(shop("checkout.promo.label", lang));
+    await field.fill("ramadan");
+    await page.getByRole("button", { name: shop("checkout.promo.apply", lang), exact: true }).click();
+    await expect(page.locator("#promo_code-error")).toBeVisible();
+    await shot("checkout-promo-refused");
+    await field.fill("eid10");
+    await page.getByRole("button", { name: shop("checkout.promo.apply", lang), exact: true }).click();
+    await expect(page.getByTestId("discount-line")).toBeVisible();
+    await page.locator("#promo_code").focus();
+    await shot("checkout-promo");
+  });
+}

@@ -322,6 +322,7 @@ const FIELDS = [
   "delivery_landmark",
   "second_phone",
   "payment_method",
+  "promo_code",
 ] as const;
 
 /** What a checkout submission gives, as the checkout form names its fields (the spec's field names); blanks allowed. */
@@ -338,6 +339,7 @@ export function checkoutFields(hidden: [string, string][], details: CheckoutDeta
  *   whose loopback answers them all (the shop counts the TCP peer's address unless it trusts a proxy).
  * @param options.headers extra request headers (an `X-Forwarded-For` a client wrote, say).
  * @param options.lang the language the browser asks for (default en): the order's and the payment page's language.
+ * @param options.apply press the promo code's "Apply" button rather than the checkout's own: the form comes back.
  * @returns the status, the Location (a successful checkout is 303 to the payment page), the session cookie, and the
  *   page's HTML when the checkout answered with the form again (a message).
  */
@@ -346,15 +348,25 @@ export async function submitCheckout(
   cookie: string,
   hidden: [string, string][],
   details: CheckoutDetails,
-  { from, headers = {}, lang = "en" }: { from?: string; headers?: Record<string, string>; lang?: Lang } = {},
+  {
+    from,
+    headers = {},
+    lang = "en",
+    apply = false,
+  }: { from?: string; headers?: Record<string, string>; lang?: Lang; apply?: boolean } = {},
 ): Promise<{ status: number; location: string | null; cookie: string; html: string }> {
   const url = new URL("/checkout", baseUrl);
   const requestHeaders = browserHeaders(cookie, { Origin: url.origin, ...headers }, lang);
+  // The button pressed is posted with the form, as a browser does: the "Apply" button's name and value.
+  const fields: [string, string][] = [
+    ...checkoutFields(hidden, details),
+    ...(apply ? [["intent", "apply"] as [string, string]] : []),
+  ];
   const response = from
-    ? await postFrom(from, url, requestHeaders, checkoutFields(hidden, details))
+    ? await postFrom(from, url, requestHeaders, fields)
     : await fetch(url, {
         method: "POST",
-        body: formData(checkoutFields(hidden, details)),
+        body: formData(fields),
         headers: requestHeaders,
         redirect: "manual",
       });

@@ -60,6 +60,12 @@ describe("checkout form schema", () => {
     });
   });
 
+  it("reads a promo code as codes are compared: trimmed, upper case, Arabic-Indic digits as digits; blank is none", () => {
+    expect(schema.parse({ email: "a@example.ly", promo_code: " eid١٠ " }).promo_code).toBe("EID10");
+    expect(schema.parse({ email: "a@example.ly", promo_code: "  " }).promo_code).toBeUndefined();
+    expect(schema.parse({ email: "a@example.ly" })).not.toHaveProperty("promo_code");
+  });
+
   it("requires a valid Libyan mobile for cash: the merchant calls it to confirm the order", () => {
     expect(issues({ payment_method: "cash" })).toEqual({ phone: "cashPhoneRequired" });
     expect(issuesOf(goods)({ ...delivered, phone: "+33 6 12 34 56 78", payment_method: "cash" })).toEqual({

@@ -4,6 +4,7 @@ import type { Gateway } from "../gateways";
 import { CUSTOMER_FIELDS } from "../payments";
 import { normaliseLibyanMobile } from "../phone";
 import type { ProblemKey } from "../problems";
+import { normaliseCode } from "../promo-codes/codes";
 import { hasDirectionControl, looksLikeWebAddress } from "../typed-text";
 
 /** The checkout form: its fields, its zod schema, and what a valid submission becomes. No React, no network. */
@@ -11,8 +12,8 @@ import { hasDirectionControl, looksLikeWebAddress } from "../typed-text";
 /**
  * Field names of the checkout form: the customer's details of the create call, under the spec's own names
  * (docs/payment-service.md, "Creating a payment"), so a reader can match form, code and wire; then how the goods
- * reach the customer, and the way to pay. The checkout's fingerprint covers every one of them
- * (lib/checkout/fingerprint.ts).
+ * reach the customer, the way to pay, and a promo code. The checkout's fingerprint covers every one of them
+ * (lib/checkout/fingerprint.ts; the code as the price it gives).
  */
 const DELIVERY_FIELDS = [
   "delivery_method",
@@ -21,7 +22,7 @@ const DELIVERY_FIELDS = [
   "delivery_landmark",
   "second_phone",
 ] as const;
-export const CHECKOUT_FIELDS = [...CUSTOMER_FIELDS, ...DELIVERY_FIELDS, "payment_method"] as const;
+export const CHECKOUT_FIELDS = [...CUSTOMER_FIELDS, ...DELIVERY_FIELDS, "payment_method", "promo_code"] as const;
 export type CheckoutField = (typeof CHECKOUT_FIELDS)[number];
 
 /** How long the area-and-street address and the landmark may be (characters). */
@@ -59,6 +60,7 @@ export interface CheckoutNeeds {
  * - `payment_method` is `online` (blank: the default) or `cash` (on delivery, or at pickup). Cash requires a valid
  *   Libyan mobile (the merchant calls it to confirm the order) and has no gateway (any one posted is dropped). Whether
  *   this checkout may be paid in cash is the server's decision after the form (lib/cash/settings.ts, `cashOffer`).
+ * - `promo_code` is optional, read by {@link typedPromoCode}; the action checks it (lib/promo-codes/check.ts).
  * @param gateways the aliases offered in the picker; any other alias is refused. Schemas are built once per list and
  *   needs, and kept: zod compiles a schema on its first use, which a checkout should not pay for every time.
  */
@@ -69,6 +71,15 @@ export function checkoutFormSchema(gateways: readonly Gateway[], needs: Checkout
   let schema = built.get(key);
   if (!schema) built.set(key, (schema = buildSchema(gateways, needs)));
   return schema;
+}
+
+/**
+ * The promo code a checkout form carries, as codes are compared (lib/promo-codes/codes.ts, `normaliseCode`: trimmed,
+ * Arabic-Indic digits read, upper case); `undefined` when the field is blank. Whether it is a code of this shop is
+ * lib/promo-codes/check.ts's to say.
+ */
+export function typedPromoCode(values: { promo_code?: string }): string | undefined {
+  return normaliseCode(values.promo_code ?? "") || undefined;
 }
 
 const schemas = new WeakMap<readonly Gateway[], Map<string, ReturnType<typeof buildSchema>>>();
@@ -133,6 +144,10 @@ function buildSchema(gateways: readonly Gateway[], needs: CheckoutNeeds) {
     payment_method: optionalText(20, "paymentMethodInvalid").pipe(
       z.enum(PAYMENT_METHOD_NAMES, "paymentMethodInvalid" satisfies ProblemKey).optional(),
     ),
+    promo_code: z
+      .string()
+      .transform((promo_code) => typedPromoCode({ promo_code }))
+      .optional(),
   });
   type Fields = z.output<typeof fields>;
   const issue = (ctx: z.RefinementCtx, path: CheckoutField, message: ProblemKey) =>

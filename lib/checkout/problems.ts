@@ -1,3 +1,4 @@
+import { getFormatter, getTranslations } from "next-intl/server";
 import { EnvError } from "../env";
 import type { Locale } from "../i18n/config";
 import { formatMoney } from "../money";
@@ -5,6 +6,7 @@ import { PaymentError } from "../payments";
 import { minutesUntil } from "../time";
 import { problem, translateProblem, type Problem } from "../problems";
 import type { CashRefusal } from "../cash/settings";
+import type { PromoCheck } from "../promo-codes/check";
 import {
   CashRefusedError,
   HeldTooMuchError,
@@ -58,7 +60,15 @@ export async function describeCheckoutFailure(error: unknown, locale: Locale, no
                   key: "priceChangedCashFee",
                   values: { from: money(change.fromMinor), to: money(change.toMinor) },
                 })
-              : translateProblem({ key: "checkoutOutdated" }),
+              : change.kind === "discount"
+                ? getTranslations("checkout.promo").then((t) =>
+                    t("discountChanged", {
+                      code: isolated(change.code),
+                      from: money(change.fromMinor),
+                      to: money(change.toMinor),
+                    }),
+                  )
+                : translateProblem({ key: "checkoutOutdated" }),
       ),
     );
     return translateProblem({ key: "priceChanged", values: { changes: changes.join(" ") } });
@@ -126,4 +136,43 @@ export function cashRefusalProblem(
     return problem("cashOverMax", values);
   }
   return problem(({ off: "cashOff", zone: "cashZone", pickup: "cashPickup", digital: "cashDigital" } as const)[why]);
+}
+
+/** A code inside a sentence of either language, kept left to right (an isolate, as `<bdi dir="ltr">` does). */
+const isolated = (code: string) => `\u2066${code}\u2069`;
+
+/**
+ * Why a promo code is not taken (lib/promo-codes/check.ts, `checkPromoCode`; the claim's `used_up` and
+ * `customer_used_up`), as the customer is told it on the code's field, in their language: which refusal, and for a
+ * code not valid yet from when (Libya time), for one under its minimum how much more the lines need, for an address
+ * that spent its budget of wrong codes in how many minutes to try again. An unknown code is not repeated back.
+ * @param code the code as typed, normalised (lib/checkout/form.ts `typedPromoCode`).
+ */
+export async function describePromoRefusal(
+  refused: Extract<PromoCheck, { ok: false }>,
+  code: string,
+  locale: Locale,
+): Promise<string> {
+  const t = await getTranslations("checkout.promo");
+  const values = { code: isolated(code) };
+  switch (refused.why) {
+    case "unknown":
+      return t("unknown");
+    case "not_yet": {
+      const from = refused.startsAt
+        ? (await getFormatter()).dateTime(refused.startsAt, { dateStyle: "medium", timeStyle: "short" })
+        : "";
+      return t("notYet", { ...values, from });
+    }
+    case "expired":
+      return t("expired", values);
+    case "under_minimum":
+      return t("underMinimum", { ...values, more: formatMoney(refused.moreMinor ?? 0, locale) });
+    case "used_up":
+      return t("usedUp", values);
+    case "customer_used_up":
+      return t("customerUsedUp", values);
+    case "too_many_tries":
+      return t("tooManyTries", { minutes: refused.retryAfterMinutes ?? 1 });
+  }
 }

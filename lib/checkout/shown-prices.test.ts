@@ -93,3 +93,29 @@ describe("priceChanges for a checkout paid in cash", () => {
     expect(priceChanges(cart, benghazi, online, shownPrices(cart, [benghazi], 500))).toEqual([]);
   });
 });
+
+describe("priceChanges for a checkout with a promo code", () => {
+  const cart = cartOf([{ id: 7, quantity: 2, priceMinor: 1_875 }]);
+  const eid10 = { code: "EID10", kind: "percent", percent: 10, amountMinor: null } as const;
+  const withPromo = (promo: typeof eid10 | undefined) => ({ ...shownPrices(cart, [benghazi]), promo });
+  const charged = (promo: { code: string; kind: "percent"; percent: number; amountMinor: null }) =>
+    priceChanges(cart, benghazi, priceCheckout(cart.totalMinor, benghazi, undefined, promo), withPromo(eid10));
+
+  it("reads the code the page applied, and finds nothing when the discount is the one shown", () => {
+    expect(shownPricesSchema.parse(JSON.stringify(withPromo(eid10))).promo).toEqual(eid10);
+    expect(charged(eid10)).toEqual([]);
+  });
+
+  it("names a discount the merchant changed since the page applied the code", () => {
+    // 5 % of 37.50 is 1.875, rounded down to 1.87; the page showed 10 %: 3.75.
+    expect(charged({ ...eid10, percent: 5 })).toEqual([
+      { kind: "discount", code: "EID10", fromMinor: 375, toMinor: 187 },
+    ]);
+  });
+
+  it("ignores a code typed but never applied on the page, or another code than the one applied", () => {
+    const paid = priceCheckout(cart.totalMinor, benghazi, undefined, eid10);
+    expect(priceChanges(cart, benghazi, paid, withPromo(undefined))).toEqual([]);
+    expect(charged({ ...eid10, code: "RAMADAN", percent: 5 })).toEqual([]);
+  });
+});

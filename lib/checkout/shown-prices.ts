@@ -3,6 +3,7 @@ import type { PricedCart } from "../cart";
 import { MAX_LINES, MAX_QUANTITY } from "../cart-limits";
 import type { Product } from "../catalog/products";
 import type { DeliveryZone } from "../delivery/zones";
+import { PROMO_CODE_KINDS } from "../db/schema";
 import type { MinorUnits } from "../money";
 import { priceCheckout, type CheckoutPrice, type ZonePrice } from "./pricing";
 
@@ -11,7 +12,8 @@ import { priceCheckout, type CheckoutPrice, type ZonePrice } from "./pricing";
  * other than the one on their screen: a price or a delivery fee raised between the form and the submit is refused,
  * naming the change, and the page shows the new one. The form carries its lines (product, quantity, unit price)
  * and the fee of every city it offers for those lines, so whichever city the customer picks — with or without
- * JavaScript — what was posted covers what was on screen. It can only cause a refusal (the amount charged is always
+ * JavaScript — what was posted covers what was on screen; and, once the customer applied a promo code, the code's
+ * terms as the summary priced them. It can only cause a refusal (the amount charged is always
  * priced on the server), so it is not signed; it is validated like any input.
  */
 
@@ -27,9 +29,18 @@ const shown = z.object({
   fees: z.array(z.tuple([id, minor])).max(1_000),
   /** The cash fee shown, in minor units, when the form offered paying in cash. */
   cash: minor.optional(),
+  /** The promo code applied on the page (lib/checkout/pricing.ts `PromoPrice`): the summary took its discount off. */
+  promo: z
+    .object({
+      code: z.string().max(32),
+      kind: z.enum(PROMO_CODE_KINDS),
+      percent: z.number().int().min(1).max(100).nullable(),
+      amountMinor: minor.nullable(),
+    })
+    .optional(),
 });
 
-/** What the checkout form showed: its lines, each city's delivery fee and the cash fee, in minor units. */
+/** What the checkout form showed: its lines, each city's delivery fee, the cash fee (minor units), the code applied. */
 export type ShownPrices = z.output<typeof shown>;
 
 /**
@@ -69,13 +80,15 @@ export function shownPrices(
 
 /**
  * A difference between what the form showed and what the checkout would charge now: a line's unit price, the chosen
- * city's delivery fee, the cash fee (for a checkout paid in cash), or `outdated` — the lines are not those shown
+ * city's delivery fee, the cash fee (for a checkout paid in cash), the discount of the promo code applied on the page
+ * (its terms changed since), or `outdated` — the lines are not those shown
  * (changed in another tab, a product no longer sold), the city was not offered on the page, or cash was not.
  */
 export type PriceChange =
   | { kind: "line"; name: Product["name"]; fromMinor: MinorUnits; toMinor: MinorUnits }
   | { kind: "delivery"; city: DeliveryZone["name"]; fromMinor: MinorUnits; toMinor: MinorUnits }
   | { kind: "cash_fee"; fromMinor: MinorUnits; toMinor: MinorUnits }
+  | { kind: "discount"; code: string; fromMinor: MinorUnits; toMinor: MinorUnits }
   | { kind: "outdated" };
 
 /**
@@ -109,6 +122,13 @@ export function priceChanges(
     if (shown.cash === undefined) outdated = true;
     else if (shown.cash !== price.cashFeeMinor)
       changes.push({ kind: "cash_fee", fromMinor: shown.cash, toMinor: price.cashFeeMinor });
+  }
+  // The code applied on the page, submitted as it was: its discount as the summary priced it, for this checkout. A code
+  // typed and submitted without being applied was never on screen, so it can only take off more than was shown.
+  if (price.promoCode !== undefined && shown.promo?.code === price.promoCode) {
+    const seen = priceCheckout(price.linesMinor, zone, price.cashFeeMinor, shown.promo).discountMinor!;
+    if (seen !== price.discountMinor)
+      changes.push({ kind: "discount", code: price.promoCode, fromMinor: seen, toMinor: price.discountMinor ?? 0 });
   }
   return outdated ? [...changes, { kind: "outdated" }] : changes;
 }

@@ -29,11 +29,12 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function CheckoutPage() {
-  const [{ cart, orderId, id: sessionId }, locale, t, tCash, tCart, tOrder, messages] = await Promise.all([
+  const [{ cart, orderId, id: sessionId }, locale, t, tCash, tPromo, tCart, tOrder, messages] = await Promise.all([
     getSession(),
     getLocale(),
     getTranslations("checkout"),
     getTranslations("checkout.cash"),
+    getTranslations("checkout.promo"),
     getTranslations("cart"),
     getTranslations("order"),
     getMessages(),
@@ -72,13 +73,17 @@ export default async function CheckoutPage() {
   let delivery: DeliveryOffer | undefined;
   const physical = priced.lines.some((line) => line.product.kind === "physical");
   // Cash on delivery, decided per city and for pickup by the one rule (lib/cash/settings.ts); asked when any takes it.
-  const takesCash = (zone: DeliveryZone | undefined) =>
-    cashOffer(cashSettings, {
+  // The highest total for cash is left to the form (components/checkout-delivery.tsx, `cashAllowed`): a promo code
+  // applied there may bring a total under it.
+  const takesCash = (zone: DeliveryZone | undefined) => {
+    const offer = cashOffer(cashSettings, {
       zone,
       pickup: !zone,
       physical,
       totalMinor: priceCheckout(priced.totalMinor, zone).totalMinor,
-    }).offered;
+    });
+    return offer.offered || offer.why === "over_max";
+  };
   let cash: CashOption | undefined;
   if (physical) {
     const offered: OfferedZone[] = zones.map((zone) => {
@@ -97,7 +102,13 @@ export default async function CheckoutPage() {
       };
     });
     const atPickup = pickup.enabled && takesCash(undefined);
-    if (atPickup || offered.some((zone) => zone.cash)) cash = { feeMinor: cashSettings.feeMinor, pickup: atPickup };
+    if (atPickup || offered.some((zone) => zone.cash))
+      cash = {
+        feeMinor: cashSettings.feeMinor,
+        pickup: atPickup,
+        maxTotalMinor: cashSettings.maxTotalMinor,
+        linesMinor: priced.totalMinor,
+      };
     delivery = {
       zones: offered,
       ...(pickup.enabled
@@ -124,7 +135,7 @@ export default async function CheckoutPage() {
             delivery={delivery}
             shown={{
               name: SHOWN_PRICES_FIELD,
-              value: JSON.stringify(shownPrices(priced, physical ? zones : [], cash?.feeMinor)),
+              prices: shownPrices(priced, physical ? zones : [], cash?.feeMinor),
             }}
             {...(cash && delivery
               ? {
@@ -171,6 +182,13 @@ export default async function CheckoutPage() {
               addressHint: t("addressHint"),
               landmark: t("landmark"),
               secondPhone: t("secondPhone"),
+              promo: {
+                label: tPromo("label"),
+                hint: tPromo("hint"),
+                apply: tPromo("apply"),
+                applying: tPromo("applying"),
+                applied: tPromo.raw("applied"),
+              },
             }}
           />
         </section>
@@ -186,6 +204,8 @@ export default async function CheckoutPage() {
               feeByCity: t("feeByCity"),
               free: t("free"),
               cashFee: tCash("feeLine"),
+              discount: tPromo.raw("line"),
+              freeDelivery: tPromo("freeDelivery"),
             }}
             lines={priced.lines.map((l) => ({
               name: l.product.name[locale],

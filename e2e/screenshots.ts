@@ -425,7 +425,7 @@ for (const lang of ["en", "ar"] as const) {
            values ($1, 'demo', $1, $2, 3825, 'LYD', 'en', 'pt-' || $1, now() + interval '1 day', now(),
              case when $2 = 'paid' then now() end, $3, 'EID10', 425)
            on conflict do nothing`,
-          [`ord_promo${String(index).padStart(11, "0")}`, status, code.id],
+          [`ord_dsc${String(index).padStart(13, "0")}`, status, code.id],
         );
       }
       return code.id as number;

@@ -116,7 +116,7 @@ const amountOff = z.object({ kind: z.unknown(), text: z.string() }).transform(({
 });
 
 /** The code form's fields, as it names them: its text fields, its choice of `kind` and its checkbox `enabled`. */
-export const PROMO_CODE_FIELDS = [
+const PROMO_CODE_FIELDS = [
   "code",
   "kind",
   "value",
@@ -288,7 +288,7 @@ export async function editPromoCode(
 ): Promise<{ ok: true; changed: string[] } | { ok: false; problem: "code_taken" | "not_found" }> {
   try {
     return await db.transaction(async (tx) => {
-      // The claim locks this row to hold a use (lib/promo-codes/uses.ts): an edit waits for it, and it for the edit.
+      // The checkout's claim locks this row while it holds a use: an edit waits for the claim, and the claim for it.
       const [before] = await tx.select().from(promoCodes).where(eq(promoCodes.id, id)).for("update");
       if (!before) return { ok: false as const, problem: "not_found" as const };
       const after = codeColumns(input);

@@ -6,7 +6,7 @@ import { countedUse, spentUse } from "./codes";
 /** The back office's list of promo codes (app/admin/promo-codes): every code with its uses, held uses and what is left. */
 
 /** A code's uses at an instant (lib/promo-codes/codes.ts): `used` (paid or confirmed) and `held` (by open orders). */
-export interface PromoCodeUses {
+interface PromoCodeUses {
   used: number;
   held: number;
 }
@@ -15,11 +15,7 @@ export interface PromoCodeUses {
  * The uses of each code of `ids` at `now`, in one query: a Map from id to {@link PromoCodeUses} (a code no order
  * counts against is absent: read it as none).
  */
-export async function promoCodeUses(
-  db: DbOrTx,
-  ids: readonly number[],
-  now: Date,
-): Promise<Map<number, PromoCodeUses>> {
+async function promoCodeUses(db: DbOrTx, ids: readonly number[], now: Date): Promise<Map<number, PromoCodeUses>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .select({

@@ -193,6 +193,13 @@ describe("the list", () => {
 
     const listed = (await listPromoCodes(t.db)).find((code) => code.row.id === id);
     expect(listed).toMatchObject({ used: 2, held: 1, left: 0 });
+    // A limit lowered below what orders already used: nothing left, never a negative count.
+    await editPromoCode(t.db, id, promoCodeInputSchema.parse(codeForm({ code: "LIST3", maxUses: "1" })), ADMIN);
+    expect((await listPromoCodes(t.db)).find((code) => code.row.id === id)).toMatchObject({
+      used: 2,
+      held: 1,
+      left: 0,
+    });
     const unlimited = (await listPromoCodes(t.db)).find((code) => code.row.code === "EID50");
     expect(unlimited).toMatchObject({ used: 0, held: 0, left: null });
   });

@@ -6,6 +6,7 @@ import { refuseCashOrder, type CashBudget, type CashOrderRefusal } from "../cash
 import type { Db } from "../db/client";
 import { orders, type OrderRow, type OrderStatus } from "../db/schema";
 import { isPaymentPageOpen } from "../payment-page";
+import { holdPromoUse, type PromoHoldRefusal } from "../promo-codes/uses";
 import { ACCESS_TOKEN_LIFETIME_MS } from "../payments";
 import { minutesUntil } from "../time";
 import { insertOrder, type ClaimedOrder, type NewOrder } from "./new-order";
@@ -14,7 +15,8 @@ import { insertOrder, type ClaimedOrder, type NewOrder } from "./new-order";
  * The claim: the one database transaction that decides whether a submission is a new checkout, and stores it when it
  * is — so that of racing submissions, on any number of server instances, exactly one pays. It holds two advisory
  * locks, always in this order: the checkout's (browser session and fingerprint) and the client address's; a cash
- * order takes a third after them, its phone number's.
+ * order takes a third after them, its phone number's. Then rows, in this order too: the promo code's (when the
+ * checkout carries one), then the products'.
  *
  * 1. The checkout's newest order to go to, if it has one: paid or reported paid, started (another submission is
  *    paying for it), pending with a payment page that has a while to live, or a placed (or confirmed) cash order.
@@ -25,10 +27,12 @@ import { insertOrder, type ClaimedOrder, type NewOrder } from "./new-order";
  *    A cash order costs the service nothing, but a fake one costs the merchant a call and a courier's trip: its phone
  *    must not be blocked (`cash_blocked_phones`), and it has its own budget, of open cash orders (being placed, or
  *    placed and not yet called about) per phone number and per client address.
- * 3. The stock, with the products' rows locked (lib/catalog/stock.ts, `holdStock`): the lines it cannot cover, and the
+ * 3. The promo code's uses, when the checkout carries a code, with the code's row locked (lib/promo-codes/uses.ts): in
+ *    all and for this customer. A submission going to its checkout's order (1.) is never refused for its own use.
+ * 4. The stock, with the products' rows locked (lib/catalog/stock.ts, `holdStock`): the lines it cannot cover, and the
  *    address's budget of held units: its open checkouts may hold at most `heldPerAddress` units of counted stock, so
  *    one address cannot make a product unavailable to everyone by starting checkouts it never pays for.
- * 4. The order as `started` (the claim, owned until `claimExpiresAt`), its lines — which hold their stock from the
+ * 5. The order as `started` (the claim, owned until `claimExpiresAt`), its lines — which hold their stock from the
  *    commit on — and its `created` event; a cash order with its fee and the deadline of the merchant's call
  *    (`confirmBy`, the settings' `confirmWithinHours` from now), until which, once placed, it holds its units.
  *
@@ -61,7 +65,8 @@ export interface ClaimRequest extends NewOrder {
  *   earliest of their holds ends in `retryAfterMinutes`;
  * - `over_most`: lines with more units than their product's most per order (the merchant's `maxPerOrder`);
  * - `cash_refused`: a cash order from a phone the merchant blocked from cash, or over the open cash orders' budget of
- *   its phone or client address (`max`).
+ *   its phone or client address (`max`);
+ * - `promo_refused`: the checkout's promo code has no uses left, in all or for this customer (`why`).
  */
 export type Claim =
   | { kind: "claimed"; order: ClaimedOrder }
@@ -70,7 +75,8 @@ export type Claim =
   | { kind: "over_budget"; retryAfterMinutes: number }
   | { kind: "too_much_held"; held: number; max: number; retryAfterMinutes: number }
   | { kind: "over_most"; lines: { name: Product["name"]; most: number }[] }
-  | ({ kind: "cash_refused" } & CashOrderRefusal);
+  | ({ kind: "cash_refused" } & CashOrderRefusal)
+  | { kind: "promo_refused"; why: PromoHoldRefusal };
 
 /** A cart line the stock cannot cover: how many are left to buy, and when other checkouts' holds on it end, if they are why. */
 export interface ShortLine {
@@ -160,7 +166,14 @@ export function startClaim(db: Db, request: ClaimRequest): Claiming {
       }
     }
 
-    // 3. The stock, and the address's held units.
+    // 3. The promo code's uses: only when the checkout carries one (no statement otherwise).
+    if (request.promo) {
+      const customer = { phone: request.details.phone, email: request.details.email };
+      const held = await holdPromoUse(tx, request.promo, customer, now, { sessionId, fingerprint });
+      if (held !== "ok") return { kind: "promo_refused", why: held };
+    }
+
+    // 4. The stock, and the address's held units.
     const check = await holdStock(
       tx,
       cart.lines.map((line) => ({ productId: line.product.id, quantity: line.quantity })),
@@ -181,7 +194,7 @@ export function startClaim(db: Db, request: ClaimRequest): Claiming {
       return { kind: "too_much_held", held: check.held, max: heldPerAddress, retryAfterMinutes };
     }
 
-    // 4. The order, its lines and its event.
+    // 5. The order, its lines and its event.
     decided(true);
     const order = await insertOrder(tx, request, now);
     return { kind: "claimed", order };

@@ -1,4 +1,5 @@
 import type { Product } from "../catalog/products";
+import type { PromoHoldRefusal } from "../promo-codes/uses";
 import type { ShortLine } from "./claim";
 
 /**
@@ -69,5 +70,17 @@ export class CashRefusedError extends Error {
         : `this ${why === "phone" ? "phone number" : "client address"} has as many open cash orders as it may`,
     );
     this.name = "CashRefusedError";
+  }
+}
+
+/**
+ * The checkout's promo code has no uses left when the claim counted them under the code's lock: `used_up` in all, or
+ * `customer_used_up` by this customer (their phone or e-mail). Nothing was stored or asked of the service; the
+ * customer may check out without the code.
+ */
+export class PromoCodeError extends Error {
+  constructor(readonly why: PromoHoldRefusal) {
+    super(why === "used_up" ? "the promo code has no uses left" : "this customer has used the promo code up");
+    this.name = "PromoCodeError";
   }
 }

@@ -20,7 +20,8 @@ interface Checkout {
 
 /**
  * A digest of everything a payment is made of — the cart's id, its lines and prices, what the checkout costs line by
- * line, the customer's details, the delivery chosen and the way to pay — so a double click, a second tab, or the back
+ * line, the customer's details, the delivery chosen, the way to pay and the promo code with its discount (another
+ * code is another payment; a checkout without one has the digest it had before codes existed) — so a double click, a second tab, or the back
  * button and submit again can be recognised as the same checkout, and any change is another one.
  */
 export async function checkoutFingerprint(
@@ -34,6 +35,7 @@ export async function checkoutFingerprint(
     CUSTOMER_FIELDS.map((field) => details[field] ?? ""),
     deliveryChosen(details.delivery),
     paymentMethod,
+    ...(price.promoCode === undefined ? [] : [[price.promoCode, price.discountMinor ?? 0]]),
   ]);
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(material));
   return Buffer.from(digest).toString("base64url");

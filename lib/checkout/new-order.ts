@@ -2,7 +2,7 @@ import "server-only";
 import type { PricedCart } from "../cart";
 import { confirmByFrom } from "../cash/budget";
 import type { Tx } from "../db/client";
-import { orderLines, orders, type OrderRow, type PaymentMethodName } from "../db/schema";
+import { orderLines, orders, type OrderRow, type PaymentMethodName, type PromoCodeRow } from "../db/schema";
 import type { DeliveryZone } from "../delivery/zones";
 import type { Locale } from "../i18n/config";
 import { newOrderId } from "../ids";
@@ -40,7 +40,10 @@ export interface NewOrder {
   /** The delivery zone the customer chose, as it was priced; absent for pickup or nothing to deliver. */
   zone?: DeliveryZone;
   cart: PricedCart;
+  /** What it costs (./pricing.ts), with `promo`'s discount when it carries a code. */
   price: CheckoutPrice;
+  /** The promo code it was priced with (lib/promo-codes/check.ts found it valid); absent without one. */
+  promo?: Pick<PromoCodeRow, "id" | "code">;
 }
 
 /** Where the goods go, as the order's columns: the zone's names as they are now, the address as the customer gave it. */
@@ -62,10 +65,14 @@ type OrderInsert = typeof orders.$inferInsert;
 
 /** Inserts a claimed order as `started`, with its lines and its `created` event, in one statement. */
 export async function insertOrder(tx: Tx, request: NewOrder, now: Date): Promise<ClaimedOrder> {
-  const { sessionId, fingerprint, clientAddress, locale, paymentMethod, details, zone, cart, price } = request;
+  const { sessionId, fingerprint, clientAddress, locale, paymentMethod, details, zone, cart, price, promo } = request;
   // A cash order waits for the merchant's call until the deadline the merchant set (lib/cash/settings.ts).
   const cash =
     paymentMethod === "cash" ? { cashFeeMinor: price.cashFeeMinor ?? 0, confirmBy: await confirmByFrom(tx, now) } : {};
+  // The code as priced: its id for its uses, its text as it was then, and what it took off (already off the total).
+  const discount = promo
+    ? { promoCodeId: promo.id, promoCode: promo.code, discountMinor: price.discountMinor ?? 0 }
+    : {};
   const order: ClaimedOrder = {
     id: newOrderId(),
     amountMinor: price.totalMinor,
@@ -89,6 +96,7 @@ export async function insertOrder(tx: Tx, request: NewOrder, now: Date): Promise
       ...shipping(details.delivery, zone),
       deliveryFeeMinor: price.deliveryFeeMinor,
       ...cash,
+      ...discount,
       createdAt: now,
       updatedAt: now,
     })
@@ -109,7 +117,11 @@ export async function insertOrder(tx: Tx, request: NewOrder, now: Date): Promise
   const created = {
     type: "created",
     at: now,
-    data: { amountMinor: order.amountMinor, deliveryFeeMinor: price.deliveryFeeMinor },
+    data: {
+      amountMinor: order.amountMinor,
+      deliveryFeeMinor: price.deliveryFeeMinor,
+      ...(promo ? { promoCode: promo.code, discountMinor: price.discountMinor ?? 0 } : {}),
+    },
   } as const;
   if (!(await writeOrder(tx, insert, created, lines)))
     throw new Error("a started order of this checkout exists although its lock was held");

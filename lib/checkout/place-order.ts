@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { PricedCart } from "../cart";
 import type { Db } from "../db/client";
 import { describeDbFailure } from "../db/errors";
-import { orders, type OrderRow, type PaymentMethodName } from "../db/schema";
+import { orders, type OrderRow, type PaymentMethodName, type PromoCodeRow } from "../db/schema";
 import type { DeliveryZone } from "../delivery/zones";
 import { getEnv, paymentServiceConfig } from "../env";
 import type { Locale } from "../i18n/config";
@@ -23,6 +23,7 @@ import {
   OutOfStockError,
   OverMostError,
   PaymentBudgetError,
+  PromoCodeError,
 } from "./errors";
 import { checkoutFingerprint } from "./fingerprint";
 import type { CheckoutDetails } from "./form";
@@ -69,6 +70,11 @@ export interface PlaceOrderInput {
   /** For cash: the cash fee (lib/cash/settings.ts, `cashOffer`), and the budget of open cash orders (./claim.ts). */
   cashFeeMinor?: MinorUnits;
   cashBudget?: CashBudget;
+  /**
+   * The promo code the customer gave, found valid for this checkout (lib/promo-codes/check.ts, `checkPromoCode`):
+   * priced as a discount line, part of the fingerprint, its use held by the claim. Absent without a code.
+   */
+  promo?: PromoCodeRow;
   /** The shopper's language: the lines' names are stored in it, and the service localises its page by it. */
   locale: Locale;
   /** The shop's public origin, for the return URL and cancel URL. */
@@ -87,9 +93,10 @@ export interface PlaceOrderInput {
  *   has more than its product's most per order; OutOfStockError when the stock cannot cover the cart;
  *   PaymentBudgetError when the client address may start no new payment now; HeldTooMuchError when its open checkouts
  *   would hold too many units; CashRefusedError when a cash order's phone is blocked from cash or it or the address
- *   has its open cash orders' budget; PaymentError when the service did not create the payment (docs/payment-service.md,
- *   "Errors and what the shop does"), also when a racing submission of the same checkout failed that way;
- *   OrderStoreError when the database failed; EnvError.
+ *   has its open cash orders' budget; PromoCodeError when the promo code has no uses left, in all or for this customer
+ *   (counted by the claim; a resubmission going to its own order is never refused); PaymentError when the service did
+ *   not create the payment (docs/payment-service.md, "Errors and what the shop does"), also when a racing submission
+ *   of the same checkout failed that way; OrderStoreError when the database failed; EnvError.
  */
 export async function placeOrder(
   db: Db,
@@ -100,8 +107,9 @@ export async function placeOrder(
   }: { paymentsPerAddress?: number; heldPerAddress?: number } = {},
 ): Promise<PlacedOrder> {
   const { paymentMethod = "online" } = input;
-  // 1. Price: the lines as the catalogue has them, then the chosen zone's fee; refused unless the form showed it.
-  const price = priceCheckout(input.cart.totalMinor, input.zone, input.cashFeeMinor);
+  // 1. Price: the lines as the catalogue has them, then the chosen zone's fee, the cash fee and the code's discount;
+  // refused unless the form showed the lines and the fees.
+  const price = priceCheckout(input.cart.totalMinor, input.zone, input.cashFeeMinor, input.promo);
   const changes = priceChanges(input.cart, input.zone, price, input.shown);
   if (changes.length > 0) throw new PriceChangedError(changes);
   const request = { ...input, paymentMethod, fingerprint: await checkoutFingerprint(input, price), price };
@@ -122,6 +130,7 @@ export async function placeOrder(
     if (claim.kind === "over_most") throw new OverMostError(claim.lines);
     if (claim.kind === "too_much_held") throw new HeldTooMuchError(claim.held, claim.max, claim.retryAfterMinutes);
     if (claim.kind === "cash_refused") throw new CashRefusedError(claim.why, claim.max);
+    if (claim.kind === "promo_refused") throw new PromoCodeError(claim.why);
     const next = claim.kind === "existing" ? await goTo(db, claim.order) : claim;
     if (next.kind !== "claimed" && next.kind !== "taken_over") return next;
     const { order } = next; // a new order, or a claim taken over (its server died) for this submission to pay for

@@ -1,36 +1,12 @@
-import { and, asc, inArray, sql } from "drizzle-orm";
+import { asc } from "drizzle-orm";
 import type { DbOrTx } from "../db/client";
-import { orders, promoCodes, type PromoCodeRow } from "../db/schema";
-import { countedUse, spentUse } from "./codes";
+import { promoCodes, type PromoCodeRow } from "../db/schema";
+import { promoCodeUses, type PromoUses } from "./uses";
 
 /** The back office's list of promo codes (app/admin/promo-codes): every code with its uses, held uses and what is left. */
 
-/** A code's uses at an instant (lib/promo-codes/codes.ts): `used` (paid or confirmed) and `held` (by open orders). */
-interface PromoCodeUses {
-  used: number;
-  held: number;
-}
-
-/**
- * The uses of each code of `ids` at `now`, in one query: a Map from id to {@link PromoCodeUses} (a code no order
- * counts against is absent: read it as none).
- */
-async function promoCodeUses(db: DbOrTx, ids: readonly number[], now: Date): Promise<Map<number, PromoCodeUses>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .select({
-      id: orders.promoCodeId,
-      used: sql<number>`(count(*) filter (where ${spentUse}))::int`,
-      counted: sql<number>`count(*)::int`,
-    })
-    .from(orders)
-    .where(and(inArray(orders.promoCodeId, [...ids]), countedUse(now)))
-    .groupBy(orders.promoCodeId);
-  return new Map(rows.map((row) => [row.id!, { used: row.used, held: row.counted - row.used }]));
-}
-
-/** A code as the back office lists it: its row, its uses, and how many are left (null: no limit). */
-export interface ListedPromoCode extends PromoCodeUses {
+/** A code as the back office lists it: its row, its uses (lib/promo-codes/uses.ts), and how many are left (null: no limit). */
+export interface ListedPromoCode extends PromoUses {
   row: PromoCodeRow;
   left: number | null;
 }

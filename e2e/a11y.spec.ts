@@ -129,6 +129,11 @@ for (const lang of ["en", "ar"] as const) {
     await expect(page.getByTestId("product-result")).toBeVisible();
     await expectNoSeriousViolations(page, `admin product (${lang})`);
     await check(page, "/admin/cash");
+    // A new promo code refused: every field of the form, with the summary, the fields' errors and the kinds' radios.
+    await page.goto("/admin/promo-codes/new");
+    await page.getByRole("button", { name: shop("admin.promo.form.create", lang) }).click();
+    await expect(page.getByTestId("promo-error")).toBeVisible();
+    await expectNoSeriousViolations(page, `admin new promo code with errors (${lang})`);
 
     // Reconciliation: the form, then a checked list with a problem and a payment the shop has no order for.
     await check(page, "/admin/reconcile");

@@ -88,6 +88,9 @@ test("signed out, every admin page, the export and an admin action are refused",
     "/admin/delivery",
     "/admin/delivery/zones/new",
     "/admin/delivery/zones/1",
+    "/admin/promo-codes",
+    "/admin/promo-codes/new",
+    "/admin/promo-codes/1",
   ]) {
     expect((await browse(new URL(path, stack().shopUrl).href)).url, path).toMatch(/\/admin\/sign-in$/);
   }

@@ -429,3 +429,51 @@ for (const lang of ["en", "ar"] as const) {
     await shot("checkout-promo");
   });
 }
+
+/**
+ * Promo codes in the back office: the list (a percentage with limits and a held use, a fixed amount from a minimum
+ * for Ramadan, free delivery turned off) and a code's form with its changes. `--grep "admin promo codes"` takes these
+ * alone.
+ */
+for (const lang of ["en", "ar"] as const) {
+  test(`admin promo codes ${lang} desktop`, async ({ page }) => {
+    mkdirSync(DIR, { recursive: true });
+    // The same codes each time, so the shots repeat.
+    const id = await database(async (pool) => {
+      await pool.query(
+        `insert into promo_codes (code, kind, percent, amount_minor, min_lines_minor, starts_at, ends_at, max_uses,
+           max_uses_per_customer, enabled)
+         values ('EID10', 'percent', 10, null, 0, null, '2027-04-01 22:00+00', 100, 1, true),
+                ('RAMADAN5', 'amount', null, 500, 5000, '2027-02-08 22:00+00', '2027-03-09 22:00+00', null, null, true),
+                ('FREESHIP', 'free_delivery', null, null, 20000, null, null, 50, null, false)
+         on conflict (code) do nothing`,
+      );
+      const [code] = (await pool.query(`select id from promo_codes where code = 'EID10'`)).rows;
+      await pool.query(
+        `insert into promo_code_events (code_id, type, by, data)
+         select $1, 'code_created', $2, '{"before": null, "after": {}}'
+         where not exists (select 1 from promo_code_events where code_id = $1)`,
+        [code.id, ADMIN.email],
+      );
+      // Three paid orders used EID10 and one whose payment page is open holds a use.
+      for (const [index, status] of ["paid", "paid", "paid", "pending"].entries()) {
+        await pool.query(
+          `insert into orders (id, session_id, fingerprint, status, amount_minor, currency, locale, payment_token,
+             payment_expires_at, claim_expires_at, paid_at, promo_code_id, promo_code, discount_minor)
+           values ($1, 'demo', $1, $2, 3825, 'LYD', 'en', 'pt-' || $1, now() + interval '1 day', now(),
+             case when $2 = 'paid' then now() end, $3, 'EID10', 425)
+           on conflict do nothing`,
+          [`ord_dsc${String(index).padStart(13, "0")}`, status, code.id],
+        );
+      }
+      return code.id as number;
+    });
+    await page.setViewportSize(viewports.desktop);
+    await page.context().addCookies([{ name: "NEXT_LOCALE", value: lang, url: stack().shopUrl }]);
+    await signInAsAdmin(page, ADMIN.email, ADMIN.password, lang);
+    await page.goto("/admin/promo-codes");
+    await page.screenshot({ path: `${DIR}/admin-promo-codes-${lang}-desktop.png`, fullPage: true });
+    await page.goto(`/admin/promo-codes/${id}`);
+    await page.screenshot({ path: `${DIR}/admin-promo-code-${lang}-desktop.png`, fullPage: true });
+  });
+}

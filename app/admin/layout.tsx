@@ -20,12 +20,13 @@ const NAV = [
   ["orders", "/admin/orders"],
   ["products", "/admin/products"],
   ["delivery", "/admin/delivery"],
+  ["promo", "/admin/promo-codes"],
   ["reconcile", "/admin/reconcile"],
 ] as const;
 
 /**
  * The back office's frame: its name (a link home), the language switch and, when signed in, its pages (home, orders,
- * products, delivery, reconciliation), who and how to sign out. While the database cannot be reached it shows, in
+ * products, delivery, promo codes, reconciliation), who and how to sign out. While the database cannot be reached it shows, in
  * place of the page, what the shop's pages show then (components/database-unavailable.tsx): no page of the back office
  * can do without it, so none is rendered to fail with a bare 500.
  */

@@ -1,0 +1,129 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getFormatter, getLocale, getTranslations } from "next-intl/server";
+import { z } from "zod";
+import { PageHeader } from "@/components/admin/page-header";
+import { columnsOf, Table, WIDE_ONLY } from "@/components/admin/table";
+import { primaryAction } from "@/components/styles";
+import { requireAdmin } from "@/lib/admin/auth";
+import { getDb } from "@/lib/db/client";
+import { formatMoney } from "@/lib/money";
+import { listPromoCodes } from "@/lib/promo-codes/list";
+import { describeDiscount, describeValidity } from "./describe";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("admin.promo"))("title") };
+}
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const resultSchema = z.enum(["created", "saved", "unchanged", "not_found"]);
+
+/**
+ * The promo codes as the merchant sets them: each code (opening its page), what it takes off and from which total,
+ * when it is valid (Libya's time), its uses — spent, held by open orders, and what is left of its limit — and whether
+ * it is on; a link to add one. Each change is audited (promo_code_events, shown on the code's page).
+ */
+export default async function AdminPromoCodesPage({ searchParams }: Props) {
+  await requireAdmin();
+  const [query, locale, t, format] = await Promise.all([
+    searchParams,
+    getLocale(),
+    getTranslations("admin.promo"),
+    getFormatter(),
+  ]);
+  const codes = await listPromoCodes(getDb());
+  const result = resultSchema.safeParse(query.result);
+  const cell = "px-2 py-2 sm:px-3";
+
+  return (
+    <div className="space-y-6">
+      <PageHeader title={t("title")}>
+        <p className="mt-2 max-w-3xl text-stone-700">{t("intro")}</p>
+      </PageHeader>
+      {result.success && (
+        <p
+          role={result.data === "not_found" ? "alert" : "status"}
+          data-testid="promo-result"
+          className={`rounded-lg border p-3 ${
+            result.data === "not_found"
+              ? "border-amber-300 bg-amber-50 text-amber-900"
+              : "border-green-300 bg-green-50 text-green-900"
+          }`}
+        >
+          {t(`results.${result.data}`)}
+        </p>
+      )}
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p data-testid="promo-summary">
+          {t("summary", { count: codes.length, on: codes.filter((code) => code.row.enabled).length })}
+        </p>
+        <Link href="/admin/promo-codes/new" className={primaryAction}>
+          {t("add")}
+        </Link>
+      </div>
+      <Table
+        look="list"
+        region={{ label: t("table") }}
+        minWidth="min-w-[20rem]"
+        caption={t("caption")}
+        cell={cell}
+        columns={columnsOf(
+          ["code", "off", "validity", "used", "held", "left", "status"] as const,
+          (key) => t(`columns.${key}`),
+          ["used", "held", "left"],
+          ["validity", "used", "held"],
+        )}
+        empty={codes.length === 0 && t("empty")}
+        testId="promo-codes"
+      >
+        {codes.map(({ row, used, held, left }) => (
+          <tr key={row.id} data-testid="promo-row" className={`align-top ${row.enabled ? "" : "bg-stone-50"}`}>
+            <th scope="row" className={`${cell} text-start font-normal`}>
+              <Link
+                href={`/admin/promo-codes/${row.id}`}
+                aria-label={t("editLabel", { code: row.code })}
+                className="font-mono font-medium text-brand-800 underline underline-offset-2"
+                dir="ltr"
+              >
+                {row.code}
+              </Link>
+            </th>
+            <td className={cell} data-testid="promo-off">
+              {describeDiscount(row, t, locale)}
+              {row.minLinesMinor > 0 && (
+                <span className="block text-stone-600">
+                  {t("minLines", { amount: formatMoney(row.minLinesMinor, locale) })}
+                </span>
+              )}
+            </td>
+            <td className={`${cell} ${WIDE_ONLY}`} data-testid="promo-validity">
+              {describeValidity(row, t, format)}
+            </td>
+            <td className={`${cell} text-end ${WIDE_ONLY}`} data-testid="promo-used">
+              {used}
+            </td>
+            <td className={`${cell} text-end ${WIDE_ONLY}`} data-testid="promo-held">
+              {held}
+            </td>
+            <td className={`${cell} text-end`} data-testid="promo-left">
+              {left === null ? <span className="text-stone-600">{t("noLimit")}</span> : left}
+              {row.maxUsesPerCustomer !== null && (
+                <span className="block text-stone-600 whitespace-nowrap">
+                  {t("perCustomer", { count: row.maxUsesPerCustomer })}
+                </span>
+              )}
+            </td>
+            <td className={cell} data-testid="promo-status">
+              {row.enabled ? (
+                t("on")
+              ) : (
+                <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("off")}</span>
+              )}
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </div>
+  );
+}

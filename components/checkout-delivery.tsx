@@ -4,8 +4,8 @@ import { createContext, useActionState, useContext, useState, type ReactNode } f
 import { startCheckout, type CheckoutState } from "@/app/(shop)/checkout/actions";
 import type { Locale } from "@/lib/i18n/config";
 import { priceCheckout, type PromoPrice, type ZonePrice } from "@/lib/checkout/pricing";
-import { formatMoney, type MinorUnits } from "@/lib/money";
-import { OrderSummary } from "./order-summary";
+import { formatDiscount, formatMoney, type MinorUnits } from "@/lib/money";
+import { OrderSummary, withCode } from "./order-summary";
 
 /**
  * The delivery and the way to pay the customer is choosing on the checkout form, shared with the order summary beside
@@ -57,18 +57,6 @@ export const useDeliveryChoice = () => useContext(Choice);
 /** The promo code the checkout's answer applied, unless the customer is typing another one since. */
 export function appliedPromo(applied: PromoPrice | undefined, choice: DeliveryChoice): PromoPrice | undefined {
   return applied && (choice.code === undefined || choice.code === applied.code) ? applied : undefined;
-}
-
-/** A message with a `{code}` placeholder, the code in it kept left to right inside either language. */
-export function withCode(template: string, code: string): ReactNode {
-  const [before = "", after = ""] = template.split("{code}");
-  return (
-    <>
-      {before}
-      <bdi dir="ltr">{code}</bdi>
-      {after}
-    </>
-  );
 }
 
 /**
@@ -183,7 +171,7 @@ export function CheckoutSummary({
               label: withCode(labels.discount, promo.code),
               amount:
                 price.discountMinor > 0
-                  ? formatMoney(-price.discountMinor, locale)
+                  ? formatDiscount(price.discountMinor, locale)
                   : promo.kind === "free_delivery" && !zone && choice.method !== "pickup"
                     ? labels.freeDelivery
                     : formatMoney(0, locale),

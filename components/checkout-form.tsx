@@ -4,15 +4,9 @@ import { useEffect, useRef } from "react";
 import type { CheckoutField } from "@/lib/checkout/form";
 import type { ShownPrices } from "@/lib/checkout/shown-prices";
 import type { Gateway } from "@/lib/gateways";
-import {
-  appliedPromo,
-  cashAllowed,
-  useDeliveryChoice,
-  withCode,
-  type CashOption,
-  type OfferedZone,
-} from "./checkout-delivery";
+import { appliedPromo, cashAllowed, useDeliveryChoice, type CashOption, type OfferedZone } from "./checkout-delivery";
 import { ErrorSummary } from "./error-summary";
+import { withCode } from "./order-summary";
 import { FormField } from "./form-field";
 import { SubmitButton } from "./submit-button";
 

@@ -71,3 +71,15 @@ export function OrderSummary({
     </dl>
   );
 }
+
+/** A message with a `{code}` placeholder, the code in it kept left to right inside either language. */
+export function withCode(template: string, code: string): ReactNode {
+  const [before = "", after = ""] = template.split("{code}");
+  return (
+    <>
+      {before}
+      <bdi dir="ltr">{code}</bdi>
+      {after}
+    </>
+  );
+}

@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 
 /**
  * The import rules of `npm run check` (.dependency-cruiser.cjs, run as `npm run deps`): the repository's own config,
- * run by dependency-cruiser's own command over small trees made here, fails on what it must refuse.
+ * run by dependency-cruiser's own command over small trees made here, fails on what it must refuse. That the
+ * repository itself passes is `npm run deps`'s own row of `npm test` and `npm run check`, not repeated here.
  */
 
 const root = resolve(import.meta.dirname, "..");
@@ -73,11 +74,5 @@ describe("the import rules", () => {
       "general-helpers-stay-general",
     ])
       expect(output).toContain(rule);
-  });
-
-  it("pass on this repository", () => {
-    const { status, output } = cruise(root, ["app", "lib", "components", "emulator", "proxy.ts", "instrumentation.ts"]);
-    expect(output).toContain("no dependency violations found");
-    expect(status).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import { eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { holding } from "../catalog/stock";
+import { westernDigits } from "../money";
 import { orders, type OrderStatus } from "../db/schema";
 
 /**
@@ -25,12 +26,7 @@ export const PROMO_CODE_PATTERN = /^[A-Z0-9]{2,32}$/;
  * form (the database stores them so). Returns the text even when it is no possible code (check {@link PROMO_CODE_PATTERN}).
  */
 export function normaliseCode(input: string): string {
-  return input
-    .normalize("NFKC")
-    .trim()
-    .replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x0660))
-    .replace(/[\u06f0-\u06f9]/g, (digit) => String(digit.charCodeAt(0) - 0x06f0))
-    .toUpperCase();
+  return westernDigits(input.normalize("NFKC").trim()).toUpperCase();
 }
 
 /** The orders whose use of a code counts at `now`, used or held (see the module's comment): a condition on `orders`. */

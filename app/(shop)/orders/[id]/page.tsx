@@ -4,7 +4,7 @@ import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { AutoRefresh } from "@/components/auto-refresh";
 import { LinkButton } from "@/components/link-button";
-import { OrderSummary } from "@/components/order-summary";
+import { OrderSummary, withCode } from "@/components/order-summary";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { secondaryAction } from "@/components/styles";
 import { cashStanding, cashStillToPay } from "@/lib/cash/standing";
@@ -204,18 +204,16 @@ export default async function OrderPage({ params, searchParams }: Props) {
                   free: tCheckout("free"),
                 }
           }
+          // The code's discount, its own line as at the checkout: the total above is already less it.
+          {...(order.promoCode === null
+            ? {}
+            : {
+                discount: {
+                  label: withCode(tCheckout.raw("promo.line"), order.promoCode),
+                  amount: formatDiscount(order.discountMinor, locale),
+                },
+              })}
         />
-        {order.promoCode && (
-          // The total above is what the customer pays: the code's discount is already taken off it.
-          <p className="mt-2 text-sm text-stone-700" data-testid="order-discount">
-            {t.rich("promo.included", {
-              code: order.promoCode,
-              // A code reads left to right inside an Arabic sentence too.
-              bdi: (chunks) => <bdi className="font-mono">{chunks}</bdi>,
-              amount: formatDiscount(order.discountMinor, locale),
-            })}
-          </p>
-        )}
       </div>
     </section>
   );

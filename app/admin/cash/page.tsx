@@ -4,6 +4,7 @@ import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { CashSettingsForm } from "@/components/admin/cash-settings-form";
 import type { DeliveryFormLabels } from "@/components/admin/delivery-forms";
+import { AuditHistory } from "@/components/admin/audit-history";
 import { BackLink, PageHeader } from "@/components/admin/page-header";
 import { columnsOf, Table } from "@/components/admin/table";
 import { requireAdmin } from "@/lib/admin/auth";
@@ -173,39 +174,11 @@ export default async function AdminCashPage({ searchParams }: Props) {
         </Table>
       </section>
 
-      <section aria-labelledby="cash-history" className="space-y-3">
-        <h2 id="cash-history" className="text-lg font-semibold">
-          {t("history.title")}
-        </h2>
-        <Table
-          region={{ labelledBy: "cash-history" }}
-          caption={t("history.caption")}
-          minWidth="min-w-[20rem]"
-          columns={columnsOf(["when", "who", "what"] as const, (key) => t(`history.${key}`))}
-          empty={events.length === 0 && t("history.empty")}
-          testId="cash-history"
-        >
-          {events.map((event) => (
-            <tr key={event.id} className="align-top">
-              <td className="px-1 py-1 whitespace-nowrap">
-                <time dateTime={event.at.toISOString()}>
-                  {format.dateTime(event.at, { dateStyle: "medium", timeStyle: "short" })}
-                </time>
-              </td>
-              <td className="px-1 py-1">
-                <bdi>{event.by}</bdi>
-              </td>
-              <td className="px-1 py-1">
-                <ul>
-                  {what(event).map((line) => (
-                    <li key={line}>{line}</li>
-                  ))}
-                </ul>
-              </td>
-            </tr>
-          ))}
-        </Table>
-      </section>
+      <AuditHistory
+        id="cash-history"
+        events={events.map((event) => ({ ...event, what: what(event) }))}
+        namespace="admin.cash.history"
+      />
     </div>
   );
 }

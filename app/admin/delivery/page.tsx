@@ -5,6 +5,7 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { PickupForm } from "@/components/admin/delivery-forms";
 import { PageHeader } from "@/components/admin/page-header";
+import { ResultNotice } from "@/components/admin/result-notice";
 import { columnsOf, Table, WIDE_ONLY } from "@/components/admin/table";
 import { primaryAction } from "@/components/styles";
 import { requireAdmin } from "@/lib/admin/auth";
@@ -58,17 +59,9 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
         <p className="mt-2 max-w-3xl text-stone-700">{t("intro")}</p>
       </PageHeader>
       {result.success && (
-        <p
-          role={result.data === "not_found" ? "alert" : "status"}
-          data-testid="delivery-result"
-          className={`rounded-lg border p-3 ${
-            result.data === "not_found"
-              ? "border-amber-300 bg-amber-50 text-amber-900"
-              : "border-green-300 bg-green-50 text-green-900"
-          }`}
-        >
+        <ResultNotice problem={result.data === "not_found"} testId="delivery-result">
           {t(`results.${result.data}`)}
-        </p>
+        </ResultNotice>
       )}
 
       <section aria-labelledby="zones" className="space-y-3">

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { PageHeader } from "@/components/admin/page-header";
+import { ResultNotice } from "@/components/admin/result-notice";
 import { columnsOf, Table, WIDE_ONLY } from "@/components/admin/table";
 import { primaryAction } from "@/components/styles";
 import { requireAdmin } from "@/lib/admin/auth";
@@ -42,17 +43,9 @@ export default async function AdminPromoCodesPage({ searchParams }: Props) {
         <p className="mt-2 max-w-3xl text-stone-700">{t("intro")}</p>
       </PageHeader>
       {result.success && (
-        <p
-          role={result.data === "not_found" ? "alert" : "status"}
-          data-testid="promo-result"
-          className={`rounded-lg border p-3 ${
-            result.data === "not_found"
-              ? "border-amber-300 bg-amber-50 text-amber-900"
-              : "border-green-300 bg-green-50 text-green-900"
-          }`}
-        >
+        <ResultNotice problem={result.data === "not_found"} testId="promo-result">
           {t(`results.${result.data}`)}
-        </p>
+        </ResultNotice>
       )}
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p data-testid="promo-summary">

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
+import { AuditHistory } from "@/components/admin/audit-history";
 import { BackLink, NotFound, PageHeader } from "@/components/admin/page-header";
 import { PromoCodeForm } from "@/components/admin/promo-code-form";
-import { columnsOf, Table } from "@/components/admin/table";
 import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
 import { formatMoney } from "@/lib/money";
@@ -96,39 +96,11 @@ export default async function PromoCodePage({ params }: Props) {
         <PageHeader title={t("form.editTitle", { code: code.code })} />
         <PromoCodeForm key={JSON.stringify(initial)} id={code.id} initial={initial} labels={labels} />
       </section>
-      <section aria-labelledby="promo-history" className="space-y-3">
-        <h2 id="promo-history" className="text-lg font-semibold">
-          {t("history.title")}
-        </h2>
-        <Table
-          region={{ labelledBy: "promo-history" }}
-          caption={t("history.caption")}
-          minWidth="min-w-[20rem]"
-          columns={columnsOf(["when", "who", "what"] as const, (key) => t(`history.${key}`))}
-          empty={events.length === 0 && t("history.empty")}
-          testId="promo-history"
-        >
-          {events.map((event) => (
-            <tr key={event.id} className="align-top">
-              <td className="px-1 py-1 whitespace-nowrap">
-                <time dateTime={event.at.toISOString()}>
-                  {format.dateTime(event.at, { dateStyle: "medium", timeStyle: "short" })}
-                </time>
-              </td>
-              <td className="px-1 py-1">
-                <bdi>{event.by}</bdi>
-              </td>
-              <td className="px-1 py-1">
-                <ul>
-                  {what(event).map((line) => (
-                    <li key={line}>{line}</li>
-                  ))}
-                </ul>
-              </td>
-            </tr>
-          ))}
-        </Table>
-      </section>
+      <AuditHistory
+        id="promo-history"
+        events={events.map((event) => ({ ...event, what: what(event) }))}
+        namespace="admin.promo.history"
+      />
     </div>
   );
 }

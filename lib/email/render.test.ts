@@ -80,6 +80,29 @@ describe("the receipt", () => {
       expect(href).not.toContain(personal);
   });
 
+  it.each([
+    ["en", en],
+    ["ar", ar],
+  ] as const)(
+    "in %s, for a cash order whose cash was collected: paid in cash, never by the payment service",
+    async (lang, t) => {
+      const collected: EmailOrder = { ...order, order: { ...order.order, paymentMethod: "cash" }, paidWith: null };
+      const { text } = await renderOrderEmail(
+        { kind: "receipt", reason: "resend", locale: lang },
+        collected,
+        SITE,
+        ORDER_LINK_SECRET,
+      );
+      expect(text).toContain(t.email.receipt.cashHeading);
+      expect(text).toContain(t.email.receipt.cashIntro.replace("{total}", formatMoney(10375, lang)));
+      expect(text).toContain(t.email.receipt.cashPaidWith);
+      expect(text).not.toContain(t.email.receipt.intro);
+      const { text: merchant } = await notice(collected);
+      expect(merchant).toContain(en.email.notice.introCashPaid);
+      expect(merchant).not.toContain(en.email.notice.introPaid);
+    },
+  );
+
   it("sent again, says it is a copy", async () => {
     expect((await receipt("en", "resend")).text).toContain(en.email.receipt.resent);
     expect((await receipt("en")).text).not.toContain(en.email.receipt.resent);

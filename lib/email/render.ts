@@ -199,16 +199,26 @@ export async function renderOrderEmail(
     return { subject, ...(await htmlAndText(element)) };
   }
 
+  // A receipt is only ever for a paid order; a paid cash order is one whose cash was collected (lib/cash/), which no
+  // payment service confirmed.
+  const cash = order.paymentMethod === "cash";
   if (email.kind === "receipt") {
     const element = createElement(OrderEmail, {
       ...common,
       preview: t("receipt.preview", { total, id: order.id }),
-      heading: t("receipt.heading"),
-      paragraphs: [t("receipt.intro"), ...(email.reason === "resend" ? [t("receipt.resent")] : [])],
+      heading: t(cash ? "receipt.cashHeading" : "receipt.heading"),
+      paragraphs: [
+        cash ? t("receipt.cashIntro", { total }) : t("receipt.intro"),
+        ...(email.reason === "resend" ? [t("receipt.resent")] : []),
+      ],
       facts: [
         [t("receipt.order"), order.id],
         [t("receipt.placed"), placed],
-        ...(paidWith ? ([[t("receipt.paidWith"), paidWith]] as [string, string][]) : []),
+        ...(cash
+          ? ([[t("receipt.paidWith"), t("receipt.cashPaidWith")]] as [string, string][])
+          : paidWith
+            ? ([[t("receipt.paidWith"), paidWith]] as [string, string][])
+            : []),
         ...destination,
       ],
       link: {
@@ -287,7 +297,7 @@ export async function renderOrderEmail(
                   : t("notice.subjectPaid", { id: order.id, total }),
               preview: t("notice.previewPaid", { total, id: order.id }),
               heading: order.flags.length > 0 ? t("notice.headingFlagged") : t("notice.headingPaid"),
-              paragraphs: [t("notice.introPaid")],
+              paragraphs: [t(cash ? "notice.introCashPaid" : "notice.introPaid")],
             };
   const element = createElement(OrderEmail, {
     ...common,

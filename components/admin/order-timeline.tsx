@@ -33,7 +33,7 @@ interface EventData {
   /** The flags a move resolved (a mark as paid: lib/orders/settle.ts, `RESOLVED_BY_MARK`). */
   resolved?: string[];
   // E-mails (lib/orders/outbox.ts): which, to whom, which attempt, and why one failed.
-  kind?: "receipt" | "merchant_notice" | "fulfilment_update";
+  kind?: "receipt" | "merchant_notice" | "fulfilment_update" | "after_sale";
   /** Why an e-mail was queued: for a customer's update, the step it tells of. */
   reason?: string;
   /**
@@ -42,6 +42,8 @@ interface EventData {
    */
   collectedMinor?: number;
   expectedMinor?: number;
+  /** A refund's amount (lib/refunds/), minor units. */
+  amountMinor?: number;
   again?: boolean;
   /** A step of the goods' way: whether the admin chose to e-mail the customer about it. */
   notify?: boolean;
@@ -110,6 +112,16 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
       case "cash_order_placed":
       case "cash_expired":
         return t(type);
+      case "order_cancelled":
+      case "order_returned":
+        return t(type, { by: data.by ?? "?" });
+      case "refund_opened":
+      case "refund_recorded":
+        return t(type, {
+          by: data.by ?? "?",
+          amount: data.amountMinor !== undefined ? formatMoney(data.amountMinor, locale) : "?",
+          reference: data.reference ?? "?",
+        });
       case "email_queued":
       case "email_sent":
       case "email_failed":

@@ -183,7 +183,17 @@ describe("the stock", () => {
     expect(await stockOf(productId)).toBe(5);
     expect(await orderOf(id)).toMatchObject({ status: "cancelled", fulfilment: null });
     expect(await eventsOf(id)).toEqual([
-      ["cash_cancelled", { by: ADMIN, reason: "suspected_fake", note: "No answer", from: "placed", to: "cancelled" }],
+      [
+        "order_cancelled",
+        {
+          by: ADMIN,
+          reason: "suspected_fraud",
+          note: "No answer",
+          from: "placed",
+          to: "cancelled",
+          restockedUnits: 0,
+        },
+      ],
     ]);
     // Cancelled is the end: it cannot be confirmed after.
     expect(await confirmCashOrder(t.db, id, by)).toEqual({

@@ -1,6 +1,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { restock, sellStock, soldBelowZero } from "../catalog/stock";
+import { cancelOrder } from "../refunds/cancel";
 import type { Db, Tx } from "../db/client";
 import {
   orders,
@@ -19,7 +20,7 @@ import { raiseFlags } from "../orders/flags";
  * | move              | from                                                   | to                                | stock             |
  * |-------------------|--------------------------------------------------------|-----------------------------------|-------------------|
  * | `confirm`         | placed, before `confirm_by`                            | confirmed                         | sold              |
- * | `cancel`          | placed or confirmed, not shipped (none, packed, ready) | cancelled, its step kept          | back if confirmed |
+ * | `cancel`          | placed or confirmed, not shipped (none, packed, ready) | cancelled (lib/refunds/cancel.ts) | back if confirmed |
  * | `delivery_failed` | confirmed, out for delivery                            | parcel: delivery_failed           | —                 |
  * | `out_again`       | confirmed, delivery failed                             | parcel: out_for_delivery          | —                 |
  * | `returned`        | confirmed, out for delivery or delivery failed         | cancelled, parcel: returned       | back              |
@@ -160,23 +161,27 @@ export function confirmCashOrder(db: Db, id: string, { by, note, now = new Date(
 }
 
 /**
- * The merchant cancels a cash order before it shipped (placed or confirmed; not yet handed to a courier), for
- * `reason`: a confirmed order's units come back on hand; a placed one's hold just ends. The parcel's step, if any,
- * stays as the record of how far it got.
+ * The cash panel's cancel, until the order page's one "Cancel order" takes its place: cancels with lib/refunds/'s
+ * {@link cancelOrder} (the one cancel of every order), the old reasons read as the new ones, and the customer
+ * e-mailed.
  * @throws the database's error when it cannot write.
  */
-export function cancelCashOrder(
+export async function cancelCashOrder(
   db: Db,
   id: string,
   { by, note, reason, now = new Date() }: ByWhom & { reason: CashCancelReason },
 ): Promise<CashMoveResult> {
-  return makeMove(db, id, "cancel", now, async (tx, order) => {
-    if (order.status === "confirmed") await restock(tx, id, now);
-    return {
-      change: { set: { status: "cancelled" } },
-      event: { type: "cash_cancelled", data: { by, reason, ...noted(note), from: order.status, to: "cancelled" } },
-    };
+  const outcome = await cancelOrder(db, id, {
+    by,
+    note,
+    reason: reason === "suspected_fake" ? "suspected_fraud" : reason,
+    notify: true,
+    now,
   });
+  if (outcome.result === "done") return { result: "done" };
+  // A cash order that came back is cancelled too: as cancelled as the one cancel makes it.
+  if (outcome.result === "not_allowed" && outcome.status === "cancelled") return { result: "already" };
+  return outcome;
 }
 
 /**

@@ -21,6 +21,8 @@ import { isPaymentPageAlive, paymentPageDead } from "../payment-page";
  *   order is paid, the stock goes below zero, and the order is flagged `oversold`.
  * - **Cash on delivery** (lib/cash/): a cash order is sold when the merchant confirms it (before any money changes
  *   hands), and its units come back once ({@link restock}) if it is then cancelled or its parcel comes back.
+ * - **After the sale** (lib/refunds/): a sold order the merchant cancels comes back on hand once ({@link restock}); goods
+ *   returned after delivery come back per unit the merchant restocks ({@link putBack}).
  */
 
 /** At most this many left is "low stock": the product page says how many are left, the back office lists it. */
@@ -216,24 +218,39 @@ export async function sellStock(tx: Tx, orderId: string, stillHeld: boolean, now
 
 /**
  * The sale undone: puts an order's units back on hand (products whose stock is counted), in the caller's transaction —
- * a confirmed cash order cancelled before it shipped, or whose parcel came back (lib/cash/moves.ts). Exactly once is
- * the caller's part: it calls this only with the order's move away from its sold state, the order's row locked. A
- * product deleted since (its line's product null) has nothing to take back.
+ * an order the merchant cancelled after its units were sold, or a cash parcel that came back. Exactly once is the
+ * caller's part: it calls this only with the order's move away from its sold state, the order's row locked. A product
+ * deleted since (its line's product null) has nothing to take back.
+ * @returns the units put back on hand (those of products whose stock is counted).
  */
-export async function restock(tx: Tx, orderId: string, now = new Date()): Promise<void> {
+export async function restock(tx: Tx, orderId: string, now = new Date()): Promise<number> {
   const lines = await tx
     .select({ productId: orderLines.productId, quantity: sql<number>`sum(${orderLines.quantity})::int` })
     .from(orderLines)
     .where(and(eq(orderLines.orderId, orderId), isNotNull(orderLines.productId)))
-    .groupBy(orderLines.productId)
-    .orderBy(asc(orderLines.productId));
+    .groupBy(orderLines.productId);
+  return putBack(tx, lines as StockLine[], now);
+}
+
+/**
+ * Puts `lines`' units back on hand (products whose stock is counted), in the caller's transaction: goods that came back
+ * (lib/refunds/returns.ts), whose return row makes it once.
+ * @returns the units put back on hand.
+ */
+export async function putBack(tx: Tx, lines: readonly StockLine[], now = new Date()): Promise<number> {
+  const units = new Map<number, number>();
+  for (const { productId, quantity } of lines) units.set(productId, (units.get(productId) ?? 0) + quantity);
+  let restocked = 0;
   // In id order, as every lock of products is taken, so two transactions never wait for each other in a circle.
-  for (const { productId, quantity } of lines) {
-    await tx
+  for (const [productId, quantity] of [...units].sort(([a], [b]) => a - b)) {
+    const counted = await tx
       .update(products)
       .set({ stock: sql`${products.stock} + ${quantity}`, updatedAt: now })
-      .where(and(eq(products.id, productId!), isNotNull(products.stock)));
+      .where(and(eq(products.id, productId), isNotNull(products.stock)))
+      .returning({ id: products.id });
+    if (counted.length > 0) restocked += quantity;
   }
+  return restocked;
 }
 
 /** Whether an order's own lines still hold stock at `now`, by its status and clocks (the rule of {@link holding}). */

@@ -4,6 +4,7 @@ import {
   boolean,
   check,
   customType,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -29,7 +30,8 @@ import {
  * - `pending`: the payment exists; the customer is on the payment page
  * - `awaiting_confirmation`: the customer's browser came back through the return URL: the payment is *reported*
  * - `paid`: the payment service confirmed the payment (a verified webhook)
- * - `cancelled`: the customer came back through the cancel URL
+ * - `cancelled`: the customer came back through the cancel URL, or the merchant cancelled the order (`cancelled_at`,
+ *   `cancel_reason`: lib/refunds/; final, a paid one's money is refunded)
  * - `expired`: the payment page died (600 s after its access token) without a confirmed payment
  *
  * A cash-on-delivery order (`payment_method = 'cash'`, lib/cash/) never has a payment page. It is stored `started` by
@@ -38,7 +40,8 @@ import {
  *   which the scheduled job expires it (`expired`)
  * - `confirmed`: the merchant reached the customer; its units are sold (taken from the stock)
  * - `paid`: the courier handed over the cash (`collected_minor`, `collected_by`; `paid_at` is when)
- * - `cancelled`: by the merchant before it shipped, or after it came back (`fulfilment = 'returned'`); its units back
+ * - `cancelled`: by the merchant before it shipped (lib/refunds/), or after it came back (`fulfilment = 'returned'`);
+ *   its units back
  */
 export const ORDER_STATUSES = [
   "started",
@@ -90,9 +93,24 @@ export type CashParcelStep = (typeof CASH_PARCEL_STEPS)[number];
 export const DELIVERY_FAILURES = ["refused", "unreachable", "wrong_address", "postponed"] as const;
 export type DeliveryFailure = (typeof DELIVERY_FAILURES)[number];
 
-/** Why the merchant cancelled a cash order before it shipped (the `cash_cancelled` event's `reason`). */
+/**
+ * Why the merchant cancelled a cash order before it shipped, in the `cash_cancelled` events written before cancelling
+ * became one move for every order ({@link CANCEL_REASONS}): the timeline still labels them.
+ */
 export const CASH_CANCEL_REASONS = ["customer_asked", "unreachable", "suspected_fake"] as const;
 export type CashCancelReason = (typeof CASH_CANCEL_REASONS)[number];
+
+/** Why the merchant cancelled an order (lib/refunds/cancel.ts): `orders.cancel_reason` and the `order_cancelled` event. */
+export const CANCEL_REASONS = ["customer_asked", "out_of_stock", "suspected_fraud", "unreachable", "other"] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
+
+/** A refund is `pending` (to make on the payment service's dashboard, or in cash) until recorded as `refunded`. */
+export const REFUND_STATUSES = ["pending", "refunded"] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** Why a refund exists: the merchant cancelled a paid order, goods came back, or the merchant refunded on its own. */
+export const REFUND_CAUSES = ["cancel", "return", "merchant"] as const;
+export type RefundCause = (typeof REFUND_CAUSES)[number];
 
 /**
  * Where a paid (or, for cash, confirmed) order's goods are, step by step, as the merchant records them
@@ -125,6 +143,10 @@ export type FulfilmentStep = (typeof FULFILMENT_STEPS)[number];
  *   and a note: the merchant reached the customer), `cash_collected` (the amount, who), `cash_cancelled` (who, a
  *   reason of {@link CASH_CANCEL_REASONS}, a note), `cash_expired` (unconfirmed past `confirm_by`); the parcel's
  *   `delivery_failed` (a reason of {@link DELIVERY_FAILURES}) and `returned` are fulfilment steps
+ * - after the sale (lib/refunds/): `order_cancelled` (who, a reason of {@link CANCEL_REASONS}, a note, the status before
+ *   and after, the units restocked, the refund it opened), `refund_opened` (the refund, its amount, who),
+ *   `refund_recorded` (the refund, its amount and reference, who), `order_returned` (the return, its lines, the units
+ *   restocked, who)
  */
 export const ORDER_EVENT_TYPES = [
   "created",
@@ -150,6 +172,10 @@ export const ORDER_EVENT_TYPES = [
   "cash_collected",
   "cash_cancelled",
   "cash_expired",
+  "order_cancelled",
+  "refund_opened",
+  "refund_recorded",
+  "order_returned",
 ] as const;
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 
@@ -288,6 +314,18 @@ export const orders = pgTable(
     fulfilment: text({ enum: FULFILMENT_STEPS }),
     /** When the goods reached the customer: the last step (`delivered`, `picked_up` or `fulfilled`). */
     fulfilledAt: timestamp({ withTimezone: true, precision: 3 }),
+    /**
+     * When the merchant cancelled the order (lib/refunds/cancel.ts), and why: final — a payment that arrives after moves
+     * nothing (lib/orders/settle.ts). Null for every other cancel (the customer's cancel URL, a cash parcel that came
+     * back).
+     */
+    cancelledAt: timestamp({ withTimezone: true, precision: 3 }),
+    cancelReason: text({ enum: CANCEL_REASONS }),
+    /**
+     * The refunds recorded as made (`refunds.status = 'refunded'`), summed: written with each record, in its
+     * transaction. Never above what the order received (lib/refunds/rules.ts, `receivedMinor`).
+     */
+    refundedMinor: integer().notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -310,9 +348,10 @@ export const orders = pgTable(
     index("orders_phone").on(t.phone),
     // The merchant's sales by when they were paid (lib/dashboard/): figures, days, gateways and ways to pay read this
     // index alone (a cash order is paid when its cash is collected).
+    // A paid order the merchant cancelled later was a sale all the same (its refund is a refund): by `paid_at` alone.
     index("orders_paid_at")
       .on(t.paidAt, t.amountMinor, t.paidGateway, t.paymentMethod)
-      .where(sql`${t.status} = 'paid'`),
+      .where(sql`${t.paidAt} is not null`),
     // Paid orders whose goods have not reached the customer, oldest payment first: the dashboard's "to fulfil".
     index("orders_to_fulfil")
       .on(t.paidAt, t.id)
@@ -389,10 +428,27 @@ export const orders = pgTable(
     ),
     // Goods move once the order is paid, or for cash once it is confirmed; a cash order cancelled on the way (or whose
     // parcel came back) keeps the last step it reached.
+    // A cancel by the merchant keeps the parcel's step too, online or cash.
     check(
       "orders_fulfilment_when_paid",
-      sql`${t.fulfilment} is null or ${t.status} = 'paid' or (${t.paymentMethod} = 'cash' and ${t.status} in ('confirmed', 'cancelled'))`,
+      sql`${t.fulfilment} is null or ${t.status} = 'paid' or (${t.paymentMethod} = 'cash' and ${t.status} in ('confirmed', 'cancelled')) or ${t.cancelledAt} is not null`,
     ),
+    // The merchant's cancel is a cancel, with its reason; it is final (nothing moves the order on).
+    check(
+      "orders_cancelled_by_merchant",
+      sql.raw(
+        `(cancelled_at is null) = (cancel_reason is null) and (cancelled_at is null or status = 'cancelled') and (cancel_reason is null or cancel_reason in (${CANCEL_REASONS.map((reason) => `'${reason}'`).join(", ")}))`,
+      ),
+    ),
+    // Never more refunded than received: an online order's amount once paid, a cash order's collected cash.
+    check(
+      "orders_refunded_range",
+      sql`${t.refundedMinor} >= 0 and ${t.refundedMinor} <= case when ${t.paymentMethod} = 'cash' then coalesce(${t.collectedMinor}, 0) when ${t.paidAt} is not null then ${t.amountMinor} else 0 end`,
+    ),
+    // The orders list's filters on refunds (lib/admin/orders.ts).
+    index("orders_refunded_created")
+      .on(t.createdAt, t.id)
+      .where(sql`${t.refundedMinor} > 0`),
   ],
 );
 
@@ -435,6 +491,125 @@ export const orderEvents = pgTable(
     at: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [index("order_events_order_at").on(t.orderId, t.at)],
+);
+
+/**
+ * Goods that came back after delivery (lib/refunds/returns.ts): who recorded them, and the form's request key (one
+ * return however often the form is posted). Its lines say how many units of which order line, and whether they went
+ * back on hand.
+ */
+export const returns = pgTable(
+  "returns",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    orderId: text()
+      .notNull()
+      .references(() => orders.id),
+    /** The form's idempotency key: two tabs or two instances posting the same form record one return. */
+    requestKey: text().notNull().unique(),
+    /** The admin's e-mail. */
+    createdBy: text().notNull(),
+    note: text().notNull().default(""),
+    createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index("returns_order").on(t.orderId)],
+);
+
+/** The units of one order line (by its `position`) that came back in a return; `restocked`: put back on hand. */
+export const returnLines = pgTable(
+  "return_lines",
+  {
+    returnId: bigint({ mode: "number" })
+      .notNull()
+      .references(() => returns.id),
+    orderId: text().notNull(),
+    position: integer().notNull(),
+    quantity: integer().notNull(),
+    restocked: boolean().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.returnId, t.position] }),
+    foreignKey({ columns: [t.orderId, t.position], foreignColumns: [orderLines.orderId, orderLines.position] }),
+    index("return_lines_order").on(t.orderId, t.position),
+    check("return_lines_quantity_positive", sql`${t.quantity} > 0`),
+  ],
+);
+
+/**
+ * Money given back to the customer (lib/refunds/refunds.ts). The payment service has no refund call: the merchant makes
+ * it on the service's dashboard (or hands cash back) and records it here with the reference it got, so the shop is the
+ * record of what was refunded. `pending` (to make) → `refunded` (recorded: reference, who, when), once. The refunds of
+ * an order, pending or refunded, never sum above what it received.
+ */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    orderId: text()
+      .notNull()
+      .references(() => orders.id),
+    amountMinor: integer().notNull(),
+    status: text({ enum: REFUND_STATUSES }).notNull().default("pending"),
+    /** The service's dashboard's reference for the refund (or the cash handed back's receipt); null while pending. */
+    reference: text(),
+    cause: text({ enum: REFUND_CAUSES }).notNull(),
+    /** The return it pays for, when `cause` is `return`. */
+    returnId: bigint({ mode: "number" }).references(() => returns.id),
+    /**
+     * The form's idempotency key: two tabs or two instances posting the same form open one refund. Null for the refund
+     * a cancel or a return opens (the cancel is once by the order's status; the return has its own key).
+     */
+    requestKey: text().unique(),
+    note: text().notNull().default(""),
+    /** The admins' e-mails: who opened it, and who recorded it as made. */
+    createdBy: text().notNull(),
+    createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    recordedBy: text(),
+    recordedAt: timestamp({ withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    index("refunds_order").on(t.orderId),
+    // Refunds to make: the home's panel and the orders list's filter.
+    index("refunds_pending")
+      .on(t.createdAt, t.id)
+      .where(sql`${t.status} = 'pending'`),
+    // Refunds made, by when they were recorded: the home's refunds of a period.
+    index("refunds_recorded")
+      .on(t.recordedAt, t.amountMinor)
+      .where(sql`${t.status} = 'refunded'`),
+    // One refund per cancel: a cancel opens at most one.
+    uniqueIndex("refunds_one_per_cancel")
+      .on(t.orderId)
+      .where(sql`${t.cause} = 'cancel'`),
+    check("refunds_amount_positive", sql`${t.amountMinor} > 0`),
+    check("refunds_status_known", sql.raw(`status in (${REFUND_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
+    check("refunds_cause_known", sql.raw(`cause in (${REFUND_CAUSES.map((cause) => `'${cause}'`).join(", ")})`)),
+    check("refunds_return_cause", sql`(${t.cause} = 'return') = (${t.returnId} is not null)`),
+    // Recorded exactly when refunded, with a reference that says something.
+    check(
+      "refunds_recorded",
+      sql`(${t.status} = 'refunded') = (${t.recordedAt} is not null) and (${t.recordedAt} is null) = (${t.recordedBy} is null) and (${t.recordedAt} is null) = (${t.reference} is null) and (${t.reference} is null or btrim(${t.reference}) <> '')`,
+    ),
+  ],
+);
+
+/** The units of one order line (by its `position`) a refund is for, when it is for lines. */
+export const refundLines = pgTable(
+  "refund_lines",
+  {
+    refundId: bigint({ mode: "number" })
+      .notNull()
+      .references(() => refunds.id),
+    orderId: text().notNull(),
+    position: integer().notNull(),
+    quantity: integer().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.refundId, t.position] }),
+    foreignKey({ columns: [t.orderId, t.position], foreignColumns: [orderLines.orderId, orderLines.position] }),
+    index("refund_lines_order").on(t.orderId, t.position),
+    check("refund_lines_quantity_positive", sql`${t.quantity} > 0`),
+  ],
 );
 
 /** The merchant's people who may use the back office (`npm run admin -- create <email>`). */
@@ -517,12 +692,14 @@ export const signInLinks = pgTable(
  * merchant's notice (in MERCHANT_LOCALE). Why one is sent: the order became `paid`, a payment arrived with another amount, the scheduled job
  * flagged a reported payment that was never confirmed (`unconfirmed_report`), or an admin asked for the receipt again.
  */
-export const EMAIL_KINDS = ["receipt", "merchant_notice", "fulfilment_update"] as const;
+export const EMAIL_KINDS = ["receipt", "merchant_notice", "fulfilment_update", "after_sale"] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 /** A `fulfilment_update` tells the customer a step of their goods' way (in the order's language): its reason is the step. */
 /**
  * `cash_placed`: a cash order was placed — the customer's "we will call you to confirm" (a `receipt`) and the merchant's
  * notice of a new cash order to confirm (lib/cash/).
+ * `cancelled`, `refunded`: the customer's `after_sale` news (lib/refunds/): the merchant cancelled their order, once; a
+ * refund was made, once per refund (`email_outbox.refund_id`).
  */
 export const EMAIL_REASONS = [
   "paid",
@@ -531,6 +708,8 @@ export const EMAIL_REASONS = [
   "resend",
   ...PARCEL_STEPS,
   "cash_placed",
+  "cancelled",
+  "refunded",
 ] as const;
 export type EmailReason = (typeof EMAIL_REASONS)[number];
 /** `pending` until delivered (`sent`) or given up on (`failed`: refused by the server, or out of attempts). */
@@ -567,13 +746,20 @@ export const emailOutbox = pgTable(
     /** Why the last attempt failed (the SMTP server's answer or the connection error). */
     lastError: text(),
     sentAt: timestamp({ withTimezone: true, precision: 3 }),
+    /** The refund a `refunded` e-mail tells of (one e-mail per refund); null for every other reason. */
+    refundId: bigint({ mode: "number" }).references(() => refunds.id),
     createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [
-    // Each order gets each e-mail once per reason, whoever queues it and however often; an admin's resend is new.
+    // Each order gets each e-mail once per reason, whoever queues it and however often; an admin's resend is new; a
+    // refund's e-mail is once per refund.
     uniqueIndex("email_outbox_once")
       .on(t.orderId, t.kind, t.reason)
-      .where(sql`${t.reason} <> 'resend'`),
+      .where(sql`${t.reason} not in ('resend', 'refunded')`),
+    uniqueIndex("email_outbox_once_per_refund")
+      .on(t.refundId, t.kind)
+      .where(sql`${t.reason} = 'refunded'`),
+    check("email_outbox_refund", sql`(${t.reason} = 'refunded') = (${t.refundId} is not null)`),
     index("email_outbox_order").on(t.orderId),
     // E-mails given up on: the dashboard's "needs a look" reads only these.
     index("email_outbox_failed")
@@ -994,3 +1180,5 @@ export type StorePickupRow = typeof storePickup.$inferSelect;
 export type CashOnDeliveryRow = typeof cashOnDelivery.$inferSelect;
 export type CashBlockedPhoneRow = typeof cashBlockedPhones.$inferSelect;
 export type PromoCodeRow = typeof promoCodes.$inferSelect;
+export type RefundRow = typeof refunds.$inferSelect;
+export type ReturnRow = typeof returns.$inferSelect;

@@ -18,6 +18,8 @@ import { recordOrderEvent } from "./events";
  * | `amount_mismatch`: money, another amount       | —                                | when MERCHANT_EMAIL is set       |
  * | `unconfirmed_report`: the scheduled job's flag | —                                | when MERCHANT_EMAIL is set       |
  * | `resend`: an admin asked for one               | again, when it was the one asked | again, when it was the one asked |
+ * | `cancelled`: the merchant cancelled the order  | `after_sale`, when it has one    | —                                |
+ * | `refunded`: a refund was recorded as made      | `after_sale`, once per refund    | —                                |
  *
  * "The scheduled job's flag" is either of its two, `unconfirmed_report` or `check_payment_list` (`FLAG_NOTICES` in
  * lib/orders/settle.ts says why one reason serves both); lib/email/render.ts writes the notice from the order's flag.
@@ -72,6 +74,9 @@ export async function queueOrderEmails(
         unconfirmed_report: [notice],
         resend: [resent === "receipt" ? receipt : notice],
         cash_placed: [receipt, notice],
+        // Written by queueAfterSaleEmail, which names the refund: nothing to write from here.
+        cancelled: [],
+        refunded: [],
       }[reason];
   const rows = wanted.flatMap(({ kind, recipient, locale }) =>
     recipient
@@ -100,6 +105,53 @@ export async function queueOrderEmails(
     await recordOrderEvent(tx, orderId, { type: "email_queued", at: now, data });
   }
   return queued;
+}
+
+/**
+ * Writes the customer's news after the sale — their order was cancelled (`cancelled`), or a refund was made
+ * (`refunded`, with the refund's id: one e-mail per refund) — to the outbox in the order's language, with its
+ * `email_queued` event, inside the caller's transaction (lib/refunds/). Nothing when e-mail is off, the order has no
+ * e-mail, or it was written before.
+ * @returns the e-mail written, or null.
+ */
+export async function queueAfterSaleEmail(
+  tx: Tx,
+  orderId: string,
+  why: { reason: "cancelled" } | { reason: "refunded"; refundId: number },
+  now = new Date(),
+  settings: EmailSettings | null = emailSettings(),
+): Promise<QueuedEmail | null> {
+  if (!settings) return null;
+  const [order] = await tx
+    .select({ email: orders.email, locale: orders.locale })
+    .from(orders)
+    .where(eq(orders.id, orderId));
+  if (!order?.email) return null;
+  const [email] = await tx
+    .insert(emailOutbox)
+    .values({
+      orderId,
+      kind: "after_sale",
+      reason: why.reason,
+      refundId: why.reason === "refunded" ? why.refundId : null,
+      recipient: order.email,
+      locale: isLocale(order.locale) ? order.locale : "en",
+      messageId: `<${crypto.randomUUID()}.${orderId}@${senderDomain(settings)}>`,
+      nextAttemptAt: now,
+      createdAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: emailOutbox.id, kind: emailOutbox.kind, recipient: emailOutbox.recipient });
+  if (!email) return null;
+  const data = {
+    outboxId: email.id,
+    kind: email.kind,
+    reason: why.reason,
+    recipient: email.recipient,
+    ...(why.reason === "refunded" ? { refundId: why.refundId } : {}),
+  };
+  await recordOrderEvent(tx, orderId, { type: "email_queued", at: now, data });
+  return email;
 }
 
 /** What {@link resendEmail} did. */

@@ -36,6 +36,10 @@ import { raiseFlags } from "./flags";
  * with the transaction reference there. A genuine webhook that arrives later is then a repeated delivery. The mark
  * resolves the flags it answers ({@link RESOLVED_BY_MARK}); any other flag stays for the merchant to resolve
  * (lib/orders/flags.ts).
+ *
+ * An order the merchant cancelled (`cancelled_at`, lib/refunds/cancel.ts) is final: it was paid, and its money is
+ * refunded by hand. Nothing here moves it — a replayed webhook is recorded as a repeated delivery, and it cannot be
+ * marked paid.
  */
 export type SettlementInput =
   | { kind: "customer_returned"; type: RedirectType }
@@ -108,8 +112,10 @@ export function nextMove(status: OrderStatus, input: SettlementInput): Move | un
  * Whether the merchant may mark an order in `status` paid by hand (the table's last column): any order whose payment
  * exists and is not confirmed. The merchant holds the dashboard's transaction reference: proof enough, also for a
  * payment whose page the scheduled job has not yet expired (a page shows such an order as expired: effectiveStatus).
+ * Never an order the merchant cancelled (`cancelledAt`): that cancel is final.
  */
-export function canMarkPaid(status: OrderStatus): boolean {
+export function canMarkPaid(status: OrderStatus, cancelledAt: Date | null = null): boolean {
+  if (cancelledAt) return false;
   return status === "pending" || status === "awaiting_confirmation" || status === "expired" || status === "cancelled";
 }
 
@@ -189,6 +195,7 @@ export async function settle(
         paymentExpiresAt: orders.paymentExpiresAt,
         paidGateway: orders.paidGateway,
         paymentMethod: orders.paymentMethod,
+        cancelledAt: orders.cancelledAt,
       })
       .from(orders)
       .where(eq(orders.id, orderId))
@@ -196,8 +203,9 @@ export async function settle(
     if (!order) return undefined;
     const from = order.status;
     // A cash order has no payment on the service: nothing the service, its customer's browser or a mark as paid says
-    // moves it (its own moves are lib/cash/'s).
-    const move = order.paymentMethod === "cash" ? undefined : nextMove(from, input);
+    // moves it (its own moves are lib/cash/'s). An order the merchant cancelled is final: what arrives is on the record
+    // and moves nothing.
+    const move = order.paymentMethod === "cash" || order.cancelledAt ? undefined : nextMove(from, input);
     const to = move?.to ?? from;
     const newFlag = move?.flag && !order.flags.includes(move.flag) ? move.flag : undefined;
     const news = move ? to !== from || newFlag : recordedWhenNothingMoves(input);

@@ -1,5 +1,6 @@
 import { getLocale, getTranslations } from "next-intl/server";
 import {
+  CANCEL_REASONS,
   CASH_CANCEL_REASONS,
   DELIVERY_FAILURES,
   FULFILMENT_STEPS,
@@ -42,8 +43,14 @@ interface EventData {
    */
   collectedMinor?: number;
   expectedMinor?: number;
-  /** A refund's amount (lib/refunds/), minor units. */
+  /**
+   * After the sale (lib/refunds/): a refund's amount, the refund a cancel opened (minor units), the units a cancel or a
+   * return put back on hand, and the lines that came back. (`reason` is then why the order was cancelled.)
+   */
   amountMinor?: number;
+  refundMinor?: number;
+  restockedUnits?: number;
+  lines?: { quantity?: number }[];
   again?: boolean;
   /** A step of the goods' way: whether the admin chose to e-mail the customer about it. */
   notify?: boolean;
@@ -74,9 +81,10 @@ const oneOf = <T extends string>(list: readonly T[], value: unknown): value is T
  * references and e-mail addresses are shown as recorded, and a mail server's own answer, quoted.
  */
 export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
-  const [t, tOrder, label, locale] = await Promise.all([
+  const [t, tOrder, tAfterSale, label, locale] = await Promise.all([
     getTranslations("admin.events"),
     getTranslations("admin.order"),
+    getTranslations("admin.afterSale"),
     orderLabels(),
     getLocale(),
   ]);
@@ -155,6 +163,16 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
             (event.type === "cash_cancelled" || event.type === "delivery_failed") && oneOf(CASH_REASONS, data.reason)
               ? t("cashReason", { reason: tOrder(`cash.reasons.${data.reason}`) })
               : null,
+            event.type === "order_cancelled" && oneOf(CANCEL_REASONS, data.reason)
+              ? t("cancelReason", { reason: tAfterSale(`reasons.${data.reason}`) })
+              : null,
+            data.refundMinor !== undefined
+              ? t("refundToMake", { amount: formatMoney(data.refundMinor, locale) })
+              : null,
+            event.type === "order_returned" && Array.isArray(data.lines)
+              ? t("unitsBack", { count: data.lines.reduce((units, line) => units + (line.quantity ?? 0), 0) })
+              : null,
+            data.restockedUnits !== undefined ? t("restocked", { count: data.restockedUnits }) : null,
             data.again ? t("again") : null,
             data.collectedMinor !== undefined
               ? t("collected", { amount: formatMoney(data.collectedMinor, locale) })

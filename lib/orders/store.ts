@@ -60,7 +60,8 @@ export async function findCustomerOrder(db: Db, id: string, sessionId: string): 
 /**
  * What the page opened by an order's signed link shows (lib/orders/order-link.ts): its status, lines and total, the
  * delivery method and city, where its goods are, how it is paid for (a cash order's fee and the deadline of the
- * merchant's call), and the promo code it was priced with and what it took off. Nothing that names or reaches the customer (name, phone,
+ * merchant's call), the promo code it was priced with and what it took off, and whether the merchant cancelled it
+ * (when) and refunded it (how much). Nothing that names or reaches the customer (name, phone,
  * e-mail, street address, landmark), nor the payment page's address: a link may be forwarded.
  */
 export type LinkedOrder = Pick<
@@ -79,6 +80,8 @@ export type LinkedOrder = Pick<
   | "confirmBy"
   | "promoCode"
   | "discountMinor"
+  | "cancelledAt"
+  | "refundedMinor"
 > & { lines: Pick<OrderLineRow, "name" | "unitMinor" | "quantity">[] };
 
 /**
@@ -105,6 +108,8 @@ export async function findLinkedOrder(db: Db, id: string): Promise<LinkedOrder |
       confirmBy: orders.confirmBy,
       promoCode: orders.promoCode,
       discountMinor: orders.discountMinor,
+      cancelledAt: orders.cancelledAt,
+      refundedMinor: orders.refundedMinor,
     })
     .from(orders)
     .where(and(eq(orders.id, id), notInArray(orders.status, [...NEVER_SHOWN])));

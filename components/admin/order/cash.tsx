@@ -4,7 +4,7 @@ import { cashMoveAction, phoneBlockAction } from "@/app/admin/orders/[id]/action
 import type { AdminOrder } from "@/lib/admin/orders";
 import { cashMovesNow, type CashMove } from "@/lib/cash/moves";
 import type { PhoneHistory } from "@/lib/cash/phones";
-import { CASH_CANCEL_REASONS, DELIVERY_FAILURES } from "@/lib/db/schema";
+import { DELIVERY_FAILURES } from "@/lib/db/schema";
 import { formatMoney, toWireAmount } from "@/lib/money";
 import { SubmitButton } from "../../submit-button";
 import { orderLabels } from "../labels";
@@ -15,10 +15,10 @@ const field = "rounded-lg border border-stone-300 bg-white px-3 py-2 text-stone-
 
 /**
  * A cash order's "Cash on delivery" panel: where it stands (the deadline of the merchant's call, the cash to collect,
- * the collection once made), a form for each move it can make now (lib/cash/moves.ts: confirm with a note; cancel
- * with a reason and a note; delivery failed with a reason; out again; returned; collect with the amount, the order's
- * total prefilled), and its phone's history with the block from paying cash. Plain forms: they work without
- * JavaScript. Nothing for an online order.
+ * the collection once made), a form for each move it can make now (lib/cash/moves.ts: confirm with a note; delivery
+ * failed with a reason; out again; returned; collect with the amount, the order's total prefilled), and its phone's
+ * history with the block from paying cash. Its cancel is every order's (components/admin/order/after-sale.tsx). Plain
+ * forms: they work without JavaScript. Nothing for an online order.
  */
 export async function CashPanel({
   order,
@@ -31,7 +31,8 @@ export async function CashPanel({
 }) {
   if (order.paymentMethod !== "cash") return null;
   const [locale, t, label] = await Promise.all([getLocale(), getTranslations("admin.order.cash"), orderLabels()]);
-  const moves = cashMovesNow(order, now);
+  // Cancelling is every order's one move, offered by the order page's "Cancel the order" (after-sale.tsx).
+  const moves = cashMovesNow(order, now).filter((move) => move !== "cancel");
   const late = order.status === "placed" && order.confirmBy !== null && order.confirmBy <= now;
   const standing =
     order.status === "placed"
@@ -76,7 +77,7 @@ export async function CashPanel({
 /** The form of one move: its fields, and its button. */
 async function MoveForm({ move, order }: { move: CashMove; order: AdminOrder }) {
   const t = await getTranslations("admin.order.cash");
-  const reasons = move === "cancel" ? CASH_CANCEL_REASONS : move === "delivery_failed" ? DELIVERY_FAILURES : null;
+  const reasons = move === "delivery_failed" ? DELIVERY_FAILURES : null;
   return (
     <form
       action={cashMoveAction}
@@ -120,9 +121,7 @@ async function MoveForm({ move, order }: { move: CashMove; order: AdminOrder }) 
         <textarea name="note" maxLength={500} rows={2} dir="auto" className={field} />
       </label>
       <div>
-        <SubmitButton pendingLabel={t("saving")} variant={move === "cancel" ? "secondary" : "primary"}>
-          {t(`moves.${move}`)}
-        </SubmitButton>
+        <SubmitButton pendingLabel={t("saving")}>{t(`moves.${move}`)}</SubmitButton>
       </div>
     </form>
   );

@@ -19,6 +19,18 @@ const CASH_RESULTS = [
   "phone_invalid",
 ] as const;
 
+/** Results of the after-sale forms (components/admin/order/after-sale.tsx): done, then why not. */
+const AFTER_SALE_DONE = ["order_cancelled", "refund_opened", "refund_recorded", "return_recorded"] as const;
+const AFTER_SALE_RESULTS = [
+  ...AFTER_SALE_DONE,
+  "cancel_already",
+  "cancel_not_allowed",
+  "refund_already",
+  "refund_not_allowed",
+  "return_already",
+  "return_not_allowed",
+] as const;
+
 /** Results of the order page's actions that say something was done. */
 const DONE = [
   ...FULFILMENT_STEPS,
@@ -27,6 +39,7 @@ const DONE = [
   "notice_queued",
   "flag_resolved",
   ...CASH_DONE,
+  ...AFTER_SALE_DONE,
 ] as const;
 
 /** What an action on the order page came back with (`?result=`): done, or why not. */
@@ -50,7 +63,11 @@ const resultSchema = z.enum([
   "flag_not_raised",
   "note_missing",
   ...CASH_RESULTS,
+  ...AFTER_SALE_RESULTS,
 ]);
+
+const oneOf = <T extends string>(list: readonly T[], value: string): value is T =>
+  (list as readonly string[]).includes(value);
 
 /**
  * The line that says what the merchant's last action on the order did (`result`, from the query), and whether the
@@ -59,13 +76,16 @@ const resultSchema = z.enum([
 export async function OrderResult({ result, emailed }: { result: unknown; emailed: unknown }) {
   const parsed = resultSchema.safeParse(result);
   if (!parsed.success) return null;
-  const t = await getTranslations("admin.order");
+  const [t, tAfterSale] = await Promise.all([getTranslations("admin.order"), getTranslations("admin.afterSale")]);
   const done = (DONE as readonly string[]).includes(parsed.data);
+  const said = parsed.data;
   return (
-    <Notice tone={done ? "done" : "warning"}>
-      {(CASH_RESULTS as readonly string[]).includes(parsed.data)
-        ? t(`cash.results.${parsed.data as (typeof CASH_RESULTS)[number]}`)
-        : t(`results.${parsed.data as Exclude<typeof parsed.data, (typeof CASH_RESULTS)[number]>}`)}
+    <Notice tone={done ? "done" : "warning"} testId="order-result">
+      {oneOf(CASH_RESULTS, said)
+        ? t(`cash.results.${said}`)
+        : oneOf(AFTER_SALE_RESULTS, said)
+          ? tAfterSale(`results.${said}`)
+          : t(`results.${said}`)}
       {done && emailed === "1" && <> {t("results.emailed")}</>}
     </Notice>
   );

@@ -13,6 +13,8 @@ import { describeDbFailure } from "@/lib/db/errors";
 import { logger } from "@/lib/log";
 import { formatDiscount, formatMoney, multiply } from "@/lib/money";
 import { findOrderByLink } from "@/lib/orders/order-link";
+import { refundsOf } from "@/lib/refunds/refunds";
+import { pendingRefundMinor } from "@/lib/refunds/rules";
 import { isPaymentPageOpen } from "@/lib/payment-page";
 import { awaitingConfirmationUntil, findCustomerOrder, type CustomerOrder, type LinkedOrder } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
@@ -35,7 +37,8 @@ const REFRESH_SECONDS = 3;
  * for the payment — and, for goods, how they come and where they are. A cash-on-delivery order says where it stands
  * instead (waiting for the merchant's call, confirmed, on its way, handed over, cash paid, cancelled, expired:
  * lib/cash/standing.ts) and, until the goods are handed over, how much to pay the courier in cash. An order priced
- * with a promo code says which, and what it took off the total.
+ * with a promo code says which, and what it took off the total. An order the merchant cancelled says so, with the
+ * date; money refunded, and a refund still on its way, are said with their amounts (lib/refunds/).
  *
  * The browser session that placed the order sees it with its actions (back to the payment page, buy again). Any other
  * browser sees it only with the receipt's signed link (`?key=`, lib/orders/order-link.ts), and then without actions
@@ -60,9 +63,14 @@ export default async function OrderPage({ params, searchParams }: Props) {
   );
   let owned: CustomerOrder | undefined;
   let linked: LinkedOrder | undefined;
+  let refundOnItsWayMinor = 0;
   try {
     owned = await findCustomerOrder(getDb(), id, session.id);
     if (!owned && query.key !== undefined) linked = await findOrderByLink(getDb(), id, query.key);
+    const found = owned ?? linked;
+    // Only an order that was paid may have a refund on its way.
+    if (found?.status === "paid" || found?.status === "cancelled")
+      refundOnItsWayMinor = pendingRefundMinor(await refundsOf(getDb(), found.id));
   } catch (error) {
     // The database is down: the return handler sends customers here with `not_recorded` exactly then. Say what
     // they need to know (the payment is safe) in the page itself: the error page needs JavaScript to show anything.
@@ -87,30 +95,37 @@ export default async function OrderPage({ params, searchParams }: Props) {
   const { status } = order;
   const waitUntil = awaitingConfirmationUntil(order);
   const standing = order.paymentMethod === "cash" ? cashStanding(order) : null;
-  const heading = standing
+  // The merchant's cancel (lib/refunds/) is final whatever the way of paying: said so, with its date.
+  const heading = order.cancelledAt
     ? {
-        title: t(`cash.${standing}.title`),
-        text: t(`cash.${standing}.text`, {
-          deadline: order.confirmBy
-            ? format.dateTime(order.confirmBy, { dateStyle: "medium", timeStyle: "short" })
-            : "",
-        }),
+        title: t("afterSale.cancelled.title"),
+        text: t("afterSale.cancelled.text", { date: format.dateTime(order.cancelledAt, { dateStyle: "medium" }) }),
       }
-    : { title: t(`status.${status}.title`), text: t(`status.${status}.text`) };
+    : standing
+      ? {
+          title: t(`cash.${standing}.title`),
+          text: t(`cash.${standing}.text`, {
+            deadline: order.confirmBy
+              ? format.dateTime(order.confirmBy, { dateStyle: "medium", timeStyle: "short" })
+              : "",
+          }),
+        }
+      : { title: t(`status.${status}.title`), text: t(`status.${status}.text`) };
 
   // Where the customer goes from here: shop on, try again, or back to a payment page that still works. Through a
   // link, only shopping on: the cart is this browser's, and the payment page shows the customer's details.
-  const next = owned
-    ? {
-        paid: { href: "/", label: t("continueShopping") },
-        awaiting_confirmation: { href: "/", label: t("continueShopping") },
-        cancelled: { href: "/cart", label: t("backToCart") },
-        expired: { href: "/cart", label: t("backToCart") },
-        pending: isPaymentPageOpen(owned) ? { href: owned.paymentUrl!, label: t("resume") } : undefined,
-        placed: { href: "/", label: t("continueShopping") },
-        confirmed: { href: "/", label: t("continueShopping") },
-      }[status]
-    : { href: "/", label: t("continueShopping") };
+  const next =
+    owned && !order.cancelledAt
+      ? {
+          paid: { href: "/", label: t("continueShopping") },
+          awaiting_confirmation: { href: "/", label: t("continueShopping") },
+          cancelled: { href: "/cart", label: t("backToCart") },
+          expired: { href: "/cart", label: t("backToCart") },
+          pending: isPaymentPageOpen(owned) ? { href: owned.paymentUrl!, label: t("resume") } : undefined,
+          placed: { href: "/", label: t("continueShopping") },
+          confirmed: { href: "/", label: t("continueShopping") },
+        }[status]
+      : { href: "/", label: t("continueShopping") };
 
   // How goods come (the city as sold, in the page's language; never the street) and where they are now.
   const city = locale === "ar" ? order.deliveryCityAr : order.deliveryCityEn;
@@ -136,6 +151,13 @@ export default async function OrderPage({ params, searchParams }: Props) {
         <p className="mt-2 text-stone-700">{heading.text}</p>
         {status === "awaiting_confirmation" && !waitUntil && (
           <p className="mt-2 text-stone-700">{t("slowConfirmation")}</p>
+        )}
+        {(order.refundedMinor > 0 || refundOnItsWayMinor > 0) && (
+          <p className="mt-2 font-medium text-stone-900" data-testid="order-refund">
+            {order.refundedMinor > 0 && t("afterSale.refunded", { amount: formatMoney(order.refundedMinor, locale) })}{" "}
+            {refundOnItsWayMinor > 0 &&
+              t("afterSale.refundPending", { amount: formatMoney(refundOnItsWayMinor, locale) })}
+          </p>
         )}
       </div>
       {standing && cashStillToPay(standing) && (

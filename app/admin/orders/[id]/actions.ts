@@ -6,9 +6,8 @@ import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
 import { resendEmail } from "@/lib/orders/outbox";
 import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
-import { CASH_CANCEL_REASONS, DELIVERY_FAILURES, ORDER_FLAGS } from "@/lib/db/schema";
+import { DELIVERY_FAILURES, ORDER_FLAGS } from "@/lib/db/schema";
 import {
-  cancelCashOrder,
   collectCash,
   confirmCashOrder,
   recordDeliveryFailed,
@@ -128,7 +127,6 @@ const MOST_COLLECTED_MINOR = 2_000_000_000;
 const cashNote = text(500);
 const cashMoveSchema = z.discriminatedUnion("move", [
   z.object({ move: z.literal("confirm"), note: cashNote }),
-  z.object({ move: z.literal("cancel"), reason: z.enum(CASH_CANCEL_REASONS), note: cashNote }),
   z.object({ move: z.literal("delivery_failed"), reason: z.enum(DELIVERY_FAILURES), note: cashNote }),
   z.object({ move: z.literal("out_again"), note: cashNote }),
   z.object({ move: z.literal("returned"), note: cashNote }),
@@ -145,8 +143,8 @@ const cashMoveSchema = z.discriminatedUnion("move", [
 
 /**
  * A move of a cash order from its "Cash on delivery" panel (lib/cash/moves.ts), as the signed-in admin: form fields
- * `id`, `move` (confirm, cancel, delivery_failed, out_again, returned, collect), `note` (optional), `reason` (cancel:
- * one of CASH_CANCEL_REASONS; delivery_failed: one of DELIVERY_FAILURES) and `amount` (collect: LYD as typed,
+ * `id`, `move` (confirm, delivery_failed, out_again, returned, collect), `note` (optional), `reason` (delivery_failed:
+ * one of DELIVERY_FAILURES) and `amount` (collect: LYD as typed,
  * `77.50`). The order page says how it went: done, already done (another tab), not from where the order stands, too
  * late to confirm, or what is wrong with the form.
  */
@@ -173,15 +171,13 @@ export async function cashMoveAction(form: FormData): Promise<void> {
   const outcome: CashMoveResult =
     input.move === "confirm"
       ? await confirmCashOrder(db, id, by)
-      : input.move === "cancel"
-        ? await cancelCashOrder(db, id, { ...by, reason: input.reason })
-        : input.move === "delivery_failed"
-          ? await recordDeliveryFailed(db, id, { ...by, reason: input.reason })
-          : input.move === "out_again"
-            ? await sendOutAgain(db, id, by)
-            : input.move === "returned"
-              ? await recordReturned(db, id, by)
-              : await collectCash(db, id, { ...by, amountMinor: input.amount });
+      : input.move === "delivery_failed"
+        ? await recordDeliveryFailed(db, id, { ...by, reason: input.reason })
+        : input.move === "out_again"
+          ? await sendOutAgain(db, id, by)
+          : input.move === "returned"
+            ? await recordReturned(db, id, by)
+            : await collectCash(db, id, { ...by, amountMinor: input.amount });
   logger.info({ event: "admin_cash_move", orderId: id, move: input.move, result: outcome.result });
   const result =
     outcome.result === "done"

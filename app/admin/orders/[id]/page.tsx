@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { getLocale, getTranslations } from "next-intl/server";
 import { BackLink, NotFound } from "@/components/admin/page-header";
+import { AfterSale } from "@/components/admin/order/after-sale";
 import { CashPanel } from "@/components/admin/order/cash";
 import { OpenFlags, ResolvedFlags } from "@/components/admin/order/flags";
 import { OrderFulfilment } from "@/components/admin/order/fulfilment";
@@ -14,6 +15,8 @@ import { findOrderForAdmin } from "@/lib/admin/orders";
 import { phoneHistory } from "@/lib/cash/phones";
 import { getDb } from "@/lib/db/client";
 import { emailSettings } from "@/lib/env";
+import { refundsOf } from "@/lib/refunds/refunds";
+import { pendingRefundMinor } from "@/lib/refunds/rules";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -25,7 +28,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 /**
  * One order as the merchant needs it: lines as sold, customer, payment, the flags to look at (each resolved with a
  * note) and those dealt with, a cash order's moves and its phone's history, where its goods go (the delivery's city, address, landmark and phones, or pickup) and
- * their way step by step (each step optionally e-mailing the customer), its delivery note, and its history. Every
+ * their way step by step (each step optionally e-mailing the customer), what can be done after the sale (cancel, its
+ * refunds, a refund, a return: lib/refunds/), its delivery note, and its history. Every
  * value is named in the reader's language. Each part is a component of components/admin/order/.
  */
 export default async function AdminOrderPage({ params, searchParams }: Props) {
@@ -40,7 +44,10 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
   const back = <BackLink href="/admin/orders">{t("back")}</BackLink>;
   if (!order) return <NotFound back={back}>{t("notFound", { id: id.slice(0, 40) })}</NotFound>;
   const settings = emailSettings();
-  const history = order.paymentMethod === "cash" && order.phone ? await phoneHistory(getDb(), order.phone) : null;
+  const [history, refunds] = await Promise.all([
+    order.paymentMethod === "cash" && order.phone ? phoneHistory(getDb(), order.phone) : null,
+    refundsOf(getDb(), order.id),
+  ]);
   const city = order.deliveryCityEn && (locale === "ar" ? order.deliveryCityAr : order.deliveryCityEn);
 
   return (
@@ -49,7 +56,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
       <OrderResult result={query.result} emailed={query.emailed} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="font-mono text-xl font-semibold break-all">{t("title", { id: order.id })}</h1>
-        <OrderStatusBadge order={order} />
+        <OrderStatusBadge order={{ ...order, pendingRefundMinor: pendingRefundMinor(refunds) }} />
       </div>
       <OpenFlags order={order} />
       <CashPanel order={order} history={history} />
@@ -59,6 +66,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
       </div>
       <ResolvedFlags order={order} />
       <OrderFulfilment order={order} city={city} canEmail={Boolean(order.email && settings)} />
+      <AfterSale order={order} refunds={refunds} canEmail={Boolean(order.email && settings)} />
       <MarkPaid order={order} />
       <ResendEmails order={order} merchantEmail={settings?.merchantEmail} />
       <OrderTimeline events={order.events} />

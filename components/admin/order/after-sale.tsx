@@ -1,0 +1,242 @@
+import { getLocale, getTranslations } from "next-intl/server";
+import {
+  cancelOrderAction,
+  recordRefundAction,
+  refundAction,
+  returnAction,
+} from "@/app/admin/orders/[id]/after-sale-actions";
+import { lineNameIn, type AdminOrder } from "@/lib/admin/orders";
+import { CANCEL_REASONS } from "@/lib/db/schema";
+import { isLocale } from "@/lib/i18n/config";
+import { formatMoney, toWireAmount } from "@/lib/money";
+import type { RefundView } from "@/lib/refunds/refunds";
+import { afterSaleNow, pendingRefundMinor } from "@/lib/refunds/rules";
+import { orderLabels } from "../labels";
+import { Section } from "../section";
+import { columnsOf, Table } from "../table";
+import { AfterSaleForm, type AfterSaleControl } from "./after-sale-form";
+
+/**
+ * What the merchant can do about a sale gone wrong (lib/refunds/): cancel the order (before delivery), its refunds —
+ * each to make or made, one to make with its "Record refund" form —, a refund of what is left, and a return after
+ * delivery. Which of them shows, and every amount, comes from lib/refunds/rules.ts: this file only words them.
+ * Each form carries a request key drawn here (a repeated post of the same page makes one move) and works without
+ * JavaScript.
+ */
+export async function AfterSale({
+  order,
+  refunds,
+  canEmail,
+}: {
+  order: AdminOrder;
+  refunds: RefundView[];
+  canEmail: boolean;
+}) {
+  const [localeName, t, label] = await Promise.all([getLocale(), getTranslations("admin.afterSale"), orderLabels()]);
+  const locale = isLocale(localeName) ? localeName : "en";
+  const money = (minor: number) => formatMoney(minor, locale);
+  const now = afterSaleNow({ ...order, pendingRefundMinor: pendingRefundMinor(refunds) });
+  const notify = (key: "cancel.notify" | "refunds.notify" | "refund.notify" | "return.notify"): AfterSaleControl[] =>
+    canEmail
+      ? [{ kind: "checkbox", name: "notify", label: t(key, { email: order.email ?? "" }), defaultChecked: true }]
+      : [];
+  const hidden = () => ({ id: order.id, key: crypto.randomUUID() });
+  const note: AfterSaleControl = {
+    kind: "text",
+    name: "note",
+    label: t("refund.note"),
+    multiline: true,
+    maxLength: 500,
+  };
+  const lineName = (line: AdminOrder["lines"][number]) => lineNameIn(line, order.locale, locale);
+
+  return (
+    <>
+      {now.cancel && (
+        <Section id="cancel" title={t("cancel.title")} testId="admin-cancel">
+          <p className="mt-1 mb-3 text-sm text-stone-600">
+            {now.refund ? t("cancel.helpPaid", { amount: money(now.refund.leftMinor) }) : t("cancel.helpUnpaid")}
+          </p>
+          <AfterSaleForm
+            action={cancelOrderAction}
+            hidden={hidden()}
+            testId="cancel-form"
+            secondary
+            submit={t("cancel.submit")}
+            saving={t("cancel.saving")}
+            controls={[
+              {
+                kind: "radios",
+                name: "reason",
+                legend: t("cancel.reason"),
+                options: CANCEL_REASONS.map((reason) => ({ value: reason, label: t(`reasons.${reason}`) })),
+              },
+              { ...note, label: t("cancel.note") },
+              ...notify("cancel.notify"),
+            ]}
+          />
+        </Section>
+      )}
+      {(refunds.length > 0 || now.refund) && (
+        <Section id="refunds" title={t("refunds.title")} testId="admin-refunds">
+          {refunds.length === 0 ? (
+            <p className="mt-1 text-sm text-stone-600">{t("refunds.none")}</p>
+          ) : (
+            <Table
+              className="mt-2"
+              cell="py-1.5 pe-3"
+              body="divide-y divide-stone-100"
+              caption={t("refunds.caption")}
+              testId="refunds-table"
+              columns={columnsOf(["amount", "status", "reference", "who"] as const, (key) => t(`refunds.${key}`), [
+                "amount",
+              ])}
+            >
+              {refunds.map((refund) => (
+                <tr key={refund.id} data-testid="refund-row" data-status={refund.status}>
+                  <td className="py-1.5 pe-3 text-end whitespace-nowrap">{money(refund.amountMinor)}</td>
+                  <td className="py-1.5 pe-3">
+                    {t(`refunds.statuses.${refund.status}`)}{" "}
+                    <span className="text-stone-600">· {t(`refunds.causes.${refund.cause}`)}</span>
+                  </td>
+                  <td className="py-1.5 pe-3 font-mono break-all" dir="ltr">
+                    {refund.reference ?? "—"}
+                  </td>
+                  <td className="py-1.5 pe-3 text-sm text-stone-600">
+                    {t("refunds.opened", { by: refund.createdBy, at: label.time(refund.createdAt) })}
+                    {refund.recordedAt && (
+                      <span className="block">
+                        {t("refunds.recorded", { by: refund.recordedBy ?? "?", at: label.time(refund.recordedAt) })}
+                      </span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          )}
+          {refunds
+            .filter((refund) => refund.status === "pending")
+            .map((refund) => (
+              <div key={refund.id} className="mt-3 rounded-lg border border-brand-600 p-3">
+                <p className="mb-2 text-sm text-stone-600">{t("refunds.recordHelp")}</p>
+                <AfterSaleForm
+                  action={recordRefundAction}
+                  hidden={{ id: order.id, refund: String(refund.id) }}
+                  testId={`record-refund-${refund.id}`}
+                  submit={t("refunds.record")}
+                  saving={t("refunds.recording")}
+                  controls={[
+                    {
+                      kind: "text",
+                      name: "reference",
+                      label: t("refunds.recordReference", { amount: money(refund.amountMinor) }),
+                      maxLength: 100,
+                      ltr: true,
+                    },
+                    ...notify("refunds.notify"),
+                  ]}
+                />
+              </div>
+            ))}
+        </Section>
+      )}
+      {now.refund && now.refund.leftMinor > 0 && (
+        <Section id="refund" title={t("refund.title")} testId="admin-refund">
+          <p className="mt-1 mb-3 text-sm text-stone-600">{t("refund.help")}</p>
+          <AfterSaleForm
+            action={refundAction}
+            hidden={hidden()}
+            testId="refund-form"
+            submit={t("refund.submit")}
+            saving={t("refund.saving")}
+            controls={[
+              {
+                kind: "text",
+                name: "amount",
+                label: t("refund.amount"),
+                hint: t("refund.amountHint", { left: money(now.refund.leftMinor) }),
+                defaultValue: toWireAmount(now.refund.leftMinor),
+                maxLength: 40,
+                ltr: true,
+                numeric: "decimal",
+              },
+              {
+                kind: "group",
+                legend: t("refund.lines"),
+                controls: order.lines.map((line) => ({
+                  kind: "text" as const,
+                  name: `line_${line.position}`,
+                  label: t("refund.lineQuantity", { name: lineName(line), max: line.quantity }),
+                  maxLength: 9,
+                  ltr: true,
+                  numeric: "numeric" as const,
+                })),
+              },
+              {
+                kind: "text",
+                name: "reference",
+                label: t("refund.reference"),
+                hint: t("refund.referenceHint"),
+                maxLength: 100,
+                ltr: true,
+              },
+              note,
+              ...notify("refund.notify"),
+            ]}
+          />
+        </Section>
+      )}
+      {now.return && (
+        <Section id="return" title={t("return.title")} testId="admin-return">
+          <p className="mt-1 mb-3 text-sm text-stone-600">{t("return.help")}</p>
+          <AfterSaleForm
+            action={returnAction}
+            hidden={hidden()}
+            testId="return-form"
+            secondary
+            submit={t("return.submit")}
+            saving={t("return.saving")}
+            controls={[
+              ...order.lines.map((line): AfterSaleControl => ({
+                kind: "group",
+                legend: lineName(line),
+                controls: [
+                  {
+                    kind: "text",
+                    name: `back_${line.position}`,
+                    label: t("return.quantity", { max: line.quantity }),
+                    maxLength: 9,
+                    ltr: true,
+                    numeric: "numeric",
+                  },
+                  {
+                    kind: "checkbox",
+                    name: `restock_${line.position}`,
+                    label: t("return.restock"),
+                    defaultChecked: true,
+                  },
+                ],
+              })),
+              ...(now.refund && now.refund.leftMinor > 0
+                ? ([
+                    {
+                      kind: "text",
+                      name: "refund",
+                      label: t("return.refundAmount"),
+                      hint: t("return.refundHint", { left: money(now.refund.leftMinor) }),
+                      maxLength: 40,
+                      ltr: true,
+                      numeric: "decimal",
+                    },
+                    { kind: "text", name: "reference", label: t("return.reference"), maxLength: 100, ltr: true },
+                  ] satisfies AfterSaleControl[])
+                : []),
+              { ...note, label: t("return.note") },
+              ...notify("return.notify"),
+            ]}
+          />
+        </Section>
+      )}
+    </>
+  );
+}

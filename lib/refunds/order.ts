@@ -1,15 +1,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../db/client";
-import {
-  orderLines,
-  orders,
-  refundLines,
-  refunds,
-  returnLines,
-  type FulfilmentStep,
-  type OrderStatus,
-} from "../db/schema";
+import { orderLines, orders, refunds, type FulfilmentStep, type OrderStatus } from "../db/schema";
 import type { AfterSaleOrder } from "./rules";
 
 /**

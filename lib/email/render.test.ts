@@ -425,3 +425,45 @@ describe("the e-mails of an order priced with a promo code", () => {
     expect(free).not.toContain("-LYD 0.00");
   });
 });
+
+describe("the customer's news after the sale", () => {
+  const paid = { ...order, order: { ...order.order, paidAt: new Date("2026-11-20T10:05:00Z") } };
+  it.each([
+    ["en", en],
+    ["ar", ar],
+  ] as const)("in %s: a cancelled paid order says its payment will be refunded", async (lang, t) => {
+    const cancelled = { ...paid, order: { ...paid.order, cancelledAt: new Date("2026-11-21T09:00:00Z") } };
+    const { subject, text } = await renderOrderEmail(
+      { kind: "after_sale", reason: "cancelled", locale: lang },
+      cancelled,
+      SITE,
+      ORDER_LINK_SECRET,
+    );
+    expect(subject).toBe(t.email.afterSale.cancelledSubject.replace("{id}", order.order.id));
+    expect(text).toContain(t.email.afterSale.cancelledHeading);
+    expect(text).toContain(t.email.afterSale.cancelledRefund.replace("{total}", formatMoney(10375, lang)));
+    expect(text).toContain(orderLinkUrl(SITE, order.order.id, ORDER_LINK_SECRET));
+  });
+
+  it.each([
+    ["en", en],
+    ["ar", ar],
+  ] as const)("in %s: a refund says how much, its reference, and how much in all", async (lang, t) => {
+    const refunded = {
+      ...paid,
+      order: { ...paid.order, refundedMinor: 4000 },
+      refund: { amountMinor: 1250, reference: "RF-1001" },
+    };
+    const { subject, text } = await renderOrderEmail(
+      { kind: "after_sale", reason: "refunded", locale: lang },
+      refunded,
+      SITE,
+      ORDER_LINK_SECRET,
+    );
+    const amount = formatMoney(1250, lang);
+    expect(subject).toBe(t.email.afterSale.refundedSubject.replace("{amount}", amount).replace("{id}", order.order.id));
+    expect(text).toContain(t.email.afterSale.refundedOnline.replace("{amount}", amount));
+    expect(text).toContain("RF-1001");
+    expect(text).toContain(formatMoney(4000, lang));
+  });
+});

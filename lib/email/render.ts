@@ -17,8 +17,8 @@ import { TIME_ZONE } from "../time";
 import { orderLinkUrl } from "../orders/order-link";
 
 /**
- * The shop's e-mails about an order as subject, HTML and plain text: the customer's receipt and the news of each step
- * of their goods' way (`fulfilment_update`) in the order's language, and the merchant's notice in the merchant's, from
+ * The shop's e-mails about an order as subject, HTML and plain text: the customer's receipt, the news of each step
+ * of their goods' way (`fulfilment_update`) and of a cancel or a refund (`after_sale`) in the order's language, and the merchant's notice in the merchant's, from
  * the components in components/emails/ (React Email) and the texts in lib/i18n/messages (`email.*`). Nothing in them
  * is a secret: the customer's link is signed (lib/orders/order-link.ts) and opens the order's page in any browser,
  * without the customer's name, phone, e-mail or address; the notice's link opens only for a signed-in admin.
@@ -44,6 +44,9 @@ export interface EmailOrder {
         | "confirmBy"
         | "promoCode"
         | "discountMinor"
+        | "paidAt"
+        | "cancelledAt"
+        | "refundedMinor"
       >
     >;
   lines: Pick<OrderLineRow, "name" | "unitMinor" | "quantity">[];
@@ -53,6 +56,8 @@ export interface EmailOrder {
   received?: { amount: number | string; currency: string };
   /** For a pickup: where and when the customer collects, as the shop's settings say now. */
   pickup?: Pickup;
+  /** For a `refunded` e-mail: the refund it tells of (minor units, and the reference it was recorded with). */
+  refund?: { amountMinor: number; reference: string | null };
 }
 
 export interface RenderedEmail {
@@ -196,6 +201,57 @@ export async function renderOrderEmail(
         : t("notice.footer", { shop: BRAND.name[locale], site }),
     });
     const subject = customer ? t("cash.subject", { id: order.id }) : t("cash.noticeSubject", { id: order.id, total });
+    return { subject, ...(await htmlAndText(element)) };
+  }
+
+  // The merchant cancelled the order, or refunded some of it: the customer's news, with the money in plain words.
+  if (email.kind === "after_sale") {
+    const refunded = email.reason === "refunded";
+    if (refunded && !data.refund) throw new Error(`no refund for the refund e-mail of ${order.id}`);
+    const amount = money(data.refund?.amountMinor ?? 0);
+    const paidOnline = order.paymentMethod !== "cash" && Boolean(order.paidAt);
+    const element = createElement(OrderEmail, {
+      ...common,
+      preview: refunded
+        ? t("afterSale.refundedPreview", { amount, id: order.id })
+        : t("afterSale.cancelledPreview", { id: order.id }),
+      heading: refunded ? t("afterSale.refundedHeading", { amount }) : t("afterSale.cancelledHeading"),
+      paragraphs: refunded
+        ? [t(order.paymentMethod === "cash" ? "afterSale.refundedCash" : "afterSale.refundedOnline", { amount })]
+        : [
+            t("afterSale.cancelledIntro", { id: order.id }),
+            paidOnline
+              ? t("afterSale.cancelledRefund", { total })
+              : order.paymentMethod === "cash"
+                ? t("afterSale.cancelledNothingToPay")
+                : "",
+          ].filter(Boolean),
+      facts: [
+        [t("receipt.order"), order.id],
+        [t("receipt.placed"), placed],
+        ...(refunded
+          ? ([
+              [t("afterSale.refund"), amount],
+              ...(data.refund?.reference ? [[t("afterSale.reference"), data.refund.reference]] : []),
+              [t("afterSale.refundedInAll"), money(order.refundedMinor ?? 0)],
+            ] as [string, string][])
+          : order.cancelledAt
+            ? ([[t("afterSale.cancelledOn"), format.dateTime(order.cancelledAt, { dateStyle: "medium" })]] as [
+                string,
+                string,
+              ][])
+            : []),
+      ],
+      link: {
+        href: orderLinkUrl(siteUrl, order.id, orderLinkSecret),
+        label: t("receipt.view"),
+        note: t("receipt.viewNote"),
+      },
+      footer: t("receipt.footer", { shop: BRAND.name[locale], site }),
+    });
+    const subject = refunded
+      ? t("afterSale.refundedSubject", { amount, id: order.id })
+      : t("afterSale.cancelledSubject", { id: order.id });
     return { subject, ...(await htmlAndText(element)) };
   }
 

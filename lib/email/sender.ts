@@ -4,7 +4,7 @@ import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { getDb, type Db } from "../db/client";
 import { describeDbFailure } from "../db/errors";
 import { readPickup } from "../delivery/zones";
-import { emailOutbox, orderEvents, orderLines, orders, type EmailOutboxRow } from "../db/schema";
+import { emailOutbox, orderEvents, orderLines, orders, refunds, type EmailOutboxRow } from "../db/schema";
 import { storableJson } from "../db/text";
 import { logger } from "../log";
 import { recordOrderEvent } from "../orders/events";
@@ -125,7 +125,7 @@ async function attempt(
   email: EmailOutboxRow,
 ): Promise<Outcome> {
   try {
-    const message = await renderOrderEmail(email, await loadEmailOrder(db, email.orderId), settings.siteUrl);
+    const message = await renderOrderEmail(email, await loadEmailOrder(db, email), settings.siteUrl);
     const info = await transport.sendMail({
       from: settings.from,
       to: email.recipient,
@@ -168,11 +168,14 @@ async function claimNext(db: Db, now: Date): Promise<EmailOutboxRow | undefined>
 }
 
 /**
- * The order an e-mail is about, as stored now, with what the payment service reported about its payment and, for a
- * pickup, the shop's pickup address and hours.
+ * The order an e-mail is about, as stored now, with what the payment service reported about its payment, for a
+ * pickup the shop's pickup address and hours, and for a refund's e-mail its refund.
  */
-async function loadEmailOrder(db: Db, orderId: string): Promise<EmailOrder> {
-  const [order, lines, deliveries] = await Promise.all([
+async function loadEmailOrder(
+  db: Db,
+  { orderId, refundId }: Pick<EmailOutboxRow, "orderId" | "refundId">,
+): Promise<EmailOrder> {
+  const [order, lines, deliveries, [refund]] = await Promise.all([
     db.query.orders.findFirst({ where: eq(orders.id, orderId) }),
     db.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.position)),
     db
@@ -180,6 +183,12 @@ async function loadEmailOrder(db: Db, orderId: string): Promise<EmailOrder> {
       .from(orderEvents)
       .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.type, "webhook_received")))
       .orderBy(asc(orderEvents.id)),
+    refundId === null
+      ? []
+      : db
+          .select({ amountMinor: refunds.amountMinor, reference: refunds.reference })
+          .from(refunds)
+          .where(eq(refunds.id, refundId)),
   ]);
   if (!order) throw new Error(`order ${orderId} is gone`);
   const pickup = order.deliveryMethod === "pickup" ? await readPickup(db) : undefined;
@@ -189,6 +198,7 @@ async function loadEmailOrder(db: Db, orderId: string): Promise<EmailOrder> {
     lines,
     paidWith: order.paidGateway ?? order.paymentGateway,
     ...(pickup ? { pickup } : {}),
+    ...(refund ? { refund } : {}),
     ...(mismatch && (typeof mismatch.amount === "number" || typeof mismatch.amount === "string")
       ? { received: { amount: mismatch.amount, currency: String(mismatch.currency ?? "") } }
       : {}),

@@ -1,15 +1,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../db/client";
-import {
-  orderLines,
-  orders,
-  refundLines,
-  refunds,
-  returnLines,
-  type FulfilmentStep,
-  type OrderStatus,
-} from "../db/schema";
+import { orderLines, orders, refunds, type FulfilmentStep, type OrderStatus } from "../db/schema";
 import type { AfterSaleOrder } from "./rules";
 
 /**
@@ -67,8 +59,9 @@ export async function linesSoFar(tx: Tx, orderId: string): Promise<Map<number, L
       position: orderLines.position,
       productId: orderLines.productId,
       quantity: orderLines.quantity,
-      refunded: sql<number>`coalesce((select sum(${refundLines.quantity}) from ${refundLines} where ${refundLines.orderId} = ${orderLines.orderId} and ${refundLines.position} = ${orderLines.position}), 0)::int`,
-      returned: sql<number>`coalesce((select sum(${returnLines.quantity}) from ${returnLines} where ${returnLines.orderId} = ${orderLines.orderId} and ${returnLines.position} = ${orderLines.position}), 0)::int`,
+      // Written out with their tables' names: inside a select's field, Drizzle names a column without its table.
+      refunded: sql<number>`coalesce((select sum(refund_lines.quantity) from refund_lines where refund_lines.order_id = order_lines.order_id and refund_lines.position = order_lines.position), 0)::int`,
+      returned: sql<number>`coalesce((select sum(return_lines.quantity) from return_lines where return_lines.order_id = order_lines.order_id and return_lines.position = order_lines.position), 0)::int`,
     })
     .from(orderLines)
     .where(eq(orderLines.orderId, orderId));

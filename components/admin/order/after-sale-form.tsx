@@ -127,7 +127,7 @@ export function AfterSaleForm({
   };
 
   return (
-    <form action={formAction} noValidate className="grid content-start gap-3" data-testid={testId}>
+    <form action={formAction} noValidate className="grid content-start gap-3 sm:max-w-xl" data-testid={testId}>
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}

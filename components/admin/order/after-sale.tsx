@@ -10,7 +10,7 @@ import { CANCEL_REASONS } from "@/lib/db/schema";
 import { isLocale } from "@/lib/i18n/config";
 import { formatMoney, toWireAmount } from "@/lib/money";
 import type { RefundView } from "@/lib/refunds/refunds";
-import { afterSaleNow, pendingRefundMinor } from "@/lib/refunds/rules";
+import { afterSaleNow, pendingRefundMinor, receivedMinor } from "@/lib/refunds/rules";
 import { orderLabels } from "../labels";
 import { Section } from "../section";
 import { columnsOf, Table } from "../table";
@@ -77,43 +77,53 @@ export async function AfterSale({
           />
         </Section>
       )}
-      {(refunds.length > 0 || now.refund) && (
+      {refunds.length > 0 && (
         <Section id="refunds" title={t("refunds.title")} testId="admin-refunds">
-          {refunds.length === 0 ? (
-            <p className="mt-1 text-sm text-stone-600">{t("refunds.none")}</p>
-          ) : (
-            <Table
-              className="mt-2"
-              cell="py-1.5 pe-3"
-              body="divide-y divide-stone-100"
-              caption={t("refunds.caption")}
-              testId="refunds-table"
-              columns={columnsOf(["amount", "status", "reference", "who"] as const, (key) => t(`refunds.${key}`), [
-                "amount",
-              ])}
-            >
-              {refunds.map((refund) => (
-                <tr key={refund.id} data-testid="refund-row" data-status={refund.status}>
-                  <td className="py-1.5 pe-3 text-end whitespace-nowrap">{money(refund.amountMinor)}</td>
-                  <td className="py-1.5 pe-3">
-                    {t(`refunds.statuses.${refund.status}`)}{" "}
-                    <span className="text-stone-600">· {t(`refunds.causes.${refund.cause}`)}</span>
-                  </td>
-                  <td className="py-1.5 pe-3 font-mono break-all" dir="ltr">
-                    {refund.reference ?? "—"}
-                  </td>
-                  <td className="py-1.5 pe-3 text-sm text-stone-600">
-                    {t("refunds.opened", { by: refund.createdBy, at: label.time(refund.createdAt) })}
-                    {refund.recordedAt && (
-                      <span className="block">
-                        {t("refunds.recorded", { by: refund.recordedBy ?? "?", at: label.time(refund.recordedAt) })}
-                      </span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </Table>
-          )}
+          <p className="mt-1 text-sm text-stone-600" data-testid="refunds-money">
+            {t("refunds.money", {
+              received: money(receivedMinor(order)),
+              refunded: money(order.refundedMinor),
+              left: money(now.refund?.leftMinor ?? 0),
+            })}
+          </p>
+          <Table
+            className="mt-2"
+            cell="py-1.5 pe-3"
+            body="divide-y divide-stone-100"
+            caption={t("refunds.caption")}
+            testId="refunds-table"
+            columns={columnsOf(["amount", "status", "reference", "who"] as const, (key) => t(`refunds.${key}`), [
+              "amount",
+            ])}
+          >
+            {refunds.map((refund) => (
+              <tr key={refund.id} data-testid="refund-row" data-status={refund.status}>
+                <td className="py-1.5 pe-3 text-end whitespace-nowrap">{money(refund.amountMinor)}</td>
+                <td className="py-1.5 pe-3">
+                  {t(`refunds.statuses.${refund.status}`)}{" "}
+                  <span className="text-stone-600">· {t(`refunds.causes.${refund.cause}`)}</span>
+                </td>
+                <td className="py-1.5 pe-3 font-mono break-all" dir="ltr">
+                  {refund.reference ?? "—"}
+                </td>
+                <td className="py-1.5 pe-3 text-sm text-stone-600">
+                  {t.rich("refunds.opened", {
+                    // An e-mail address reads left to right inside an Arabic sentence too.
+                    by: () => <bdi>{refund.createdBy}</bdi>,
+                    at: label.time(refund.createdAt),
+                  })}
+                  {refund.recordedAt && (
+                    <span className="block">
+                      {t.rich("refunds.recorded", {
+                        by: () => <bdi>{refund.recordedBy ?? "?"}</bdi>,
+                        at: label.time(refund.recordedAt),
+                      })}
+                    </span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </Table>
           {refunds
             .filter((refund) => refund.status === "pending")
             .map((refund) => (

@@ -7,10 +7,11 @@ import { Section } from "../section";
 
 /**
  * Marking the order paid by hand, with the payment's reference and a note; only where the state table allows it, and
- * never for a cash order (its cash is recorded as collected: components/admin/order/cash.tsx).
+ * never for a cash order (its cash is recorded as collected: components/admin/order/cash.tsx) nor for one the merchant
+ * cancelled (final: lib/refunds/).
  */
 export async function MarkPaid({ order }: { order: AdminOrder }) {
-  if (order.paymentMethod === "cash" || !canMarkPaid(order.status)) return null;
+  if (order.paymentMethod === "cash" || !canMarkPaid(order.status, order.cancelledAt)) return null;
   const t = await getTranslations("admin.order");
   return (
     <Section id="mark-paid" title={t("markPaid")}>

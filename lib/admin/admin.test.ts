@@ -424,6 +424,9 @@ describe("orders in the back office", () => {
       "collected_at",
       "promo_code",
       "discount",
+      "refunded",
+      "refund_references",
+      "cancel_reason",
     ]);
     expect(row).toMatchObject({
       0: order!.id,

@@ -188,6 +188,9 @@ describe("the CSV as the merchant opens it", () => {
       "collected_at",
       "promo_code",
       "discount",
+      "refunded",
+      "refund_references",
+      "cancel_reason",
     ]);
     expect(row(byWebhook.id)).toEqual({
       order: byWebhook.id,
@@ -220,6 +223,9 @@ describe("the CSV as the merchant opens it", () => {
       collected_at: "",
       promo_code: "",
       discount: "",
+      refunded: "0.00",
+      refund_references: "",
+      cancel_reason: "",
     });
     expect(row(byMark.id)).toMatchObject({
       status: "paid",
@@ -285,7 +291,7 @@ describe("the CSV as the merchant opens it", () => {
     const online = await storeOrder(t.db, { status: "paid", paidAt: collectedAt });
     const { header, row } = await exported();
     // Appended: the columns before stay where a spreadsheet built on them reads them.
-    expect(header!.slice(-7, -2)).toEqual([
+    expect(header!.slice(-10, -5)).toEqual([
       "delivery_fee",
       "payment_method",
       "collected",
@@ -337,7 +343,7 @@ describe("the CSV as the merchant opens it", () => {
     });
     const plain = await storeOrder(t.db, { status: "paid" });
     const { header, row } = await exported();
-    expect(header!.slice(-2)).toEqual(["promo_code", "discount"]);
+    expect(header!.slice(-5, -3)).toEqual(["promo_code", "discount"]);
     expect(row(eid.id)).toMatchObject({
       amount: "53.25",
       delivery_fee: "15.00",

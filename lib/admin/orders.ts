@@ -25,12 +25,16 @@ import {
   cashIn,
   confirmationOverdue,
   emailFailed,
+  moneyReceived,
   paidBy,
   paidWithGateway,
   paidWithin,
   paymentCreated,
+  REFUND_FILTERS,
+  refundsIn,
   startedWithin,
   toFulfil,
+  type RefundFilter,
 } from "../dashboard/conditions";
 import { dayRangeSchema, formatDayRange } from "../dashboard/period";
 import { isLocale, type Locale } from "../i18n/config";
@@ -49,7 +53,8 @@ import type { Order } from "../orders/store";
 /**
  * The list's filters: every status, plus "flagged" (a flag the merchant has not resolved: something to look at) and
  * "to fulfil"; and those the dashboard links to (lib/dashboard/conditions.ts): a reported payment unconfirmed past its
- * grace, an e-mail that failed, a payment created (the customer reached the payment page).
+ * grace, an e-mail that failed, a payment created (the customer reached the payment page); and where an order stands
+ * after the sale: a refund to make, partly or wholly refunded, goods returned (`REFUND_FILTERS`; cancelled is a status).
  */
 export const ORDER_FILTERS = [
   "to_fulfil",
@@ -58,7 +63,11 @@ export const ORDER_FILTERS = [
   "email_failed",
   "payment_created",
   ...ORDER_STATUSES,
+  ...REFUND_FILTERS,
 ] as const;
+
+const isRefundFilter = (filter: string): filter is RefundFilter =>
+  (REFUND_FILTERS as readonly string[]).includes(filter);
 
 export const PAGE_SIZE = 50;
 
@@ -153,10 +162,11 @@ function conditions({ status, q, paid, created, gateway, flag, pay, cash, promo 
   else if (status === "confirmation_overdue") parts.push(confirmationOverdue(new Date()));
   else if (status === "email_failed") parts.push(emailFailed());
   else if (status === "payment_created") parts.push(paymentCreated());
+  else if (status && isRefundFilter(status)) parts.push(refundsIn(status));
   else if (status) parts.push(effectiveStatusIs(status));
   if (paid) parts.push(paidWithin(paid));
   if (created) parts.push(startedWithin(created));
-  if (gateway) parts.push(and(eq(orders.status, "paid"), paidWithGateway(gateway)));
+  if (gateway) parts.push(and(moneyReceived(), paidWithGateway(gateway)));
   if (pay) parts.push(paidBy(pay));
   if (cash) parts.push(cashIn(cash));
   if (promo) parts.push(eq(orders.promoCode, promo));
@@ -206,12 +216,14 @@ export async function listOrders(db: Db, query: OrderListQuery): Promise<OrderLi
       .where(and(where, keyset))
       .orderBy(...order)
       .limit(PAGE_SIZE + 1),
-    // Only paid orders are money: a cancelled, expired or unconfirmed order's amount was never received.
+    // Only paid orders are money, as the home counts sales (an order cancelled after it was paid was paid): an expired,
+    // unconfirmed or unpaid cancelled order's amount was never received.
     db
       .select({
         count: sql<number>`count(*)`.mapWith(Number),
-        totalMinor:
-          sql<number>`coalesce(sum(${orders.amountMinor}) filter (where ${orders.status} = 'paid'), 0)`.mapWith(Number),
+        totalMinor: sql<number>`coalesce(sum(${orders.amountMinor}) filter (where ${moneyReceived()}), 0)`.mapWith(
+          Number,
+        ),
       })
       .from(orders)
       .where(where),
@@ -396,6 +408,9 @@ const CSV_COLUMNS: readonly string[] = [
   "collected_at",
   "promo_code",
   "discount",
+  "refunded",
+  "refund_references",
+  "cancel_reason",
 ];
 
 /** The export's file name: `orders-<the merchant's day>.csv`. */
@@ -420,7 +435,10 @@ const EXPORT_BATCH = 250;
  * `amount`; empty unless delivered to an address). Then the way it is paid for (`online` or `cash`) and, for a cash
  * order whose cash the courier handed over, how much (a decimal), the admin who recorded it and when (Libya's clock);
  * empty otherwise. Last, the promo code the order was priced with (upper case) and what it took off (a decimal,
- * already subtracted from `amount`: `amount` is what the customer pays); both empty without a code.
+ * already subtracted from `amount`: `amount` is what the customer pays); both empty without a code. After those, what
+ * was refunded (a decimal, the refunds recorded as made; `0.00` when none), the references they were recorded with
+ * (`; `-joined, oldest first), and why the merchant cancelled the order (a reason of CANCEL_REASONS; empty unless the
+ * merchant cancelled it).
  * @param done called once when the stream ends (read whole, failed, or cancelled by the reader).
  */
 export function exportOrdersCsv(db: Db, query: ListFilter, done?: (error?: Error) => void): ReadableStream<Uint8Array> {
@@ -438,7 +456,12 @@ async function* exportRows(db: Db, query: ListFilter): AsyncGenerator<string[][]
   for (;;) {
     const keyset = edge && sql`(${orders.createdAt}, ${orders.id}) > (${edge.at}, ${edge.id})`;
     const batch = await db
-      .select()
+      .select({
+        ...getTableColumns(orders),
+        // The references of the refunds recorded as made, oldest first, read with the order (tables named: a column in
+        // a field's subquery is written without its table).
+        refundReferences: sql<string>`coalesce((select string_agg(refunds.reference, '; ' order by refunds.id) from refunds where refunds.order_id = orders.id and refunds.status = 'refunded'), '')`,
+      })
       .from(orders)
       .where(and(where, keyset))
       .orderBy(asc(orders.createdAt), asc(orders.id))
@@ -498,6 +521,9 @@ async function* exportRows(db: Db, query: ListFilter): AsyncGenerator<string[][]
         order.collectedMinor !== null && order.paidAt ? tripoliTime(order.paidAt) : "",
         order.promoCode ?? "",
         order.promoCode === null ? "" : toWireAmount(order.discountMinor),
+        toWireAmount(order.refundedMinor),
+        order.refundReferences,
+        order.cancelReason ?? "",
       ];
     });
     const last = batch.at(-1)!;

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { createDb } from "../db/client";
 import { emailOutbox, orderEvents, orders, paymentLists, type OrderStatus } from "../db/schema";
 import { settle } from "../orders/settle";
+import { cancelOrder } from "../refunds/cancel";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
 import { MAX_LIST_BYTES } from "./payment-list";
@@ -283,6 +284,30 @@ describe("paid orders the list lacks", () => {
     expect(plan!.missing.map((order) => order.id)).not.toContain(cash.id);
     expect(await applyPaymentList(t.db, list, ADMIN)).toEqual({ outcome: "nothing_to_apply", marked: 0 });
     expect(await snapshot([cash.id, expired.id])).toEqual(before);
+  });
+
+  it("expects the payment of an order cancelled after it was paid: its money goes back as a refund, never a mark", async () => {
+    // Paid by the webhook at 10:00 on 4 March 2025 (Tripoli), then cancelled by the merchant: a refund to make.
+    const order = await storedOrder("pending", { createdAt: new Date("2025-03-04T07:55:00Z") });
+    await settle(
+      t.db,
+      order.id,
+      { kind: "payment_confirmed", paymentToken: order.paymentToken, delivery: {} },
+      new Date("2025-03-04T08:00:00Z"),
+    );
+    expect(await cancelOrder(t.db, order.id, { by: ADMIN, reason: "out_of_stock", notify: false })).toMatchObject({
+      result: "done",
+    });
+    const before = await snapshot([order.id]);
+    const dated = (...rows: string[]) => ["Token,Amount,Reference,Date", ...rows].join("\n");
+    const list = await listOf(dated(`${order.paymentToken},18.75,TXN-R1,04/03/2025`));
+    const plan = await planReconciliation(t.db, list);
+    expect(plan!.rows.map((row) => row.outcome)).toEqual(["already_paid"]);
+    expect(await applyPaymentList(t.db, list, ADMIN)).toEqual({ outcome: "nothing_to_apply", marked: 0 });
+    expect(await snapshot([order.id])).toEqual(before);
+    // A list of that day without it: its payment is missing, as any paid order's would be.
+    const other = await listOf(dated(`pt-someone-else,5.00,TXN-R2,04/03/2025`));
+    expect((await planReconciliation(t.db, other))!.missing.map((missing) => missing.id)).toContain(order.id);
   });
 
   it("cannot be told without dates", async () => {

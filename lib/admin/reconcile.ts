@@ -27,6 +27,7 @@ import { MAX_LIST_BYTES, readPaymentList, type ListedPayment, type ListProblem }
  * | the order, pending, awaiting confirmation, expired, cancelled | `mark_paid`      | paid, flagged `paid_manually`|
  * | …but for another amount                                      | `amount_differs` | nothing: refused, says both  |
  * | the order, paid already (by the webhook, by hand)            | `already_paid`   | nothing                      |
+ * | the order, paid then cancelled by the merchant (its refund)  | `already_paid`   | nothing: expected            |
  * | the order, paid by this list                                 | `marked_paid`    | nothing (applied before)     |
  * | an order whose payment the shop never recorded               | `cannot_mark`    | nothing: open the order      |
  * | a token and an order number that name two orders             | `conflict`       | nothing                      |
@@ -168,6 +169,7 @@ export async function planReconciliation(db: Db, listId: string): Promise<Reconc
             status: orders.status,
             paymentExpiresAt: orders.paymentExpiresAt,
             amountMinor: orders.amountMinor,
+            cancelledAt: orders.cancelledAt,
           })
           .from(orders)
           .where(
@@ -209,9 +211,11 @@ export async function planReconciliation(db: Db, listId: string): Promise<Reconc
     const firstRow = firstRowOf.get(stored.id);
     if (firstRow !== undefined) return { payment, outcome: "listed_twice", order, firstRow };
     firstRowOf.set(stored.id, payment.row);
-    if (stored.status === "paid")
+    // An order the merchant cancelled after it was paid was paid: its payment is expected in the list, and its money
+    // goes back as a refund (lib/refunds/), never by marking it paid again.
+    if (stored.status === "paid" || stored.cancelledAt)
       return { payment, outcome: markedByList.has(stored.id) ? "marked_paid" : "already_paid", order };
-    if (!canMarkPaid(stored.status)) return { payment, outcome: "cannot_mark", order };
+    if (!canMarkPaid(stored.status, stored.cancelledAt)) return { payment, outcome: "cannot_mark", order };
     if (payment.amountMinor !== stored.amountMinor) return { payment, outcome: "amount_differs", order };
     return { payment, outcome: "mark_paid", order };
   });
@@ -252,9 +256,10 @@ async function paidOrdersNotListed(
       select min(e.at) as at from ${orderEvents} e
       where e.order_id = o.id and e.data->>'to' = 'paid' and e.data->>'from' <> 'paid'
     ) paid
-    where o.status = 'paid' and o.payment_method = 'online'
+    where (o.status = 'paid' or o.cancelled_at is not null) and o.payment_method = 'online'
       -- An order is placed at most a payment page's lifetime before it is paid, but a late confirmation can come
-      -- days later: the index on (status, created_at) narrows, the move's own day decides.
+      -- days later: the bounds on created_at narrow, the move's own day decides. A paid order the merchant cancelled
+      -- was paid: its payment belongs in the list too.
       and o.created_at >= (${days.from}::date - 31)::timestamp at time zone ${zone}
       and o.created_at < (${days.to}::date + 1)::timestamp at time zone ${zone}
       and (paid.at at time zone ${zone})::date between ${days.from}::date and ${days.to}::date

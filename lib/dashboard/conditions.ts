@@ -9,9 +9,55 @@ import type { DayRange } from "../time";
  * list (lib/admin/orders.ts) filters with them, so that a number and the list it links to always agree.
  */
 
-/** Orders paid within the days of `range` (by `paid_at`: when they became paid), on the index `orders_paid_at`. */
+/**
+ * Orders paid within the days of `range` (by `paid_at`: when they became paid), on the index `orders_paid_at`: a sale,
+ * whatever happened after — an order the merchant cancelled once paid was a sale, and its refund is a refund
+ * (lib/refunds/).
+ */
 export function paidWithin(range: Pick<DayRange, "start" | "end">): SQL {
-  return and(eq(orders.status, "paid"), gte(orders.paidAt, range.start), lt(orders.paidAt, range.end))!;
+  return and(gte(orders.paidAt, range.start), lt(orders.paidAt, range.end))!;
+}
+
+/**
+ * Orders that received money: paid (online, or cash collected), or paid once and cancelled by the merchant since
+ * (their `paid_at` stays).
+ */
+export function moneyReceived(): SQL {
+  return or(eq(orders.status, "paid"), isNotNull(orders.paidAt))!;
+}
+
+/**
+ * The money an order received, in SQL: lib/refunds/rules.ts's `receivedMinor` (an online order's amount once paid, a
+ * cash order's collected cash), as the database's check `orders_refunded_range` bounds the refunds by it.
+ */
+const received = sql`case when ${orders.paymentMethod} = 'cash' then coalesce(${orders.collectedMinor}, 0) when ${orders.paidAt} is not null then ${orders.amountMinor} else 0 end`;
+
+/** Orders with a refund still to make (a pending refund: the home's "refunds to make"). */
+export function refundDue(): SQL {
+  return sql`exists (select 1 from refunds where refunds.order_id = ${orders.id} and refunds.status = 'pending')`;
+}
+
+/**
+ * Where an order stands with its refunds, as the orders list filters it: lib/refunds/rules.ts's `refundStanding` —
+ * `refunded` (all it received), `partly_refunded` (some, nothing still to make), `refund_due` (a refund to make) — and
+ * `returned` (goods came back after delivery).
+ */
+export const REFUND_FILTERS = ["refund_due", "partly_refunded", "refunded", "returned"] as const;
+export type RefundFilter = (typeof REFUND_FILTERS)[number];
+
+/** Orders in `filter` ({@link REFUND_FILTERS}). */
+export function refundsIn(filter: RefundFilter): SQL {
+  const refunded = and(sql`${orders.refundedMinor} > 0`, sql`${orders.refundedMinor} >= ${received}`)!;
+  return {
+    refund_due: refundDue(),
+    partly_refunded: and(
+      sql`${orders.refundedMinor} > 0`,
+      sql`${orders.refundedMinor} < ${received}`,
+      sql`not ${refundDue()}`,
+    )!,
+    refunded,
+    returned: sql`exists (select 1 from returns where returns.order_id = ${orders.id})`,
+  }[filter];
 }
 
 /** Orders whose checkout started within the days of `range` (by `created_at`). */

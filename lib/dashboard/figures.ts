@@ -1,8 +1,15 @@
 import "server-only";
-import { and, asc, count, desc, eq, isNotNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, isNotNull, lt, sql, type SQL } from "drizzle-orm";
 import { stockAlerts, type StockAlert } from "../catalog/back-office";
 import type { Db } from "../db/client";
-import { orders, type DeliveryMethod, type OrderFlag, type OrderStatus, type PaymentMethodName } from "../db/schema";
+import {
+  orders,
+  refunds,
+  type DeliveryMethod,
+  type OrderFlag,
+  type OrderStatus,
+  type PaymentMethodName,
+} from "../db/schema";
 import { effectiveStatus, effectiveStatusIs } from "../payment-page";
 import {
   cashIn,
@@ -24,7 +31,9 @@ import { periodBounds, type Period, type PeriodBounds } from "./period";
  * figures are read in parallel. Money is integer minor units (1/100 LYD). A sale is a paid order, counted on the
  * Tripoli day it became paid (`orders.paid_at`); cancelled, expired, failed and unconfirmed orders are never sales. A
  * cash-on-delivery order becomes paid when the merchant records the cash the courier collected: it is a sale that day,
- * never when it was placed, confirmed or delivered; until then a confirmed one is "cash to collect".
+ * never when it was placed, confirmed or delivered; until then a confirmed one is "cash to collect". A sale stays a
+ * sale whatever happens after: an order the merchant cancelled once paid was sold, and its refund is a refund, counted
+ * on the day it was recorded as made (`refunds.recorded_at`); net sales are the period's sales less its refunds.
  * Every function expects its caller to have checked the admin (lib/admin/auth.ts). Reads only.
  */
 
@@ -129,9 +138,31 @@ interface Discounts {
   codes: { code: string; orders: number; discountMinor: number }[];
 }
 
+/**
+ * The period's refunds (lib/refunds/): those recorded as made in it (by `recorded_at`, whenever their order was paid),
+ * how many, and the period's sales less them (`netSalesMinor`, which may be below 0 in a period of returns).
+ */
+interface RefundFigures {
+  refundedMinor: number;
+  refundCount: number;
+  netSalesMinor: number;
+}
+
+/**
+ * Refunds still to make now, whatever the period (pending: to make on the service's dashboard, or in cash): how many,
+ * how much, and the orders of the oldest ones (their ids, oldest refund first, each once).
+ */
+interface RefundsToMake {
+  count: number;
+  minor: number;
+  orders: string[];
+}
+
 export interface Dashboard {
   bounds: PeriodBounds;
   sales: { current: Sales; previous: Sales };
+  refunds: RefundFigures;
+  refundsToMake: RefundsToMake;
   money: MoneyByWay;
   /** Every day of the period, oldest first, zero on a day with no sale. */
   days: DaySales[];
@@ -154,8 +185,22 @@ const LIST_LENGTH = 5;
  */
 export async function loadDashboard(db: Db, period: Period, now = new Date()): Promise<Dashboard> {
   const bounds = periodBounds(period, now);
-  const [{ sales, money }, days, toConfirm, fulfil, attention, stock, gateways, discounts, funnel] = await Promise.all([
+  const [
+    { sales, money },
+    refunded,
+    refundsToMake,
+    days,
+    toConfirm,
+    fulfil,
+    attention,
+    stock,
+    gateways,
+    discounts,
+    funnel,
+  ] = await Promise.all([
     salesFigures(db, bounds),
+    refundsWithin(db, bounds),
+    refundsStillToMake(db),
     salesByDay(db, bounds),
     ordersToConfirm(db),
     ordersToFulfil(db),
@@ -165,7 +210,61 @@ export async function loadDashboard(db: Db, period: Period, now = new Date()): P
     discountsGiven(db, bounds),
     checkoutFunnel(db, bounds, now),
   ]);
-  return { bounds, sales, money, days, toConfirm, toFulfil: fulfil, attention, stock, gateways, discounts, funnel };
+  const refundFigures = { ...refunded, netSalesMinor: sales.current.salesMinor - refunded.refundedMinor };
+  return {
+    bounds,
+    sales,
+    refunds: refundFigures,
+    refundsToMake,
+    money,
+    days,
+    toConfirm,
+    toFulfil: fulfil,
+    attention,
+    stock,
+    gateways,
+    discounts,
+    funnel,
+  };
+}
+
+/** The refunds recorded as made within the current period, over the partial index `refunds_recorded`. */
+async function refundsWithin(
+  db: Db,
+  { current }: PeriodBounds,
+): Promise<Pick<RefundFigures, "refundedMinor" | "refundCount">> {
+  const [row] = await db
+    .select({
+      refundedMinor: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)`.mapWith(Number),
+      refundCount: count(),
+    })
+    .from(refunds)
+    .where(
+      and(eq(refunds.status, "refunded"), gte(refunds.recordedAt, current.start), lt(refunds.recordedAt, current.end)),
+    );
+  return { refundedMinor: row?.refundedMinor ?? 0, refundCount: row?.refundCount ?? 0 };
+}
+
+/** The pending refunds, over the partial index `refunds_pending`: their count and sum, and the oldest ones' orders. */
+async function refundsStillToMake(db: Db): Promise<RefundsToMake> {
+  const pending = eq(refunds.status, "pending");
+  const [[totals], oldest] = await Promise.all([
+    db
+      .select({ count: count(), minor: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)`.mapWith(Number) })
+      .from(refunds)
+      .where(pending),
+    db
+      .select({ orderId: refunds.orderId })
+      .from(refunds)
+      .where(pending)
+      .orderBy(asc(refunds.createdAt), asc(refunds.id))
+      .limit(LIST_LENGTH * 2),
+  ]);
+  return {
+    count: totals?.count ?? 0,
+    minor: totals?.minor ?? 0,
+    orders: [...new Set(oldest.map((row) => row.orderId))].slice(0, LIST_LENGTH),
+  };
 }
 
 const sales = (salesMinor: number, orderCount: number): Sales => ({

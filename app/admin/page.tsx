@@ -4,7 +4,7 @@ import { getTranslations } from "next-intl/server";
 import { MoneyByWay, PeriodFigures, SalesByDay } from "@/components/admin/home/figures";
 import { homeFormat } from "@/components/admin/home/format";
 import { CheckoutFunnel } from "@/components/admin/home/funnel";
-import { NeedsAttention, ToConfirm, ToFulfil } from "@/components/admin/home/orders-panels";
+import { NeedsAttention, RefundsToMake, ToConfirm, ToFulfil } from "@/components/admin/home/orders-panels";
 import { DiscountsPanel, GatewaysPanel, StockPanel } from "@/components/admin/home/shop-panels";
 import { Notice } from "@/components/admin/section";
 import { requireAdmin } from "@/lib/admin/auth";
@@ -20,9 +20,10 @@ export async function generateMetadata(): Promise<Metadata> {
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 /**
- * The merchant's home: for today, 7 or 30 days (`?period=`), what sold against the period before, the money apart by
+ * The merchant's home: for today, 7 or 30 days (`?period=`), what sold against the period before (and net of the
+ * period's refunds), the money apart by
  * way of paying (online, cash collected, cash still to collect), paid sales per day, the cash orders to confirm by
- * phone (first: they expire), what to ship, what needs a look (and when the payment list was last reconciled), stock,
+ * phone (first: they expire), what to ship, the refunds to make, what needs a look (and when the payment list was last reconciled), stock,
  * the gateways customers paid with, the discounts promo codes gave (in all and per code), and the checkout funnel. Reads only. Each part is a component of
  * components/admin/home/.
  */
@@ -70,6 +71,7 @@ export default async function AdminHome({ searchParams }: Props) {
       <div className="grid gap-4 lg:grid-cols-2">
         <ToConfirm {...dashboard} />
         <ToFulfil {...dashboard} />
+        <RefundsToMake {...dashboard} />
         <NeedsAttention {...dashboard} lastReconciledAt={reconciledAt} />
         <StockPanel {...dashboard} />
         <GatewaysPanel {...dashboard} />

@@ -8,8 +8,11 @@ import { Section } from "../section";
 import { columnsOf, Table } from "../table";
 import { homeFormat, linkClass, ordersHref, paidIn } from "./format";
 
-/** The period's three figures (sales, orders, average order), each against the period before, linked to its orders. */
-export async function PeriodFigures({ bounds, sales }: Pick<Dashboard, "bounds" | "sales">) {
+/**
+ * The period's three figures (sales, orders, average order), each against the period before, linked to its orders;
+ * and the sales net of the refunds recorded in the period, with those refunds (a sale stays a sale: lib/dashboard/).
+ */
+export async function PeriodFigures({ bounds, sales, refunds }: Pick<Dashboard, "bounds" | "sales" | "refunds">) {
   const [t, { money, number, percent }] = await Promise.all([getTranslations("admin.dashboard"), homeFormat()]);
   const change = (now: number, before: number) => {
     if (now === before) return t("same");
@@ -27,7 +30,7 @@ export async function PeriodFigures({ bounds, sales }: Pick<Dashboard, "bounds" 
       <h2 id="figures" className="sr-only">
         {t("figures")}
       </h2>
-      <dl className="grid gap-3 sm:grid-cols-3">
+      <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         {figures.map(({ name, show, value }) => (
           <div className={`${card} p-4`} key={name}>
             <dt className="text-sm text-stone-600">{t(name)}</dt>
@@ -44,6 +47,15 @@ export async function PeriodFigures({ bounds, sales }: Pick<Dashboard, "bounds" 
             </dd>
           </div>
         ))}
+        <div className={`${card} p-4`}>
+          <dt className="text-sm text-stone-600">{t("net")}</dt>
+          <dd className="mt-1 text-2xl font-semibold tracking-tight" data-testid="figure-net">
+            {money(refunds.netSalesMinor)}
+          </dd>
+          <dd className="mt-1 text-sm text-stone-600" data-testid="figure-refunded">
+            {t("refundedIn", { amount: money(refunds.refundedMinor), count: refunds.refundCount })}
+          </dd>
+        </div>
       </dl>
     </section>
   );
@@ -65,7 +77,7 @@ export async function MoneyByWay({ bounds, money: byWay }: Pick<Dashboard, "boun
       <h2 id="money-by-way" className="sr-only">
         {t("byWay")}
       </h2>
-      <dl className="grid gap-3 sm:grid-cols-3">
+      <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         {figures.map(({ name, href, takings }) => (
           <div className={`${card} p-4`} key={name}>
             <dt className="text-sm text-stone-600">{t(name)}</dt>

@@ -125,3 +125,29 @@ export async function NeedsAttention({
     </Section>
   );
 }
+
+/**
+ * The refunds still to make on the payment service's dashboard (or in cash), how many and how much, linked to the
+ * orders that wait for them (the oldest first): each stays here until it is recorded with its reference.
+ */
+export async function RefundsToMake({ refundsToMake }: Pick<Dashboard, "refundsToMake">) {
+  const [t, { money }] = await Promise.all([getTranslations("admin.dashboard"), homeFormat()]);
+  return (
+    <Section id="refunds-to-make" title={t("refundsToMake")} tone={refundsToMake.count > 0 ? "action" : "plain"}>
+      <p className="mt-1">
+        <Link href={ordersHref({ status: "refund_due" })} className={linkClass} data-testid="refunds-to-make-count">
+          {t("refundsToMakeCount", { count: refundsToMake.count, amount: money(refundsToMake.minor) })}
+        </Link>
+      </p>
+      {refundsToMake.orders.length > 0 && (
+        <ol className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-sm" aria-label={t("oldestRefundFirst")}>
+          {refundsToMake.orders.map((id) => (
+            <li key={id}>
+              <OrderLink id={id} />
+            </li>
+          ))}
+        </ol>
+      )}
+    </Section>
+  );
+}

@@ -44,6 +44,8 @@ import { hasUnresolvedFlag, unresolvedFlags } from "../orders/flags";
 import { effectiveStatus, effectiveStatusIs } from "../payment-page";
 import { RESOLVED_BY_MARK } from "../orders/settle";
 import type { Order } from "../orders/store";
+import { refundsOf, type RefundView } from "../refunds/refunds";
+import { pendingRefundMinor } from "../refunds/rules";
 
 /**
  * The back office's view of the orders: a filtered, searchable list a page at a time, one order with its history,
@@ -243,6 +245,8 @@ export async function listOrders(db: Db, query: OrderListQuery): Promise<OrderLi
 
 /** One order as the back office's order page shows it. */
 export type AdminOrder = Omit<Order, "lines"> & {
+  /** Its refunds, oldest first, each with its lines (lib/refunds/refunds.ts). */
+  refunds: RefundView[];
   /** Its lines as sold, each with its product's names now (`null`: no longer in the catalogue). */
   lines: (OrderLineRow & { productName: Record<Locale, string> | null })[];
   events: OrderEventRow[];
@@ -252,13 +256,14 @@ export type AdminOrder = Omit<Order, "lines"> & {
 
 /**
  * One order for the back office: its lines as sold, its whole history (oldest event first), its payment as recorded
- * ({@link paymentRecord}), who resolved its flags ({@link flagResolutions}), and its effective status. Reads only.
+ * ({@link paymentRecord}), who resolved its flags ({@link flagResolutions}), its refunds (and those still to make,
+ * summed: what lib/refunds/rules.ts's `afterSaleNow` reads), and its effective status. Reads only.
  */
 export async function findOrderForAdmin(db: Db, id: string): Promise<AdminOrder | undefined> {
   if (!ORDER_ID.test(id)) return undefined;
   const order = await db.query.orders.findFirst({ where: eq(orders.id, id) });
   if (!order) return undefined;
-  const [lines, events] = await Promise.all([
+  const [lines, events, refunded] = await Promise.all([
     db
       .select({
         ...getTableColumns(orderLines),
@@ -271,12 +276,15 @@ export async function findOrderForAdmin(db: Db, id: string): Promise<AdminOrder 
       .where(eq(orderLines.orderId, id))
       .orderBy(asc(orderLines.position)),
     db.select().from(orderEvents).where(eq(orderEvents.orderId, id)).orderBy(asc(orderEvents.id)),
+    refundsOf(db, id),
   ]);
   return {
     ...order,
     status: effectiveStatus(order),
     lines,
     events,
+    refunds: refunded,
+    pendingRefundMinor: pendingRefundMinor(refunded),
     payment: paymentRecord(order, events),
     resolutions: flagResolutions(order, events),
   };

@@ -33,7 +33,7 @@ export function moneyReceived(): SQL {
 const received = sql`case when ${orders.paymentMethod} = 'cash' then coalesce(${orders.collectedMinor}, 0) when ${orders.paidAt} is not null then ${orders.amountMinor} else 0 end`;
 
 /** Orders with a refund still to make (a pending refund: the home's "refunds to make"). */
-export function refundDue(): SQL {
+function refundDue(): SQL {
   return sql`exists (select 1 from refunds where refunds.order_id = ${orders.id} and refunds.status = 'pending')`;
 }
 

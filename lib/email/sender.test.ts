@@ -2,13 +2,13 @@ import { asc, eq } from "drizzle-orm";
 import { Pool } from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createDb } from "../db/client";
-import { emailOutbox, orderEvents, orderLines, storePickup, type OrderFlag } from "../db/schema";
+import { emailOutbox, orderEvents, orderLines, refunds, storePickup, type OrderFlag } from "../db/schema";
 import { formatMoney } from "../money";
 import { settle } from "../orders/settle";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
 import { startTestSmtpServer, type TestSmtpServer } from "../../testing/smtp";
-import { queueOrderEmails } from "../orders/outbox";
+import { queueAfterSaleEmail, queueOrderEmails } from "../orders/outbox";
 import { deliverPendingEmails, LEASE_MS, MAX_ATTEMPTS, retryDelayMs } from "./sender";
 import type { EmailSettings } from "../env";
 import { SMTP_TIMEOUTS } from "./settings";
@@ -140,6 +140,31 @@ describe("delivery", () => {
     // Nothing left: a second run sends nothing.
     expect(await deliverPendingEmails(t.db, settings)).toEqual({ sent: 0, failed: 0, retrying: 0 });
     expect(received(order.id)).toHaveLength(2);
+  });
+
+  it("sends a refund's news with its amount and reference, read from the refund it names", async () => {
+    const order = await paidOrder();
+    await deliverPendingEmails(t.db, settings);
+    const [refund] = await t.db
+      .insert(refunds)
+      .values({
+        orderId: order.id,
+        amountMinor: 1250,
+        cause: "merchant",
+        createdBy: "owner@medina.example",
+        status: "refunded",
+        reference: "RF-7001",
+        recordedBy: "owner@medina.example",
+        recordedAt: new Date(),
+      })
+      .returning({ id: refunds.id });
+    await t.db.transaction((tx) =>
+      queueAfterSaleEmail(tx, order.id, { reason: "refunded", refundId: refund!.id }, new Date(), settings),
+    );
+    expect(await deliverPendingEmails(t.db, settings)).toEqual({ sent: 1, failed: 0, retrying: 0 });
+    const [mail] = received(order.id).filter((each) => each.subject?.includes("refunded"));
+    expect(mail!.subject).toBe(`We refunded ${formatMoney(1250, "en")} for order ${order.id}`);
+    expect(mail!.text).toContain("RF-7001");
   });
 
   it("spells out a flagged order's flags in the merchant's notice", async () => {

@@ -135,6 +135,7 @@ describe("the order a link opens", () => {
       discountMinor: 0,
       cancelledAt: null,
       refundedMinor: 0,
+      pendingRefundMinor: 0,
       lines: [{ name: "Olive oil", unitMinor: 4250, quantity: 2 }],
     });
     const shown = JSON.stringify(order);

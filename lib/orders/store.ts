@@ -1,15 +1,28 @@
 import "server-only";
-import { and, asc, desc, eq, notInArray } from "drizzle-orm";
+import { and, asc, desc, eq, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { orderLines, orders, type OrderLineRow, type OrderRow, type OrderStatus } from "../db/schema";
+import { orderLines, orders, refunds, type OrderLineRow, type OrderRow, type OrderStatus } from "../db/schema";
 import { ORDER_ID } from "../ids";
 import { effectiveStatus } from "../payment-page";
 
 /**
  * An order with its lines as sold, as a page shows it: `status` is its effective status (a pending payment whose
- * page died reads as `expired`; lib/payment-page.ts, `effectiveStatus`). Money in integer minor units (1/100 LYD).
+ * page died reads as `expired`; lib/payment-page.ts, `effectiveStatus`), and `pendingRefundMinor` the refunds still
+ * to make, summed (lib/refunds/; `refundedMinor` sums those made). Money in integer minor units (1/100 LYD).
  */
-export type Order = OrderRow & { lines: OrderLineRow[] };
+export type Order = OrderRow & { lines: OrderLineRow[]; pendingRefundMinor: number };
+
+/** The refunds of the order still to make, summed, in SQL (tables named: a column in a field's subquery has none). */
+const pendingRefundMinor = sql<number>`coalesce((select sum(refunds.amount_minor) from refunds where refunds.order_id = orders.id and refunds.status = 'pending'), 0)::int`;
+
+/** The refunds of order `id` still to make, summed (minor units). */
+async function pendingRefundOf(db: Db, id: string): Promise<number> {
+  const [row] = await db
+    .select({ minor: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)::int` })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, id), eq(refunds.status, "pending")));
+  return row?.minor ?? 0;
+}
 
 /**
  * The statuses of an order on the customer's pages: one that never got a payment (`started`, `failed`) is not shown
@@ -53,15 +66,18 @@ export async function findCustomerOrder(db: Db, id: string, sessionId: string): 
   const where = and(eq(orders.id, id), eq(orders.sessionId, sessionId), notInArray(orders.status, [...NEVER_SHOWN]));
   const order = await db.query.orders.findFirst({ where });
   if (!order) return undefined;
-  const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, id)).orderBy(asc(orderLines.position));
-  return { ...order, status: shownStatus(order), lines };
+  const [lines, pending] = await Promise.all([
+    db.select().from(orderLines).where(eq(orderLines.orderId, id)).orderBy(asc(orderLines.position)),
+    pendingRefundOf(db, id),
+  ]);
+  return { ...order, status: shownStatus(order), lines, pendingRefundMinor: pending };
 }
 
 /**
  * What the page opened by an order's signed link shows (lib/orders/order-link.ts): its status, lines and total, the
  * delivery method and city, where its goods are, how it is paid for (a cash order's fee and the deadline of the
- * merchant's call), the promo code it was priced with and what it took off, and whether the merchant cancelled it
- * (when) and refunded it (how much). Nothing that names or reaches the customer (name, phone,
+ * merchant's call), the promo code it was priced with and what it took off, and — after the sale — when the merchant
+ * cancelled it and what was refunded or is still to refund. Nothing that names or reaches the customer (name, phone,
  * e-mail, street address, landmark), nor the payment page's address: a link may be forwarded.
  */
 export type LinkedOrder = Pick<
@@ -82,6 +98,7 @@ export type LinkedOrder = Pick<
   | "discountMinor"
   | "cancelledAt"
   | "refundedMinor"
+  | "pendingRefundMinor"
 > & { lines: Pick<OrderLineRow, "name" | "unitMinor" | "quantity">[] };
 
 /**
@@ -110,6 +127,7 @@ export async function findLinkedOrder(db: Db, id: string): Promise<LinkedOrder |
       discountMinor: orders.discountMinor,
       cancelledAt: orders.cancelledAt,
       refundedMinor: orders.refundedMinor,
+      pendingRefundMinor,
     })
     .from(orders)
     .where(and(eq(orders.id, id), notInArray(orders.status, [...NEVER_SHOWN])));

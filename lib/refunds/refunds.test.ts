@@ -6,6 +6,7 @@ import { emailOutbox, orderEvents, orderLines, orders, products } from "../db/sc
 import { confirmCashOrder } from "../cash/moves";
 import { recordFulfilmentStep } from "../orders/fulfilment";
 import { canMarkPaid, settle } from "../orders/settle";
+import { findCustomerOrder, findLinkedOrder } from "../orders/store";
 import { promoCodeUses } from "../promo-codes/uses";
 import { createTestProduct } from "../../testing/catalogue";
 import { setUpTestDatabase } from "../../testing/db";
@@ -247,15 +248,28 @@ describe("refunds", () => {
     expect(pendingRefundMinor(await refundsOf(t.db, id))).toBe(5000);
   });
 
-  it("a cancelled order's refund recorded: the customer's page reads refunded", async () => {
+  it("a cancelled order's refund recorded: the customer's page and signed link read cancelled, then refunded", async () => {
     const { id } = await order();
     const cancelled = await cancelOrder(t.db, id, { ...acting, reason: "customer_asked" });
     const refundId = cancelled.result === "done" ? cancelled.refundId! : -1;
+    // On its way: the customer's page (their session) and the signed link say so, with how much.
+    expect(await findCustomerOrder(t.db, id, "session-a")).toMatchObject({
+      status: "cancelled",
+      cancelledAt: expect.any(Date),
+      refundedMinor: 0,
+      pendingRefundMinor: 7750,
+    });
     expect(await recordRefund(t.db, refundId, { ...acting, reference: "RF-2001" })).toEqual({
       result: "done",
       orderId: id,
     });
     expect(await orderOf(id)).toMatchObject({ status: "cancelled", refundedMinor: 7750 });
+    expect(await findLinkedOrder(t.db, id)).toMatchObject({
+      status: "cancelled",
+      cancelledAt: expect.any(Date),
+      refundedMinor: 7750,
+      pendingRefundMinor: 0,
+    });
     expect(refundStanding(await standing(id))).toBe("refunded");
     expect((await afterSaleMails(id)).map(([reason]) => reason)).toEqual(["cancelled", "refunded"]);
   });

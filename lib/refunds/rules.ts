@@ -99,8 +99,7 @@ export function afterSaleNow(order: AfterSaleOrder): AfterSaleNow {
  * - `partly_refunded`: some of it was refunded, nothing is pending
  * - `none`: no refund
  */
-export const REFUND_STANDINGS = ["none", "pending", "partly_refunded", "refunded"] as const;
-export type RefundStanding = (typeof REFUND_STANDINGS)[number];
+export type RefundStanding = "none" | "pending" | "partly_refunded" | "refunded";
 
 /** The order's {@link RefundStanding}. */
 export function refundStanding(

@@ -9,8 +9,7 @@ import { lineNameIn, type AdminOrder } from "@/lib/admin/orders";
 import { CANCEL_REASONS } from "@/lib/db/schema";
 import { isLocale } from "@/lib/i18n/config";
 import { formatMoney, toWireAmount } from "@/lib/money";
-import type { RefundView } from "@/lib/refunds/refunds";
-import { afterSaleNow, pendingRefundMinor, receivedMinor } from "@/lib/refunds/rules";
+import { afterSaleNow, receivedMinor } from "@/lib/refunds/rules";
 import { orderLabels } from "../labels";
 import { Section } from "../section";
 import { columnsOf, Table } from "../table";
@@ -23,19 +22,12 @@ import { AfterSaleForm, type AfterSaleControl } from "./after-sale-form";
  * Each form carries a request key drawn here (a repeated post of the same page makes one move) and works without
  * JavaScript.
  */
-export async function AfterSale({
-  order,
-  refunds,
-  canEmail,
-}: {
-  order: AdminOrder;
-  refunds: RefundView[];
-  canEmail: boolean;
-}) {
+export async function AfterSale({ order, canEmail }: { order: AdminOrder; canEmail: boolean }) {
   const [localeName, t, label] = await Promise.all([getLocale(), getTranslations("admin.afterSale"), orderLabels()]);
   const locale = isLocale(localeName) ? localeName : "en";
   const money = (minor: number) => formatMoney(minor, locale);
-  const now = afterSaleNow({ ...order, pendingRefundMinor: pendingRefundMinor(refunds) });
+  const { refunds } = order;
+  const now = afterSaleNow(order);
   const notify = (key: "cancel.notify" | "refunds.notify" | "refund.notify" | "return.notify"): AfterSaleControl[] =>
     canEmail
       ? [{ kind: "checkbox", name: "notify", label: t(key, { email: order.email ?? "" }), defaultChecked: true }]

@@ -13,8 +13,6 @@ import { describeDbFailure } from "@/lib/db/errors";
 import { logger } from "@/lib/log";
 import { formatDiscount, formatMoney, multiply } from "@/lib/money";
 import { findOrderByLink } from "@/lib/orders/order-link";
-import { refundsOf } from "@/lib/refunds/refunds";
-import { pendingRefundMinor } from "@/lib/refunds/rules";
 import { isPaymentPageOpen } from "@/lib/payment-page";
 import { awaitingConfirmationUntil, findCustomerOrder, type CustomerOrder, type LinkedOrder } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
@@ -63,14 +61,9 @@ export default async function OrderPage({ params, searchParams }: Props) {
   );
   let owned: CustomerOrder | undefined;
   let linked: LinkedOrder | undefined;
-  let refundOnItsWayMinor = 0;
   try {
     owned = await findCustomerOrder(getDb(), id, session.id);
     if (!owned && query.key !== undefined) linked = await findOrderByLink(getDb(), id, query.key);
-    const found = owned ?? linked;
-    // Only an order that was paid may have a refund on its way.
-    if (found?.status === "paid" || found?.status === "cancelled")
-      refundOnItsWayMinor = pendingRefundMinor(await refundsOf(getDb(), found.id));
   } catch (error) {
     // The database is down: the return handler sends customers here with `not_recorded` exactly then. Say what
     // they need to know (the payment is safe) in the page itself: the error page needs JavaScript to show anything.
@@ -152,11 +145,11 @@ export default async function OrderPage({ params, searchParams }: Props) {
         {status === "awaiting_confirmation" && !waitUntil && (
           <p className="mt-2 text-stone-700">{t("slowConfirmation")}</p>
         )}
-        {(order.refundedMinor > 0 || refundOnItsWayMinor > 0) && (
+        {(order.refundedMinor > 0 || order.pendingRefundMinor > 0) && (
           <p className="mt-2 font-medium text-stone-900" data-testid="order-refund">
             {order.refundedMinor > 0 && t("afterSale.refunded", { amount: formatMoney(order.refundedMinor, locale) })}{" "}
-            {refundOnItsWayMinor > 0 &&
-              t("afterSale.refundPending", { amount: formatMoney(refundOnItsWayMinor, locale) })}
+            {order.pendingRefundMinor > 0 &&
+              t("afterSale.refundPending", { amount: formatMoney(order.pendingRefundMinor, locale) })}
           </p>
         )}
       </div>

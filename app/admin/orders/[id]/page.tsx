@@ -15,8 +15,6 @@ import { findOrderForAdmin } from "@/lib/admin/orders";
 import { phoneHistory } from "@/lib/cash/phones";
 import { getDb } from "@/lib/db/client";
 import { emailSettings } from "@/lib/env";
-import { refundsOf } from "@/lib/refunds/refunds";
-import { pendingRefundMinor } from "@/lib/refunds/rules";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -44,10 +42,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
   const back = <BackLink href="/admin/orders">{t("back")}</BackLink>;
   if (!order) return <NotFound back={back}>{t("notFound", { id: id.slice(0, 40) })}</NotFound>;
   const settings = emailSettings();
-  const [history, refunds] = await Promise.all([
-    order.paymentMethod === "cash" && order.phone ? phoneHistory(getDb(), order.phone) : null,
-    refundsOf(getDb(), order.id),
-  ]);
+  const history = order.paymentMethod === "cash" && order.phone ? await phoneHistory(getDb(), order.phone) : null;
   const city = order.deliveryCityEn && (locale === "ar" ? order.deliveryCityAr : order.deliveryCityEn);
 
   return (
@@ -56,7 +51,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
       <OrderResult result={query.result} emailed={query.emailed} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="font-mono text-xl font-semibold break-all">{t("title", { id: order.id })}</h1>
-        <OrderStatusBadge order={{ ...order, pendingRefundMinor: pendingRefundMinor(refunds) }} />
+        <OrderStatusBadge order={order} />
       </div>
       <OpenFlags order={order} />
       <CashPanel order={order} history={history} />
@@ -66,7 +61,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
       </div>
       <ResolvedFlags order={order} />
       <OrderFulfilment order={order} city={city} canEmail={Boolean(order.email && settings)} />
-      <AfterSale order={order} refunds={refunds} canEmail={Boolean(order.email && settings)} />
+      <AfterSale order={order} canEmail={Boolean(order.email && settings)} />
       <MarkPaid order={order} />
       <ResendEmails order={order} merchantEmail={settings?.merchantEmail} />
       <OrderTimeline events={order.events} />

@@ -10,7 +10,7 @@ import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
 import { ORDER_ID } from "@/lib/ids";
 import { isLocale } from "@/lib/i18n/config";
 import { logger } from "@/lib/log";
-import { formatMoney, parseTypedAmount } from "@/lib/money";
+import { formatMoney, parseTypedAmount, westernDigits } from "@/lib/money";
 import { cancelOrder } from "@/lib/refunds/cancel";
 import type { LineProblem } from "@/lib/refunds/order";
 import { openRefund, recordRefund } from "@/lib/refunds/refunds";
@@ -51,15 +51,15 @@ const amount = z
   .transform((typed) => parseTypedAmount(typed))
   .pipe(z.number().int().positive().max(MOST_MINOR));
 
-/** A quantity as typed: empty is 0. */
+/** A whole quantity as typed (Arabic digits too): empty is 0. */
 const quantity = z
   .string()
   .trim()
   .max(9)
-  .transform((typed) => (typed === "" ? 0 : Number(typed)))
+  .transform((typed) => (typed === "" ? 0 : Number(westernDigits(typed))))
   .pipe(z.number().int().min(0).max(100_000));
 
-/** Every form's own: the order, the request key the page rendered (a repeated post makes one move), the e-mail box. */
+/** Every form's own: the order, the request key the page rendered (a repeated post makes one move), the note. */
 const common = {
   id: z.string().regex(ORDER_ID),
   key: z.uuid(),
@@ -86,6 +86,7 @@ function lineFields(form: FormData, prefix: string): [number, string][] {
   return lines.slice(0, 500);
 }
 
+/** The problems' messages in the admin's language, and money written in it. */
 type Problems = Awaited<ReturnType<typeof problemsText>>;
 async function problemsText() {
   const [t, locale] = await Promise.all([getTranslations("admin.afterSale.problems"), getLocale()]);
@@ -101,12 +102,31 @@ function refused(
   return { message: p.t("fix"), fieldErrors: errors, values };
 }
 
-/** Each field's message for zod's first issue on it (`messages` by field; a line's field by its prefix). */
-function zodErrors(error: z.ZodError, messages: (field: string) => string): Record<string, string> {
+/** Which message a field's problem gets (lib/i18n/messages: `admin.afterSale.problems`). */
+const PROBLEM_OF = {
+  reason: "reason",
+  amount: "amount",
+  refund: "amount",
+  reference: "reference",
+  note: "note",
+  lines: "quantity",
+} as const;
+
+/**
+ * Each refused field's message, for zod's first issue on it: a line's quantity on its own field (`<prefix><position>`
+ * of `lines`, as typed), the others by their name.
+ */
+function fieldErrors(
+  p: Problems,
+  error: z.ZodError,
+  lines: [number, string][] = [],
+  prefix = "",
+): Record<string, string> {
   const errors: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const field = issue.path.map(String).join("_");
-    errors[field] ??= messages(field);
+  for (const { path } of error.issues) {
+    const [field = "", index] = path.map(String);
+    const name = field === "lines" ? `${prefix}${lines[Number(index)]?.[0] ?? ""}` : field;
+    errors[name] ??= p.t(PROBLEM_OF[field as keyof typeof PROBLEM_OF] ?? "note");
   }
   return errors;
 }
@@ -121,11 +141,21 @@ function lineErrors(p: Problems, prefix: string, lines: readonly LineProblem[]):
 const orderPage = (id: string, result: string, emailed = false) =>
   `/admin/orders/${encodeURIComponent(id)}?result=${result}${emailed ? "&emailed=1" : ""}`;
 
+/**
+ * A post whose hidden fields (the order, the request key, the refund) are not the page's — forged, or cut — is no form
+ * to correct: back to the order page, which says there is no such order.
+ */
+function notThisPage(form: FormData, error: z.ZodError, hidden = ["id", "key"]): void {
+  if (error.issues.some(({ path }) => hidden.includes(String(path[0]))))
+    redirect(orderPage(String(form.get("id") ?? "").slice(0, 64), "not_found"));
+}
+
 const cancelSchema = z.object({ ...common, reason: z.enum(CANCEL_REASONS) });
 
 /**
  * "Cancel the order" (fields `id`, `key`, `reason` — one of CANCEL_REASONS —, `note`, `notify` box): lib/refunds/cancel.ts
- * cancels it for good, its units back once; a paid online order opens a refund to make. Back to the order page.
+ * cancels it for good, its units back once; a paid online order opens a refund to make. A cancel is once by the
+ * order's own state (a second post answers "already"), so the key only has to be the page's. Back to the order page.
  */
 export async function cancelOrderAction(_previous: AfterSaleFormState, form: FormData): Promise<AfterSaleFormState> {
   const admin = await requireAdmin();
@@ -137,12 +167,9 @@ export async function cancelOrderAction(_previous: AfterSaleFormState, form: For
     note: form.get("note") ?? "",
   });
   if (!parsed.success) {
+    notThisPage(form, parsed.error);
     const p = await problemsText();
-    return refused(
-      p,
-      values,
-      zodErrors(parsed.error, (field) => p.t(field === "reason" ? "reason" : "note")),
-    );
+    return refused(p, values, fieldErrors(p, parsed.error));
   }
   const { id, reason, note } = parsed.data;
   const notify = form.get("notify") === "on";
@@ -188,24 +215,8 @@ export async function refundAction(_previous: AfterSaleFormState, form: FormData
   });
   const p = await problemsText();
   if (!parsed.success) {
-    const lineField = (field: string) => {
-      const [, index] = field.split("_");
-      return `line_${typedLines[Number(index)]?.[0] ?? ""}`;
-    };
-    const errors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) {
-      const [field] = issue.path.map(String);
-      const name = field === "lines" ? lineField(issue.path.map(String).join("_")) : String(field);
-      errors[name] ??=
-        field === "lines"
-          ? p.t("quantity")
-          : field === "amount"
-            ? p.t("amount")
-            : field === "reference"
-              ? p.t("reference")
-              : p.t("note");
-    }
-    return refused(p, values, errors);
+    notThisPage(form, parsed.error);
+    return refused(p, values, fieldErrors(p, parsed.error, typedLines, "line_"));
   }
   const { id, key, reference, note, lines } = parsed.data;
   const notify = form.get("notify") === "on";
@@ -259,6 +270,7 @@ export async function recordRefundAction(_previous: AfterSaleFormState, form: Fo
     reference: form.get("reference") ?? "",
   });
   if (!parsed.success) {
+    notThisPage(form, parsed.error, ["id", "refund"]);
     const p = await problemsText();
     const typed = String(form.get("reference") ?? "").trim();
     return refused(p, values, { reference: p.t(typed ? "reference" : "referenceMissing") });
@@ -307,20 +319,8 @@ export async function returnAction(_previous: AfterSaleFormState, form: FormData
   });
   const p = await problemsText();
   if (!parsed.success) {
-    const errors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) {
-      const [field, index] = issue.path.map(String);
-      const name = field === "lines" ? `back_${typedLines[Number(index)]?.[0] ?? ""}` : String(field);
-      errors[name] ??=
-        field === "lines"
-          ? p.t("quantity")
-          : field === "refund"
-            ? p.t("amount")
-            : field === "reference"
-              ? p.t("reference")
-              : p.t("note");
-    }
-    return refused(p, values, errors);
+    notThisPage(form, parsed.error);
+    return refused(p, values, fieldErrors(p, parsed.error, typedLines, "back_"));
   }
   const { id, key, lines, refund, reference, note } = parsed.data;
   const back = lines.filter(([, count]) => count > 0);

@@ -477,3 +477,56 @@ for (const lang of ["en", "ar"] as const) {
     await page.screenshot({ path: `${DIR}/admin-promo-code-${lang}-desktop.png`, fullPage: true });
   });
 }
+
+/**
+ * After the sale: a paid delivery's order page with its refund form, then — 10 LYD refunded with its reference and the
+ * order cancelled (out of stock) — its refunds (one made, one to make with the form that records it) and its timeline.
+ * `--grep "refunds"` takes these alone.
+ */
+for (const lang of ["en", "ar"] as const) {
+  test(`refunds ${lang} desktop`, async ({ page }) => {
+    mkdirSync(DIR, { recursive: true });
+    const shot = (name: string) => page.screenshot({ path: `${DIR}/${name}-${lang}-desktop.png`, fullPage: true });
+    // A valid order id of its own (base-32, no i, l, o or u): a shot taken again starts from a paid order again.
+    const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
+    const id = `ord_${Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => alphabet[byte % 32]).join("")}`;
+    await database(async (pool) => {
+      const { rows } = await pool.query("select id, fee_minor from delivery_zones where name_en = 'Tripoli'");
+      await pool.query(
+        `insert into orders (id, session_id, fingerprint, status, amount_minor, currency, locale, full_name, email,
+           phone, payment_token, payment_url, payment_expires_at, claim_expires_at, paid_at, paid_gateway,
+           delivery_method, delivery_zone_id, delivery_city_en, delivery_city_ar, delivery_address, delivery_fee_minor,
+           fulfilment)
+         values ($1, 'demo', $1, 'paid', 8500 + $4, 'LYD', $2, 'Aisha Ben Ali', 'aisha@example.ly', '+218912345678',
+           'pt-' || $1, 'https://pay.example.ly/x', now() + interval '10 minutes', now(), now(), 'sadad', 'delivery',
+           $3, 'Tripoli', 'طرابلس', 'Gargaresh, Street 12', $4, 'packed')`,
+        [id, lang, rows[0].id, rows[0].fee_minor],
+      );
+      await pool.query(
+        `insert into order_lines (order_id, position, product_slug, name, unit_minor, quantity)
+         values ($1, 0, 'olive-oil', $2, 4250, 2)`,
+        [id, lang === "ar" ? "زيت زيتون بكر، 1 لتر" : "Extra virgin olive oil, 1 l"],
+      );
+      await pool.query("insert into order_events (order_id, type, data) values ($1, 'webhook_received', $2)", [
+        id,
+        { verified: true, from: "awaiting_confirmation", to: "paid", gateway: "sadad", transactionId: "TXN-20988" },
+      ]);
+    });
+    await page.setViewportSize(viewports.desktop);
+    await page.context().addCookies([{ name: "NEXT_LOCALE", value: lang, url: stack().shopUrl }]);
+    await signInAsAdmin(page, ADMIN.email, ADMIN.password, lang);
+    await page.goto(`/admin/orders/${id}`);
+    await expect(page.getByTestId("refund-form")).toBeVisible();
+    await page.getByTestId("refund-form").scrollIntoViewIfNeeded();
+    await shot("admin-order-refund");
+    const form = page.getByTestId("refund-form");
+    await form.getByLabel(shop("admin.afterSale.refund.amount", lang)).fill("10.00");
+    await form.getByLabel(shop("admin.afterSale.refund.reference", lang)).fill("RF-20988-1");
+    await form.getByRole("button", { name: shop("admin.afterSale.refund.submit", lang), exact: true }).click();
+    await expect(page.getByTestId("refund-row")).toHaveCount(1);
+    await page.getByRole("radio", { name: shop("admin.afterSale.reasons.out_of_stock", lang) }).check();
+    await page.getByRole("button", { name: shop("admin.afterSale.cancel.submit", lang) }).click();
+    await expect(page.getByTestId("refund-row")).toHaveCount(2);
+    await shot("admin-order-refunds-timeline");
+  });
+}

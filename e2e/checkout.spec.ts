@@ -12,7 +12,11 @@ import {
   test,
 } from "./support";
 
-/** The main checkout, run in English and in Arabic (see the projects in playwright.config.ts). */
+/**
+ * The main checkout, in English; the tests tagged `@arabic` run in Arabic too (the `ar` project in
+ * playwright.config.ts): the paid and the cancelled order, the checkout's messages and the language switch, in the
+ * words and the direction of each language. The other paths run the same code in either language.
+ */
 
 test.beforeEach(async ({ request }) => {
   await emulator.reset(request);
@@ -23,7 +27,7 @@ const paidHeading = () => shop("order.status.paid.title");
 
 test(
   "(a) cart → checkout without a gateway → choose on the payment page → Pay → paid order, empty cart",
-  { tag: "@pooler" },
+  { tag: "@arabic" },
   async ({ page, request }) => {
     const lang = currentLang();
     await addToCart(page, "olive-oil", 2);
@@ -65,25 +69,29 @@ test(
   },
 );
 
-test("(b) Cancel on the payment page → cancelled order, cart still there", async ({ page, request }) => {
-  await addToCart(page, "ceramic-bowl", 3);
-  await page.goto("/checkout");
-  await fillCheckout(page, { gateway: shop("gateways.edfali") });
-  await submitCheckout(page);
+test(
+  "(b) Cancel on the payment page → cancelled order, cart still there",
+  { tag: "@arabic" },
+  async ({ page, request }) => {
+    await addToCart(page, "ceramic-bowl", 3);
+    await page.goto("/checkout");
+    await fillCheckout(page, { gateway: shop("gateways.edfali") });
+    await submitCheckout(page);
 
-  await expect(page).toHaveURL(onPaymentPage());
-  // A gateway was sent, so the selection page is skipped (docs/payment-service.md, "Creating a payment").
-  await expect(page.getByRole("radio", { name: "Sadad" })).toHaveCount(0);
-  await page.getByRole("button", { name: paymentPage().continue }).click();
-  await page.getByRole("button", { name: paymentPage().cancel, exact: true }).click();
+    await expect(page).toHaveURL(onPaymentPage());
+    // A gateway was sent, so the selection page is skipped (docs/payment-service.md, "Creating a payment").
+    await expect(page.getByRole("radio", { name: "Sadad" })).toHaveCount(0);
+    await page.getByRole("button", { name: paymentPage().continue }).click();
+    await page.getByRole("button", { name: paymentPage().cancel, exact: true }).click();
 
-  await expect(page).toHaveURL(/\/orders\/ord_[0-9a-z]+\?outcome=cancelled$/);
-  await expect(page.getByRole("heading", { name: shop("order.status.cancelled.title") })).toBeVisible();
-  expect(await cartCount(page)).toBe(3);
-  await page.getByRole("link", { name: shop("order.backToCart") }).click();
-  await expect(page.getByTestId("cart-line")).toHaveCount(1);
-  expect((await emulator.payments(request))[0]).toMatchObject({ status: "cancelled" });
-});
+    await expect(page).toHaveURL(/\/orders\/ord_[0-9a-z]+\?outcome=cancelled$/);
+    await expect(page.getByRole("heading", { name: shop("order.status.cancelled.title") })).toBeVisible();
+    expect(await cartCount(page)).toBe(3);
+    await page.getByRole("link", { name: shop("order.backToCart") }).click();
+    await expect(page.getByTestId("cart-line")).toHaveCount(1);
+    expect((await emulator.payments(request))[0]).toMatchObject({ status: "cancelled" });
+  },
+);
 
 test("(b2) Decline on the gateway page → the order says cancelled or declined, nothing charged", async ({
   page,
@@ -150,25 +158,29 @@ test.describe("(d) with JavaScript disabled", () => {
   });
 });
 
-test("invalid details stay on the checkout with specific messages and the input kept", async ({ page, request }) => {
-  await addToCart(page, "saffron");
-  await page.goto("/checkout");
-  await fillCheckout(page, { full_name: "Omar", email: "omar-at-example", phone: "12345" });
-  await submitCheckout(page);
+test(
+  "invalid details stay on the checkout with specific messages and the input kept",
+  { tag: "@arabic" },
+  async ({ page, request }) => {
+    await addToCart(page, "saffron");
+    await page.goto("/checkout");
+    await fillCheckout(page, { full_name: "Omar", email: "omar-at-example", phone: "12345" });
+    await submitCheckout(page);
 
-  const summary = page.getByTestId("checkout-error");
-  await expect(summary).toContainText(shop("checkout.fixFields"));
-  await expect(summary.getByRole("link", { name: shop("problems.emailInvalid") })).toBeVisible();
-  await expect(summary.getByRole("link", { name: shop("problems.phoneInvalid") })).toBeVisible();
-  await expect(summary).toBeFocused();
-  await expect(page.getByLabel(shop("checkout.fullName"))).toHaveValue("Omar");
-  await expect(page.getByLabel(shop("checkout.email"))).toHaveValue("omar-at-example");
-  await expect(page.getByLabel(shop("checkout.email"))).toHaveAttribute("aria-invalid", "true");
-  expect(await emulator.payments(request)).toHaveLength(0);
-  expect(await cartCount(page)).toBe(1);
-});
+    const summary = page.getByTestId("checkout-error");
+    await expect(summary).toContainText(shop("checkout.fixFields"));
+    await expect(summary.getByRole("link", { name: shop("problems.emailInvalid") })).toBeVisible();
+    await expect(summary.getByRole("link", { name: shop("problems.phoneInvalid") })).toBeVisible();
+    await expect(summary).toBeFocused();
+    await expect(page.getByLabel(shop("checkout.fullName"))).toHaveValue("Omar");
+    await expect(page.getByLabel(shop("checkout.email"))).toHaveValue("omar-at-example");
+    await expect(page.getByLabel(shop("checkout.email"))).toHaveAttribute("aria-invalid", "true");
+    expect(await emulator.payments(request)).toHaveLength(0);
+    expect(await cartCount(page)).toBe(1);
+  },
+);
 
-test("the language switch remembers the choice", async ({ page }) => {
+test("the language switch remembers the choice", { tag: "@arabic" }, async ({ page }) => {
   const other = currentLang() === "ar" ? "en" : "ar";
   await page.goto("/");
   await page.getByRole("button", { name: shop("layout.switchLanguageLabel") }).click();

@@ -17,8 +17,8 @@ import { databasePort, databaseServerUrl, FLAVORS, poolerPort, PORTS_PER_RUN, st
  * The browser tests' servers (e2e/stacks.ts), started before the run by scripts/servers.ts as `npm run dev` and the
  * bench start theirs: a throwaway embedded PostgreSQL and PgBouncer in front of it; a template database migrated as a
  * deploy migrates (`npm run db:migrate`); then, for every worker slot and flavor, a database copied from that
- * template, the emulator (sending its signed webhooks to that stack's shop, as the live service does), a mail catcher
- * and `next start` of the production build.
+ * template and `next start` of the production build. Each stack's emulator (sending its signed webhooks to that
+ * stack's shop, as the live service does) and mail catcher need no database: they start while it is made.
  * @returns Playwright's teardown: stops them all and removes the throwaway database's files.
  */
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
@@ -30,24 +30,27 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   try {
     // Passed on to the workers, which Playwright starts after this.
     process.env.E2E_PORT_BASE = String(await freePortBlock());
-    const database = await startEmbeddedDatabase({ port: databasePort() });
-    stops.push(() => database.stop());
-    const pooler = await startPgBouncer({ port: poolerPort(), upstreamPort: databasePort() });
-    stops.push(() => pooler.stop());
-    const template = await createDatabase(databaseServerUrl(), "e2e_template");
-    await migrate(template);
-    // The tests' products (testing/catalogue.ts), once, in the template every stack's database is copied from.
-    await seedTestProducts(template);
-
     const stacks = FLAVORS.flatMap((flavor) =>
       Array.from({ length: config.workers }, (_, slot) => stackFor(flavor, slot)),
     );
-    await Promise.all(
-      stacks.map(async (stack) => {
-        const mail = await startStack(stack);
-        stops.push(() => mail.stop());
-      }),
-    );
+    // Side by side: the stacks' services, and the database (one process, a step at a time, leaves a core free).
+    const services = Promise.allSettled(stacks.map((stack) => startServices(stack)));
+    try {
+      const database = await startEmbeddedDatabase({ port: databasePort() });
+      stops.push(() => database.stop());
+      const pooler = await startPgBouncer({ port: poolerPort(), upstreamPort: databasePort() });
+      stops.push(() => pooler.stop());
+      const template = await createDatabase(databaseServerUrl(), "e2e_template");
+      await migrate(template);
+      // The tests' products (testing/catalogue.ts), once, in the template every stack's database is copied from.
+      await seedTestProducts(template);
+    } finally {
+      // Every service that started is stopped by the teardown, even when another or the database did not start.
+      for (const started of await services) if (started.status === "fulfilled") stops.push(() => started.value.stop());
+    }
+    const failed = (await services).find((started) => started.status === "rejected");
+    if (failed) throw failed.reason;
+    await Promise.all(stacks.map((stack) => startShopOf(stack)));
   } catch (error) {
     await teardown();
     throw error;
@@ -74,9 +77,8 @@ async function freePortBlock(): Promise<number> {
   );
 }
 
-/** One stack: its database (a copy of the migrated template), emulator, mail catcher and shop. */
-async function startStack(stack: Stack) {
-  await createDatabase(databaseServerUrl(), stack.database, "e2e_template");
+/** A stack's emulator and mail catcher. @returns the mail catcher, for the teardown to stop. */
+async function startServices(stack: Stack) {
   await startEmulator({
     port: stack.emulatorPort,
     env: {
@@ -84,7 +86,12 @@ async function startStack(stack: Stack) {
       EMULATOR_WEBHOOK_SECRET: stack.env.PAYMENT_WEBHOOK_SECRET!,
     },
   });
-  const mail = await startMailCatcher({ smtpPort: stack.smtpPort, webPort: Number(new URL(stack.mailInboxUrl).port) });
+  return startMailCatcher({ smtpPort: stack.smtpPort, webPort: Number(new URL(stack.mailInboxUrl).port) });
+}
+
+/** A stack's database (a copy of the migrated template) and its shop. */
+async function startShopOf(stack: Stack) {
+  await createDatabase(databaseServerUrl(), stack.database, "e2e_template");
   // The tests' request contexts keep a connection to the shop open between calls, and do not resend a post on a
   // connection the server closed as they sent it (ECONNRESET, seen when two calls were Node's default 5 s apart): the
   // shop holds idle connections longer than a test runs, as one behind a load balancer is set to.
@@ -94,5 +101,4 @@ async function startStack(stack: Stack) {
     output: { file: stack.shopLog },
     keepAliveTimeoutMs: 65_000,
   });
-  return mail;
 }

@@ -274,22 +274,36 @@ const AXE_OPTIONS = {
  * axe on the page as it is now (WCAG 2.1 A and AA): its serious and critical violations, each as
  * `rule (impact): selectors`; empty when there is none.
  *
+ * `phoneAfterDesktop`: the same page, just checked at a desktop's width, now at a phone's. Colour contrast, two thirds
+ * of axe's time, is then checked only on what a phone shows and a desktop hides (Tailwind's `sm:hidden`, the back
+ * office's PHONE_ONLY in components/admin/table.tsx): no colour or background class of the app changes at a
+ * breakpoint, so every other text has the colours it had at the desktop's width. The other rules run on the whole page
+ * again, as the layout (a table that scrolls sideways, what is hidden) does change with the width.
+ *
  * axe-core runs in the page itself, put there once per document: a page checked at a second width (a11y.spec.ts) uses
  * it again. Parsing axe's half a megabyte anew for every analysis, as `@axe-core/playwright` does, was 60 % of each
  * analysis's time. axe does not look into frames of another origin; the shop and the payment pages have none, and a
  * page that gets one fails here, not silently unchecked.
  */
-export async function seriousViolations(page: Page): Promise<string[]> {
+export async function seriousViolations(page: Page, { phoneAfterDesktop = false } = {}): Promise<string[]> {
   expect(
     page.frames().map((frame) => frame.url()),
     "frames axe would not look into",
   ).toEqual([page.url()]);
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(
-    (options) => (window as unknown as { axe: typeof axe }).axe.run(document, options),
-    AXE_OPTIONS,
+  const violations = await page.evaluate(
+    async ({ options, phoneAfterDesktop }) => {
+      const { axe } = window as unknown as { axe: typeof import("axe-core") };
+      if (!phoneAfterDesktop) return (await axe.run(document, options)).violations;
+      const rest = await axe.run(document, { ...options, rules: { "color-contrast": { enabled: false } } });
+      const phoneOnly = document.querySelectorAll(".sm\\:hidden");
+      if (phoneOnly.length === 0) return rest.violations;
+      const contrast = await axe.run(phoneOnly, { ...options, runOnly: { type: "rule", values: ["color-contrast"] } });
+      return [...rest.violations, ...contrast.violations];
+    },
+    { options: AXE_OPTIONS, phoneAfterDesktop },
   );
-  return results.violations
+  return violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((node) => node.target.join(" ")).join(", ")}`);
 }

@@ -43,7 +43,7 @@ import { toWireAmount } from "../money";
 import { hasUnresolvedFlag, unresolvedFlags } from "../orders/flags";
 import { effectiveStatus, effectiveStatusIs } from "../payment-page";
 import { RESOLVED_BY_MARK } from "../orders/settle";
-import type { Order } from "../orders/store";
+import { pendingRefundMinor as pendingRefundOfRow, type Order } from "../orders/store";
 import { refundsOf, type RefundView } from "../refunds/refunds";
 import { pendingRefundMinor } from "../refunds/rules";
 
@@ -188,7 +188,8 @@ function conditions({ status, q, paid, created, gateway, flag, pay, cash, promo 
 }
 
 export interface OrderListPage {
-  orders: OrderRow[];
+  /** The page's orders, each with its refunds still to make summed (minor units). */
+  orders: (OrderRow & { pendingRefundMinor: number })[];
   /** Cursors of the neighbouring pages, when there are any. */
   newer?: string;
   older?: string;
@@ -212,8 +213,9 @@ export async function listOrders(db: Db, query: OrderListQuery): Promise<OrderLi
       : sql`(${orders.createdAt}, ${orders.id}) > (${edge.at}, ${edge.id})`);
   const order = newerFirst ? [desc(orders.createdAt), desc(orders.id)] : [asc(orders.createdAt), asc(orders.id)];
   const [rows, [totals]] = await Promise.all([
+    // With the refunds still to make, for the list's badge ("refund to make").
     db
-      .select()
+      .select({ ...getTableColumns(orders), pendingRefundMinor: pendingRefundOfRow })
       .from(orders)
       .where(and(where, keyset))
       .orderBy(...order)

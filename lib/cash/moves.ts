@@ -1,16 +1,8 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { restock, sellStock, soldBelowZero } from "../catalog/stock";
-import { cancelOrder } from "../refunds/cancel";
 import type { Db, Tx } from "../db/client";
-import {
-  orders,
-  type CashCancelReason,
-  type DeliveryFailure,
-  type FulfilmentStep,
-  type OrderRow,
-  type OrderStatus,
-} from "../db/schema";
+import { orders, type DeliveryFailure, type FulfilmentStep, type OrderRow, type OrderStatus } from "../db/schema";
 import { changeOrder, type OrderChange, type OrderEvent } from "../orders/events";
 import { raiseFlags } from "../orders/flags";
 
@@ -20,19 +12,19 @@ import { raiseFlags } from "../orders/flags";
  * | move              | from                                                   | to                                | stock             |
  * |-------------------|--------------------------------------------------------|-----------------------------------|-------------------|
  * | `confirm`         | placed, before `confirm_by`                            | confirmed                         | sold              |
- * | `cancel`          | placed or confirmed, not shipped (none, packed, ready) | cancelled (lib/refunds/cancel.ts) | back if confirmed |
  * | `delivery_failed` | confirmed, out for delivery                            | parcel: delivery_failed           | —                 |
  * | `out_again`       | confirmed, delivery failed                             | parcel: out_for_delivery          | —                 |
  * | `returned`        | confirmed, out for delivery or delivery failed         | cancelled, parcel: returned       | back              |
  * | `collect`         | confirmed, delivered or picked up                      | paid (the amount, who; `paid_at`) | —                 |
  *
+ * Cancelling a cash order (placed, or confirmed and still in the shop) is every order's one cancel: lib/refunds/cancel.ts.
  * packed → out for delivery → delivered (or packed → ready → picked up) are lib/orders/fulfilment.ts's steps, which
  * take a confirmed cash order as they take a paid one. Each move runs in one transaction that locks the order's row,
  * checks the move applies to the order as it is now, writes the stock, and writes the change with its event
  * (lib/orders/events.ts): two tabs or two server instances make one move, and the stock moves once with it. A
  * `placed` order's units are held, not sold (lib/catalog/stock.ts): cancelled or expired, its hold simply ends.
  */
-export const CASH_MOVES = ["confirm", "cancel", "delivery_failed", "out_again", "returned", "collect"] as const;
+export const CASH_MOVES = ["confirm", "delivery_failed", "out_again", "returned", "collect"] as const;
 export type CashMove = (typeof CASH_MOVES)[number];
 
 /** What a move reads of the order to decide. */
@@ -47,19 +39,11 @@ export type CashMoveResult =
   | { result: "done" | "already" | "too_late" | "not_found" }
   | { result: "not_allowed"; status: OrderStatus; fulfilment: FulfilmentStep | null };
 
-/** Not yet handed to a courier: a cash order may be cancelled at these parcel steps (a pickup nobody came for too). */
-const NOT_SHIPPED: readonly (FulfilmentStep | null)[] = [null, "packed", "ready_for_pickup"];
-
 /** Where each move may start, and when the order has made it already. */
 const RULES: Record<CashMove, { from(order: CashState): boolean; made(order: CashState): boolean }> = {
   confirm: {
     from: (order) => order.status === "placed",
     made: (order) => order.status === "confirmed" || order.status === "paid",
-  },
-  cancel: {
-    from: (order) =>
-      (order.status === "placed" || order.status === "confirmed") && NOT_SHIPPED.includes(order.fulfilment),
-    made: (order) => order.status === "cancelled",
   },
   delivery_failed: {
     from: (order) => order.status === "confirmed" && order.fulfilment === "out_for_delivery",
@@ -158,30 +142,6 @@ export function confirmCashOrder(db: Db, id: string, { by, note, now = new Date(
       },
     };
   });
-}
-
-/**
- * The cash panel's cancel, until the order page's one "Cancel order" takes its place: cancels with lib/refunds/'s
- * {@link cancelOrder} (the one cancel of every order), the old reasons read as the new ones, and the customer
- * e-mailed.
- * @throws the database's error when it cannot write.
- */
-export async function cancelCashOrder(
-  db: Db,
-  id: string,
-  { by, note, reason, now = new Date() }: ByWhom & { reason: CashCancelReason },
-): Promise<CashMoveResult> {
-  const outcome = await cancelOrder(db, id, {
-    by,
-    note,
-    reason: reason === "suspected_fake" ? "suspected_fraud" : reason,
-    notify: true,
-    now,
-  });
-  if (outcome.result === "done") return { result: "done" };
-  // A cash order that came back is cancelled too: as cancelled as the one cancel makes it.
-  if (outcome.result === "not_allowed" && outcome.status === "cancelled") return { result: "already" };
-  return outcome;
 }
 
 /**

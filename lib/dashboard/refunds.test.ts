@@ -110,6 +110,14 @@ describe("the books after the sale", () => {
     const idsOf = async (status: "refund_due" | "refunded" | "partly_refunded" | "cancelled") =>
       (await listOrders(t.db, { status })).orders.map((order) => order.id).sort();
     expect(await idsOf("refund_due")).toEqual([ids.cancelled, ids.due]);
+    // Each row says what is still to refund, for its badge: the cancel's 4,000 and the 1,000 opened.
+    const due = (await listOrders(t.db, { status: "refund_due" })).orders;
+    expect(new Map(due.map((order) => [order.id, order.pendingRefundMinor]))).toEqual(
+      new Map([
+        [ids.cancelled, 4_000],
+        [ids.due, 1_000],
+      ]),
+    );
     expect(await idsOf("refunded")).toEqual([ids.oldSale, ids.lastWeek].sort());
     expect(await idsOf("partly_refunded")).toEqual([ids.partly, ids.cash].sort());
     expect(await idsOf("cancelled")).toEqual([ids.cancelled]);

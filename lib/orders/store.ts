@@ -12,8 +12,11 @@ import { effectiveStatus } from "../payment-page";
  */
 export type Order = OrderRow & { lines: OrderLineRow[]; pendingRefundMinor: number };
 
-/** The refunds of the order still to make, summed, in SQL (tables named: a column in a field's subquery has none). */
-const pendingRefundMinor = sql<number>`coalesce((select sum(refunds.amount_minor) from refunds where refunds.order_id = orders.id and refunds.status = 'pending'), 0)::int`;
+/**
+ * The refunds of the order still to make, summed (minor units), as a field of a select from `orders` (tables named: a
+ * column in a field's subquery has none).
+ */
+export const pendingRefundMinor = sql<number>`coalesce((select sum(refunds.amount_minor) from refunds where refunds.order_id = orders.id and refunds.status = 'pending'), 0)::int`;
 
 /** The refunds of order `id` still to make, summed (minor units). */
 async function pendingRefundOf(db: Db, id: string): Promise<number> {

@@ -31,8 +31,8 @@ export async function CashPanel({
 }) {
   if (order.paymentMethod !== "cash") return null;
   const [locale, t, label] = await Promise.all([getLocale(), getTranslations("admin.order.cash"), orderLabels()]);
-  // Cancelling is every order's one move, offered by the order page's "Cancel the order" (after-sale.tsx).
-  const moves = cashMovesNow(order, now).filter((move) => move !== "cancel");
+  // Cancelling is not a cash move: it is every order's, offered by the order page's "Cancel the order" (after-sale.tsx).
+  const moves = cashMovesNow(order, now);
   const late = order.status === "placed" && order.confirmBy !== null && order.confirmBy <= now;
   const standing =
     order.status === "placed"

@@ -2,8 +2,8 @@
 // S s)` for the whole run, and exit code 1 when anything failed (testing/summary.mjs).
 //
 // 1. Side by side, as they only read the tree: the production build and, while it compiles, the project's typecheck
-//    (tsc, of the whole project as tsconfig.json has it); the emulator's typecheck; ESLint, Prettier, knip, the link
-//    check and the import rules (dependency-cruiser). Each counts as one test.
+//    (tsc, of the whole project as tsconfig.json has it, the emulator included); ESLint, Prettier, knip, the link check
+//    and the import rules (dependency-cruiser). Each counts as one test.
 // 2. The database tests and those that start programs (Vitest), counted per test: the database suites on a throwaway
 //    embedded PostgreSQL, then again on the PostgreSQL of TEST_DATABASE_URL when it is set (CI: Debian's), so two
 //    major versions are covered. Vitest's unit project runs in stage 1, beside the checks, as it does in `--check`.
@@ -107,7 +107,6 @@ const [built] = await Promise.all([
         .then(() => check("typecheck", "npx", ["tsc", "--noEmit"]))
         .then(() => false)
     : build(),
-  check("emulator typecheck", "npx", ["tsc", "--noEmit", "-p", "emulator"]),
   // ESLint and Prettier keep what they checked in node_modules/.cache/, by content: a second run reads only what changed.
   check("lint (ESLint)", "npx", [
     "eslint",

@@ -230,7 +230,9 @@ export async function planCatalogImport(db: DbOrTx, text: string, { lock = false
     .from(products)
     .where(inArray(products.slug, known.length ? known : [""]))
     .orderBy(asc(products.id));
-  const existing = new Map((await (lock ? query.for("update") : query)).map((product) => [product.slug, product]));
+  // Each branch awaited on its own: a conditional of the two query builders makes TypeScript compare their whole types.
+  const found = lock ? await query.for("update") : await query;
+  const existing = new Map(found.map((product) => [product.slug, product]));
 
   file.rows.forEach(({ row, cells }, index) => {
     const slug = parsedSlugs[index]!;

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, desc, eq, notInArray, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import type { Db, DbOrTx } from "../db/client";
 import { orderLines, orders, refunds, type OrderLineRow, type OrderRow, type OrderStatus } from "../db/schema";
 import { ORDER_ID } from "../ids";
 import { effectiveStatus } from "../payment-page";
@@ -19,7 +19,7 @@ export type Order = OrderRow & { lines: OrderLineRow[]; pendingRefundMinor: numb
 export const pendingRefundMinor = sql<number>`coalesce((select sum(refunds.amount_minor) from refunds where refunds.order_id = orders.id and refunds.status = 'pending'), 0)::int`;
 
 /** The refunds of order `id` still to make, summed (minor units). */
-async function pendingRefundOf(db: Db, id: string): Promise<number> {
+export async function pendingRefundOf(db: DbOrTx, id: string): Promise<number> {
   const [row] = await db
     .select({ minor: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)::int` })
     .from(refunds)

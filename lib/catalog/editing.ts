@@ -2,7 +2,7 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import type { Messages } from "next-intl";
 import { z } from "zod";
-import type { Db, DbOrTx, Tx } from "../db/client";
+import type { Db, DbOrTx } from "../db/client";
 import {
   catalogEvents,
   MAX_PRICE_MINOR,
@@ -14,6 +14,7 @@ import {
 import { parseTypedAmount, toWireAmount, westernDigits, type AmountProblem } from "../money";
 import { MAX_QUANTITY } from "../cart-limits";
 import { heldStock } from "./stock";
+import { lockRow, updateChanged } from "../db/edits";
 import { typedText } from "../typed-text";
 
 /**
@@ -152,16 +153,6 @@ export function typedFields(product: ProductRow): Record<ProductField, string> {
 /** The product's columns for an {@link ProductInput}. */
 const columns = ({ price, ...rest }: ProductInput) => ({ ...rest, priceMinor: price });
 
-/** The fields that differ between a stored product and an edit: `{ field: [before, after] }`. */
-function changes(before: ProductRow, after: ReturnType<typeof columns>): Record<string, [unknown, unknown]> {
-  const changed: Record<string, [unknown, unknown]> = {};
-  for (const [field, value] of Object.entries(after)) {
-    const old = before[field as keyof ProductRow];
-    if (old !== value) changed[field] = [old, value];
-  }
-  return changed;
-}
-
 /** Writes one audit row of the catalogue, in the caller's transaction. */
 export async function recordCatalogEvent(
   db: DbOrTx,
@@ -213,19 +204,13 @@ export async function updateProduct(
 ): Promise<{ ok: true; changed: string[] } | { ok: false; problem: "slugTaken" | "not_found" | "archived" }> {
   try {
     return await db.transaction(async (tx) => {
-      const before = await lockProduct(tx, id);
+      const before = await lockRow(tx, products, id);
       if (!before) return { ok: false as const, problem: "not_found" as const };
       if (before.archivedAt) return { ok: false as const, problem: "archived" as const };
-      const after = columns({ ...input, stock: before.stock });
-      const changed = changes(before, after);
+      const changed = await updateChanged(tx, products, before, columns({ ...input, stock: before.stock }));
       const fields = Object.keys(changed);
-      if (fields.length === 0) return { ok: true as const, changed: [] };
-      await tx
-        .update(products)
-        .set({ ...after, updatedAt: new Date() })
-        .where(eq(products.id, id));
       const type = fields.length === 1 && fields[0] === "visible" ? (input.visible ? "shown" : "hidden") : "edited";
-      await recordCatalogEvent(tx, id, type, by, { changes: changed });
+      if (fields.length > 0) await recordCatalogEvent(tx, id, type, by, { changes: changed });
       return { ok: true as const, changed: fields };
     });
   } catch (error) {
@@ -247,7 +232,7 @@ export async function setProductVisible(
   by: string,
 ): Promise<boolean | "not_found" | "archived"> {
   return db.transaction(async (tx) => {
-    const before = await lockProduct(tx, id);
+    const before = await lockRow(tx, products, id);
     if (!before) return "not_found" as const;
     if (before.archivedAt) return "archived" as const;
     if (before.visible === visible) return false;
@@ -285,7 +270,7 @@ export async function adjustStock(
 > {
   return db.transaction(async (tx) => {
     // Locked first, as the checkout's claim locks it before counting holds: no new hold commits until this one does.
-    const before = await lockProduct(tx, id);
+    const before = await lockRow(tx, products, id);
     if (!before) return { ok: false as const, problem: "not_found" as const };
     if ("add" in change && before.stock === null) return { ok: false as const, problem: "not_counted" as const };
     const next = "add" in change ? before.stock! + change.add : change.set;
@@ -307,10 +292,4 @@ export async function adjustStock(
     await recordCatalogEvent(tx, id, "stock_adjusted", by, { before: before.stock, after, reason });
     return { ok: true as const, before: before.stock, after };
   });
-}
-
-/** A product's row, locked for the rest of the transaction. */
-async function lockProduct(tx: Tx, id: number): Promise<ProductRow | undefined> {
-  const [row] = await tx.select().from(products).where(eq(products.id, id)).for("update");
-  return row;
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import type { Messages } from "next-intl";
 import { z } from "zod";
-import type { Db, DbOrTx, Tx } from "../db/client";
+import type { Db, DbOrTx } from "../db/client";
 import {
   deliveryEvents,
   deliveryZones,
@@ -10,8 +10,8 @@ import {
   storePickup,
   type DeliveryEventType,
   type DeliveryZoneRow,
-  type StorePickupRow,
 } from "../db/schema";
+import { lockRow, lockSettings, updateChanged } from "../db/edits";
 import { parseTypedAmount, westernDigits, type AmountProblem } from "../money";
 import { typedText } from "../typed-text";
 
@@ -155,19 +155,6 @@ const zoneColumns = (input: ZoneInput) => ({
   sortOrder: input.sortOrder,
 });
 
-/**
- * The fields that differ between a stored row and its new columns: `{ field: [before, after] }`, what an audit row of
- * `delivery_events` keeps (lib/cash/editing.ts too).
- */
-export function changes<T extends object>(before: T, after: Partial<T>): Record<string, [unknown, unknown]> {
-  const changed: Record<string, [unknown, unknown]> = {};
-  for (const [field, value] of Object.entries(after)) {
-    const old = before[field as keyof T];
-    if (old !== value) changed[field] = [old, value];
-  }
-  return changed;
-}
-
 /** Writes one audit row of delivery (or of cash on delivery: lib/cash/), in the caller's transaction. */
 export async function recordDeliveryEvent(
   db: DbOrTx,
@@ -248,17 +235,11 @@ export async function editZone(
 ): Promise<{ ok: true; changed: string[] } | { ok: false; problem: NameTaken | "not_found" }> {
   try {
     return await db.transaction(async (tx) => {
-      const [before] = await tx.select().from(deliveryZones).where(eq(deliveryZones.id, id)).for("update");
+      const before = await lockRow(tx, deliveryZones, id);
       if (!before) return { ok: false as const, problem: "not_found" as const };
-      const after = zoneColumns(input);
-      const changed = changes(before, after);
+      const changed = await updateChanged(tx, deliveryZones, before, zoneColumns(input));
       const fields = Object.keys(changed);
-      if (fields.length === 0) return { ok: true as const, changed: [] };
-      await tx
-        .update(deliveryZones)
-        .set({ ...after, updatedAt: new Date() })
-        .where(eq(deliveryZones.id, id));
-      await recordDeliveryEvent(tx, id, "zone_edited", by, { changes: changed });
+      if (fields.length > 0) await recordDeliveryEvent(tx, id, "zone_edited", by, { changes: changed });
       return { ok: true as const, changed: fields };
     });
   } catch (error) {
@@ -276,22 +257,9 @@ export async function editZone(
  */
 export async function editPickup(db: Db, input: PickupInput, by: string): Promise<{ changed: string[] }> {
   return db.transaction(async (tx) => {
-    const before = await lockPickup(tx);
-    const changed = changes(before, input);
+    const changed = await updateChanged(tx, storePickup, await lockSettings(tx, storePickup), input);
     const fields = Object.keys(changed);
-    if (fields.length === 0) return { changed: [] };
-    await tx
-      .update(storePickup)
-      .set({ ...input, updatedAt: new Date() })
-      .where(eq(storePickup.id, 1));
-    await recordDeliveryEvent(tx, null, "pickup_edited", by, { changes: changed });
+    if (fields.length > 0) await recordDeliveryEvent(tx, null, "pickup_edited", by, { changes: changed });
     return { changed: fields };
   });
-}
-
-/** Pickup's one row, locked for the rest of the transaction (made, off, if a database lost it). */
-async function lockPickup(tx: Tx): Promise<StorePickupRow> {
-  await tx.insert(storePickup).values({ id: 1 }).onConflictDoNothing();
-  const [row] = await tx.select().from(storePickup).where(eq(storePickup.id, 1)).for("update");
-  return row!;
 }

@@ -4,6 +4,7 @@ import type { Messages } from "next-intl";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../db/client";
 import { MAX_PRICE_MINOR, PROMO_CODE_KINDS, promoCodeEvents, promoCodes, type PromoCodeRow } from "../db/schema";
+import { lockRow, updateChanged, type Changes } from "../db/edits";
 import { typedAmount, type AmountProblems } from "../delivery/editing";
 import { parseTypedAmount, westernDigits } from "../money";
 import { tripoliMidnight, tripoliTime } from "../time";
@@ -184,23 +185,14 @@ const codeColumns = (input: PromoCodeInput) => ({
   enabled: input.enabled,
 });
 
-type CodeColumns = ReturnType<typeof codeColumns>;
-
-/** A column's value as the audit keeps it (JSON): times as ISO 8601 instants. */
-const audited = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
-
-/** The columns that differ between a stored code and its new columns: `{ before, after }`, each with those columns. */
-function codeChanges(before: PromoCodeRow, after: CodeColumns) {
-  const changed = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };
-  for (const [column, value] of Object.entries(after)) {
-    const old = audited(before[column as keyof CodeColumns]);
-    if (old !== audited(value)) {
-      changed.before[column] = old;
-      changed.after[column] = audited(value);
-    }
-  }
-  return changed;
-}
+/**
+ * An audit row's account of an edit, as a code's page lists it: `{ before, after }`, each with the changed columns
+ * (lib/db/edits.ts).
+ */
+const beforeAndAfter = (changed: Changes) => ({
+  before: Object.fromEntries(Object.entries(changed).map(([column, [before]]) => [column, before])),
+  after: Object.fromEntries(Object.entries(changed).map(([column, [, after]]) => [column, after])),
+});
 
 /** Whether a write was refused because another code is already written so (any case: codes are stored upper case). */
 function codeTaken(error: unknown): boolean {
@@ -248,9 +240,9 @@ export async function createPromoCode(
 ): Promise<{ ok: true; id: number } | { ok: false; problem: "code_taken" }> {
   try {
     return await db.transaction(async (tx) => {
-      const columns = codeColumns(input);
-      const [created] = await tx.insert(promoCodes).values(columns).returning({ id: promoCodes.id });
-      const after = Object.fromEntries(Object.entries(columns).map(([column, value]) => [column, audited(value)]));
+      const after = codeColumns(input);
+      const [created] = await tx.insert(promoCodes).values(after).returning({ id: promoCodes.id });
+      // Its times are kept as ISO 8601 instants, as JSON writes a Date.
       await tx
         .insert(promoCodeEvents)
         .values({ codeId: created!.id, type: "code_created", by, data: { before: null, after } });
@@ -278,17 +270,12 @@ export async function editPromoCode(
   try {
     return await db.transaction(async (tx) => {
       // The checkout's claim locks this row while it holds a use: an edit waits for the claim, and the claim for it.
-      const [before] = await tx.select().from(promoCodes).where(eq(promoCodes.id, id)).for("update");
+      const before = await lockRow(tx, promoCodes, id);
       if (!before) return { ok: false as const, problem: "not_found" as const };
-      const after = codeColumns(input);
-      const changed = codeChanges(before, after);
-      const columns = Object.keys(changed.after);
-      if (columns.length === 0) return { ok: true as const, changed: [] };
-      await tx
-        .update(promoCodes)
-        .set({ ...after, updatedAt: new Date() })
-        .where(eq(promoCodes.id, id));
-      await tx.insert(promoCodeEvents).values({ codeId: id, type: "code_edited", by, data: changed });
+      const changed = await updateChanged(tx, promoCodes, before, codeColumns(input));
+      const columns = Object.keys(changed);
+      if (columns.length > 0)
+        await tx.insert(promoCodeEvents).values({ codeId: id, type: "code_edited", by, data: beforeAndAfter(changed) });
       return { ok: true as const, changed: columns };
     });
   } catch (error) {

@@ -11,7 +11,7 @@ import {
   type DeliveryEventType,
 } from "../db/schema";
 import { recordDeliveryEvent, typedAmount, type AmountProblems } from "../delivery/editing";
-import { lockSettings, updateChanged } from "../db/edits";
+import { editSettings } from "../db/edits";
 import { westernDigits } from "../money";
 
 /**
@@ -101,10 +101,10 @@ const cashColumns = (input: CashSettingsInput) => ({
  */
 export async function editCashSettings(db: Db, input: CashSettingsInput, by: string): Promise<{ changed: string[] }> {
   return db.transaction(async (tx) => {
-    const changed = await updateChanged(tx, cashOnDelivery, await lockSettings(tx, cashOnDelivery), cashColumns(input));
-    const fields = Object.keys(changed);
-    if (fields.length > 0) await recordDeliveryEvent(tx, null, "cash_edited", by, { changes: changed });
-    return { changed: fields };
+    const changed = await editSettings(tx, cashOnDelivery, cashColumns(input), (changes) =>
+      recordDeliveryEvent(tx, null, "cash_edited", by, { changes }),
+    );
+    return { changed };
   });
 }
 

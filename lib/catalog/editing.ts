@@ -14,7 +14,7 @@ import {
 import { parseTypedAmount, toWireAmount, westernDigits, type AmountProblem } from "../money";
 import { MAX_QUANTITY } from "../cart-limits";
 import { heldStock } from "./stock";
-import { lockRow, updateChanged } from "../db/edits";
+import { lockRow, unlessTaken, updateChanged } from "../db/edits";
 import { typedText } from "../typed-text";
 
 /**
@@ -164,9 +164,8 @@ export async function recordCatalogEvent(
   await db.insert(catalogEvents).values({ productId, type, by, data });
 }
 
-/** A product's slug is another product's (the database's unique constraint said so). */
-const slugTaken = (error: unknown) =>
-  (error as { cause?: { code?: string; constraint?: string } })?.cause?.code === "23505";
+/** A product's slug is another product's: the one unique constraint a product's write can break. */
+const slugTaken = () => "slugTaken" as const;
 
 /**
  * Adds a product, with its audit row (`created`, its fields).
@@ -178,16 +177,15 @@ export async function createProduct(
   input: ProductInput,
   by: string,
 ): Promise<{ ok: true; id: number } | { ok: false; problem: "slugTaken" }> {
-  try {
-    return await db.transaction(async (tx) => {
+  return unlessTaken(
+    db,
+    async (tx) => {
       const [created] = await tx.insert(products).values(columns(input)).returning({ id: products.id });
       await recordCatalogEvent(tx, created!.id, "created", by, { ...columns(input) });
       return { ok: true as const, id: created!.id };
-    });
-  } catch (error) {
-    if (slugTaken(error)) return { ok: false, problem: "slugTaken" };
-    throw error;
-  }
+    },
+    slugTaken,
+  );
 }
 
 /**
@@ -202,8 +200,9 @@ export async function updateProduct(
   input: Omit<ProductInput, "stock">,
   by: string,
 ): Promise<{ ok: true; changed: string[] } | { ok: false; problem: "slugTaken" | "not_found" | "archived" }> {
-  try {
-    return await db.transaction(async (tx) => {
+  return unlessTaken(
+    db,
+    async (tx) => {
       const before = await lockRow(tx, products, id);
       if (!before) return { ok: false as const, problem: "not_found" as const };
       if (before.archivedAt) return { ok: false as const, problem: "archived" as const };
@@ -212,11 +211,9 @@ export async function updateProduct(
       const type = fields.length === 1 && fields[0] === "visible" ? (input.visible ? "shown" : "hidden") : "edited";
       if (fields.length > 0) await recordCatalogEvent(tx, id, type, by, { changes: changed });
       return { ok: true as const, changed: fields };
-    });
-  } catch (error) {
-    if (slugTaken(error)) return { ok: false, problem: "slugTaken" };
-    throw error;
-  }
+    },
+    slugTaken,
+  );
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   type DeliveryEventType,
   type DeliveryZoneRow,
 } from "../db/schema";
-import { lockRow, lockSettings, updateChanged } from "../db/edits";
+import { editRow, editSettings, unlessTaken } from "../db/edits";
 import { parseTypedAmount, westernDigits, type AmountProblem } from "../money";
 import { typedText } from "../typed-text";
 
@@ -169,12 +169,10 @@ export async function recordDeliveryEvent(
 /** Why a zone's names were refused: another zone already has the English (any case) or the Arabic name. */
 export type NameTaken = "nameEnTaken" | "nameArTaken";
 
-/** Which city name another zone has, when the database's unique indexes refused a write; undefined for another error. */
-function nameTaken(error: unknown): NameTaken | undefined {
-  const cause = (error as { cause?: { code?: string; constraint?: string } })?.cause;
-  if (cause?.code !== "23505") return undefined;
-  if (cause.constraint === "delivery_zones_name_en") return "nameEnTaken";
-  if (cause.constraint === "delivery_zones_name_ar") return "nameArTaken";
+/** Which city name another zone has, by the unique index that refused a write; undefined for another index. */
+function nameTaken(constraint: string | undefined): NameTaken | undefined {
+  if (constraint === "delivery_zones_name_en") return "nameEnTaken";
+  if (constraint === "delivery_zones_name_ar") return "nameArTaken";
   return undefined;
 }
 
@@ -207,17 +205,15 @@ export async function createZone(
   input: ZoneInput,
   by: string,
 ): Promise<{ ok: true; id: number } | { ok: false; problem: NameTaken }> {
-  try {
-    return await db.transaction(async (tx) => {
+  return unlessTaken(
+    db,
+    async (tx) => {
       const [created] = await tx.insert(deliveryZones).values(zoneColumns(input)).returning({ id: deliveryZones.id });
       await recordDeliveryEvent(tx, created!.id, "zone_created", by, { ...zoneColumns(input) });
       return { ok: true as const, id: created!.id };
-    });
-  } catch (error) {
-    const problem = nameTaken(error);
-    if (problem) return { ok: false, problem };
-    throw error;
-  }
+    },
+    nameTaken,
+  );
 }
 
 /**
@@ -233,20 +229,16 @@ export async function editZone(
   input: ZoneInput,
   by: string,
 ): Promise<{ ok: true; changed: string[] } | { ok: false; problem: NameTaken | "not_found" }> {
-  try {
-    return await db.transaction(async (tx) => {
-      const before = await lockRow(tx, deliveryZones, id);
-      if (!before) return { ok: false as const, problem: "not_found" as const };
-      const changed = await updateChanged(tx, deliveryZones, before, zoneColumns(input));
-      const fields = Object.keys(changed);
-      if (fields.length > 0) await recordDeliveryEvent(tx, id, "zone_edited", by, { changes: changed });
-      return { ok: true as const, changed: fields };
-    });
-  } catch (error) {
-    const problem = nameTaken(error);
-    if (problem) return { ok: false, problem };
-    throw error;
-  }
+  return unlessTaken(
+    db,
+    async (tx) => {
+      const changed = await editRow(tx, deliveryZones, id, zoneColumns(input), (changes) =>
+        recordDeliveryEvent(tx, id, "zone_edited", by, { changes }),
+      );
+      return changed ? { ok: true as const, changed } : { ok: false as const, problem: "not_found" as const };
+    },
+    nameTaken,
+  );
 }
 
 /**
@@ -257,9 +249,9 @@ export async function editZone(
  */
 export async function editPickup(db: Db, input: PickupInput, by: string): Promise<{ changed: string[] }> {
   return db.transaction(async (tx) => {
-    const changed = await updateChanged(tx, storePickup, await lockSettings(tx, storePickup), input);
-    const fields = Object.keys(changed);
-    if (fields.length > 0) await recordDeliveryEvent(tx, null, "pickup_edited", by, { changes: changed });
-    return { changed: fields };
+    const changed = await editSettings(tx, storePickup, input, (changes) =>
+      recordDeliveryEvent(tx, null, "pickup_edited", by, { changes }),
+    );
+    return { changed };
   });
 }

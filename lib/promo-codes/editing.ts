@@ -4,7 +4,7 @@ import type { Messages } from "next-intl";
 import { z } from "zod";
 import type { Db, DbOrTx } from "../db/client";
 import { MAX_PRICE_MINOR, PROMO_CODE_KINDS, promoCodeEvents, promoCodes, type PromoCodeRow } from "../db/schema";
-import { lockRow, updateChanged, type Changes } from "../db/edits";
+import { editRow, unlessTaken, type Changes } from "../db/edits";
 import { typedAmount, type AmountProblems } from "../delivery/editing";
 import { parseTypedAmount, westernDigits } from "../money";
 import { tripoliMidnight, tripoliTime } from "../time";
@@ -194,11 +194,8 @@ const beforeAndAfter = (changed: Changes) => ({
   after: Object.fromEntries(Object.entries(changed).map(([column, [, after]]) => [column, after])),
 });
 
-/** Whether a write was refused because another code is already written so (any case: codes are stored upper case). */
-function codeTaken(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string; constraint?: string } })?.cause;
-  return cause?.code === "23505" && cause.constraint === "promo_codes_code";
-}
+/** A write refused because another code is already written so (any case: codes are stored upper case). */
+const codeTaken = (constraint: string | undefined) => (constraint === "promo_codes_code" ? "code_taken" : undefined);
 
 /** A code's id as a form or an address gives it (text); undefined when it is not one. */
 export function parsePromoCodeId(value: unknown): number | undefined {
@@ -238,8 +235,9 @@ export async function createPromoCode(
   input: PromoCodeInput,
   by: string,
 ): Promise<{ ok: true; id: number } | { ok: false; problem: "code_taken" }> {
-  try {
-    return await db.transaction(async (tx) => {
+  return unlessTaken(
+    db,
+    async (tx) => {
       const after = codeColumns(input);
       const [created] = await tx.insert(promoCodes).values(after).returning({ id: promoCodes.id });
       // Its times are kept as ISO 8601 instants, as JSON writes a Date.
@@ -247,11 +245,9 @@ export async function createPromoCode(
         .insert(promoCodeEvents)
         .values({ codeId: created!.id, type: "code_created", by, data: { before: null, after } });
       return { ok: true as const, id: created!.id };
-    });
-  } catch (error) {
-    if (codeTaken(error)) return { ok: false, problem: "code_taken" };
-    throw error;
-  }
+    },
+    codeTaken,
+  );
 }
 
 /**
@@ -267,21 +263,17 @@ export async function editPromoCode(
   input: PromoCodeInput,
   by: string,
 ): Promise<{ ok: true; changed: string[] } | { ok: false; problem: "code_taken" | "not_found" }> {
-  try {
-    return await db.transaction(async (tx) => {
+  return unlessTaken(
+    db,
+    async (tx) => {
       // The checkout's claim locks this row while it holds a use: an edit waits for the claim, and the claim for it.
-      const before = await lockRow(tx, promoCodes, id);
-      if (!before) return { ok: false as const, problem: "not_found" as const };
-      const changed = await updateChanged(tx, promoCodes, before, codeColumns(input));
-      const columns = Object.keys(changed);
-      if (columns.length > 0)
-        await tx.insert(promoCodeEvents).values({ codeId: id, type: "code_edited", by, data: beforeAndAfter(changed) });
-      return { ok: true as const, changed: columns };
-    });
-  } catch (error) {
-    if (codeTaken(error)) return { ok: false, problem: "code_taken" };
-    throw error;
-  }
+      const changed = await editRow(tx, promoCodes, id, codeColumns(input), (changes) =>
+        tx.insert(promoCodeEvents).values({ codeId: id, type: "code_edited", by, data: beforeAndAfter(changes) }),
+      );
+      return changed ? { ok: true as const, changed } : { ok: false as const, problem: "not_found" as const };
+    },
+    codeTaken,
+  );
 }
 
 /** One audited change of a code, as its page lists it. */

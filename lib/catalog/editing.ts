@@ -14,7 +14,7 @@ import {
 import { parseTypedAmount, toWireAmount, westernDigits, type AmountProblem } from "../money";
 import { MAX_QUANTITY } from "../cart-limits";
 import { heldStock } from "./stock";
-import { lockRow, unlessTaken, updateChanged } from "../db/edits";
+import { createRow, lockRow, unlessTaken, updateChanged, type Created } from "../db/edits";
 import { typedText } from "../typed-text";
 
 /**
@@ -43,6 +43,21 @@ const wholeNumber = (value: string) => {
   const text = westernDigits(value).trim();
   return /^-?\d{1,9}$/.test(text) ? Number(text) : undefined;
 };
+
+/** A whole number from `min` to `max` as typed, or null when the field is empty; anything else is `problem`. */
+const optionalCount = (min: number, max: number, problem: ProductProblem) =>
+  z
+    .string()
+    .default("")
+    .transform((value, ctx) => {
+      if (!value.trim()) return null;
+      const count = wholeNumber(value);
+      if (count === undefined || count < min || count > max) {
+        ctx.addIssue({ code: "custom", message: problem });
+        return z.NEVER;
+      }
+      return count;
+    });
 
 const PRICE_PROBLEMS: Record<AmountProblem, ProductProblem> = {
   missing: "priceMissing",
@@ -87,18 +102,7 @@ export const productInputSchema = z.object({
     }),
   kind: z.enum(PRODUCT_KINDS, "kindInvalid" satisfies ProductProblem).default("physical"),
   visible: z.boolean().default(true),
-  stock: z
-    .string()
-    .default("")
-    .transform((value, ctx) => {
-      if (!value.trim()) return null;
-      const count = wholeNumber(value);
-      if (count === undefined || count < 0 || count > MAX_STOCK) {
-        ctx.addIssue({ code: "custom", message: "stockInvalid" satisfies ProductProblem });
-        return z.NEVER;
-      }
-      return count;
-    }),
+  stock: optionalCount(0, MAX_STOCK, "stockInvalid"),
   sortOrder: z
     .string()
     .default("0")
@@ -110,18 +114,7 @@ export const productInputSchema = z.object({
       }
       return order;
     }),
-  maxPerOrder: z
-    .string()
-    .default("")
-    .transform((value, ctx) => {
-      if (!value.trim()) return null;
-      const most = wholeNumber(value);
-      if (most === undefined || most < 1 || most > MAX_QUANTITY) {
-        ctx.addIssue({ code: "custom", message: "maxPerOrderInvalid" satisfies ProductProblem });
-        return z.NEVER;
-      }
-      return most;
-    }),
+  maxPerOrder: optionalCount(1, MAX_QUANTITY, "maxPerOrderInvalid"),
 });
 
 /** A valid product: what the database stores (the price in minor units, the stock a count or null). */
@@ -172,18 +165,13 @@ const slugTaken = () => "slugTaken" as const;
  * @param by the admin's e-mail. @returns its id, or `slugTaken`.
  * @throws the database's error for anything but a taken slug.
  */
-export async function createProduct(
-  db: Db,
-  input: ProductInput,
-  by: string,
-): Promise<{ ok: true; id: number } | { ok: false; problem: "slugTaken" }> {
-  return unlessTaken(
+export function createProduct(db: Db, input: ProductInput, by: string): Promise<Created<"slugTaken">> {
+  const values = columns(input);
+  return createRow(
     db,
-    async (tx) => {
-      const [created] = await tx.insert(products).values(columns(input)).returning({ id: products.id });
-      await recordCatalogEvent(tx, created!.id, "created", by, { ...columns(input) });
-      return { ok: true as const, id: created!.id };
-    },
+    products,
+    values,
+    (tx, id) => recordCatalogEvent(tx, id, "created", by, { ...values }),
     slugTaken,
   );
 }

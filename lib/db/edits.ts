@@ -84,6 +84,36 @@ export async function editSettings<T extends EditedTable>(
   return (await editRow(tx, table, 1, after, audit))!;
 }
 
+/** What adding a row answers: its id, or the problem a taken name was said as ({@link unlessTaken}). */
+export type Created<Problem extends string> = { ok: true; id: number } | { ok: false; problem: Problem };
+
+/**
+ * Adds a row of `values` to `table` and its audit row, written by `audit` with the new row's id, in one transaction
+ * of `db`; a unique constraint it breaks is answered as `taken`'s problem ({@link unlessTaken}).
+ * @throws the database's error for anything else.
+ */
+export function createRow<T extends EditedTable, Problem extends string>(
+  db: Db,
+  table: T,
+  values: T["$inferInsert"],
+  audit: (tx: Tx, id: number) => Promise<unknown>,
+  taken: (constraint: string | undefined) => Problem | undefined,
+): Promise<Created<Problem>> {
+  return unlessTaken(
+    db,
+    async (tx) => {
+      const [created] = await tx
+        .insert(table)
+        .values(values)
+        .returning({ id: table.id as PgColumn });
+      const id = created!.id as number;
+      await audit(tx, id);
+      return { ok: true as const, id };
+    },
+    taken,
+  );
+}
+
 /**
  * Runs `write` in one transaction of `db`. When the database refuses it for a unique constraint that `taken` has a
  * problem for (a slug, a name, a code another row already has), answers that problem instead of throwing: the form

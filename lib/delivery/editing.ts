@@ -2,7 +2,7 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import type { Messages } from "next-intl";
 import { z } from "zod";
-import type { Db, DbOrTx } from "../db/client";
+import type { Db, DbOrTx, Tx } from "../db/client";
 import {
   deliveryEvents,
   deliveryZones,
@@ -11,7 +11,7 @@ import {
   type DeliveryEventType,
   type DeliveryZoneRow,
 } from "../db/schema";
-import { editRow, editSettings, unlessTaken } from "../db/edits";
+import { createRow, editRow, editSettings, unlessTaken, type Created } from "../db/edits";
 import { parseTypedAmount, westernDigits, type AmountProblem } from "../money";
 import { typedText } from "../typed-text";
 
@@ -200,20 +200,10 @@ export async function nextZoneSortOrder(db: DbOrTx): Promise<number> {
  * @param by the admin's e-mail. @returns its id, or which name another zone already has.
  * @throws the database's error for anything else.
  */
-export async function createZone(
-  db: Db,
-  input: ZoneInput,
-  by: string,
-): Promise<{ ok: true; id: number } | { ok: false; problem: NameTaken }> {
-  return unlessTaken(
-    db,
-    async (tx) => {
-      const [created] = await tx.insert(deliveryZones).values(zoneColumns(input)).returning({ id: deliveryZones.id });
-      await recordDeliveryEvent(tx, created!.id, "zone_created", by, { ...zoneColumns(input) });
-      return { ok: true as const, id: created!.id };
-    },
-    nameTaken,
-  );
+export function createZone(db: Db, input: ZoneInput, by: string): Promise<Created<NameTaken>> {
+  const values = zoneColumns(input);
+  const audit = (tx: Tx, id: number) => recordDeliveryEvent(tx, id, "zone_created", by, { ...values });
+  return createRow(db, deliveryZones, values, audit, nameTaken);
 }
 
 /**

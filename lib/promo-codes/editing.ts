@@ -2,9 +2,9 @@ import "server-only";
 import { desc, eq } from "drizzle-orm";
 import type { Messages } from "next-intl";
 import { z } from "zod";
-import type { Db, DbOrTx } from "../db/client";
+import type { Db, DbOrTx, Tx } from "../db/client";
 import { MAX_PRICE_MINOR, PROMO_CODE_KINDS, promoCodeEvents, promoCodes, type PromoCodeRow } from "../db/schema";
-import { editRow, unlessTaken, type Changes } from "../db/edits";
+import { createRow, editRow, unlessTaken, type Changes, type Created } from "../db/edits";
 import { typedAmount, type AmountProblems } from "../delivery/editing";
 import { parseTypedAmount, westernDigits } from "../money";
 import { tripoliMidnight, tripoliTime } from "../time";
@@ -230,24 +230,12 @@ export function promoCodeFormValues(row: PromoCodeRow) {
  * @param by the admin's e-mail. @returns its id, or `code_taken` when another code is already written so (any case).
  * @throws the database's error for anything else.
  */
-export async function createPromoCode(
-  db: Db,
-  input: PromoCodeInput,
-  by: string,
-): Promise<{ ok: true; id: number } | { ok: false; problem: "code_taken" }> {
-  return unlessTaken(
-    db,
-    async (tx) => {
-      const after = codeColumns(input);
-      const [created] = await tx.insert(promoCodes).values(after).returning({ id: promoCodes.id });
-      // Its times are kept as ISO 8601 instants, as JSON writes a Date.
-      await tx
-        .insert(promoCodeEvents)
-        .values({ codeId: created!.id, type: "code_created", by, data: { before: null, after } });
-      return { ok: true as const, id: created!.id };
-    },
-    codeTaken,
-  );
+export function createPromoCode(db: Db, input: PromoCodeInput, by: string): Promise<Created<"code_taken">> {
+  const after = codeColumns(input);
+  // Its times are kept as ISO 8601 instants, as JSON writes a Date.
+  const audit = (tx: Tx, codeId: number) =>
+    tx.insert(promoCodeEvents).values({ codeId, type: "code_created", by, data: { before: null, after } });
+  return createRow(db, promoCodes, after, audit, codeTaken);
 }
 
 /**

@@ -25,7 +25,7 @@ import { receivedMinor, refundLeftMinor } from "./rules";
  */
 
 /** A line a refund is for: the order line's `position` and how many of its units. */
-export interface RefundLine {
+interface RefundLine {
   position: number;
   quantity: number;
 }

@@ -85,10 +85,15 @@ export async function findCustomerOrder(db: Db, id: string, sessionId: string): 
  */
 export type LinkedOrder = Pick<
   CustomerOrder,
-  | "id"
-  | "status"
-  | "amountMinor"
-  | "customerReturnedAt"
+  "id" | "status" | "amountMinor" | "customerReturnedAt" | OrderTerms | "pendingRefundMinor"
+> & { lines: Pick<OrderLineRow, "name" | "unitMinor" | "quantity">[] };
+
+/**
+ * The columns that say an order's terms beyond its lines, wherever the customer is shown them (the page of its signed
+ * link, its e-mails: lib/email/render.ts): how its goods travel (not the address) and the step they are at, how it is
+ * paid and priced, and what the merchant did after the sale.
+ */
+export type OrderTerms =
   | "deliveryMethod"
   | "deliveryCityEn"
   | "deliveryCityAr"
@@ -100,9 +105,7 @@ export type LinkedOrder = Pick<
   | "promoCode"
   | "discountMinor"
   | "cancelledAt"
-  | "refundedMinor"
-  | "pendingRefundMinor"
-> & { lines: Pick<OrderLineRow, "name" | "unitMinor" | "quantity">[] };
+  | "refundedMinor";
 
 /**
  * One order by its id alone, with its lines, as the page opened by its signed link shows it: only the columns of

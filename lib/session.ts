@@ -22,21 +22,28 @@ const SESSION_COOKIE = "shop_session";
 
 /**
  * Cookie settings. `SameSite=Lax`, never `Strict`: the customer comes back from the payment service's site, and a
- * Strict cookie would not be sent on that navigation, losing the order. `Secure` whenever the shop is served over
- * https (always, in production; plain http is only accepted for loopback SITE_URLs).
+ * Strict cookie would not be sent on that navigation, losing the order.
  */
 function sessionOptions(): SessionOptions {
-  const env = getEnv();
+  return sealedCookie(SESSION_COOKIE, getEnv().SESSION_SECRET, 60 * 60 * 24 * 7, { sameSite: "lax", path: "/" });
+}
+
+/**
+ * The settings of a cookie sealed by iron-session, as both of the shop's cookies (this one and the back office's,
+ * lib/admin/auth.ts) have them: named `name`, sealed with `password`, kept `ttl` seconds, HttpOnly, and `Secure`
+ * whenever the shop is served over https (always, in production; plain http is only accepted for loopback SITE_URLs).
+ */
+export function sealedCookie(
+  name: string,
+  password: string,
+  ttl: number,
+  { sameSite, path }: { sameSite: "lax" | "strict"; path: string },
+): SessionOptions {
   return {
-    cookieName: SESSION_COOKIE,
-    password: env.SESSION_SECRET,
-    ttl: 60 * 60 * 24 * 7,
-    cookieOptions: {
-      httpOnly: true,
-      sameSite: "lax",
-      path: "/",
-      secure: env.SITE_URL.startsWith("https:"),
-    },
+    cookieName: name,
+    password,
+    ttl,
+    cookieOptions: { httpOnly: true, sameSite, path, secure: getEnv().SITE_URL.startsWith("https:") },
   };
 }
 

@@ -10,6 +10,7 @@ import { adminUsers, signInAttempts, type AdminUserRow } from "../db/schema";
 import { describeDbFailure, isDbUnavailable } from "../db/errors";
 import { getEnv } from "../env";
 import { logger } from "../log";
+import { sealedCookie } from "../session";
 import { decoyHash, verifyPassword } from "./passwords";
 
 /**
@@ -295,13 +296,8 @@ const ADMIN_COOKIE = "admin_session";
  * from another site, so the browser never sends it along with a cross-site request.
  */
 function adminSessionOptions(): SessionOptions {
-  const env = getEnv();
-  return {
-    cookieName: ADMIN_COOKIE,
-    password: createHmac("sha256", env.SESSION_SECRET).update("admin-session").digest("hex"),
-    ttl: SESSION_TTL_SECONDS,
-    cookieOptions: { httpOnly: true, sameSite: "strict", path: "/admin", secure: env.SITE_URL.startsWith("https:") },
-  };
+  const password = createHmac("sha256", getEnv().SESSION_SECRET).update("admin-session").digest("hex");
+  return sealedCookie(ADMIN_COOKIE, password, SESSION_TTL_SECONDS, { sameSite: "strict", path: "/admin" });
 }
 
 async function adminSession() {

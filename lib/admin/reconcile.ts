@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orderEvents, orders, paymentLists, type OrderStatus, type PaymentListRow } from "../db/schema";
 import { isStorableText } from "../db/text";
@@ -66,18 +66,8 @@ export async function storePaymentList(
 
 /** The lists given lately, newest first, without their content: for the page to come back to one. */
 export async function recentPaymentLists(db: Db, limit = 10): Promise<Omit<PaymentListRow, "content">[]> {
-  return db
-    .select({
-      id: paymentLists.id,
-      createdBy: paymentLists.createdBy,
-      fileName: paymentLists.fileName,
-      appliedAt: paymentLists.appliedAt,
-      appliedBy: paymentLists.appliedBy,
-      createdAt: paymentLists.createdAt,
-    })
-    .from(paymentLists)
-    .orderBy(desc(paymentLists.createdAt))
-    .limit(limit);
+  const { content, ...listed } = getTableColumns(paymentLists);
+  return db.select(listed).from(paymentLists).orderBy(desc(paymentLists.createdAt)).limit(limit);
 }
 
 /**

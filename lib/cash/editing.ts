@@ -1,17 +1,17 @@
 import "server-only";
-import { asc, desc, eq, inArray } from "drizzle-orm";
+import { asc, desc, inArray } from "drizzle-orm";
 import type { Messages } from "next-intl";
 import { z } from "zod";
-import type { Db, DbOrTx, Tx } from "../db/client";
+import type { Db, DbOrTx } from "../db/client";
 import {
   cashBlockedPhones,
   cashOnDelivery,
   deliveryEvents,
   type CashBlockedPhoneRow,
-  type CashOnDeliveryRow,
   type DeliveryEventType,
 } from "../db/schema";
-import { changes, recordDeliveryEvent, typedAmount, type AmountProblems } from "../delivery/editing";
+import { recordDeliveryEvent, typedAmount, type AmountProblems } from "../delivery/editing";
+import { editSettings } from "../db/edits";
 import { westernDigits } from "../money";
 
 /**
@@ -101,25 +101,11 @@ const cashColumns = (input: CashSettingsInput) => ({
  */
 export async function editCashSettings(db: Db, input: CashSettingsInput, by: string): Promise<{ changed: string[] }> {
   return db.transaction(async (tx) => {
-    const before = await lockCashSettings(tx);
-    const after = cashColumns(input);
-    const changed = changes(before, after);
-    const fields = Object.keys(changed);
-    if (fields.length === 0) return { changed: [] };
-    await tx
-      .update(cashOnDelivery)
-      .set({ ...after, updatedAt: new Date() })
-      .where(eq(cashOnDelivery.id, 1));
-    await recordDeliveryEvent(tx, null, "cash_edited", by, { changes: changed });
-    return { changed: fields };
+    const changed = await editSettings(tx, cashOnDelivery, cashColumns(input), (changes) =>
+      recordDeliveryEvent(tx, null, "cash_edited", by, { changes }),
+    );
+    return { changed };
   });
-}
-
-/** Cash on delivery's one row, locked for the rest of the transaction (made, off, if a database lost it). */
-async function lockCashSettings(tx: Tx): Promise<CashOnDeliveryRow> {
-  await tx.insert(cashOnDelivery).values({ id: 1 }).onConflictDoNothing();
-  const [row] = await tx.select().from(cashOnDelivery).where(eq(cashOnDelivery.id, 1)).for("update");
-  return row!;
 }
 
 /** The audit rows of cash on delivery: its settings edited, a phone blocked or allowed again. */

@@ -1,9 +1,8 @@
 import "server-only";
-import { eq } from "drizzle-orm";
 import { restock, sellStock, soldBelowZero } from "../catalog/stock";
 import type { Db, Tx } from "../db/client";
-import { orders, type DeliveryFailure, type FulfilmentStep, type OrderRow, type OrderStatus } from "../db/schema";
-import { changeOrder, type OrderChange, type OrderEvent } from "../orders/events";
+import type { DeliveryFailure, FulfilmentStep, OrderRow, OrderStatus } from "../db/schema";
+import { changeOrder, lockOrder, type OrderChange, type OrderEvent } from "../orders/events";
 import { raiseFlags } from "../orders/flags";
 
 /**
@@ -96,17 +95,7 @@ async function makeMove(
   write: (tx: Tx, order: CashState) => Promise<{ change: OrderChange; event: OrderEvent }>,
 ): Promise<CashMoveResult> {
   return db.transaction(async (tx) => {
-    const [order] = await tx
-      .select({
-        paymentMethod: orders.paymentMethod,
-        status: orders.status,
-        fulfilment: orders.fulfilment,
-        confirmBy: orders.confirmBy,
-        amountMinor: orders.amountMinor,
-      })
-      .from(orders)
-      .where(eq(orders.id, id))
-      .for("update");
+    const order = await lockOrder(tx, id);
     if (!order) return { result: "not_found" };
     const rule = RULES[move];
     if (order.paymentMethod !== "cash" || !rule.from(order)) {

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, desc, eq, notInArray, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import {
   cashBlockedPhones,
   deliveryEvents,
@@ -102,28 +102,26 @@ export async function phoneHistory(db: Db, phone: string): Promise<PhoneHistory>
 /** What {@link blockPhone} and {@link unblockPhone} did: `done`, `already` (it was so), or `invalid` (no mobile). */
 export type PhoneBlockResult = "done" | "already" | "invalid";
 
+/** Who blocks or unblocks a number (the admin's e-mail), and their note (why; empty: none). */
+interface ByWhom {
+  by: string;
+  note?: string;
+}
+
 /**
  * Blocks a phone number from paying cash, as admin `by` with their `note` (why): the checkout then refuses it cash
  * (lib/checkout/claim.ts); online payment stays open. Audited in `delivery_events` (`phone_blocked`), with the block
  * in one transaction; blocking it again changes nothing.
  * @param phone in any common writing (lib/phone.ts). @throws the database's error when it cannot write.
  */
-export async function blockPhone(
-  db: Db,
-  phone: string,
-  { by, note = "" }: { by: string; note?: string },
-): Promise<PhoneBlockResult> {
-  const number = normaliseLibyanMobile(phone);
-  if (!number) return "invalid";
-  return db.transaction(async (tx) => {
+export function blockPhone(db: Db, phone: string, { by, note = "" }: ByWhom): Promise<PhoneBlockResult> {
+  return changeBlock(db, phone, "phone_blocked", { by, note }, async (tx, number) => {
     const added = await tx
       .insert(cashBlockedPhones)
       .values({ phone: number, blockedBy: by, note })
       .onConflictDoNothing()
       .returning({ phone: cashBlockedPhones.phone });
-    if (added.length === 0) return "already";
-    await tx.insert(deliveryEvents).values({ type: "phone_blocked", by, data: { phone: number, note } });
-    return "done";
+    return added.length > 0 ? {} : undefined;
   });
 }
 
@@ -132,18 +130,30 @@ export async function blockPhone(
  * (with what the block said) in one transaction; unblocking one that is not blocked changes nothing.
  * @throws the database's error when it cannot write.
  */
-export async function unblockPhone(
+export function unblockPhone(db: Db, phone: string, { by, note = "" }: ByWhom): Promise<PhoneBlockResult> {
+  return changeBlock(db, phone, "phone_unblocked", { by, note }, async (tx, number) => {
+    const [removed] = await tx.delete(cashBlockedPhones).where(eq(cashBlockedPhones.phone, number)).returning();
+    return removed && { blockedBy: removed.blockedBy, blockedAt: removed.blockedAt, blockNote: removed.note };
+  });
+}
+
+/**
+ * Changes a number's block with `change`, in one transaction with its audit row (`type`: the number, the note and
+ * what `change` answers); `change` answers undefined when the number already was so, and nothing is audited.
+ */
+async function changeBlock(
   db: Db,
   phone: string,
-  { by, note = "" }: { by: string; note?: string },
+  type: "phone_blocked" | "phone_unblocked",
+  { by, note }: Required<ByWhom>,
+  change: (tx: Tx, number: string) => Promise<Record<string, unknown> | undefined>,
 ): Promise<PhoneBlockResult> {
   const number = normaliseLibyanMobile(phone);
   if (!number) return "invalid";
   return db.transaction(async (tx) => {
-    const [removed] = await tx.delete(cashBlockedPhones).where(eq(cashBlockedPhones.phone, number)).returning();
-    if (!removed) return "already";
-    const block = { blockedBy: removed.blockedBy, blockedAt: removed.blockedAt, blockNote: removed.note };
-    await tx.insert(deliveryEvents).values({ type: "phone_unblocked", by, data: { phone: number, note, ...block } });
+    const changed = await change(tx, number);
+    if (!changed) return "already";
+    await tx.insert(deliveryEvents).values({ type, by, data: { phone: number, note, ...changed } });
     return "done";
   });
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
 import type { Messages } from "next-intl";
 import { csvStream, neutraliseFormula, parseCsv, readUpload, type UploadProblem } from "../csv";
 import type { Db, DbOrTx } from "../db/client";
@@ -347,18 +347,8 @@ export async function findCatalogImport(db: DbOrTx, id: string): Promise<Catalog
 
 /** The imports uploaded lately, newest first, without their content. */
 export async function recentCatalogImports(db: DbOrTx, limit = 10): Promise<Omit<CatalogImportRow, "content">[]> {
-  return db
-    .select({
-      id: catalogImports.id,
-      createdBy: catalogImports.createdBy,
-      fileName: catalogImports.fileName,
-      appliedAt: catalogImports.appliedAt,
-      appliedBy: catalogImports.appliedBy,
-      createdAt: catalogImports.createdAt,
-    })
-    .from(catalogImports)
-    .orderBy(desc(catalogImports.createdAt))
-    .limit(limit);
+  const { content, ...listed } = getTableColumns(catalogImports);
+  return db.select(listed).from(catalogImports).orderBy(desc(catalogImports.createdAt)).limit(limit);
 }
 
 /** What "Apply" did. Anything but `applied` changed nothing. */

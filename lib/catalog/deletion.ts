@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { lockRow } from "../db/edits";
 import { describeDbFailure } from "../db/errors";
 import { productPictures, products } from "../db/schema";
 import { recordCatalogEvent } from "./editing";
@@ -28,7 +29,7 @@ export type DeleteOutcome = "deleted" | "archived" | "not_found";
 export async function deleteProduct(db: Db, id: number, by: string): Promise<DeleteOutcome> {
   return db.transaction(async (tx) => {
     // Locked first, as the checkout's claim locks the products it sells: the two take turns.
-    const [before] = await tx.select().from(products).where(eq(products.id, id)).for("update");
+    const before = await lockRow(tx, products, id);
     if (!before) return "not_found";
     if (before.archivedAt) return "archived";
     let hashes: string[];

@@ -2,7 +2,7 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import type { Messages } from "next-intl";
 import { z } from "zod";
-import type { Db, DbOrTx, Tx } from "../db/client";
+import type { Db, DbOrTx } from "../db/client";
 import {
   catalogEvents,
   MAX_PRICE_MINOR,
@@ -14,6 +14,7 @@ import {
 import { parseTypedAmount, toWireAmount, westernDigits, type AmountProblem } from "../money";
 import { MAX_QUANTITY } from "../cart-limits";
 import { heldStock } from "./stock";
+import { createRow, lockRow, unlessTaken, updateChanged, type Created } from "../db/edits";
 import { typedText } from "../typed-text";
 
 /**
@@ -42,6 +43,21 @@ const wholeNumber = (value: string) => {
   const text = westernDigits(value).trim();
   return /^-?\d{1,9}$/.test(text) ? Number(text) : undefined;
 };
+
+/** A whole number from `min` to `max` as typed, or null when the field is empty; anything else is `problem`. */
+const optionalCount = (min: number, max: number, problem: ProductProblem) =>
+  z
+    .string()
+    .default("")
+    .transform((value, ctx) => {
+      if (!value.trim()) return null;
+      const count = wholeNumber(value);
+      if (count === undefined || count < min || count > max) {
+        ctx.addIssue({ code: "custom", message: problem });
+        return z.NEVER;
+      }
+      return count;
+    });
 
 const PRICE_PROBLEMS: Record<AmountProblem, ProductProblem> = {
   missing: "priceMissing",
@@ -86,18 +102,7 @@ export const productInputSchema = z.object({
     }),
   kind: z.enum(PRODUCT_KINDS, "kindInvalid" satisfies ProductProblem).default("physical"),
   visible: z.boolean().default(true),
-  stock: z
-    .string()
-    .default("")
-    .transform((value, ctx) => {
-      if (!value.trim()) return null;
-      const count = wholeNumber(value);
-      if (count === undefined || count < 0 || count > MAX_STOCK) {
-        ctx.addIssue({ code: "custom", message: "stockInvalid" satisfies ProductProblem });
-        return z.NEVER;
-      }
-      return count;
-    }),
+  stock: optionalCount(0, MAX_STOCK, "stockInvalid"),
   sortOrder: z
     .string()
     .default("0")
@@ -109,18 +114,7 @@ export const productInputSchema = z.object({
       }
       return order;
     }),
-  maxPerOrder: z
-    .string()
-    .default("")
-    .transform((value, ctx) => {
-      if (!value.trim()) return null;
-      const most = wholeNumber(value);
-      if (most === undefined || most < 1 || most > MAX_QUANTITY) {
-        ctx.addIssue({ code: "custom", message: "maxPerOrderInvalid" satisfies ProductProblem });
-        return z.NEVER;
-      }
-      return most;
-    }),
+  maxPerOrder: optionalCount(1, MAX_QUANTITY, "maxPerOrderInvalid"),
 });
 
 /** A valid product: what the database stores (the price in minor units, the stock a count or null). */
@@ -152,16 +146,6 @@ export function typedFields(product: ProductRow): Record<ProductField, string> {
 /** The product's columns for an {@link ProductInput}. */
 const columns = ({ price, ...rest }: ProductInput) => ({ ...rest, priceMinor: price });
 
-/** The fields that differ between a stored product and an edit: `{ field: [before, after] }`. */
-function changes(before: ProductRow, after: ReturnType<typeof columns>): Record<string, [unknown, unknown]> {
-  const changed: Record<string, [unknown, unknown]> = {};
-  for (const [field, value] of Object.entries(after)) {
-    const old = before[field as keyof ProductRow];
-    if (old !== value) changed[field] = [old, value];
-  }
-  return changed;
-}
-
 /** Writes one audit row of the catalogue, in the caller's transaction. */
 export async function recordCatalogEvent(
   db: DbOrTx,
@@ -173,30 +157,23 @@ export async function recordCatalogEvent(
   await db.insert(catalogEvents).values({ productId, type, by, data });
 }
 
-/** A product's slug is another product's (the database's unique constraint said so). */
-const slugTaken = (error: unknown) =>
-  (error as { cause?: { code?: string; constraint?: string } })?.cause?.code === "23505";
+/** A product's slug is another product's: the one unique constraint a product's write can break. */
+const slugTaken = () => "slugTaken" as const;
 
 /**
  * Adds a product, with its audit row (`created`, its fields).
  * @param by the admin's e-mail. @returns its id, or `slugTaken`.
  * @throws the database's error for anything but a taken slug.
  */
-export async function createProduct(
-  db: Db,
-  input: ProductInput,
-  by: string,
-): Promise<{ ok: true; id: number } | { ok: false; problem: "slugTaken" }> {
-  try {
-    return await db.transaction(async (tx) => {
-      const [created] = await tx.insert(products).values(columns(input)).returning({ id: products.id });
-      await recordCatalogEvent(tx, created!.id, "created", by, { ...columns(input) });
-      return { ok: true as const, id: created!.id };
-    });
-  } catch (error) {
-    if (slugTaken(error)) return { ok: false, problem: "slugTaken" };
-    throw error;
-  }
+export function createProduct(db: Db, input: ProductInput, by: string): Promise<Created<"slugTaken">> {
+  const values = columns(input);
+  return createRow(
+    db,
+    products,
+    values,
+    (tx, id) => recordCatalogEvent(tx, id, "created", by, { ...values }),
+    slugTaken,
+  );
 }
 
 /**
@@ -211,27 +188,20 @@ export async function updateProduct(
   input: Omit<ProductInput, "stock">,
   by: string,
 ): Promise<{ ok: true; changed: string[] } | { ok: false; problem: "slugTaken" | "not_found" | "archived" }> {
-  try {
-    return await db.transaction(async (tx) => {
-      const before = await lockProduct(tx, id);
+  return unlessTaken(
+    db,
+    async (tx) => {
+      const before = await lockRow(tx, products, id);
       if (!before) return { ok: false as const, problem: "not_found" as const };
       if (before.archivedAt) return { ok: false as const, problem: "archived" as const };
-      const after = columns({ ...input, stock: before.stock });
-      const changed = changes(before, after);
+      const changed = await updateChanged(tx, products, before, columns({ ...input, stock: before.stock }));
       const fields = Object.keys(changed);
-      if (fields.length === 0) return { ok: true as const, changed: [] };
-      await tx
-        .update(products)
-        .set({ ...after, updatedAt: new Date() })
-        .where(eq(products.id, id));
       const type = fields.length === 1 && fields[0] === "visible" ? (input.visible ? "shown" : "hidden") : "edited";
-      await recordCatalogEvent(tx, id, type, by, { changes: changed });
+      if (fields.length > 0) await recordCatalogEvent(tx, id, type, by, { changes: changed });
       return { ok: true as const, changed: fields };
-    });
-  } catch (error) {
-    if (slugTaken(error)) return { ok: false, problem: "slugTaken" };
-    throw error;
-  }
+    },
+    slugTaken,
+  );
 }
 
 /**
@@ -247,7 +217,7 @@ export async function setProductVisible(
   by: string,
 ): Promise<boolean | "not_found" | "archived"> {
   return db.transaction(async (tx) => {
-    const before = await lockProduct(tx, id);
+    const before = await lockRow(tx, products, id);
     if (!before) return "not_found" as const;
     if (before.archivedAt) return "archived" as const;
     if (before.visible === visible) return false;
@@ -285,7 +255,7 @@ export async function adjustStock(
 > {
   return db.transaction(async (tx) => {
     // Locked first, as the checkout's claim locks it before counting holds: no new hold commits until this one does.
-    const before = await lockProduct(tx, id);
+    const before = await lockRow(tx, products, id);
     if (!before) return { ok: false as const, problem: "not_found" as const };
     if ("add" in change && before.stock === null) return { ok: false as const, problem: "not_counted" as const };
     const next = "add" in change ? before.stock! + change.add : change.set;
@@ -307,10 +277,4 @@ export async function adjustStock(
     await recordCatalogEvent(tx, id, "stock_adjusted", by, { before: before.stock, after, reason });
     return { ok: true as const, before: before.stock, after };
   });
-}
-
-/** A product's row, locked for the rest of the transaction. */
-async function lockProduct(tx: Tx, id: number): Promise<ProductRow | undefined> {
-  const [row] = await tx.select().from(products).where(eq(products.id, id)).for("update");
-  return row;
 }

@@ -1,6 +1,6 @@
 import type { Product } from "../catalog/products";
 import type { PromoHoldRefusal } from "../promo-codes/uses";
-import type { ShortLine } from "./claim";
+import type { Claim, ShortLine } from "./claim";
 
 /**
  * Why a checkout placed no order (lib/checkout/place-order.ts): each error is thrown before anything is asked of the
@@ -82,5 +82,27 @@ export class PromoCodeError extends Error {
   constructor(readonly why: PromoHoldRefusal) {
     super(why === "used_up" ? "the promo code has no uses left" : "this customer has used the promo code up");
     this.name = "PromoCodeError";
+  }
+}
+
+/**
+ * Throws a claim that placed nothing (lib/checkout/claim.ts names each refusal) as its error; a claim that goes on
+ * (`claimed`, `existing`) passes.
+ * @throws OutOfStockError, PaymentBudgetError, OverMostError, HeldTooMuchError, CashRefusedError, PromoCodeError.
+ */
+export function throwIfRefused(claim: Claim): asserts claim is Extract<Claim, { kind: "claimed" | "existing" }> {
+  switch (claim.kind) {
+    case "out_of_stock":
+      throw new OutOfStockError(claim.lines);
+    case "over_budget":
+      throw new PaymentBudgetError(claim.retryAfterMinutes);
+    case "over_most":
+      throw new OverMostError(claim.lines);
+    case "too_much_held":
+      throw new HeldTooMuchError(claim.held, claim.max, claim.retryAfterMinutes);
+    case "cash_refused":
+      throw new CashRefusedError(claim.why, claim.max);
+    case "promo_refused":
+      throw new PromoCodeError(claim.why);
   }
 }

@@ -16,15 +16,7 @@ import type { MinorUnits } from "../money";
 import type { CashBudget } from "../cash/budget";
 import { startClaim } from "./claim";
 import { CLAIM_MS, type ClaimedOrder } from "./new-order";
-import {
-  CashRefusedError,
-  HeldTooMuchError,
-  OrderStoreError,
-  OutOfStockError,
-  OverMostError,
-  PaymentBudgetError,
-  PromoCodeError,
-} from "./errors";
+import { OrderStoreError, throwIfRefused } from "./errors";
 import { checkoutFingerprint } from "./fingerprint";
 import type { CheckoutDetails } from "./form";
 import { priceCheckout } from "./pricing";
@@ -125,12 +117,7 @@ export async function placeOrder(
       method.needsAccessToken && (await claiming.newOrder) ? requestAccessToken(config, claimCtx) : undefined;
     early?.catch(() => {}); // awaited once the claim has committed; dropped unused if the claim fails
     const claim = await storeStep(() => claiming.claim);
-    if (claim.kind === "out_of_stock") throw new OutOfStockError(claim.lines);
-    if (claim.kind === "over_budget") throw new PaymentBudgetError(claim.retryAfterMinutes);
-    if (claim.kind === "over_most") throw new OverMostError(claim.lines);
-    if (claim.kind === "too_much_held") throw new HeldTooMuchError(claim.held, claim.max, claim.retryAfterMinutes);
-    if (claim.kind === "cash_refused") throw new CashRefusedError(claim.why, claim.max);
-    if (claim.kind === "promo_refused") throw new PromoCodeError(claim.why);
+    throwIfRefused(claim);
     const next = claim.kind === "existing" ? await goTo(db, claim.order) : claim;
     if (next.kind !== "claimed" && next.kind !== "taken_over") return next;
     const { order } = next; // a new order, or a claim taken over (its server died) for this submission to pay for

@@ -10,8 +10,8 @@ import {
   storePickup,
   type DeliveryEventType,
   type DeliveryZoneRow,
-  type StorePickupRow,
 } from "../db/schema";
+import { createRow, editRow, editSettings, unlessTaken, type Created } from "../db/edits";
 import { parseTypedAmount, westernDigits, type AmountProblem } from "../money";
 import { typedText } from "../typed-text";
 
@@ -155,19 +155,6 @@ const zoneColumns = (input: ZoneInput) => ({
   sortOrder: input.sortOrder,
 });
 
-/**
- * The fields that differ between a stored row and its new columns: `{ field: [before, after] }`, what an audit row of
- * `delivery_events` keeps (lib/cash/editing.ts too).
- */
-export function changes<T extends object>(before: T, after: Partial<T>): Record<string, [unknown, unknown]> {
-  const changed: Record<string, [unknown, unknown]> = {};
-  for (const [field, value] of Object.entries(after)) {
-    const old = before[field as keyof T];
-    if (old !== value) changed[field] = [old, value];
-  }
-  return changed;
-}
-
 /** Writes one audit row of delivery (or of cash on delivery: lib/cash/), in the caller's transaction. */
 export async function recordDeliveryEvent(
   db: DbOrTx,
@@ -182,12 +169,10 @@ export async function recordDeliveryEvent(
 /** Why a zone's names were refused: another zone already has the English (any case) or the Arabic name. */
 export type NameTaken = "nameEnTaken" | "nameArTaken";
 
-/** Which city name another zone has, when the database's unique indexes refused a write; undefined for another error. */
-function nameTaken(error: unknown): NameTaken | undefined {
-  const cause = (error as { cause?: { code?: string; constraint?: string } })?.cause;
-  if (cause?.code !== "23505") return undefined;
-  if (cause.constraint === "delivery_zones_name_en") return "nameEnTaken";
-  if (cause.constraint === "delivery_zones_name_ar") return "nameArTaken";
+/** Which city name another zone has, by the unique index that refused a write; undefined for another index. */
+function nameTaken(constraint: string | undefined): NameTaken | undefined {
+  if (constraint === "delivery_zones_name_en") return "nameEnTaken";
+  if (constraint === "delivery_zones_name_ar") return "nameArTaken";
   return undefined;
 }
 
@@ -215,22 +200,10 @@ export async function nextZoneSortOrder(db: DbOrTx): Promise<number> {
  * @param by the admin's e-mail. @returns its id, or which name another zone already has.
  * @throws the database's error for anything else.
  */
-export async function createZone(
-  db: Db,
-  input: ZoneInput,
-  by: string,
-): Promise<{ ok: true; id: number } | { ok: false; problem: NameTaken }> {
-  try {
-    return await db.transaction(async (tx) => {
-      const [created] = await tx.insert(deliveryZones).values(zoneColumns(input)).returning({ id: deliveryZones.id });
-      await recordDeliveryEvent(tx, created!.id, "zone_created", by, { ...zoneColumns(input) });
-      return { ok: true as const, id: created!.id };
-    });
-  } catch (error) {
-    const problem = nameTaken(error);
-    if (problem) return { ok: false, problem };
-    throw error;
-  }
+export function createZone(db: Db, input: ZoneInput, by: string): Promise<Created<NameTaken>> {
+  const values = zoneColumns(input);
+  const audit = (tx: Tx, id: number) => recordDeliveryEvent(tx, id, "zone_created", by, { ...values });
+  return createRow(db, deliveryZones, values, audit, nameTaken);
 }
 
 /**
@@ -246,26 +219,16 @@ export async function editZone(
   input: ZoneInput,
   by: string,
 ): Promise<{ ok: true; changed: string[] } | { ok: false; problem: NameTaken | "not_found" }> {
-  try {
-    return await db.transaction(async (tx) => {
-      const [before] = await tx.select().from(deliveryZones).where(eq(deliveryZones.id, id)).for("update");
-      if (!before) return { ok: false as const, problem: "not_found" as const };
-      const after = zoneColumns(input);
-      const changed = changes(before, after);
-      const fields = Object.keys(changed);
-      if (fields.length === 0) return { ok: true as const, changed: [] };
-      await tx
-        .update(deliveryZones)
-        .set({ ...after, updatedAt: new Date() })
-        .where(eq(deliveryZones.id, id));
-      await recordDeliveryEvent(tx, id, "zone_edited", by, { changes: changed });
-      return { ok: true as const, changed: fields };
-    });
-  } catch (error) {
-    const problem = nameTaken(error);
-    if (problem) return { ok: false, problem };
-    throw error;
-  }
+  return unlessTaken(
+    db,
+    async (tx) => {
+      const changed = await editRow(tx, deliveryZones, id, zoneColumns(input), (changes) =>
+        recordDeliveryEvent(tx, id, "zone_edited", by, { changes }),
+      );
+      return changed ? { ok: true as const, changed } : { ok: false as const, problem: "not_found" as const };
+    },
+    nameTaken,
+  );
 }
 
 /**
@@ -276,22 +239,9 @@ export async function editZone(
  */
 export async function editPickup(db: Db, input: PickupInput, by: string): Promise<{ changed: string[] }> {
   return db.transaction(async (tx) => {
-    const before = await lockPickup(tx);
-    const changed = changes(before, input);
-    const fields = Object.keys(changed);
-    if (fields.length === 0) return { changed: [] };
-    await tx
-      .update(storePickup)
-      .set({ ...input, updatedAt: new Date() })
-      .where(eq(storePickup.id, 1));
-    await recordDeliveryEvent(tx, null, "pickup_edited", by, { changes: changed });
-    return { changed: fields };
+    const changed = await editSettings(tx, storePickup, input, (changes) =>
+      recordDeliveryEvent(tx, null, "pickup_edited", by, { changes }),
+    );
+    return { changed };
   });
-}
-
-/** Pickup's one row, locked for the rest of the transaction (made, off, if a database lost it). */
-async function lockPickup(tx: Tx): Promise<StorePickupRow> {
-  await tx.insert(storePickup).values({ id: 1 }).onConflictDoNothing();
-  const [row] = await tx.select().from(storePickup).where(eq(storePickup.id, 1)).for("update");
-  return row!;
 }

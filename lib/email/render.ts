@@ -15,6 +15,7 @@ import { BRAND } from "../brand";
 import { getEnv } from "../env";
 import { TIME_ZONE } from "../time";
 import { orderLinkUrl } from "../orders/order-link";
+import type { OrderTerms } from "../orders/store";
 
 /**
  * The shop's e-mails about an order as subject, HTML and plain text: the customer's receipt, the news of each step
@@ -27,28 +28,11 @@ import { orderLinkUrl } from "../orders/order-link";
 /** What an e-mail is about: the order as stored, its lines as sold, and what the payment service reported. */
 export interface EmailOrder {
   order: Pick<OrderRow, "id" | "amountMinor" | "locale" | "fullName" | "email" | "phone" | "flags" | "createdAt"> &
-    /** Where the goods go (absent or null: nothing to deliver), and the step they are at. */
-    Partial<
-      Pick<
-        OrderRow,
-        | "deliveryMethod"
-        | "deliveryCityEn"
-        | "deliveryCityAr"
-        | "deliveryAddress"
-        | "deliveryLandmark"
-        | "secondPhone"
-        | "deliveryFeeMinor"
-        | "fulfilment"
-        | "paymentMethod"
-        | "cashFeeMinor"
-        | "confirmBy"
-        | "promoCode"
-        | "discountMinor"
-        | "paidAt"
-        | "cancelledAt"
-        | "refundedMinor"
-      >
-    >;
+    /**
+     * Its terms (absent or null: nothing to deliver, nothing after the sale), and — the e-mail goes to the customer or
+     * the merchant only — where exactly the goods go, and when it was paid.
+     */
+    Partial<Pick<OrderRow, OrderTerms | "deliveryAddress" | "deliveryLandmark" | "secondPhone" | "paidAt">>;
   lines: Pick<OrderLineRow, "name" | "unitMinor" | "quantity">[];
   /** The gateway alias the confirming webhook named, else the one chosen at checkout; `null` when neither. */
   paidWith: string | null;

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import type { Db, DbOrTx } from "../db/client";
-import { orderEvents, orders, type OrderEventType } from "../db/schema";
+import type { Db, DbOrTx, Tx } from "../db/client";
+import { orderEvents, orders, type OrderEventType, type OrderRow } from "../db/schema";
 
 /**
  * An order's history (`order_events`, append-only), written together with the changes it records. Everything that
@@ -26,6 +26,17 @@ export interface OrderChange {
    * paid and not yet fulfilled.
    */
   where?: SQL;
+}
+
+/**
+ * Reads order `id` and locks its row for the rest of `tx`: whoever changes an order after deciding from what it read
+ * (settlement, a cash move, a refund, a resent e-mail) reads it here, so a second tab or server instance waits for the
+ * first and then decides from what it wrote — each move happens once.
+ * @returns the whole row, or `undefined` when there is no such order.
+ */
+export async function lockOrder(tx: Tx, id: string): Promise<OrderRow | undefined> {
+  const [order] = await tx.select().from(orders).where(eq(orders.id, id)).for("update");
+  return order;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Db, Tx } from "../db/client";
 import { emailOutbox, orders, PARCEL_STEPS, type EmailKind, type EmailReason, type ParcelStep } from "../db/schema";
 import { emailSettings, senderDomain, type EmailSettings } from "../env";
 import { isLocale } from "../i18n/config";
-import { recordOrderEvent } from "./events";
+import { lockOrder, recordOrderEvent } from "./events";
 
 /**
  * The transactional outbox: which e-mails an order's move calls for, written in the same transaction as the move. So
@@ -174,11 +174,7 @@ export async function resendEmail(
 ): Promise<ResendOutcome> {
   if (!settings) return "email_off";
   return db.transaction(async (tx) => {
-    const [order] = await tx
-      .select({ status: orders.status, email: orders.email })
-      .from(orders)
-      .where(eq(orders.id, orderId))
-      .for("update");
+    const order = await lockOrder(tx, orderId);
     if (!order) return "not_found";
     if (order.status !== "paid") return "not_paid";
     if (!(kind === "receipt" ? order.email : settings.merchantEmail)) return "no_recipient";

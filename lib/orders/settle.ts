@@ -1,10 +1,9 @@
 import "server-only";
-import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { orders, type EmailReason, type OrderEventType, type OrderFlag, type OrderStatus } from "../db/schema";
+import type { EmailReason, OrderEventType, OrderFlag, OrderStatus } from "../db/schema";
 import { queueOrderEmails } from "./outbox";
 import { holdsStock, sellStock, soldBelowZero } from "../catalog/stock";
-import { changeOrder, recordOrderEvent } from "./events";
+import { changeOrder, lockOrder, recordOrderEvent } from "./events";
 import { raiseFlags } from "./flags";
 
 /**
@@ -185,21 +184,7 @@ export async function settle(
   now = new Date(),
 ): Promise<Settlement | undefined> {
   return db.transaction(async (tx) => {
-    const [order] = await tx
-      .select({
-        status: orders.status,
-        flags: orders.flags,
-        resolvedFlags: orders.resolvedFlags,
-        paymentToken: orders.paymentToken,
-        claimExpiresAt: orders.claimExpiresAt,
-        paymentExpiresAt: orders.paymentExpiresAt,
-        paidGateway: orders.paidGateway,
-        paymentMethod: orders.paymentMethod,
-        cancelledAt: orders.cancelledAt,
-      })
-      .from(orders)
-      .where(eq(orders.id, orderId))
-      .for("update");
+    const order = await lockOrder(tx, orderId);
     if (!order) return undefined;
     const from = order.status;
     // A cash order has no payment on the service: nothing the service, its customer's browser or a mark as paid says

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, desc, eq, notInArray, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import type { Db, DbOrTx } from "../db/client";
 import { orderLines, orders, refunds, type OrderLineRow, type OrderRow, type OrderStatus } from "../db/schema";
 import { ORDER_ID } from "../ids";
 import { effectiveStatus } from "../payment-page";
@@ -19,7 +19,7 @@ export type Order = OrderRow & { lines: OrderLineRow[]; pendingRefundMinor: numb
 export const pendingRefundMinor = sql<number>`coalesce((select sum(refunds.amount_minor) from refunds where refunds.order_id = orders.id and refunds.status = 'pending'), 0)::int`;
 
 /** The refunds of order `id` still to make, summed (minor units). */
-async function pendingRefundOf(db: Db, id: string): Promise<number> {
+export async function pendingRefundOf(db: DbOrTx, id: string): Promise<number> {
   const [row] = await db
     .select({ minor: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)::int` })
     .from(refunds)
@@ -85,10 +85,15 @@ export async function findCustomerOrder(db: Db, id: string, sessionId: string): 
  */
 export type LinkedOrder = Pick<
   CustomerOrder,
-  | "id"
-  | "status"
-  | "amountMinor"
-  | "customerReturnedAt"
+  "id" | "status" | "amountMinor" | "customerReturnedAt" | OrderTerms | "pendingRefundMinor"
+> & { lines: Pick<OrderLineRow, "name" | "unitMinor" | "quantity">[] };
+
+/**
+ * The columns that say an order's terms beyond its lines, wherever the customer is shown them (the page of its signed
+ * link, its e-mails: lib/email/render.ts): how its goods travel (not the address) and the step they are at, how it is
+ * paid and priced, and what the merchant did after the sale.
+ */
+export type OrderTerms =
   | "deliveryMethod"
   | "deliveryCityEn"
   | "deliveryCityAr"
@@ -100,9 +105,7 @@ export type LinkedOrder = Pick<
   | "promoCode"
   | "discountMinor"
   | "cancelledAt"
-  | "refundedMinor"
-  | "pendingRefundMinor"
-> & { lines: Pick<OrderLineRow, "name" | "unitMinor" | "quantity">[] };
+  | "refundedMinor";
 
 /**
  * One order by its id alone, with its lines, as the page opened by its signed link shows it: only the columns of

@@ -2,8 +2,9 @@ import "server-only";
 import { desc, eq } from "drizzle-orm";
 import type { Messages } from "next-intl";
 import { z } from "zod";
-import type { Db, DbOrTx } from "../db/client";
+import type { Db, DbOrTx, Tx } from "../db/client";
 import { MAX_PRICE_MINOR, PROMO_CODE_KINDS, promoCodeEvents, promoCodes, type PromoCodeRow } from "../db/schema";
+import { createRow, editRow, unlessTaken, type Changes, type Created } from "../db/edits";
 import { typedAmount, type AmountProblems } from "../delivery/editing";
 import { parseTypedAmount, westernDigits } from "../money";
 import { tripoliMidnight, tripoliTime } from "../time";
@@ -184,29 +185,17 @@ const codeColumns = (input: PromoCodeInput) => ({
   enabled: input.enabled,
 });
 
-type CodeColumns = ReturnType<typeof codeColumns>;
+/**
+ * An audit row's account of an edit, as a code's page lists it: `{ before, after }`, each with the changed columns
+ * (lib/db/edits.ts).
+ */
+const beforeAndAfter = (changed: Changes) => ({
+  before: Object.fromEntries(Object.entries(changed).map(([column, [before]]) => [column, before])),
+  after: Object.fromEntries(Object.entries(changed).map(([column, [, after]]) => [column, after])),
+});
 
-/** A column's value as the audit keeps it (JSON): times as ISO 8601 instants. */
-const audited = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
-
-/** The columns that differ between a stored code and its new columns: `{ before, after }`, each with those columns. */
-function codeChanges(before: PromoCodeRow, after: CodeColumns) {
-  const changed = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };
-  for (const [column, value] of Object.entries(after)) {
-    const old = audited(before[column as keyof CodeColumns]);
-    if (old !== audited(value)) {
-      changed.before[column] = old;
-      changed.after[column] = audited(value);
-    }
-  }
-  return changed;
-}
-
-/** Whether a write was refused because another code is already written so (any case: codes are stored upper case). */
-function codeTaken(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string; constraint?: string } })?.cause;
-  return cause?.code === "23505" && cause.constraint === "promo_codes_code";
-}
+/** A write refused because another code is already written so (any case: codes are stored upper case). */
+const codeTaken = (constraint: string | undefined) => (constraint === "promo_codes_code" ? "code_taken" : undefined);
 
 /** A code's id as a form or an address gives it (text); undefined when it is not one. */
 export function parsePromoCodeId(value: unknown): number | undefined {
@@ -241,25 +230,12 @@ export function promoCodeFormValues(row: PromoCodeRow) {
  * @param by the admin's e-mail. @returns its id, or `code_taken` when another code is already written so (any case).
  * @throws the database's error for anything else.
  */
-export async function createPromoCode(
-  db: Db,
-  input: PromoCodeInput,
-  by: string,
-): Promise<{ ok: true; id: number } | { ok: false; problem: "code_taken" }> {
-  try {
-    return await db.transaction(async (tx) => {
-      const columns = codeColumns(input);
-      const [created] = await tx.insert(promoCodes).values(columns).returning({ id: promoCodes.id });
-      const after = Object.fromEntries(Object.entries(columns).map(([column, value]) => [column, audited(value)]));
-      await tx
-        .insert(promoCodeEvents)
-        .values({ codeId: created!.id, type: "code_created", by, data: { before: null, after } });
-      return { ok: true as const, id: created!.id };
-    });
-  } catch (error) {
-    if (codeTaken(error)) return { ok: false, problem: "code_taken" };
-    throw error;
-  }
+export function createPromoCode(db: Db, input: PromoCodeInput, by: string): Promise<Created<"code_taken">> {
+  const after = codeColumns(input);
+  // Its times are kept as ISO 8601 instants, as JSON writes a Date.
+  const audit = (tx: Tx, codeId: number) =>
+    tx.insert(promoCodeEvents).values({ codeId, type: "code_created", by, data: { before: null, after } });
+  return createRow(db, promoCodes, after, audit, codeTaken);
 }
 
 /**
@@ -275,26 +251,17 @@ export async function editPromoCode(
   input: PromoCodeInput,
   by: string,
 ): Promise<{ ok: true; changed: string[] } | { ok: false; problem: "code_taken" | "not_found" }> {
-  try {
-    return await db.transaction(async (tx) => {
+  return unlessTaken(
+    db,
+    async (tx) => {
       // The checkout's claim locks this row while it holds a use: an edit waits for the claim, and the claim for it.
-      const [before] = await tx.select().from(promoCodes).where(eq(promoCodes.id, id)).for("update");
-      if (!before) return { ok: false as const, problem: "not_found" as const };
-      const after = codeColumns(input);
-      const changed = codeChanges(before, after);
-      const columns = Object.keys(changed.after);
-      if (columns.length === 0) return { ok: true as const, changed: [] };
-      await tx
-        .update(promoCodes)
-        .set({ ...after, updatedAt: new Date() })
-        .where(eq(promoCodes.id, id));
-      await tx.insert(promoCodeEvents).values({ codeId: id, type: "code_edited", by, data: changed });
-      return { ok: true as const, changed: columns };
-    });
-  } catch (error) {
-    if (codeTaken(error)) return { ok: false, problem: "code_taken" };
-    throw error;
-  }
+      const changed = await editRow(tx, promoCodes, id, codeColumns(input), (changes) =>
+        tx.insert(promoCodeEvents).values({ codeId: id, type: "code_edited", by, data: beforeAndAfter(changes) }),
+      );
+      return changed ? { ok: true as const, changed } : { ok: false as const, problem: "not_found" as const };
+    },
+    codeTaken,
+  );
 }
 
 /** One audited change of a code, as its page lists it. */

@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import type { CancelReason } from "../db/schema";
 import { changeOrder } from "../orders/events";
 import { queueAfterSaleEmail } from "../orders/outbox";
-import { lockOrder, notAllowed, noted, type NotDone } from "./order";
+import { lockAfterSaleOrder, notAllowed, noted, type NotDone } from "./order";
 import { writeRefund } from "./refunds";
 import { canCancel, refundLeftMinor } from "./rules";
 
@@ -37,7 +37,7 @@ export function cancelOrder(
   }: { reason: CancelReason; note?: string; by: string; notify: boolean; now?: Date },
 ): Promise<CancelResult> {
   return db.transaction(async (tx) => {
-    const order = await lockOrder(tx, id);
+    const order = await lockAfterSaleOrder(tx, id);
     if (!order) return { result: "not_found" };
     if (order.cancelledAt) return { result: "already" };
     if (!canCancel(order)) return notAllowed(order);

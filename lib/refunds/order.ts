@@ -1,7 +1,9 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { lockOrder } from "../orders/events";
+import { pendingRefundOf } from "../orders/store";
 import type { Tx } from "../db/client";
-import { orderLines, orders, refunds, type FulfilmentStep, type OrderStatus } from "../db/schema";
+import { orderLines, type FulfilmentStep, type OrderStatus } from "../db/schema";
 import type { AfterSaleOrder } from "./rules";
 
 /**
@@ -13,34 +15,15 @@ import type { AfterSaleOrder } from "./rules";
 export type LockedOrder = AfterSaleOrder & { id: string; email: string | null };
 
 /**
- * Reads the order and locks its row for the rest of `tx`: every move on one order waits for the one before it, so two
- * tabs or two server instances make each move once. The pending refunds are summed after the lock, so they are the
- * committed ones.
+ * Reads the order and locks its row for the rest of `tx` (lib/orders/events.ts): every move on one order waits for the
+ * one before it, so two tabs or two server instances make each move once. The pending refunds are summed after the
+ * lock, so they are the committed ones.
  * @returns the order, or undefined when there is none.
  */
-export async function lockOrder(tx: Tx, id: string): Promise<LockedOrder | undefined> {
-  const [order] = await tx
-    .select({
-      id: orders.id,
-      email: orders.email,
-      paymentMethod: orders.paymentMethod,
-      status: orders.status,
-      fulfilment: orders.fulfilment,
-      paidAt: orders.paidAt,
-      amountMinor: orders.amountMinor,
-      collectedMinor: orders.collectedMinor,
-      cancelledAt: orders.cancelledAt,
-      refundedMinor: orders.refundedMinor,
-    })
-    .from(orders)
-    .where(eq(orders.id, id))
-    .for("update");
+export async function lockAfterSaleOrder(tx: Tx, id: string): Promise<LockedOrder | undefined> {
+  const order = await lockOrder(tx, id);
   if (!order) return undefined;
-  const [pending] = await tx
-    .select({ minor: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)::int` })
-    .from(refunds)
-    .where(and(eq(refunds.orderId, id), eq(refunds.status, "pending")));
-  return { ...order, pendingRefundMinor: pending?.minor ?? 0 };
+  return { ...order, pendingRefundMinor: await pendingRefundOf(tx, id) };
 }
 
 /** One of an order's lines, by its `position`, and how many of its units were refunded and returned so far. */

@@ -2,9 +2,17 @@ import "server-only";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "../db/client";
 import { orders, refundLines, refunds, type RefundCause, type RefundRow, type RefundStatus } from "../db/schema";
-import { changeOrder, recordOrderEvent } from "../orders/events";
+import { changeOrder, lockOrder, recordOrderEvent } from "../orders/events";
 import { queueAfterSaleEmail } from "../orders/outbox";
-import { lineProblems, linesSoFar, lockOrder, notAllowed, noted, type LockedOrder, type NotDone } from "./order";
+import {
+  lineProblems,
+  linesSoFar,
+  lockAfterSaleOrder,
+  notAllowed,
+  noted,
+  type LockedOrder,
+  type NotDone,
+} from "./order";
 import { receivedMinor, refundLeftMinor } from "./rules";
 
 /**
@@ -17,9 +25,21 @@ import { receivedMinor, refundLeftMinor } from "./rules";
  */
 
 /** A line a refund is for: the order line's `position` and how many of its units. */
-export interface RefundLine {
+interface RefundLine {
   position: number;
   quantity: number;
+}
+
+/**
+ * A refund to write: its amount (minor units), the lines it is for (none: an amount alone), the reference it was made
+ * with (none: pending), the merchant's note, and the request key of the form that asked for it.
+ */
+interface Refund {
+  amountMinor: number;
+  lines?: readonly RefundLine[];
+  reference?: string;
+  note?: string;
+  key?: string;
 }
 
 /** Who acts, when, and whether the customer hears of it. */
@@ -59,20 +79,12 @@ export type RefundView = RefundRow & { lines: RefundLine[] };
 export function openRefund(
   db: Db,
   orderId: string,
-  {
-    amountMinor,
-    lines = [],
-    reference,
-    note,
-    key,
-    by,
-    notify,
-    now = new Date(),
-  }: Acting & { amountMinor: number; lines?: readonly RefundLine[]; reference?: string; note?: string; key: string },
+  request: Acting & Refund & { key: string },
 ): Promise<OpenRefundResult> {
+  const { amountMinor, lines = [], key } = request;
   if (!Number.isInteger(amountMinor) || amountMinor <= 0) throw new RangeError(`refund amount ${amountMinor}`);
   return db.transaction(async (tx) => {
-    const order = await lockOrder(tx, orderId);
+    const order = await lockAfterSaleOrder(tx, orderId);
     if (!order) return { result: "not_found" };
     // The order's lock orders two posts of one form: the second sees the first's refund.
     const [made] = await tx.select({ id: refunds.id }).from(refunds).where(eq(refunds.requestKey, key));
@@ -84,17 +96,7 @@ export function openRefund(
       const problems = lineProblems(lines, await linesSoFar(tx, orderId), (line) => line.quantity - line.refunded);
       if (problems.length > 0) return { result: "bad_lines", lines: problems };
     }
-    const refund = await writeRefund(tx, order, {
-      amountMinor,
-      lines,
-      reference,
-      note,
-      key,
-      by,
-      notify,
-      now,
-      cause: "merchant",
-    });
+    const refund = await writeRefund(tx, order, { ...request, cause: "merchant" });
     return { result: "done", ...refund };
   });
 }
@@ -119,15 +121,7 @@ export async function writeRefund(
     now = new Date(),
     cause,
     returnId,
-  }: Acting & {
-    amountMinor: number;
-    lines?: readonly RefundLine[];
-    reference?: string;
-    note?: string;
-    key?: string;
-    cause: RefundCause;
-    returnId?: number;
-  },
+  }: Acting & Refund & { cause: RefundCause; returnId?: number },
 ): Promise<{ refundId: number; status: RefundStatus }> {
   const [refund] = await tx
     .insert(refunds)

@@ -4,7 +4,7 @@ import { putBack, type StockLine } from "../catalog/stock";
 import type { Db } from "../db/client";
 import { returnLines, returns } from "../db/schema";
 import { recordOrderEvent } from "../orders/events";
-import { lineProblems, linesSoFar, lockOrder, notAllowed, noted, type NotDone } from "./order";
+import { lineProblems, linesSoFar, lockAfterSaleOrder, notAllowed, noted, type NotDone } from "./order";
 import { writeRefund } from "./refunds";
 import { canReturn, refundLeftMinor } from "./rules";
 
@@ -59,7 +59,7 @@ export function recordReturn(
   if (refund && (!Number.isInteger(refund.amountMinor) || refund.amountMinor <= 0))
     throw new RangeError(`refund amount ${refund.amountMinor}`);
   return db.transaction(async (tx) => {
-    const order = await lockOrder(tx, orderId);
+    const order = await lockAfterSaleOrder(tx, orderId);
     if (!order) return { result: "not_found" };
     const [made] = await tx.select({ id: returns.id }).from(returns).where(eq(returns.requestKey, key));
     if (made) return { result: "already", returnId: made.id };

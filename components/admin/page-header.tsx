@@ -72,3 +72,32 @@ export function PageHeader({
     line
   );
 }
+
+/**
+ * A page that holds a form under a link back to its list (a new product, a new city, pictures for many products): the
+ * link (`back`: where to and its text), the title, then `children`. `roomy` spaces them more, for a page with rules
+ * between its title and its form.
+ */
+export function FormPage({
+  back,
+  title,
+  dir,
+  roomy = false,
+  children,
+}: {
+  back: { href: string; label: string };
+  title: React.ReactNode;
+  dir?: "auto";
+  roomy?: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <section className={roomy ? "space-y-6" : "space-y-4"}>
+      <BackLink href={back.href} small>
+        {back.label}
+      </BackLink>
+      <PageHeader title={title} dir={dir} />
+      {children}
+    </section>
+  );
+}

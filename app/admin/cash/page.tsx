@@ -5,10 +5,17 @@ import { z } from "zod";
 import { CashSettingsForm } from "@/components/admin/cash-settings-form";
 import type { DeliveryFormLabels } from "@/components/admin/delivery-forms";
 import { AuditHistory } from "@/components/admin/audit-history";
+import { formLabels } from "@/components/admin/labels";
 import { BackLink, PageHeader } from "@/components/admin/page-header";
 import { columnsOf, Table } from "@/components/admin/table";
 import { requireAdmin } from "@/lib/admin/auth";
-import { listBlockedPhones, listCashEvents, type CashEvent, type CashSettingsField } from "@/lib/cash/editing";
+import {
+  cashSettingsInputSchema,
+  listBlockedPhones,
+  listCashEvents,
+  type CashEvent,
+  type CashSettingsField,
+} from "@/lib/cash/editing";
 import { readCashSettings } from "@/lib/cash/settings";
 import { getDb } from "@/lib/db/client";
 import { listDeliveryZones } from "@/lib/delivery/zones";
@@ -24,19 +31,12 @@ const resultSchema = z.enum(["saved", "unchanged"]);
 
 /** The form's texts in the admin's language. */
 async function cashFormLabels(): Promise<DeliveryFormLabels<CashSettingsField>> {
-  const t = await getTranslations("admin.cash.form");
-  return {
-    fields: {
-      enabled: t("fields.enabled"),
-      atPickup: t("fields.atPickup"),
-      maxTotal: t("fields.maxTotal"),
-      fee: t("fields.fee"),
-      confirmWithinHours: t("fields.confirmWithinHours"),
-    },
-    hints: { maxTotal: t("hints.maxTotal"), fee: t("hints.fee"), confirmWithinHours: t("hints.confirmWithinHours") },
-    submit: t("save"),
-    submitting: t("saving"),
-  };
+  return formLabels(
+    await getTranslations("admin.cash.form"),
+    cashSettingsInputSchema.keyof().options,
+    ["maxTotal", "fee", "confirmWithinHours"],
+    "save",
+  );
 }
 
 /** The form's field each audited column is edited with. */

@@ -37,17 +37,20 @@ export function NotFound({ back, children }: { back: React.ReactNode; children: 
 
 /**
  * A back-office page's title: its `<h1>`, with `aside` (actions, a status) at the end of the line when given and
- * `children` (a sentence or two about the page) under it. `dir="auto"` for a title that is the merchant's own text.
+ * `children` (what else the page says first) under it, after `intro` (a sentence or two about the page). `dir="auto"`
+ * for a title that is the merchant's own text.
  */
 export function PageHeader({
   title,
   dir,
   aside,
+  intro,
   children,
 }: {
   title: React.ReactNode;
   dir?: "auto";
   aside?: React.ReactNode;
+  intro?: string;
   children?: React.ReactNode;
 }) {
   const heading = (
@@ -63,9 +66,10 @@ export function PageHeader({
   ) : (
     heading
   );
-  return children ? (
+  return intro || children ? (
     <div>
       {line}
+      {intro && <p className="mt-2 max-w-3xl text-stone-700">{intro}</p>}
       {children}
     </div>
   ) : (

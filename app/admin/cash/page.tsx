@@ -107,9 +107,7 @@ export default async function AdminCashPage({ searchParams }: Props) {
       <BackLink href="/admin/delivery" small>
         {tDelivery("back")}
       </BackLink>
-      <PageHeader title={t("title")}>
-        <p className="mt-2 max-w-3xl text-stone-700">{t("intro")}</p>
-      </PageHeader>
+      <PageHeader title={t("title")} intro={t("intro")} />
       {result.success && (
         <p
           role="status"

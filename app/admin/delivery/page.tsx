@@ -6,7 +6,7 @@ import { z } from "zod";
 import { PickupForm } from "@/components/admin/delivery-forms";
 import { PageHeader } from "@/components/admin/page-header";
 import { ResultNotice } from "@/components/admin/result-notice";
-import { columnsOf, Table, WIDE_ONLY } from "@/components/admin/table";
+import { columnsOf, LIST_CELL, OffTag, Table, WIDE_ONLY } from "@/components/admin/table";
 import { primaryAction } from "@/components/styles";
 import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
@@ -55,9 +55,7 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
 
   return (
     <div className="space-y-6">
-      <PageHeader title={t("title")}>
-        <p className="mt-2 max-w-3xl text-stone-700">{t("intro")}</p>
-      </PageHeader>
+      <PageHeader title={t("title")} intro={t("intro")} />
       {result.success && (
         <ResultNotice problem={result.data === "not_found"} testId="delivery-result">
           {t(`results.${result.data}`)}
@@ -79,7 +77,6 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
           region={{ label: t("zones.table") }}
           minWidth="min-w-[20rem]"
           caption={t("zones.caption")}
-          cell="px-2 py-2 sm:px-3"
           columns={columnsOf(
             ["city", "fee", "freeAbove", "status", "cash"] as const,
             (key) => (key === "cash" ? tCash("zones.column") : t(`zones.${key}`)),
@@ -92,7 +89,7 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
             const other = locale === "ar" ? "en" : "ar";
             return (
               <tr key={zone.id} data-testid="zone-row" className={zone.enabled ? undefined : "bg-stone-50"}>
-                <th scope="row" className="px-2 py-2 sm:px-3 text-start font-normal">
+                <th scope="row" className={`${LIST_CELL} text-start font-normal`}>
                   <Link
                     href={`/admin/delivery/zones/${zone.id}`}
                     aria-label={t("zones.editLabel", { name: zone.name[locale === "ar" ? "ar" : "en"] })}
@@ -104,24 +101,20 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
                     <bdi>{zone.name[other]}</bdi>
                   </span>
                 </th>
-                <td className="px-2 py-2 sm:px-3 text-end whitespace-nowrap" data-testid="zone-fee">
+                <td className={`${LIST_CELL} text-end whitespace-nowrap`} data-testid="zone-fee">
                   {zone.feeMinor === 0 ? t("zones.free") : formatMoney(zone.feeMinor, locale)}
                 </td>
-                <td className="px-2 py-2 sm:px-3 text-end">
+                <td className={`${LIST_CELL} text-end`}>
                   {zone.freeAboveMinor === null ? (
                     <span className="text-stone-600">{t("zones.never")}</span>
                   ) : (
                     <span className="whitespace-nowrap">{formatMoney(zone.freeAboveMinor, locale)}</span>
                   )}
                 </td>
-                <td className="px-2 py-2 sm:px-3" data-testid="zone-status">
-                  {zone.enabled ? (
-                    t("zones.on")
-                  ) : (
-                    <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("zones.off")}</span>
-                  )}
+                <td className={LIST_CELL} data-testid="zone-status">
+                  {zone.enabled ? t("zones.on") : <OffTag>{t("zones.off")}</OffTag>}
                 </td>
-                <td className={`px-2 py-2 sm:px-3 ${WIDE_ONLY}`} data-testid="zone-cash">
+                <td className={`${LIST_CELL} ${WIDE_ONLY}`} data-testid="zone-cash">
                   {tCash(zone.cashOnDelivery ? "zones.allowed" : "zones.refused")}
                 </td>
               </tr>

@@ -2,29 +2,26 @@ import Link from "next/link";
 import { classes } from "../styles";
 import { CardMessage } from "./section";
 
-/** The link above a back-office page that leads back to its list (`small` for the pages of a form). */
-export function BackLink({
-  href,
+/**
+ * A link in the back office's text, in the brand's colour and underlined: the way back above a page to its list, a
+ * link in a sentence or a list's row (`small` for the smaller text of a form's page). Takes what a `Link` takes.
+ */
+export function TextLink({
   small = false,
-  children,
-}: {
-  href: string;
-  small?: boolean;
-  children: React.ReactNode;
-}) {
+  className,
+  ...link
+}: React.ComponentProps<typeof Link> & { small?: boolean }) {
   return (
     <Link
-      href={href}
-      className={classes(small && "text-sm", "font-medium text-brand-800 underline underline-offset-2")}
-    >
-      {children}
-    </Link>
+      {...link}
+      className={classes(small && "text-sm", className, "font-medium text-brand-800 underline underline-offset-2")}
+    />
   );
 }
 
 /**
  * A detail page's answer when what its address names is not there (a removed product, a mistyped id): the way back
- * to the list (a {@link BackLink}), then what was not found, announced.
+ * to the list (a {@link TextLink}), then what was not found, announced.
  */
 export function NotFound({ back, children }: { back: React.ReactNode; children: React.ReactNode }) {
   return (
@@ -97,9 +94,9 @@ export function FormPage({
 }) {
   return (
     <section className={roomy ? "space-y-6" : "space-y-4"}>
-      <BackLink href={back.href} small>
+      <TextLink href={back.href} small>
         {back.label}
-      </BackLink>
+      </TextLink>
       <PageHeader title={title} dir={dir} />
       {children}
     </section>

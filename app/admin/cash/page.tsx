@@ -1,12 +1,11 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { CashSettingsForm } from "@/components/admin/cash-settings-form";
 import type { DeliveryFormLabels } from "@/components/admin/delivery-forms";
 import { AuditHistory } from "@/components/admin/audit-history";
 import { formLabels } from "@/components/admin/labels";
-import { BackLink, PageHeader } from "@/components/admin/page-header";
+import { TextLink, PageHeader } from "@/components/admin/page-header";
 import { columnsOf, Table } from "@/components/admin/table";
 import { requireAdmin } from "@/lib/admin/auth";
 import {
@@ -104,9 +103,9 @@ export default async function AdminCashPage({ searchParams }: Props) {
 
   return (
     <div className="space-y-6">
-      <BackLink href="/admin/delivery" small>
+      <TextLink href="/admin/delivery" small>
         {tDelivery("back")}
-      </BackLink>
+      </TextLink>
       <PageHeader title={t("title")} intro={t("intro")} />
       {result.success && (
         <p
@@ -125,9 +124,7 @@ export default async function AdminCashPage({ searchParams }: Props) {
             allowed: offered.filter((zone) => zone.cashOnDelivery).length,
             count: offered.length,
           })}{" "}
-          <Link href="/admin/delivery#zones" className="font-medium text-brand-800 underline underline-offset-2">
-            {t("citiesLink")}
-          </Link>
+          <TextLink href="/admin/delivery#zones">{t("citiesLink")}</TextLink>
         </p>
       </section>
 
@@ -147,14 +144,13 @@ export default async function AdminCashPage({ searchParams }: Props) {
           {blocked.map((row) => (
             <tr key={row.phone} className="align-top" data-testid="blocked-phone">
               <th scope="row" className="px-1 py-1 text-start font-normal">
-                <Link
+                <TextLink
                   href={`/admin/orders?q=${row.phone}`}
                   aria-label={t("blocked.ordersLabel", { phone: row.phone })}
-                  className="font-medium text-brand-800 underline underline-offset-2"
                   dir="ltr"
                 >
                   {row.phone}
-                </Link>
+                </TextLink>
               </th>
               <td className="px-1 py-1">
                 <bdi>{row.blockedBy}</bdi>

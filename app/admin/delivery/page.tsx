@@ -4,7 +4,7 @@ import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { PickupForm } from "@/components/admin/delivery-forms";
-import { PageHeader } from "@/components/admin/page-header";
+import { PageHeader, TextLink } from "@/components/admin/page-header";
 import { ResultNotice } from "@/components/admin/result-notice";
 import { columnsOf, LIST_CELL, OffTag, Table, WIDE_ONLY } from "@/components/admin/table";
 import { primaryAction } from "@/components/styles";
@@ -90,13 +90,12 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
             return (
               <tr key={zone.id} data-testid="zone-row" className={zone.enabled ? undefined : "bg-stone-50"}>
                 <th scope="row" className={`${LIST_CELL} text-start font-normal`}>
-                  <Link
+                  <TextLink
                     href={`/admin/delivery/zones/${zone.id}`}
                     aria-label={t("zones.editLabel", { name: zone.name[locale === "ar" ? "ar" : "en"] })}
-                    className="font-medium text-brand-800 underline underline-offset-2"
                   >
                     {zone.name[locale === "ar" ? "ar" : "en"]}
-                  </Link>
+                  </TextLink>
                   <span className="block text-stone-600" lang={other}>
                     <bdi>{zone.name[other]}</bdi>
                   </span>
@@ -134,9 +133,7 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
                 count: offered.length,
               })
             : tCash("summary.off")}{" "}
-          <Link href="/admin/cash" className="font-medium text-brand-800 underline underline-offset-2">
-            {tCash("summary.link")}
-          </Link>
+          <TextLink href="/admin/cash">{tCash("summary.link")}</TextLink>
         </p>
       </section>
 

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { OrderLink } from "@/components/admin/order-link";
 import { OrderStatusBadge } from "@/components/admin/order-status-badge";
-import { PageHeader } from "@/components/admin/page-header";
+import { PageHeader, TextLink } from "@/components/admin/page-header";
 import { columnsOf, LIST_CELL, PHONE_ONLY, Table, WIDE_ONLY } from "@/components/admin/table";
 import { requireAdmin } from "@/lib/admin/auth";
 import {
@@ -195,24 +195,16 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
       {(page.newer || page.older) && (
         <nav aria-label={t("pages")} className="mt-4 flex justify-between gap-3">
           {page.newer ? (
-            <Link
-              href={listHref("/admin/orders", query, { after: page.newer })}
-              className="font-medium text-brand-800 underline underline-offset-2"
-              rel="prev"
-            >
+            <TextLink href={listHref("/admin/orders", query, { after: page.newer })} rel="prev">
               {t("newer")}
-            </Link>
+            </TextLink>
           ) : (
             <span />
           )}
           {page.older && (
-            <Link
-              href={listHref("/admin/orders", query, { before: page.older })}
-              className="font-medium text-brand-800 underline underline-offset-2"
-              rel="next"
-            >
+            <TextLink href={listHref("/admin/orders", query, { before: page.older })} rel="next">
               {t("older")}
-            </Link>
+            </TextLink>
           )}
         </nav>
       )}

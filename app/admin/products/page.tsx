@@ -3,7 +3,7 @@ import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { ProductImage } from "@/components/product-image";
-import { PageHeader } from "@/components/admin/page-header";
+import { PageHeader, TextLink } from "@/components/admin/page-header";
 import { columnsOf, LIST_CELL, OffTag, PHONE_ONLY, Table, WIDE_ONLY } from "@/components/admin/table";
 import { card, primaryAction, secondaryAction } from "@/components/styles";
 import { requireAdmin } from "@/lib/admin/auth";
@@ -138,13 +138,9 @@ export default async function AdminProductsPage({ searchParams }: Props) {
                     />
                   </td>
                   <th scope="row" className={`${LIST_CELL} text-start font-normal`}>
-                    <Link
-                      href={`/admin/products/${product.id}`}
-                      className="font-medium text-brand-800 underline underline-offset-2"
-                      dir="auto"
-                    >
+                    <TextLink href={`/admin/products/${product.id}`} dir="auto">
                       {locale === "ar" ? product.nameAr : product.nameEn}
-                    </Link>
+                    </TextLink>
                     <span className="block font-mono text-xs text-stone-600 max-sm:break-all">
                       <span dir="ltr">{product.slug}</span>
                     </span>

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
-import { PageHeader } from "@/components/admin/page-header";
+import { PageHeader, TextLink } from "@/components/admin/page-header";
 import { ResultNotice } from "@/components/admin/result-notice";
 import { columnsOf, LIST_CELL, OffTag, Table, WIDE_ONLY } from "@/components/admin/table";
 import { primaryAction } from "@/components/styles";
@@ -69,14 +69,14 @@ export default async function AdminPromoCodesPage({ searchParams }: Props) {
         {codes.map(({ row, used, held, left }) => (
           <tr key={row.id} data-testid="promo-row" className={`align-top ${row.enabled ? "" : "bg-stone-50"}`}>
             <th scope="row" className={`${LIST_CELL} text-start font-normal`}>
-              <Link
+              <TextLink
                 href={`/admin/promo-codes/${row.id}`}
                 aria-label={t("editLabel", { code: row.code })}
-                className="font-mono font-medium text-brand-800 underline underline-offset-2"
+                className="font-mono"
                 dir="ltr"
               >
                 {row.code}
-              </Link>
+              </TextLink>
             </th>
             <td className={LIST_CELL} data-testid="promo-off">
               {describeDiscount(row, t, locale)}

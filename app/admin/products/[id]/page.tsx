@@ -1,11 +1,10 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { ProductForm } from "@/components/admin/product-form";
 import { StockForm } from "@/components/admin/stock-form";
 import { ProductImage } from "@/components/product-image";
-import { BackLink, NotFound, PageHeader } from "@/components/admin/page-header";
+import { TextLink, NotFound, PageHeader } from "@/components/admin/page-header";
 import { Section } from "@/components/admin/section";
 import { columnsOf, Table } from "@/components/admin/table";
 import { fileInput } from "@/components/styles";
@@ -79,9 +78,9 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
   const id = parseProductId(rawId);
   const found = id === undefined ? undefined : await productForAdmin(getDb(), id);
   const back = (
-    <BackLink href="/admin/products" small>
+    <TextLink href="/admin/products" small>
       {t("back")}
-    </BackLink>
+    </TextLink>
   );
   if (id === undefined || !found) return <NotFound back={back}>{tList("notFound")}</NotFound>;
   const { product, pictures, available, changes } = found;
@@ -104,12 +103,9 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
             {archived ? (
               <span className="rounded-full bg-stone-200 px-2 py-0.5 text-sm text-stone-800">{tList("archived")}</span>
             ) : product.visible ? (
-              <Link
-                href={`/products/${product.slug}`}
-                className="text-sm font-medium text-brand-800 underline underline-offset-2"
-              >
+              <TextLink href={`/products/${product.slug}`} small>
                 {t("inShop")}
-              </Link>
+              </TextLink>
             ) : (
               <span className="rounded-full bg-stone-200 px-2 py-0.5 text-sm text-stone-800">{t("hiddenNote")}</span>
             )}

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { Notice } from "@/components/admin/section";
-import { PageHeader } from "@/components/admin/page-header";
+import { PageHeader, TextLink } from "@/components/admin/page-header";
 import { columnsOf, Table } from "@/components/admin/table";
 import { FileFormat, UploadForm } from "@/components/admin/upload-form";
 import { requireAdmin } from "@/lib/admin/auth";
@@ -97,13 +97,9 @@ export default async function ImportProductsPage({ searchParams }: Props) {
         </h2>
         <p className="mt-1">{t("pictures")}</p>
         <p className="mt-1">
-          <Link
-            href="/admin/products/pictures"
-            className="font-medium text-brand-800 underline underline-offset-2"
-            data-testid="bulk-pictures-link"
-          >
+          <TextLink href="/admin/products/pictures" data-testid="bulk-pictures-link">
             {tList("addPictures")}
-          </Link>
+          </TextLink>
         </p>
       </section>
 

@@ -31,14 +31,16 @@ export function OffTag({ children }: { children: React.ReactNode }) {
 }
 
 /**
- * The back office's two kinds of table: `list`, a page's main list in a card of its own with a shaded head; `inset`,
- * a table inside a section, under its heading (a little space above it by default).
+ * The back office's three kinds of table: `list`, a page's main list in a card of its own with a shaded head; `inset`,
+ * a table inside a section, under its heading (a little space above it by default); `panel`, a small table of figures
+ * in a panel of the merchant's home, its rows close and lightly ruled.
  */
 const LOOKS = {
   list: {
     wrap: `overflow-x-auto ${card}`,
     head: "bg-stone-100",
     cell: LIST_CELL,
+    body: "divide-y divide-stone-200",
     margin: "",
     empty: `${card} p-6 text-center text-stone-600`,
   },
@@ -46,6 +48,15 @@ const LOOKS = {
     wrap: "overflow-x-auto",
     head: "text-stone-600",
     cell: "px-1 py-1",
+    body: "divide-y divide-stone-200",
+    margin: "mt-2",
+    empty: "text-stone-600",
+  },
+  panel: {
+    wrap: "overflow-x-auto",
+    head: "text-stone-600",
+    cell: "py-1",
+    body: "divide-y divide-stone-100",
     margin: "mt-2",
     empty: "text-stone-600",
   },
@@ -67,7 +78,7 @@ export function Table({
   className = LOOKS[look].margin,
   cell = LOOKS[look].cell,
   head = LOOKS[look].head,
-  body = "divide-y divide-stone-200",
+  body = LOOKS[look].body,
   testId,
   empty,
   foot,

@@ -5,6 +5,7 @@ import { orderLabels } from "../labels";
 import { OrderLink } from "../order-link";
 import { Section } from "../section";
 import { homeFormat, isFlag, linkClass, ordersHref } from "./format";
+import { CountLink, PanelList } from "./parts";
 
 /**
  * How many cash orders wait for the merchant's call, the nearest deadline first (each expires then, its units back on
@@ -14,25 +15,21 @@ export async function ToConfirm({ toConfirm }: Pick<Dashboard, "toConfirm">) {
   const [t, { money, dateTime }] = await Promise.all([getTranslations("admin.dashboard.cash"), homeFormat()]);
   return (
     <Section id="to-confirm" title={t("toConfirm")}>
-      <p className="mt-1">
-        <Link href={ordersHref({ cash: "to_confirm" })} className={linkClass} data-testid="to-confirm-count">
-          {t("toConfirmCount", { count: toConfirm.count })}
-        </Link>
-      </p>
-      {toConfirm.oldest.length > 0 && (
-        <ol className="mt-2 divide-y divide-stone-100 text-sm" aria-label={t("nearestFirst")}>
-          {toConfirm.oldest.map((order) => (
-            <li key={order.id} className="flex flex-wrap justify-between gap-2 py-1.5">
-              <span>
-                <OrderLink id={order.id} /> <span dir="auto">{order.fullName ?? ""}</span>
-              </span>
-              <span className="text-stone-600">
-                {t("confirmBy", { date: dateTime(order.confirmBy) })} · {money(order.amountMinor)}
-              </span>
-            </li>
-          ))}
-        </ol>
-      )}
+      <CountLink href={ordersHref({ cash: "to_confirm" })} testId="to-confirm-count">
+        {t("toConfirmCount", { count: toConfirm.count })}
+      </CountLink>
+      <PanelList
+        label={t("nearestFirst")}
+        rows={toConfirm.oldest.map((order) => ({
+          key: order.id,
+          start: <OrderAndName order={order} />,
+          end: (
+            <span className="text-stone-600">
+              {t("confirmBy", { date: dateTime(order.confirmBy) })} · {money(order.amountMinor)}
+            </span>
+          ),
+        }))}
+      />
     </Section>
   );
 }
@@ -42,29 +39,25 @@ export async function ToFulfil({ toFulfil }: Pick<Dashboard, "toFulfil">) {
   const [t, { money, date }] = await Promise.all([getTranslations("admin.dashboard"), homeFormat()]);
   return (
     <Section id="to-fulfil" title={t("toFulfil")}>
-      <p className="mt-1">
-        <Link href={ordersHref({ status: "to_fulfil" })} className={linkClass} data-testid="to-fulfil-count">
-          {t("toFulfilCount", { count: toFulfil.count })}
-        </Link>
-      </p>
-      {toFulfil.oldest.length > 0 && (
-        <ol className="mt-2 divide-y divide-stone-100 text-sm" aria-label={t("oldestFirst")}>
-          {toFulfil.oldest.map((order) => (
-            <li key={order.id} className="flex flex-wrap justify-between gap-2 py-1.5">
-              <span>
-                <OrderLink id={order.id} /> <span dir="auto">{order.fullName ?? ""}</span>
-              </span>
-              <span className="text-stone-600">
-                {order.deliveryMethod ? `${t(order.deliveryMethod)} · ` : ""}
-                {order.way === "cash"
-                  ? t("cash.placedOn", { date: date(order.since) })
-                  : t("paidOn", { date: date(order.since) })}{" "}
-                · {money(order.amountMinor)}
-              </span>
-            </li>
-          ))}
-        </ol>
-      )}
+      <CountLink href={ordersHref({ status: "to_fulfil" })} testId="to-fulfil-count">
+        {t("toFulfilCount", { count: toFulfil.count })}
+      </CountLink>
+      <PanelList
+        label={t("oldestFirst")}
+        rows={toFulfil.oldest.map((order) => ({
+          key: order.id,
+          start: <OrderAndName order={order} />,
+          end: (
+            <span className="text-stone-600">
+              {order.deliveryMethod ? `${t(order.deliveryMethod)} · ` : ""}
+              {order.way === "cash"
+                ? t("cash.placedOn", { date: date(order.since) })
+                : t("paidOn", { date: date(order.since) })}{" "}
+              · {money(order.amountMinor)}
+            </span>
+          ),
+        }))}
+      />
     </Section>
   );
 }
@@ -110,18 +103,17 @@ export async function NeedsAttention({
           {lastReconciledAt ? t("lastReconciled", { date: date(lastReconciledAt) }) : t("neverReconciled")}
         </Link>
       </p>
-      {attention.orders.length > 0 && (
-        <ul className="mt-2 divide-y divide-stone-100 text-sm">
-          {attention.orders.map((order) => (
-            <li key={order.id} className="flex flex-wrap justify-between gap-2 py-1.5">
-              <OrderLink id={order.id} />
-              <span className="text-stone-600">
-                {labels.list(order.reasons.map(reasonText))} · {money(order.amountMinor)}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <PanelList
+        rows={attention.orders.map((order) => ({
+          key: order.id,
+          start: <OrderLink id={order.id} />,
+          end: (
+            <span className="text-stone-600">
+              {labels.list(order.reasons.map(reasonText))} · {money(order.amountMinor)}
+            </span>
+          ),
+        }))}
+      />
     </Section>
   );
 }
@@ -134,11 +126,9 @@ export async function RefundsToMake({ refundsToMake }: Pick<Dashboard, "refundsT
   const [t, { money }] = await Promise.all([getTranslations("admin.dashboard"), homeFormat()]);
   return (
     <Section id="refunds-to-make" title={t("refundsToMake")} tone={refundsToMake.count > 0 ? "action" : "plain"}>
-      <p className="mt-1">
-        <Link href={ordersHref({ status: "refund_due" })} className={linkClass} data-testid="refunds-to-make-count">
-          {t("refundsToMakeCount", { count: refundsToMake.count, amount: money(refundsToMake.minor) })}
-        </Link>
-      </p>
+      <CountLink href={ordersHref({ status: "refund_due" })} testId="refunds-to-make-count">
+        {t("refundsToMakeCount", { count: refundsToMake.count, amount: money(refundsToMake.minor) })}
+      </CountLink>
       {refundsToMake.orders.length > 0 && (
         <ol className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-sm" aria-label={t("oldestRefundFirst")}>
           {refundsToMake.orders.map((id) => (
@@ -149,5 +139,14 @@ export async function RefundsToMake({ refundsToMake }: Pick<Dashboard, "refundsT
         </ol>
       )}
     </Section>
+  );
+}
+
+/** An order in a panel's list: its link, then the customer's name (in whichever script it was typed). */
+function OrderAndName({ order }: { order: { id: string; fullName: string | null } }) {
+  return (
+    <span>
+      <OrderLink id={order.id} /> <span dir="auto">{order.fullName ?? ""}</span>
+    </span>
   );
 }

@@ -14,23 +14,15 @@ import { CountLink, PanelList } from "./parts";
 export async function ToConfirm({ toConfirm }: Pick<Dashboard, "toConfirm">) {
   const [t, { money, dateTime }] = await Promise.all([getTranslations("admin.dashboard.cash"), homeFormat()]);
   return (
-    <Section id="to-confirm" title={t("toConfirm")}>
-      <CountLink href={ordersHref({ cash: "to_confirm" })} testId="to-confirm-count">
-        {t("toConfirmCount", { count: toConfirm.count })}
-      </CountLink>
-      <PanelList
-        label={t("nearestFirst")}
-        rows={toConfirm.oldest.map((order) => ({
-          key: order.id,
-          start: <OrderAndName order={order} />,
-          end: (
-            <span className="text-stone-600">
-              {t("confirmBy", { date: dateTime(order.confirmBy) })} · {money(order.amountMinor)}
-            </span>
-          ),
-        }))}
-      />
-    </Section>
+    <OrderQueue
+      id="to-confirm"
+      title={t("toConfirm")}
+      href={ordersHref({ cash: "to_confirm" })}
+      count={t("toConfirmCount", { count: toConfirm.count })}
+      label={t("nearestFirst")}
+      orders={toConfirm.oldest}
+      detail={(order) => `${t("confirmBy", { date: dateTime(order.confirmBy) })} · ${money(order.amountMinor)}`}
+    />
   );
 }
 
@@ -38,24 +30,62 @@ export async function ToConfirm({ toConfirm }: Pick<Dashboard, "toConfirm">) {
 export async function ToFulfil({ toFulfil }: Pick<Dashboard, "toFulfil">) {
   const [t, { money, date }] = await Promise.all([getTranslations("admin.dashboard"), homeFormat()]);
   return (
-    <Section id="to-fulfil" title={t("toFulfil")}>
-      <CountLink href={ordersHref({ status: "to_fulfil" })} testId="to-fulfil-count">
-        {t("toFulfilCount", { count: toFulfil.count })}
+    <OrderQueue
+      id="to-fulfil"
+      title={t("toFulfil")}
+      href={ordersHref({ status: "to_fulfil" })}
+      count={t("toFulfilCount", { count: toFulfil.count })}
+      label={t("oldestFirst")}
+      orders={toFulfil.oldest}
+      detail={(order) => (
+        <>
+          {order.deliveryMethod ? `${t(order.deliveryMethod)} · ` : ""}
+          {order.way === "cash"
+            ? t("cash.placedOn", { date: date(order.since) })
+            : t("paidOn", { date: date(order.since) })}{" "}
+          · {money(order.amountMinor)}
+        </>
+      )}
+    />
+  );
+}
+
+/**
+ * A panel of the orders that wait for the merchant: how many (`count`, linked to their list), then the first of them in
+ * the order `label` names, each with its customer's name (in whichever script it was typed) and its `detail`.
+ */
+function OrderQueue<Order extends { id: string; fullName: string | null }>({
+  id,
+  title,
+  href,
+  count,
+  label,
+  orders,
+  detail,
+}: {
+  id: string;
+  title: string;
+  href: string;
+  count: string;
+  label: string;
+  orders: Order[];
+  detail: (order: Order) => React.ReactNode;
+}) {
+  return (
+    <Section id={id} title={title}>
+      <CountLink href={href} testId={`${id}-count`}>
+        {count}
       </CountLink>
       <PanelList
-        label={t("oldestFirst")}
-        rows={toFulfil.oldest.map((order) => ({
+        label={label}
+        rows={orders.map((order) => ({
           key: order.id,
-          start: <OrderAndName order={order} />,
-          end: (
-            <span className="text-stone-600">
-              {order.deliveryMethod ? `${t(order.deliveryMethod)} · ` : ""}
-              {order.way === "cash"
-                ? t("cash.placedOn", { date: date(order.since) })
-                : t("paidOn", { date: date(order.since) })}{" "}
-              · {money(order.amountMinor)}
+          start: (
+            <span>
+              <OrderLink id={order.id} /> <span dir="auto">{order.fullName ?? ""}</span>
             </span>
           ),
+          end: <span className="text-stone-600">{detail(order)}</span>,
         }))}
       />
     </Section>
@@ -139,14 +169,5 @@ export async function RefundsToMake({ refundsToMake }: Pick<Dashboard, "refundsT
         </ol>
       )}
     </Section>
-  );
-}
-
-/** An order in a panel's list: its link, then the customer's name (in whichever script it was typed). */
-function OrderAndName({ order }: { order: { id: string; fullName: string | null } }) {
-  return (
-    <span>
-      <OrderLink id={order.id} /> <span dir="auto">{order.fullName ?? ""}</span>
-    </span>
   );
 }

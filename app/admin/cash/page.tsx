@@ -5,7 +5,8 @@ import { CashSettingsForm } from "@/components/admin/cash-settings-form";
 import type { DeliveryFormLabels } from "@/components/admin/delivery-forms";
 import { AuditHistory } from "@/components/admin/audit-history";
 import { formLabels } from "@/components/admin/labels";
-import { TextLink, PageHeader } from "@/components/admin/page-header";
+import { PageHeader, TextLink } from "@/components/admin/page-header";
+import { Notice, Section } from "@/components/admin/section";
 import { columnsOf, Table } from "@/components/admin/table";
 import { requireAdmin } from "@/lib/admin/auth";
 import {
@@ -108,13 +109,9 @@ export default async function AdminCashPage({ searchParams }: Props) {
       </TextLink>
       <PageHeader title={t("title")} intro={t("intro")} />
       {result.success && (
-        <p
-          role="status"
-          data-testid="cash-result"
-          className="rounded-lg border border-green-300 bg-green-50 p-3 text-green-900"
-        >
+        <Notice tone="saved" testId="cash-result">
           {t(`results.${result.data}`)}
-        </p>
+        </Notice>
       )}
 
       <section className="space-y-3">
@@ -128,10 +125,7 @@ export default async function AdminCashPage({ searchParams }: Props) {
         </p>
       </section>
 
-      <section id="blocked" aria-labelledby="cash-blocked" className="space-y-3">
-        <h2 id="cash-blocked" className="text-lg font-semibold">
-          {t("blocked.title")}
-        </h2>
+      <Section id="cash-blocked" anchor="blocked" title={t("blocked.title")} tone="bare" large>
         <p className="max-w-3xl text-stone-700">{t("blocked.intro")}</p>
         <Table
           region={{ labelledBy: "cash-blocked" }}
@@ -166,7 +160,7 @@ export default async function AdminCashPage({ searchParams }: Props) {
             </tr>
           ))}
         </Table>
-      </section>
+      </Section>
 
       <AuditHistory
         id="cash-history"

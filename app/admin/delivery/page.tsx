@@ -6,6 +6,7 @@ import { z } from "zod";
 import { PickupForm } from "@/components/admin/delivery-forms";
 import { PageHeader, TextLink } from "@/components/admin/page-header";
 import { ResultNotice } from "@/components/admin/result-notice";
+import { Section } from "@/components/admin/section";
 import { columnsOf, LIST_CELL, OffTag, Table, WIDE_ONLY } from "@/components/admin/table";
 import { primaryAction } from "@/components/styles";
 import { requireAdmin } from "@/lib/admin/auth";
@@ -62,15 +63,17 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
         </ResultNotice>
       )}
 
-      <section aria-labelledby="zones" className="space-y-3">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 id="zones" className="text-lg font-semibold">
-            {t("zones.title")}
-          </h2>
+      <Section
+        id="zones"
+        title={t("zones.title")}
+        tone="bare"
+        large
+        aside={
           <Link href="/admin/delivery/zones/new" className={primaryAction}>
             {t("zones.add")}
           </Link>
-        </div>
+        }
+      >
         <p data-testid="zones-summary">{t("zones.summary", { count: zones.length, on: offered.length })}</p>
         <Table
           look="list"
@@ -120,12 +123,9 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
             );
           })}
         </Table>
-      </section>
+      </Section>
 
-      <section id="cash" aria-labelledby="cash-title" className="space-y-3">
-        <h2 id="cash-title" className="text-lg font-semibold">
-          {tCash("summary.title")}
-        </h2>
+      <Section id="cash-title" anchor="cash" title={tCash("summary.title")} tone="bare" large>
         <p className="max-w-3xl text-stone-700" data-testid="cash-summary">
           {cash.enabled
             ? tCash("summary.on", {
@@ -135,15 +135,12 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
             : tCash("summary.off")}{" "}
           <TextLink href="/admin/cash">{tCash("summary.link")}</TextLink>
         </p>
-      </section>
+      </Section>
 
-      <section id="pickup" aria-labelledby="pickup-title" className="space-y-3">
-        <h2 id="pickup-title" className="text-lg font-semibold">
-          {t("pickup.title")}
-        </h2>
+      <Section id="pickup-title" anchor="pickup" title={t("pickup.title")} tone="bare" large>
         <p className="max-w-3xl text-stone-700">{t("pickup.intro")}</p>
         <PickupForm key={JSON.stringify(pickupInitial)} initial={pickupInitial} labels={pickupLabels} />
-      </section>
+      </Section>
     </div>
   );
 }

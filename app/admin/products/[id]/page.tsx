@@ -5,7 +5,7 @@ import { ProductForm } from "@/components/admin/product-form";
 import { StockForm } from "@/components/admin/stock-form";
 import { ProductImage } from "@/components/product-image";
 import { TextLink, NotFound, PageHeader } from "@/components/admin/page-header";
-import { Section } from "@/components/admin/section";
+import { Notice, Section } from "@/components/admin/section";
 import { columnsOf, Table } from "@/components/admin/table";
 import { fileInput } from "@/components/styles";
 import { SubmitButton } from "@/components/submit-button";
@@ -122,13 +122,9 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
         }
       />
       {result.success && (
-        <p
-          role="status"
-          data-testid="product-result"
-          className="rounded-lg border border-green-300 bg-green-50 p-3 text-green-900"
-        >
+        <Notice tone="saved" testId="product-result">
           {t(`results.${result.data}`)}
-        </p>
+        </Notice>
       )}
 
       {archived && (
@@ -153,10 +149,7 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
 
       {!archived && (
         <>
-          <section aria-labelledby="details" className="space-y-3">
-            <h2 id="details" className="text-lg font-semibold">
-              {t("details")}
-            </h2>
+          <Section id="details" title={t("details")} tone="bare" large>
             <ProductForm
               // A fresh form once the product's fields changed (saved, or hidden or shown), not when only its stock did.
               key={JSON.stringify(initial)}
@@ -164,7 +157,7 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
               initial={initial}
               labels={formLabels}
             />
-          </section>
+          </Section>
 
           <Section id="stock" title={tStock("title")} large>
             {product.stock === null ? (
@@ -185,13 +178,9 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
 
       <Section id="pictures-title" anchor="pictures" title={tPictures("title")} large>
         {pictureProblem.success && (
-          <p
-            role="alert"
-            data-testid="picture-error"
-            className="rounded-lg border border-red-300 bg-red-50 p-3 text-red-900"
-          >
+          <Notice tone="error" role="alert" testId="picture-error">
             {tPictures(`problems.${pictureProblem.data}`)}
-          </p>
+          </Notice>
         )}
         {pictures.length === 0 ? (
           <p className="text-stone-600">{tPictures("none")}</p>

@@ -38,24 +38,18 @@ const SENDING = { create: "creating", save: "saving" } as const;
 
 /**
  * A back-office form's texts in the admin's language, from the messages of its namespace (`t`): each field's label
- * (`fields.<field>`), the hints some fields have (`hints`: the fields whose hint is `hints.<field>`, or each such field
- * mapped to its key under `hints.` where two fields share one), the button's words and its words while sending
- * (`create`/`creating`, or `save`/`saving`).
+ * (`fields.<field>`), the hint of each field in `hinted` (`hints.<field>`), the button's words and its words while
+ * sending (`create`/`creating`, or `save`/`saving`).
  */
-export function formLabels<Field extends string, Hint extends string, Mode extends Submit>(
-  t: (key: `fields.${Field}` | `hints.${Hint}` | Mode | (typeof SENDING)[Mode]) => string,
+export function formLabels<Field extends string, Hinted extends Field, Mode extends Submit>(
+  t: NoInfer<(key: `fields.${Field}` | `hints.${Hinted}` | Mode | (typeof SENDING)[Mode]) => string>,
   fields: readonly Field[],
-  hints: readonly Hint[] | Partial<Record<Field, Hint>>,
+  hinted: readonly Hinted[],
   mode: Mode,
 ) {
-  const hinted = Array.isArray(hints)
-    ? hints.map((field) => [field, field])
-    : (Object.entries(hints) as [Field, Hint][]);
   return {
     fields: Object.fromEntries(fields.map((field) => [field, t(`fields.${field}`)])) as Record<Field, string>,
-    hints: Object.fromEntries(hinted.map(([field, key]) => [field, t(`hints.${key}`)])) as Partial<
-      Record<Field, string>
-    >,
+    hints: Object.fromEntries(hinted.map((field) => [field, t(`hints.${field}`)])) as Partial<Record<Field, string>>,
     submit: t(mode),
     submitting: t(SENDING[mode]),
   };

@@ -34,7 +34,7 @@ async function cashFormLabels(): Promise<DeliveryFormLabels<CashSettingsField>> 
   return formLabels(
     await getTranslations("admin.cash.form"),
     cashSettingsInputSchema.keyof().options,
-    ["maxTotal", "fee", "confirmWithinHours"],
+    ["maxTotal", "fee", "confirmWithinHours"] as const,
     "save",
   );
 }

@@ -8,17 +8,18 @@ export async function zoneFormLabels(mode: "create" | "save"): Promise<DeliveryF
   return formLabels(
     await getTranslations("admin.delivery.zoneForm"),
     zoneInputSchema.keyof().options,
-    ["fee", "freeAbove", "sortOrder"],
+    ["fee", "freeAbove", "sortOrder"] as const,
     mode,
   );
 }
 
 /** The pickup form's texts in the admin's language. */
 export async function pickupFormLabels(): Promise<DeliveryFormLabels<PickupField>> {
-  return formLabels(
-    await getTranslations("admin.delivery.pickup"),
-    pickupInputSchema.keyof().options,
-    { addressEn: "address", addressAr: "address", hoursEn: "hours", hoursAr: "hours" },
-    "save",
-  );
+  const t = await getTranslations("admin.delivery.pickup");
+  // Both languages' fields share one hint each.
+  const [address, hours] = [t("hints.address"), t("hints.hours")];
+  return {
+    ...formLabels(t, pickupInputSchema.keyof().options, [], "save"),
+    hints: { addressEn: address, addressAr: address, hoursEn: hours, hoursAr: hours },
+  };
 }

@@ -8,7 +8,7 @@ import { PRODUCT_FIELDS } from "@/lib/catalog/editing";
 export async function productFormLabels(mode: "create" | "save"): Promise<ProductFormLabels> {
   const t = await getTranslations("admin.products.form");
   return {
-    ...formLabels(t, PRODUCT_FIELDS, ["slug", "price", "stock", "sortOrder", "maxPerOrder"], mode),
+    ...formLabels(t, PRODUCT_FIELDS, ["slug", "price", "stock", "sortOrder", "maxPerOrder"] as const, mode),
     kinds: { physical: t("kinds.physical"), digital: t("kinds.digital") },
   };
 }

@@ -153,14 +153,7 @@ export function CheckoutForm({
         name={shown.name}
         value={JSON.stringify(state.promo ? { ...shown.prices, promo: state.promo } : shown.prices)}
       />
-      {state.message && (
-        <ErrorSummary
-          message={state.message}
-          problems={Object.entries(errors).map(([name, message]) => ({ href: `#${name}`, text: message }))}
-          answer={state}
-          testId="checkout-error"
-        />
-      )}
+      <ErrorSummary answer={state} testId="checkout-error" />
 
       <fieldset className="space-y-4" aria-describedby={delivery ? undefined : "contact-note"}>
         <legend className="text-lg font-semibold">{labels.details}</legend>

@@ -1,20 +1,13 @@
+import { getLocale, getTranslations } from "next-intl/server";
 import { setLocaleAction } from "@/app/actions";
-import type { Locale } from "@/lib/i18n/config";
 
 /**
- * A one-button form that switches to the other language; works without JavaScript. `tone` suits the header it sits on.
+ * A one-button form that switches to the other language, named in that language; works without JavaScript. `tone`
+ * suits the header it sits on.
  */
-export function LanguageSwitch({
-  to,
-  label,
-  accessibleLabel,
-  tone = "light",
-}: {
-  to: Locale;
-  label: string;
-  accessibleLabel: string;
-  tone?: "light" | "dark";
-}) {
+export async function LanguageSwitch({ tone = "light" }: { tone?: "light" | "dark" }) {
+  const [locale, t] = await Promise.all([getLocale(), getTranslations("layout")]);
+  const to = locale === "ar" ? "en" : "ar";
   const colours = tone === "dark" ? "text-white hover:bg-stone-700" : "text-brand-800 hover:bg-sand-100";
   return (
     <form action={setLocaleAction}>
@@ -22,10 +15,10 @@ export function LanguageSwitch({
       <button
         type="submit"
         lang={to}
-        aria-label={accessibleLabel}
+        aria-label={t("switchLanguageLabel")}
         className={`rounded-full px-3 py-1.5 text-sm font-medium ${colours}`}
       >
-        {label}
+        {t("switchLanguage")}
       </button>
     </form>
   );

@@ -37,38 +37,51 @@ export function OrderSummary({
         </div>
       ))}
       {delivery && (
-        <div className="flex justify-between gap-3" data-testid="delivery-line">
-          <dt>{delivery.label}</dt>
-          <dd className="whitespace-nowrap" data-testid="delivery-fee">
-            {delivery.feeMinor === null
-              ? ""
-              : delivery.feeMinor === 0
-                ? delivery.free
-                : formatMoney(delivery.feeMinor, locale)}
-          </dd>
-        </div>
+        <Line label={delivery.label} testId="delivery-line" valueTestId="delivery-fee">
+          {delivery.feeMinor === null
+            ? ""
+            : delivery.feeMinor === 0
+              ? delivery.free
+              : formatMoney(delivery.feeMinor, locale)}
+        </Line>
       )}
       {cashFee && (
-        <div className="flex justify-between gap-3" data-testid="cash-fee-line">
-          <dt>{cashFee.label}</dt>
-          <dd className="whitespace-nowrap" data-testid="cash-fee">
-            {formatMoney(cashFee.feeMinor, locale)}
-          </dd>
-        </div>
+        <Line label={cashFee.label} testId="cash-fee-line" valueTestId="cash-fee">
+          {formatMoney(cashFee.feeMinor, locale)}
+        </Line>
       )}
       {discount && (
-        <div className="flex justify-between gap-3" data-testid="discount-line">
-          <dt>{discount.label}</dt>
-          <dd className="whitespace-nowrap" data-testid="discount">
-            {discount.amount}
-          </dd>
-        </div>
+        <Line label={discount.label} testId="discount-line" valueTestId="discount">
+          {discount.amount}
+        </Line>
       )}
       <div className="flex justify-between gap-3 border-t border-sand-200 pt-2 text-base font-semibold">
         <dt>{totalLabel}</dt>
         <dd data-testid="order-total">{formatMoney(totalMinor, locale)}</dd>
       </div>
     </dl>
+  );
+}
+
+/** One of the summary's own lines (a fee, the discount): its label, then its amount (`children`). */
+function Line({
+  label,
+  testId,
+  valueTestId,
+  children,
+}: {
+  label: ReactNode;
+  testId: string;
+  valueTestId: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex justify-between gap-3" data-testid={testId}>
+      <dt>{label}</dt>
+      <dd className="whitespace-nowrap" data-testid={valueTestId}>
+        {children}
+      </dd>
+    </div>
   );
 }
 

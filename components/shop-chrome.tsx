@@ -18,11 +18,7 @@ export async function ShopChrome({ children }: { children: React.ReactNode }) {
             {shopName(locale)}
           </ShopLink>
           <div className="flex items-center gap-2">
-            <LanguageSwitch
-              to={locale === "ar" ? "en" : "ar"}
-              label={t("switchLanguage")}
-              accessibleLabel={t("switchLanguageLabel")}
-            />
+            <LanguageSwitch />
             <ShopLink
               href="/orders"
               className="rounded-full px-3 py-1.5 text-sm font-medium text-brand-800 hover:bg-sand-100"

@@ -31,10 +31,9 @@ const NAV = [
  * can do without it, so none is rendered to fail with a bare 500.
  */
 export default async function AdminLayout({ children }: { children: React.ReactNode }) {
-  const [locale, t, tLayout, admin] = await Promise.all([
+  const [locale, t, admin] = await Promise.all([
     getLocale(),
     getTranslations("admin"),
-    getTranslations("layout"),
     currentAdmin().catch((error: unknown) => {
       if (!isDbUnavailable(error)) throw error;
       logger.error({ event: "admin_page_unavailable", ...describeDbFailure(error) });
@@ -64,12 +63,7 @@ export default async function AdminLayout({ children }: { children: React.ReactN
             </ul>
           )}
           <div className="flex flex-wrap items-center gap-3 text-sm">
-            <LanguageSwitch
-              to={locale === "ar" ? "en" : "ar"}
-              label={tLayout("switchLanguage")}
-              accessibleLabel={tLayout("switchLanguageLabel")}
-              tone="dark"
-            />
+            <LanguageSwitch tone="dark" />
             {signedIn && (
               <form action={signOutAction} className="flex items-center gap-3">
                 <span className="hidden text-stone-300 sm:inline">{t("signedInAs", { email: signedIn.email })}</span>

@@ -1,4 +1,5 @@
 import { getFormatter, getTranslations } from "next-intl/server";
+import { Section } from "./section";
 import { columnsOf, Table } from "./table";
 
 /** One change of an audit, as its history lists it: when, by whom, and what changed, one line each. */
@@ -25,10 +26,7 @@ export async function AuditHistory({
 }) {
   const [format, t] = await Promise.all([getFormatter(), getTranslations(namespace)]);
   return (
-    <section aria-labelledby={id} className="space-y-3">
-      <h2 id={id} className="text-lg font-semibold">
-        {t("title")}
-      </h2>
+    <Section id={id} title={t("title")} tone="bare" large>
       <Table
         region={{ labelledBy: id }}
         caption={t("caption")}
@@ -57,6 +55,6 @@ export async function AuditHistory({
           </tr>
         ))}
       </Table>
-    </section>
+    </Section>
   );
 }

@@ -4,6 +4,7 @@ import { useActionState } from "react";
 import { addPicturesAction, type BulkPicturesState } from "@/app/admin/products/pictures/actions";
 import { card, fileInput } from "../styles";
 import { SubmitButton } from "../submit-button";
+import { Notice } from "./section";
 import { columnsOf, Table } from "./table";
 
 /** The bulk picture form's texts, in the admin's language (the page translates them). */
@@ -45,13 +46,13 @@ export function BulkPicturesForm({ labels, describedBy }: { labels: BulkPictures
         </div>
       </form>
       {state.message && (
-        <p
+        <Notice
+          tone={state.done ? "saved" : "error"}
           role={state.done ? "status" : "alert"}
-          data-testid="bulk-pictures-message"
-          className={`rounded-lg border p-3 ${state.done ? "border-green-300 bg-green-50 text-green-900" : "border-red-300 bg-red-50 text-red-900"}`}
+          testId="bulk-pictures-message"
         >
           {state.message}
-        </p>
+        </Notice>
       )}
       {state.rows.length > 0 && (
         <section aria-labelledby="bulk-results">

@@ -75,17 +75,7 @@ export function SettingsForm<Field extends string, Flag extends string = "enable
       {Object.entries(hidden ?? {}).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      {state.message && (
-        <ErrorSummary
-          message={state.message}
-          problems={Object.entries(errors).map(([field, message]) => ({
-            href: `#${testId}-${field}`,
-            text: `${label(field)}: ${message}`,
-          }))}
-          answer={state}
-          testId={`${testId}-error`}
-        />
-      )}
+      <ErrorSummary answer={state} fieldId={(field) => `${testId}-${field}`} label={label} testId={`${testId}-error`} />
       {flags.map((flag) => (
         <Choice
           key={flag}

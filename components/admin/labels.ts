@@ -29,3 +29,28 @@ export async function orderLabels() {
     list: (names: string[]) => format.list(names, { type: "conjunction" }),
   };
 }
+
+/** The words of a form's button: `create` on a new thing's page, `save` everywhere else. */
+type Submit = "create" | "save";
+
+/** The button's words while the form is being sent. */
+const SENDING = { create: "creating", save: "saving" } as const;
+
+/**
+ * A back-office form's texts in the admin's language, from the messages of its namespace (`t`): each field's label
+ * (`fields.<field>`), the hint of each field in `hinted` (`hints.<field>`), the button's words and its words while
+ * sending (`create`/`creating`, or `save`/`saving`).
+ */
+export function formLabels<Field extends string, Hinted extends Field, Mode extends Submit>(
+  t: NoInfer<(key: `fields.${Field}` | `hints.${Hinted}` | Mode | (typeof SENDING)[Mode]) => string>,
+  fields: readonly Field[],
+  hinted: readonly Hinted[],
+  mode: Mode,
+) {
+  return {
+    fields: Object.fromEntries(fields.map((field) => [field, t(`fields.${field}`)])) as Record<Field, string>,
+    hints: Object.fromEntries(hinted.map((field) => [field, t(`hints.${field}`)])) as Partial<Record<Field, string>>,
+    submit: t(mode),
+    submitting: t(SENDING[mode]),
+  };
+}

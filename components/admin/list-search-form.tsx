@@ -1,17 +1,19 @@
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import { card, primaryAction } from "../styles";
 
 /**
  * A back-office list's filter and search (a GET form, so it works without JavaScript and its URL can be shared): one
  * select of what to show (and any `more` selects, each with its own label), a search field with its hint, "Apply" and
- * "Clear" (the list's own path).
+ * "Clear" (the list's own path). Its words are the list's messages in `namespace` (`show`, `all`, `search`,
+ * `searchHint`, `apply`, `clear`).
  */
-export function ListSearchForm({
+export async function ListSearchForm({
   path,
+  namespace,
   filter,
   more = [],
   search,
-  labels,
 }: {
   path: string;
   /** The select: its field name, its value now, and its options (value → label); "" shows everything. */
@@ -19,8 +21,17 @@ export function ListSearchForm({
   /** More selects beside it, each with its label and the text of its "" option. */
   more?: (Select & { label: string; all: string })[];
   search: { value: string };
-  labels: { show: string; all: string; search: string; searchHint: string; apply: string; clear: string };
+  namespace: "admin.orders" | "admin.products.list";
 }) {
+  const t = await getTranslations(namespace);
+  const labels = {
+    show: t("show"),
+    all: t("all"),
+    search: t("search"),
+    searchHint: t("searchHint"),
+    apply: t("apply"),
+    clear: t("clear"),
+  };
   return (
     <form method="get" action={path} className={`mt-4 flex flex-wrap items-end gap-3 ${card} p-4`}>
       {[{ ...filter, label: labels.show, all: labels.all }, ...more].map((select) => (

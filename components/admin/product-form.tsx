@@ -50,17 +50,11 @@ export function ProductForm({
   return (
     <form action={action} noValidate className={`grid gap-4 ${card} p-4`}>
       {id !== undefined && <input type="hidden" name="id" value={id} />}
-      {state.message && (
-        <ErrorSummary
-          message={state.message}
-          problems={Object.entries(errors).map(([field, message]) => ({
-            href: `#${field}`,
-            text: `${labels.fields[field as ProductField]}: ${message}`,
-          }))}
-          answer={state}
-          testId="product-form-error"
-        />
-      )}
+      <ErrorSummary
+        answer={state}
+        label={(field) => labels.fields[field as ProductField]}
+        testId="product-form-error"
+      />
       <div className="grid gap-4 sm:grid-cols-2">
         {TEXT_FIELDS.filter((field) => id === undefined || field.name !== "stock").map((field) => (
           <FormField

@@ -54,17 +54,12 @@ export function PromoCodeForm({
   return (
     <form action={action} noValidate className={`grid gap-4 ${card} p-4`}>
       {id !== undefined && <input type="hidden" name="id" value={id} />}
-      {state.message && (
-        <ErrorSummary
-          message={state.message}
-          problems={Object.entries(errors).map(([field, message]) => ({
-            href: `#${fieldId(field)}`,
-            text: `${labels.fields[field as PromoCodeField]}: ${message}`,
-          }))}
-          answer={state}
-          testId="promo-error"
-        />
-      )}
+      <ErrorSummary
+        answer={state}
+        fieldId={fieldId}
+        label={(field) => labels.fields[field as PromoCodeField]}
+        testId="promo-error"
+      />
       <Choice
         type="checkbox"
         name="enabled"

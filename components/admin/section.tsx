@@ -1,10 +1,14 @@
 import { card, classes } from "../styles";
 
-/** How a section stands out: `plain` (most), `action` (the one thing to do next), `problem` (what must be fixed). */
+/**
+ * How a section stands out: `plain` (most), `action` (the one thing to do next), `problem` (what must be fixed); `bare`
+ * is no card at all, a part of a page under its heading.
+ */
 const TONES = {
-  plain: card,
-  action: "rounded-xl border border-brand-600 bg-white",
-  problem: "rounded-xl border border-red-300 bg-red-50 text-red-900",
+  plain: `${card} p-4`,
+  action: "rounded-xl border border-brand-600 bg-white p-4",
+  problem: "rounded-xl border border-red-300 bg-red-50 p-4 text-red-900",
+  bare: "",
 } as const;
 
 /**
@@ -42,7 +46,7 @@ export function Section({
     <section
       id={anchor}
       aria-labelledby={id}
-      className={classes(large && "space-y-3", TONES[tone], "p-4", className)}
+      className={classes(large && "space-y-3", TONES[tone], className)}
       data-testid={testId}
     >
       {aside ? (

@@ -5,6 +5,7 @@ import { adjustStockAction, type StockFormState } from "@/app/admin/products/act
 import type { STOCK_MODES } from "@/lib/catalog/back-office";
 import { Choice, FormField } from "../form-field";
 import { SubmitButton } from "../submit-button";
+import { Notice } from "./section";
 
 /** The ways to change stock (lib/catalog/back-office.ts, which is server-only). */
 const MODES = ["change", "set", "untracked"] as const satisfies typeof STOCK_MODES;
@@ -51,13 +52,13 @@ export function StockForm({
     <form action={action} noValidate className="grid gap-3">
       <input type="hidden" name="id" value={id} />
       {state.message && (
-        <p
+        <Notice
+          tone={state.done ? "saved" : "error"}
           role={state.done ? "status" : "alert"}
-          data-testid="stock-form-message"
-          className={`rounded-lg border p-3 ${state.done ? "border-green-300 bg-green-50 text-green-900" : "border-red-300 bg-red-50 text-red-900"}`}
+          testId="stock-form-message"
         >
           {state.message}
-        </p>
+        </Notice>
       )}
       <fieldset>
         <legend className="text-sm font-medium">{labels.mode}</legend>

@@ -22,15 +22,25 @@ export const WIDE_ONLY = "max-sm:hidden";
 /** What a row shows only on a phone, in place of its {@link WIDE_ONLY} cells. */
 export const PHONE_ONLY = "sm:hidden";
 
+/** The cells of a page's main list: closer on a phone, where its {@link WIDE_ONLY} columns are hidden. */
+export const LIST_CELL = "px-2 py-2 sm:px-3";
+
+/** A value that is off, hidden or archived in a list's row, greyed in a pill so that a scan of the column finds it. */
+export function OffTag({ children }: { children: React.ReactNode }) {
+  return <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{children}</span>;
+}
+
 /**
- * The back office's two kinds of table: `list`, a page's main list in a card of its own with a shaded head; `inset`,
- * a table inside a section, under its heading (a little space above it by default).
+ * The back office's three kinds of table: `list`, a page's main list in a card of its own with a shaded head; `inset`,
+ * a table inside a section, under its heading (a little space above it by default); `panel`, a small table of figures
+ * in a panel of the merchant's home, its rows close and lightly ruled.
  */
 const LOOKS = {
   list: {
     wrap: `overflow-x-auto ${card}`,
     head: "bg-stone-100",
-    cell: "px-3 py-2",
+    cell: LIST_CELL,
+    body: "divide-y divide-stone-200",
     margin: "",
     empty: `${card} p-6 text-center text-stone-600`,
   },
@@ -38,6 +48,15 @@ const LOOKS = {
     wrap: "overflow-x-auto",
     head: "text-stone-600",
     cell: "px-1 py-1",
+    body: "divide-y divide-stone-200",
+    margin: "mt-2",
+    empty: "text-stone-600",
+  },
+  panel: {
+    wrap: "overflow-x-auto",
+    head: "text-stone-600",
+    cell: "py-1",
+    body: "divide-y divide-stone-100",
     margin: "mt-2",
     empty: "text-stone-600",
   },
@@ -59,7 +78,7 @@ export function Table({
   className = LOOKS[look].margin,
   cell = LOOKS[look].cell,
   head = LOOKS[look].head,
-  body = "divide-y divide-stone-200",
+  body = LOOKS[look].body,
   testId,
   empty,
   foot,

@@ -1,5 +1,8 @@
 import { SubmitButton } from "../submit-button";
 import { card, fileInput } from "../styles";
+import { PageHeader } from "./page-header";
+import { Notice } from "./section";
+import { Table } from "./table";
 
 /** What a text file of rows may be named and typed as (CSV, tab-separated, plain text). */
 const TEXT_FILES = ".csv,.tsv,.txt,text/csv,text/plain,text/tab-separated-values";
@@ -70,6 +73,74 @@ export function FileFormat({
           {example}
         </pre>
       )}
+    </section>
+  );
+}
+
+/**
+ * The columns a file may have, as a table in its {@link FileFormat}: each column's `name` (code, or the names it goes
+ * by), then what it holds (`meaning`). `headings` are the two columns' headings.
+ */
+export function FormatColumns({
+  caption,
+  headings,
+  rows,
+}: {
+  caption: string;
+  headings: [string, string];
+  rows: { key: string; name: React.ReactNode; meaning: React.ReactNode }[];
+}) {
+  return (
+    <Table
+      className="mt-2"
+      caption={caption}
+      cell="py-1 pe-3"
+      columns={[
+        { key: "name", label: headings[0] },
+        { key: "meaning", label: headings[1] },
+      ]}
+    >
+      {rows.map((row) => (
+        <tr key={row.key}>
+          <th scope="row" className="py-1 pe-3 text-start align-top font-normal">
+            {row.name}
+          </th>
+          <td className="py-1">{row.meaning}</td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+/**
+ * A page that takes a file to check before anything is applied (the catalogue's import, a payment list): its title,
+ * what it is for (`intro`), `more` beside it (a link), what was wrong with the last upload (`error`, announced), then
+ * `children` (the form, the file's format, the recent uploads).
+ */
+export function UploadPage({
+  title,
+  intro,
+  more,
+  error,
+  children,
+}: {
+  title: string;
+  intro: string;
+  more?: React.ReactNode;
+  error?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <section className="space-y-6">
+      <PageHeader title={title} />
+      <p className="max-w-3xl">{intro}</p>
+      {more}
+      {error && (
+        <Notice tone="warning" role="alert">
+          {error}
+        </Notice>
+      )}
+      {children}
     </section>
   );
 }

@@ -1,14 +1,21 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { CashSettingsForm } from "@/components/admin/cash-settings-form";
 import type { DeliveryFormLabels } from "@/components/admin/delivery-forms";
 import { AuditHistory } from "@/components/admin/audit-history";
-import { BackLink, PageHeader } from "@/components/admin/page-header";
+import { formLabels } from "@/components/admin/labels";
+import { PageHeader, TextLink } from "@/components/admin/page-header";
+import { Notice, Section } from "@/components/admin/section";
 import { columnsOf, Table } from "@/components/admin/table";
 import { requireAdmin } from "@/lib/admin/auth";
-import { listBlockedPhones, listCashEvents, type CashEvent, type CashSettingsField } from "@/lib/cash/editing";
+import {
+  cashSettingsInputSchema,
+  listBlockedPhones,
+  listCashEvents,
+  type CashEvent,
+  type CashSettingsField,
+} from "@/lib/cash/editing";
 import { readCashSettings } from "@/lib/cash/settings";
 import { getDb } from "@/lib/db/client";
 import { listDeliveryZones } from "@/lib/delivery/zones";
@@ -24,19 +31,12 @@ const resultSchema = z.enum(["saved", "unchanged"]);
 
 /** The form's texts in the admin's language. */
 async function cashFormLabels(): Promise<DeliveryFormLabels<CashSettingsField>> {
-  const t = await getTranslations("admin.cash.form");
-  return {
-    fields: {
-      enabled: t("fields.enabled"),
-      atPickup: t("fields.atPickup"),
-      maxTotal: t("fields.maxTotal"),
-      fee: t("fields.fee"),
-      confirmWithinHours: t("fields.confirmWithinHours"),
-    },
-    hints: { maxTotal: t("hints.maxTotal"), fee: t("hints.fee"), confirmWithinHours: t("hints.confirmWithinHours") },
-    submit: t("save"),
-    submitting: t("saving"),
-  };
+  return formLabels(
+    await getTranslations("admin.cash.form"),
+    cashSettingsInputSchema.keyof().options,
+    ["maxTotal", "fee", "confirmWithinHours"] as const,
+    "save",
+  );
 }
 
 /** The form's field each audited column is edited with. */
@@ -104,20 +104,14 @@ export default async function AdminCashPage({ searchParams }: Props) {
 
   return (
     <div className="space-y-6">
-      <BackLink href="/admin/delivery" small>
+      <TextLink href="/admin/delivery" small>
         {tDelivery("back")}
-      </BackLink>
-      <PageHeader title={t("title")}>
-        <p className="mt-2 max-w-3xl text-stone-700">{t("intro")}</p>
-      </PageHeader>
+      </TextLink>
+      <PageHeader title={t("title")} intro={t("intro")} />
       {result.success && (
-        <p
-          role="status"
-          data-testid="cash-result"
-          className="rounded-lg border border-green-300 bg-green-50 p-3 text-green-900"
-        >
+        <Notice tone="saved" testId="cash-result">
           {t(`results.${result.data}`)}
-        </p>
+        </Notice>
       )}
 
       <section className="space-y-3">
@@ -127,16 +121,11 @@ export default async function AdminCashPage({ searchParams }: Props) {
             allowed: offered.filter((zone) => zone.cashOnDelivery).length,
             count: offered.length,
           })}{" "}
-          <Link href="/admin/delivery#zones" className="font-medium text-brand-800 underline underline-offset-2">
-            {t("citiesLink")}
-          </Link>
+          <TextLink href="/admin/delivery#zones">{t("citiesLink")}</TextLink>
         </p>
       </section>
 
-      <section id="blocked" aria-labelledby="cash-blocked" className="space-y-3">
-        <h2 id="cash-blocked" className="text-lg font-semibold">
-          {t("blocked.title")}
-        </h2>
+      <Section id="cash-blocked" anchor="blocked" title={t("blocked.title")} tone="bare" large>
         <p className="max-w-3xl text-stone-700">{t("blocked.intro")}</p>
         <Table
           region={{ labelledBy: "cash-blocked" }}
@@ -149,14 +138,13 @@ export default async function AdminCashPage({ searchParams }: Props) {
           {blocked.map((row) => (
             <tr key={row.phone} className="align-top" data-testid="blocked-phone">
               <th scope="row" className="px-1 py-1 text-start font-normal">
-                <Link
+                <TextLink
                   href={`/admin/orders?q=${row.phone}`}
                   aria-label={t("blocked.ordersLabel", { phone: row.phone })}
-                  className="font-medium text-brand-800 underline underline-offset-2"
                   dir="ltr"
                 >
                   {row.phone}
-                </Link>
+                </TextLink>
               </th>
               <td className="px-1 py-1">
                 <bdi>{row.blockedBy}</bdi>
@@ -172,7 +160,7 @@ export default async function AdminCashPage({ searchParams }: Props) {
             </tr>
           ))}
         </Table>
-      </section>
+      </Section>
 
       <AuditHistory
         id="cash-history"

@@ -4,9 +4,10 @@ import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { PickupForm } from "@/components/admin/delivery-forms";
-import { PageHeader } from "@/components/admin/page-header";
+import { PageHeader, TextLink } from "@/components/admin/page-header";
 import { ResultNotice } from "@/components/admin/result-notice";
-import { columnsOf, Table, WIDE_ONLY } from "@/components/admin/table";
+import { Section } from "@/components/admin/section";
+import { columnsOf, LIST_CELL, OffTag, Table, WIDE_ONLY } from "@/components/admin/table";
 import { primaryAction } from "@/components/styles";
 import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
@@ -55,31 +56,30 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
 
   return (
     <div className="space-y-6">
-      <PageHeader title={t("title")}>
-        <p className="mt-2 max-w-3xl text-stone-700">{t("intro")}</p>
-      </PageHeader>
+      <PageHeader title={t("title")} intro={t("intro")} />
       {result.success && (
         <ResultNotice problem={result.data === "not_found"} testId="delivery-result">
           {t(`results.${result.data}`)}
         </ResultNotice>
       )}
 
-      <section aria-labelledby="zones" className="space-y-3">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 id="zones" className="text-lg font-semibold">
-            {t("zones.title")}
-          </h2>
+      <Section
+        id="zones"
+        title={t("zones.title")}
+        tone="bare"
+        large
+        aside={
           <Link href="/admin/delivery/zones/new" className={primaryAction}>
             {t("zones.add")}
           </Link>
-        </div>
+        }
+      >
         <p data-testid="zones-summary">{t("zones.summary", { count: zones.length, on: offered.length })}</p>
         <Table
           look="list"
           region={{ label: t("zones.table") }}
           minWidth="min-w-[20rem]"
           caption={t("zones.caption")}
-          cell="px-2 py-2 sm:px-3"
           columns={columnsOf(
             ["city", "fee", "freeAbove", "status", "cash"] as const,
             (key) => (key === "cash" ? tCash("zones.column") : t(`zones.${key}`)),
@@ -92,48 +92,40 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
             const other = locale === "ar" ? "en" : "ar";
             return (
               <tr key={zone.id} data-testid="zone-row" className={zone.enabled ? undefined : "bg-stone-50"}>
-                <th scope="row" className="px-2 py-2 sm:px-3 text-start font-normal">
-                  <Link
+                <th scope="row" className={`${LIST_CELL} text-start font-normal`}>
+                  <TextLink
                     href={`/admin/delivery/zones/${zone.id}`}
                     aria-label={t("zones.editLabel", { name: zone.name[locale === "ar" ? "ar" : "en"] })}
-                    className="font-medium text-brand-800 underline underline-offset-2"
                   >
                     {zone.name[locale === "ar" ? "ar" : "en"]}
-                  </Link>
+                  </TextLink>
                   <span className="block text-stone-600" lang={other}>
                     <bdi>{zone.name[other]}</bdi>
                   </span>
                 </th>
-                <td className="px-2 py-2 sm:px-3 text-end whitespace-nowrap" data-testid="zone-fee">
+                <td className={`${LIST_CELL} text-end whitespace-nowrap`} data-testid="zone-fee">
                   {zone.feeMinor === 0 ? t("zones.free") : formatMoney(zone.feeMinor, locale)}
                 </td>
-                <td className="px-2 py-2 sm:px-3 text-end">
+                <td className={`${LIST_CELL} text-end`}>
                   {zone.freeAboveMinor === null ? (
                     <span className="text-stone-600">{t("zones.never")}</span>
                   ) : (
                     <span className="whitespace-nowrap">{formatMoney(zone.freeAboveMinor, locale)}</span>
                   )}
                 </td>
-                <td className="px-2 py-2 sm:px-3" data-testid="zone-status">
-                  {zone.enabled ? (
-                    t("zones.on")
-                  ) : (
-                    <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("zones.off")}</span>
-                  )}
+                <td className={LIST_CELL} data-testid="zone-status">
+                  {zone.enabled ? t("zones.on") : <OffTag>{t("zones.off")}</OffTag>}
                 </td>
-                <td className={`px-2 py-2 sm:px-3 ${WIDE_ONLY}`} data-testid="zone-cash">
+                <td className={`${LIST_CELL} ${WIDE_ONLY}`} data-testid="zone-cash">
                   {tCash(zone.cashOnDelivery ? "zones.allowed" : "zones.refused")}
                 </td>
               </tr>
             );
           })}
         </Table>
-      </section>
+      </Section>
 
-      <section id="cash" aria-labelledby="cash-title" className="space-y-3">
-        <h2 id="cash-title" className="text-lg font-semibold">
-          {tCash("summary.title")}
-        </h2>
+      <Section id="cash-title" anchor="cash" title={tCash("summary.title")} tone="bare" large>
         <p className="max-w-3xl text-stone-700" data-testid="cash-summary">
           {cash.enabled
             ? tCash("summary.on", {
@@ -141,19 +133,14 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
                 count: offered.length,
               })
             : tCash("summary.off")}{" "}
-          <Link href="/admin/cash" className="font-medium text-brand-800 underline underline-offset-2">
-            {tCash("summary.link")}
-          </Link>
+          <TextLink href="/admin/cash">{tCash("summary.link")}</TextLink>
         </p>
-      </section>
+      </Section>
 
-      <section id="pickup" aria-labelledby="pickup-title" className="space-y-3">
-        <h2 id="pickup-title" className="text-lg font-semibold">
-          {t("pickup.title")}
-        </h2>
+      <Section id="pickup-title" anchor="pickup" title={t("pickup.title")} tone="bare" large>
         <p className="max-w-3xl text-stone-700">{t("pickup.intro")}</p>
         <PickupForm key={JSON.stringify(pickupInitial)} initial={pickupInitial} labels={pickupLabels} />
-      </section>
+      </Section>
     </div>
   );
 }

@@ -3,8 +3,8 @@ import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { OrderLink } from "@/components/admin/order-link";
 import { OrderStatusBadge } from "@/components/admin/order-status-badge";
-import { PageHeader } from "@/components/admin/page-header";
-import { columnsOf, PHONE_ONLY, Table, WIDE_ONLY } from "@/components/admin/table";
+import { PageHeader, TextLink } from "@/components/admin/page-header";
+import { columnsOf, LIST_CELL, PHONE_ONLY, Table, WIDE_ONLY } from "@/components/admin/table";
 import { requireAdmin } from "@/lib/admin/auth";
 import {
   dashboardFilters,
@@ -100,6 +100,7 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
       )}
 
       <ListSearchForm
+        namespace="admin.orders"
         path="/admin/orders"
         filter={{
           name: "status",
@@ -123,14 +124,6 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
           },
         ]}
         search={{ value: query.q ?? "" }}
-        labels={{
-          show: t("show"),
-          all: t("all"),
-          search: t("search"),
-          searchHint: t("searchHint"),
-          apply: t("apply"),
-          clear: t("clear"),
-        }}
       />
 
       <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
@@ -152,7 +145,6 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
         region={{ label: t("table") }}
         minWidth="sm:min-w-[44rem]"
         caption={t("caption")}
-        cell={CELL}
         columns={columnsOf(
           ["order", "placed", "customer", "total", "status"] as const,
           (key) => t(key),
@@ -166,7 +158,7 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
           const customer = order.fullName ?? order.email ?? "—";
           return (
             <tr key={order.id} data-testid="admin-order-row">
-              <th scope="row" className={`${CELL} text-start font-normal`}>
+              <th scope="row" className={`${LIST_CELL} text-start font-normal`}>
                 <span className="max-sm:break-all">
                   <OrderLink id={order.id} />
                 </span>
@@ -179,15 +171,15 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
                   <span className="block">{placed}</span>
                 </span>
               </th>
-              <td className={`${CELL} ${WIDE_ONLY} whitespace-nowrap`}>{placed}</td>
-              <td className={`${CELL} ${WIDE_ONLY}`}>
+              <td className={`${LIST_CELL} ${WIDE_ONLY} whitespace-nowrap`}>{placed}</td>
+              <td className={`${LIST_CELL} ${WIDE_ONLY}`}>
                 <span dir="auto">{customer}</span>
                 {order.fullName && order.email && <span className="block text-xs text-stone-600">{order.email}</span>}
               </td>
-              <td className={`${CELL} text-end whitespace-nowrap`} data-testid="admin-order-total">
+              <td className={`${LIST_CELL} text-end whitespace-nowrap`} data-testid="admin-order-total">
                 {formatMoney(order.amountMinor, locale)}
               </td>
-              <td className={CELL}>
+              <td className={LIST_CELL}>
                 <OrderStatusBadge order={order} />
                 {order.paymentMethod === "cash" && (
                   <span className="block text-xs text-stone-600" data-testid="admin-order-cash">
@@ -203,30 +195,19 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
       {(page.newer || page.older) && (
         <nav aria-label={t("pages")} className="mt-4 flex justify-between gap-3">
           {page.newer ? (
-            <Link
-              href={listHref("/admin/orders", query, { after: page.newer })}
-              className="font-medium text-brand-800 underline underline-offset-2"
-              rel="prev"
-            >
+            <TextLink href={listHref("/admin/orders", query, { after: page.newer })} rel="prev">
               {t("newer")}
-            </Link>
+            </TextLink>
           ) : (
             <span />
           )}
           {page.older && (
-            <Link
-              href={listHref("/admin/orders", query, { before: page.older })}
-              className="font-medium text-brand-800 underline underline-offset-2"
-              rel="next"
-            >
+            <TextLink href={listHref("/admin/orders", query, { before: page.older })} rel="next">
               {t("older")}
-            </Link>
+            </TextLink>
           )}
         </nav>
       )}
     </section>
   );
 }
-
-/** The list's cells: closer on a phone, where five columns become three. */
-const CELL = "px-2 py-2 sm:px-3";

@@ -1,26 +1,15 @@
 import { getTranslations } from "next-intl/server";
+import { formLabels } from "@/components/admin/labels";
 import type { ProductFormLabels } from "@/components/admin/product-form";
 import type { StockFormLabels } from "@/components/admin/stock-form";
-import { PRODUCT_FIELDS, type ProductField } from "@/lib/catalog/editing";
+import { PRODUCT_FIELDS } from "@/lib/catalog/editing";
 
 /** The product form's texts in the admin's language, for the new product's page and the edit page. */
 export async function productFormLabels(mode: "create" | "save"): Promise<ProductFormLabels> {
   const t = await getTranslations("admin.products.form");
   return {
-    fields: Object.fromEntries(PRODUCT_FIELDS.map((field) => [field, t(`fields.${field}`)])) as Record<
-      ProductField,
-      string
-    >,
-    hints: {
-      slug: t("hints.slug"),
-      price: t("hints.price"),
-      stock: t("hints.stock"),
-      sortOrder: t("hints.sortOrder"),
-      maxPerOrder: t("hints.maxPerOrder"),
-    },
+    ...formLabels(t, PRODUCT_FIELDS, ["slug", "price", "stock", "sortOrder", "maxPerOrder"] as const, mode),
     kinds: { physical: t("kinds.physical"), digital: t("kinds.digital") },
-    submit: t(mode),
-    submitting: t(mode === "create" ? "creating" : "saving"),
   };
 }
 

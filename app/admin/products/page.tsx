@@ -3,8 +3,8 @@ import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { ProductImage } from "@/components/product-image";
-import { PageHeader } from "@/components/admin/page-header";
-import { columnsOf, PHONE_ONLY, Table, WIDE_ONLY } from "@/components/admin/table";
+import { PageHeader, TextLink } from "@/components/admin/page-header";
+import { columnsOf, LIST_CELL, OffTag, PHONE_ONLY, Table, WIDE_ONLY } from "@/components/admin/table";
 import { card, primaryAction, secondaryAction } from "@/components/styles";
 import { requireAdmin } from "@/lib/admin/auth";
 import {
@@ -92,6 +92,7 @@ export default async function AdminProductsPage({ searchParams }: Props) {
       ) : (
         <>
           <ListSearchForm
+            namespace="admin.products.list"
             path="/admin/products"
             filter={{
               name: "filter",
@@ -99,14 +100,6 @@ export default async function AdminProductsPage({ searchParams }: Props) {
               options: PRODUCT_FILTERS.map((value) => ({ value, label: t(`filters.${value}`) })),
             }}
             search={{ value: query.q ?? "" }}
-            labels={{
-              show: t("show"),
-              all: t("all"),
-              search: t("search"),
-              searchHint: t("searchHint"),
-              apply: t("apply"),
-              clear: t("clear"),
-            }}
           />
 
           <p className="mt-4" data-testid="products-summary">
@@ -120,7 +113,6 @@ export default async function AdminProductsPage({ searchParams }: Props) {
             region={{ label: t("table") }}
             minWidth="sm:min-w-[40rem]"
             caption={t("caption")}
-            cell={CELL}
             columns={columnsOf(
               ["picture", "name", "price", "stock", "status"] as const,
               (key) => t(key),
@@ -136,7 +128,7 @@ export default async function AdminProductsPage({ searchParams }: Props) {
                   : t("stockValue", { onHand: product.stock, available: product.available ?? 0 });
               return (
                 <tr key={product.id} data-testid="admin-product-row">
-                  <td className={CELL}>
+                  <td className={LIST_CELL}>
                     <ProductImage
                       src={product.thumbnail ?? undefined}
                       size={48}
@@ -145,31 +137,29 @@ export default async function AdminProductsPage({ searchParams }: Props) {
                       className="size-12 rounded-md bg-stone-100 object-cover"
                     />
                   </td>
-                  <th scope="row" className={`${CELL} text-start font-normal`}>
-                    <Link
-                      href={`/admin/products/${product.id}`}
-                      className="font-medium text-brand-800 underline underline-offset-2"
-                      dir="auto"
-                    >
+                  <th scope="row" className={`${LIST_CELL} text-start font-normal`}>
+                    <TextLink href={`/admin/products/${product.id}`} dir="auto">
                       {locale === "ar" ? product.nameAr : product.nameEn}
-                    </Link>
+                    </TextLink>
                     <span className="block font-mono text-xs text-stone-600 max-sm:break-all">
                       <span dir="ltr">{product.slug}</span>
                     </span>
                     {/* On a phone the stock, whose column it hides, under the name. */}
                     <span className={`${PHONE_ONLY} block text-xs text-stone-600`}>{stock}</span>
                   </th>
-                  <td className={`${CELL} text-end whitespace-nowrap`}>{formatMoney(product.priceMinor, locale)}</td>
-                  <td className={`${CELL} ${WIDE_ONLY} whitespace-nowrap`} data-testid="admin-product-stock">
+                  <td className={`${LIST_CELL} text-end whitespace-nowrap`}>
+                    {formatMoney(product.priceMinor, locale)}
+                  </td>
+                  <td className={`${LIST_CELL} ${WIDE_ONLY} whitespace-nowrap`} data-testid="admin-product-stock">
                     {stock}
                   </td>
-                  <td className={CELL}>
+                  <td className={LIST_CELL}>
                     {product.archived ? (
-                      <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("archived")}</span>
+                      <OffTag>{t("archived")}</OffTag>
                     ) : product.visible ? (
                       t("visible")
                     ) : (
-                      <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("hidden")}</span>
+                      <OffTag>{t("hidden")}</OffTag>
                     )}
                   </td>
                 </tr>
@@ -181,6 +171,3 @@ export default async function AdminProductsPage({ searchParams }: Props) {
     </section>
   );
 }
-
-/** The list's cells: closer on a phone, where the stock moves under the name. */
-const CELL = "px-2 py-2 sm:px-3";

@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
-import { PageHeader } from "@/components/admin/page-header";
+import { PageHeader, TextLink } from "@/components/admin/page-header";
 import { ResultNotice } from "@/components/admin/result-notice";
-import { columnsOf, Table, WIDE_ONLY } from "@/components/admin/table";
+import { columnsOf, LIST_CELL, OffTag, Table, WIDE_ONLY } from "@/components/admin/table";
 import { primaryAction } from "@/components/styles";
 import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
@@ -35,13 +35,10 @@ export default async function AdminPromoCodesPage({ searchParams }: Props) {
   ]);
   const codes = await listPromoCodes(getDb());
   const result = resultSchema.safeParse(query.result);
-  const cell = "px-2 py-2 sm:px-3";
 
   return (
     <div className="space-y-6">
-      <PageHeader title={t("title")}>
-        <p className="mt-2 max-w-3xl text-stone-700">{t("intro")}</p>
-      </PageHeader>
+      <PageHeader title={t("title")} intro={t("intro")} />
       {result.success && (
         <ResultNotice problem={result.data === "not_found"} testId="promo-result">
           {t(`results.${result.data}`)}
@@ -60,7 +57,6 @@ export default async function AdminPromoCodesPage({ searchParams }: Props) {
         region={{ label: t("table") }}
         minWidth="min-w-[20rem]"
         caption={t("caption")}
-        cell={cell}
         columns={columnsOf(
           ["code", "off", "validity", "used", "held", "left", "status"] as const,
           (key) => t(`columns.${key}`),
@@ -72,17 +68,17 @@ export default async function AdminPromoCodesPage({ searchParams }: Props) {
       >
         {codes.map(({ row, used, held, left }) => (
           <tr key={row.id} data-testid="promo-row" className={`align-top ${row.enabled ? "" : "bg-stone-50"}`}>
-            <th scope="row" className={`${cell} text-start font-normal`}>
-              <Link
+            <th scope="row" className={`${LIST_CELL} text-start font-normal`}>
+              <TextLink
                 href={`/admin/promo-codes/${row.id}`}
                 aria-label={t("editLabel", { code: row.code })}
-                className="font-mono font-medium text-brand-800 underline underline-offset-2"
+                className="font-mono"
                 dir="ltr"
               >
                 {row.code}
-              </Link>
+              </TextLink>
             </th>
-            <td className={cell} data-testid="promo-off">
+            <td className={LIST_CELL} data-testid="promo-off">
               {describeDiscount(row, t, locale)}
               {row.minLinesMinor > 0 && (
                 <span className="block text-stone-600">
@@ -90,16 +86,16 @@ export default async function AdminPromoCodesPage({ searchParams }: Props) {
                 </span>
               )}
             </td>
-            <td className={`${cell} ${WIDE_ONLY}`} data-testid="promo-validity">
+            <td className={`${LIST_CELL} ${WIDE_ONLY}`} data-testid="promo-validity">
               {describeValidity(row, t, format)}
             </td>
-            <td className={`${cell} text-end ${WIDE_ONLY}`} data-testid="promo-used">
+            <td className={`${LIST_CELL} text-end ${WIDE_ONLY}`} data-testid="promo-used">
               {used}
             </td>
-            <td className={`${cell} text-end ${WIDE_ONLY}`} data-testid="promo-held">
+            <td className={`${LIST_CELL} text-end ${WIDE_ONLY}`} data-testid="promo-held">
               {held}
             </td>
-            <td className={`${cell} text-end`} data-testid="promo-left">
+            <td className={`${LIST_CELL} text-end`} data-testid="promo-left">
               {left === null ? <span className="text-stone-600">{t("noLimit")}</span> : left}
               {row.maxUsesPerCustomer !== null && (
                 <span className="block text-stone-600 whitespace-nowrap">
@@ -107,12 +103,8 @@ export default async function AdminPromoCodesPage({ searchParams }: Props) {
                 </span>
               )}
             </td>
-            <td className={cell} data-testid="promo-status">
-              {row.enabled ? (
-                t("on")
-              ) : (
-                <span className="rounded-full bg-stone-200 px-2 py-0.5 text-stone-800">{t("off")}</span>
-              )}
+            <td className={LIST_CELL} data-testid="promo-status">
+              {row.enabled ? t("on") : <OffTag>{t("off")}</OffTag>}
             </td>
           </tr>
         ))}

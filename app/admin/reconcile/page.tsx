@@ -2,10 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { z } from "zod";
-import { Notice, Section } from "@/components/admin/section";
-import { PageHeader } from "@/components/admin/page-header";
+import { Section } from "@/components/admin/section";
 import { columnsOf, PHONE_ONLY, Table, WIDE_ONLY } from "@/components/admin/table";
-import { FileFormat, UploadForm } from "@/components/admin/upload-form";
+import { FileFormat, FormatColumns, UploadForm, UploadPage } from "@/components/admin/upload-form";
 import { requireAdmin } from "@/lib/admin/auth";
 import { HEADER_NAMES, MAX_LIST_BYTES } from "@/lib/admin/payment-list";
 import { recentPaymentLists } from "@/lib/admin/reconcile";
@@ -47,15 +46,11 @@ export default async function ReconcilePage({ searchParams }: Props) {
   const when = (date: Date) => format.dateTime(date, { dateStyle: "medium", timeStyle: "short" });
 
   return (
-    <section className="space-y-6">
-      <PageHeader title={t("title")} />
-      <p className="max-w-3xl">{t("intro")}</p>
-      {error.success && (
-        <Notice tone="warning" role="alert">
-          {t(`errors.${error.data}`, { kb })}
-        </Notice>
-      )}
-
+    <UploadPage
+      title={t("title")}
+      intro={t("intro")}
+      error={error.success ? t(`errors.${error.data}`, { kb }) : undefined}
+    >
       <UploadForm
         action={checkPaymentListAction}
         formatId="list-format"
@@ -82,27 +77,19 @@ export default async function ReconcilePage({ searchParams }: Props) {
         example={"token;amount;reference;date\nK7Q2M9…;103,75;TXN-0001;04/03/2025 14:20\n"}
       >
         <p className="mt-1">{t("format")}</p>
-        <Table
-          className="mt-2"
+        <FormatColumns
           caption={t("columnsCaption")}
-          cell="py-1 pe-3"
-          columns={columnsOf(["column", "names"] as const, (key) => t(key))}
-        >
-          {COLUMNS.map(({ column, names }) => (
-            <tr key={column}>
-              <th scope="row" className="py-1 pe-3 text-start align-top font-normal">
-                {t(`columns.${column}`)}
-              </th>
-              <td className="py-1">
-                {names.map((name) => (
-                  <code key={name} dir="auto" className="me-1 mb-1 inline-block rounded bg-stone-100 px-1">
-                    {name}
-                  </code>
-                ))}
-              </td>
-            </tr>
-          ))}
-        </Table>
+          headings={[t("column"), t("names")]}
+          rows={COLUMNS.map(({ column, names }) => ({
+            key: column,
+            name: t(`columns.${column}`),
+            meaning: names.map((name) => (
+              <code key={name} dir="auto" className="me-1 mb-1 inline-block rounded bg-stone-100 px-1">
+                {name}
+              </code>
+            )),
+          }))}
+        />
         <p className="mt-2">{t("formatMore")}</p>
       </FileFormat>
 
@@ -140,6 +127,6 @@ export default async function ReconcilePage({ searchParams }: Props) {
           ))}
         </Table>
       </Section>
-    </section>
+    </UploadPage>
   );
 }

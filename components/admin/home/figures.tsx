@@ -2,11 +2,11 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import type { Dashboard, Sales } from "@/lib/dashboard/figures";
 import { direction } from "@/lib/i18n/config";
-import { card } from "../../styles";
 import { SalesChart } from "../sales-chart";
 import { Section } from "../section";
 import { columnsOf, Table } from "../table";
 import { homeFormat, linkClass, ordersHref, paidIn } from "./format";
+import { Figure, FigureGroup } from "./parts";
 
 /**
  * The period's three figures (sales, orders, average order), each against the period before, linked to its orders;
@@ -26,38 +26,30 @@ export async function PeriodFigures({ bounds, sales, refunds }: Pick<Dashboard, 
     { name: "average", show: money, value: (s: Sales) => s.averageMinor },
   ] as const;
   return (
-    <section aria-labelledby="figures">
-      <h2 id="figures" className="sr-only">
-        {t("figures")}
-      </h2>
-      <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        {figures.map(({ name, show, value }) => (
-          <div className={`${card} p-4`} key={name}>
-            <dt className="text-sm text-stone-600">{t(name)}</dt>
-            <dd className="mt-1 text-2xl font-semibold tracking-tight">
-              <Link href={paidIn(bounds.current)} className="hover:underline" data-testid={`figure-${name}`}>
-                {show(value(sales.current))}
-              </Link>
-            </dd>
-            <dd className="mt-1 text-sm text-stone-600">
-              <Link href={paidIn(bounds.previous)} className={linkClass}>
-                {t("previous", { value: show(value(sales.previous)) })}
-              </Link>
-              <span className="block">{change(value(sales.current), value(sales.previous))}</span>
-            </dd>
-          </div>
-        ))}
-        <div className={`${card} p-4`}>
-          <dt className="text-sm text-stone-600">{t("net")}</dt>
-          <dd className="mt-1 text-2xl font-semibold tracking-tight" data-testid="figure-net">
-            {money(refunds.netSalesMinor)}
+    <FigureGroup id="figures" title={t("figures")}>
+      {figures.map(({ name, show, value }) => (
+        <Figure
+          key={name}
+          name={t(name)}
+          value={show(value(sales.current))}
+          href={paidIn(bounds.current)}
+          testId={`figure-${name}`}
+          large
+        >
+          <dd className="mt-1 text-sm text-stone-600">
+            <Link href={paidIn(bounds.previous)} className={linkClass}>
+              {t("previous", { value: show(value(sales.previous)) })}
+            </Link>
+            <span className="block">{change(value(sales.current), value(sales.previous))}</span>
           </dd>
-          <dd className="mt-1 text-sm text-stone-600" data-testid="figure-refunded">
-            {t("refundedIn", { amount: money(refunds.refundedMinor), count: refunds.refundCount })}
-          </dd>
-        </div>
-      </dl>
-    </section>
+        </Figure>
+      ))}
+      <Figure name={t("net")} value={money(refunds.netSalesMinor)} testId="figure-net" large>
+        <dd className="mt-1 text-sm text-stone-600" data-testid="figure-refunded">
+          {t("refundedIn", { amount: money(refunds.refundedMinor), count: refunds.refundCount })}
+        </dd>
+      </Figure>
+    </FigureGroup>
   );
 }
 
@@ -73,24 +65,13 @@ export async function MoneyByWay({ bounds, money: byWay }: Pick<Dashboard, "boun
     { name: "toCollect", href: ordersHref({ cash: "confirmed" }), takings: byWay.cashToCollect },
   ] as const;
   return (
-    <section aria-labelledby="money-by-way">
-      <h2 id="money-by-way" className="sr-only">
-        {t("byWay")}
-      </h2>
-      <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        {figures.map(({ name, href, takings }) => (
-          <div className={`${card} p-4`} key={name}>
-            <dt className="text-sm text-stone-600">{t(name)}</dt>
-            <dd className="mt-1 text-xl font-semibold tracking-tight">
-              <Link href={href} className="hover:underline" data-testid={`figure-${name}`}>
-                {money(takings.amountMinor)}
-              </Link>
-            </dd>
-            <dd className="mt-1 text-sm text-stone-600">{t("orders", { count: takings.orders })}</dd>
-          </div>
-        ))}
-      </dl>
-    </section>
+    <FigureGroup id="money-by-way" title={t("byWay")}>
+      {figures.map(({ name, href, takings }) => (
+        <Figure key={name} name={t(name)} value={money(takings.amountMinor)} href={href} testId={`figure-${name}`}>
+          <dd className="mt-1 text-sm text-stone-600">{t("orders", { count: takings.orders })}</dd>
+        </Figure>
+      ))}
+    </FigureGroup>
   );
 }
 
@@ -112,9 +93,7 @@ export async function SalesByDay({ bounds, days }: Pick<Dashboard, "bounds" | "d
       <details className="mt-3 text-sm">
         <summary className="cursor-pointer font-medium text-brand-800">{t("tableCaption")}</summary>
         <Table
-          className="mt-2"
-          cell="py-1"
-          body="divide-y divide-stone-100"
+          look="panel"
           testId="sales-table"
           caption={t("tableCaption")}
           columns={columnsOf(["day", "dayOrders", "daySales"] as const, (key) => t(key), ["dayOrders", "daySales"])}

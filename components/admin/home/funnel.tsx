@@ -28,14 +28,7 @@ export async function CheckoutFunnel({ funnel, bounds }: Pick<Dashboard, "funnel
   return (
     <Section id="funnel" title={t("funnel")} className="lg:col-span-2">
       <p className="text-sm text-stone-600">{t("funnelIntro")}</p>
-      <Table
-        className="mt-2"
-        cell="py-1"
-        body="divide-y divide-stone-100"
-        testId="funnel-table"
-        caption={t("funnelCaption")}
-        columns={columns}
-      >
+      <Table look="panel" testId="funnel-table" caption={t("funnelCaption")} columns={columns}>
         {STEPS.map(([step, filter]) => {
           const value = funnel[step];
           const share = funnel.started === 0 ? 0 : value / funnel.started;

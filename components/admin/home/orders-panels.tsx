@@ -5,6 +5,7 @@ import { orderLabels } from "../labels";
 import { OrderLink } from "../order-link";
 import { Section } from "../section";
 import { homeFormat, isFlag, linkClass, ordersHref } from "./format";
+import { CountLink, PanelList } from "./parts";
 
 /**
  * How many cash orders wait for the merchant's call, the nearest deadline first (each expires then, its units back on
@@ -13,27 +14,15 @@ import { homeFormat, isFlag, linkClass, ordersHref } from "./format";
 export async function ToConfirm({ toConfirm }: Pick<Dashboard, "toConfirm">) {
   const [t, { money, dateTime }] = await Promise.all([getTranslations("admin.dashboard.cash"), homeFormat()]);
   return (
-    <Section id="to-confirm" title={t("toConfirm")}>
-      <p className="mt-1">
-        <Link href={ordersHref({ cash: "to_confirm" })} className={linkClass} data-testid="to-confirm-count">
-          {t("toConfirmCount", { count: toConfirm.count })}
-        </Link>
-      </p>
-      {toConfirm.oldest.length > 0 && (
-        <ol className="mt-2 divide-y divide-stone-100 text-sm" aria-label={t("nearestFirst")}>
-          {toConfirm.oldest.map((order) => (
-            <li key={order.id} className="flex flex-wrap justify-between gap-2 py-1.5">
-              <span>
-                <OrderLink id={order.id} /> <span dir="auto">{order.fullName ?? ""}</span>
-              </span>
-              <span className="text-stone-600">
-                {t("confirmBy", { date: dateTime(order.confirmBy) })} · {money(order.amountMinor)}
-              </span>
-            </li>
-          ))}
-        </ol>
-      )}
-    </Section>
+    <OrderQueue
+      id="to-confirm"
+      title={t("toConfirm")}
+      href={ordersHref({ cash: "to_confirm" })}
+      count={t("toConfirmCount", { count: toConfirm.count })}
+      label={t("nearestFirst")}
+      orders={toConfirm.oldest}
+      detail={(order) => `${t("confirmBy", { date: dateTime(order.confirmBy) })} · ${money(order.amountMinor)}`}
+    />
   );
 }
 
@@ -41,30 +30,64 @@ export async function ToConfirm({ toConfirm }: Pick<Dashboard, "toConfirm">) {
 export async function ToFulfil({ toFulfil }: Pick<Dashboard, "toFulfil">) {
   const [t, { money, date }] = await Promise.all([getTranslations("admin.dashboard"), homeFormat()]);
   return (
-    <Section id="to-fulfil" title={t("toFulfil")}>
-      <p className="mt-1">
-        <Link href={ordersHref({ status: "to_fulfil" })} className={linkClass} data-testid="to-fulfil-count">
-          {t("toFulfilCount", { count: toFulfil.count })}
-        </Link>
-      </p>
-      {toFulfil.oldest.length > 0 && (
-        <ol className="mt-2 divide-y divide-stone-100 text-sm" aria-label={t("oldestFirst")}>
-          {toFulfil.oldest.map((order) => (
-            <li key={order.id} className="flex flex-wrap justify-between gap-2 py-1.5">
-              <span>
-                <OrderLink id={order.id} /> <span dir="auto">{order.fullName ?? ""}</span>
-              </span>
-              <span className="text-stone-600">
-                {order.deliveryMethod ? `${t(order.deliveryMethod)} · ` : ""}
-                {order.way === "cash"
-                  ? t("cash.placedOn", { date: date(order.since) })
-                  : t("paidOn", { date: date(order.since) })}{" "}
-                · {money(order.amountMinor)}
-              </span>
-            </li>
-          ))}
-        </ol>
+    <OrderQueue
+      id="to-fulfil"
+      title={t("toFulfil")}
+      href={ordersHref({ status: "to_fulfil" })}
+      count={t("toFulfilCount", { count: toFulfil.count })}
+      label={t("oldestFirst")}
+      orders={toFulfil.oldest}
+      detail={(order) => (
+        <>
+          {order.deliveryMethod ? `${t(order.deliveryMethod)} · ` : ""}
+          {order.way === "cash"
+            ? t("cash.placedOn", { date: date(order.since) })
+            : t("paidOn", { date: date(order.since) })}{" "}
+          · {money(order.amountMinor)}
+        </>
       )}
+    />
+  );
+}
+
+/**
+ * A panel of the orders that wait for the merchant: how many (`count`, linked to their list), then the first of them in
+ * the order `label` names, each with its customer's name (in whichever script it was typed) and its `detail`.
+ */
+function OrderQueue<Order extends { id: string; fullName: string | null }>({
+  id,
+  title,
+  href,
+  count,
+  label,
+  orders,
+  detail,
+}: {
+  id: string;
+  title: string;
+  href: string;
+  count: string;
+  label: string;
+  orders: Order[];
+  detail: (order: Order) => React.ReactNode;
+}) {
+  return (
+    <Section id={id} title={title}>
+      <CountLink href={href} testId={`${id}-count`}>
+        {count}
+      </CountLink>
+      <PanelList
+        label={label}
+        rows={orders.map((order) => ({
+          key: order.id,
+          start: (
+            <span>
+              <OrderLink id={order.id} /> <span dir="auto">{order.fullName ?? ""}</span>
+            </span>
+          ),
+          end: <span className="text-stone-600">{detail(order)}</span>,
+        }))}
+      />
     </Section>
   );
 }
@@ -110,18 +133,17 @@ export async function NeedsAttention({
           {lastReconciledAt ? t("lastReconciled", { date: date(lastReconciledAt) }) : t("neverReconciled")}
         </Link>
       </p>
-      {attention.orders.length > 0 && (
-        <ul className="mt-2 divide-y divide-stone-100 text-sm">
-          {attention.orders.map((order) => (
-            <li key={order.id} className="flex flex-wrap justify-between gap-2 py-1.5">
-              <OrderLink id={order.id} />
-              <span className="text-stone-600">
-                {labels.list(order.reasons.map(reasonText))} · {money(order.amountMinor)}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <PanelList
+        rows={attention.orders.map((order) => ({
+          key: order.id,
+          start: <OrderLink id={order.id} />,
+          end: (
+            <span className="text-stone-600">
+              {labels.list(order.reasons.map(reasonText))} · {money(order.amountMinor)}
+            </span>
+          ),
+        }))}
+      />
     </Section>
   );
 }
@@ -134,11 +156,9 @@ export async function RefundsToMake({ refundsToMake }: Pick<Dashboard, "refundsT
   const [t, { money }] = await Promise.all([getTranslations("admin.dashboard"), homeFormat()]);
   return (
     <Section id="refunds-to-make" title={t("refundsToMake")} tone={refundsToMake.count > 0 ? "action" : "plain"}>
-      <p className="mt-1">
-        <Link href={ordersHref({ status: "refund_due" })} className={linkClass} data-testid="refunds-to-make-count">
-          {t("refundsToMakeCount", { count: refundsToMake.count, amount: money(refundsToMake.minor) })}
-        </Link>
-      </p>
+      <CountLink href={ordersHref({ status: "refund_due" })} testId="refunds-to-make-count">
+        {t("refundsToMakeCount", { count: refundsToMake.count, amount: money(refundsToMake.minor) })}
+      </CountLink>
       {refundsToMake.orders.length > 0 && (
         <ol className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-sm" aria-label={t("oldestRefundFirst")}>
           {refundsToMake.orders.map((id) => (

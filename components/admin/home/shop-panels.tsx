@@ -7,6 +7,7 @@ import { orderLabels } from "../labels";
 import { Section } from "../section";
 import { columnsOf, Table } from "../table";
 import { homeFormat, linkClass, paidIn } from "./format";
+import { PanelList } from "./parts";
 
 /** Products sold out and running low (each count linked to the products list), and the first of them. */
 export async function StockPanel({ stock }: Pick<Dashboard, "stock">) {
@@ -25,20 +26,22 @@ export async function StockPanel({ stock }: Pick<Dashboard, "stock">) {
           </Link>
         </li>
       </ul>
-      {stock.products.length > 0 && (
-        <ul className="mt-2 divide-y divide-stone-100 text-sm">
-          {stock.products.map((product) => (
-            <li key={product.id} className="flex justify-between gap-2 py-1.5">
-              <Link href={`/admin/products/${product.id}`} className={linkClass}>
-                {locale === "ar" ? product.nameAr : product.nameEn}
-              </Link>
-              <span className={product.available === 0 ? "font-medium text-red-800" : "text-stone-600"}>
-                {t("left", { count: product.available })}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <PanelList
+        wrap={false}
+        rows={stock.products.map((product) => ({
+          key: product.id,
+          start: (
+            <Link href={`/admin/products/${product.id}`} className={linkClass}>
+              {locale === "ar" ? product.nameAr : product.nameEn}
+            </Link>
+          ),
+          end: (
+            <span className={product.available === 0 ? "font-medium text-red-800" : "text-stone-600"}>
+              {t("left", { count: product.available })}
+            </span>
+          ),
+        }))}
+      />
     </Section>
   );
 }
@@ -55,8 +58,7 @@ export async function GatewaysPanel({ gateways, bounds, sales }: Pick<Dashboard,
     <Section id="gateways" title={t("gateways")}>
       <Table
         className={gateways.length === 0 ? "mt-1" : "mt-2"}
-        cell="py-1"
-        body="divide-y divide-stone-100"
+        look="panel"
         testId="gateways-table"
         caption={t("gatewaysCaption")}
         columns={columnsOf(["gateway", "gatewayOrders", "gatewaySales"] as const, (key) => t(key), [
@@ -116,9 +118,7 @@ export async function DiscountsPanel({ discounts, bounds }: Pick<Dashboard, "dis
         </p>
       )}
       <Table
-        className="mt-2"
-        cell="py-1"
-        body="divide-y divide-stone-100"
+        look="panel"
         testId="discounts-table"
         caption={t("caption")}
         columns={columnsOf(["code", "orders", "discount"] as const, (key) => t(key), ["orders", "discount"])}

@@ -131,17 +131,12 @@ export function AfterSaleForm({
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      {state.message && (
-        <ErrorSummary
-          message={state.message}
-          problems={Object.entries(errors).map(([name, message]) => ({
-            href: `#${testId}-${name}`,
-            text: `${labelOf.get(name) ?? name}: ${message}`,
-          }))}
-          answer={state}
-          testId={`${testId}-error`}
-        />
-      )}
+      <ErrorSummary
+        answer={state}
+        fieldId={(name) => `${testId}-${name}`}
+        label={(name) => labelOf.get(name) ?? name}
+        testId={`${testId}-error`}
+      />
       {controls.map(render)}
       <div>
         <SubmitButton pendingLabel={saving} variant={secondary ? "secondary" : "primary"}>

@@ -4,6 +4,7 @@ import {
   recordRefundAction,
   refundAction,
   returnAction,
+  type AfterSaleAction,
 } from "@/app/admin/orders/[id]/after-sale-actions";
 import { lineNameIn, type AdminOrder } from "@/lib/admin/orders";
 import { CANCEL_REASONS } from "@/lib/db/schema";
@@ -41,34 +42,50 @@ export async function AfterSale({ order, canEmail }: { order: AdminOrder; canEma
     maxLength: 500,
   };
   const lineName = (line: AdminOrder["lines"][number]) => lineNameIn(line, order.locale, locale);
+  /**
+   * A move's card: its title, what it does (`help`), its form with a fresh request key (`secondary`: a button quieter
+   * than the page's main move).
+   */
+  const move = (
+    name: "cancel" | "refund" | "return",
+    help: string,
+    action: AfterSaleAction,
+    controls: AfterSaleControl[],
+    secondary = false,
+  ) => (
+    <Section id={name} title={t(`${name}.title`)} testId={`admin-${name}`}>
+      <p className="mt-1 mb-3 text-sm text-stone-600">{help}</p>
+      <AfterSaleForm
+        action={action}
+        hidden={hidden()}
+        testId={`${name}-form`}
+        secondary={secondary}
+        submit={t(`${name}.submit`)}
+        saving={t(`${name}.saving`)}
+        controls={controls}
+      />
+    </Section>
+  );
 
   return (
     <>
-      {now.cancel && (
-        <Section id="cancel" title={t("cancel.title")} testId="admin-cancel">
-          <p className="mt-1 mb-3 text-sm text-stone-600">
-            {now.refund ? t("cancel.helpPaid", { amount: money(now.refund.leftMinor) }) : t("cancel.helpUnpaid")}
-          </p>
-          <AfterSaleForm
-            action={cancelOrderAction}
-            hidden={hidden()}
-            testId="cancel-form"
-            secondary
-            submit={t("cancel.submit")}
-            saving={t("cancel.saving")}
-            controls={[
-              {
-                kind: "radios",
-                name: "reason",
-                legend: t("cancel.reason"),
-                options: CANCEL_REASONS.map((reason) => ({ value: reason, label: t(`reasons.${reason}`) })),
-              },
-              { ...note, label: t("cancel.note") },
-              ...notify("cancel.notify"),
-            ]}
-          />
-        </Section>
-      )}
+      {now.cancel &&
+        move(
+          "cancel",
+          now.refund ? t("cancel.helpPaid", { amount: money(now.refund.leftMinor) }) : t("cancel.helpUnpaid"),
+          cancelOrderAction,
+          [
+            {
+              kind: "radios",
+              name: "reason",
+              legend: t("cancel.reason"),
+              options: CANCEL_REASONS.map((reason) => ({ value: reason, label: t(`reasons.${reason}`) })),
+            },
+            { ...note, label: t("cancel.note") },
+            ...notify("cancel.notify"),
+          ],
+          true,
+        )}
       {refunds.length > 0 && (
         <Section id="refunds" title={t("refunds.title")} testId="admin-refunds">
           <p className="mt-1 text-sm text-stone-600" data-testid="refunds-money">
@@ -142,103 +159,87 @@ export async function AfterSale({ order, canEmail }: { order: AdminOrder; canEma
             ))}
         </Section>
       )}
-      {now.refund && now.refund.leftMinor > 0 && (
-        <Section id="refund" title={t("refund.title")} testId="admin-refund">
-          <p className="mt-1 mb-3 text-sm text-stone-600">{t("refund.help")}</p>
-          <AfterSaleForm
-            action={refundAction}
-            hidden={hidden()}
-            testId="refund-form"
-            submit={t("refund.submit")}
-            saving={t("refund.saving")}
-            controls={[
-              {
-                kind: "text",
-                name: "amount",
-                label: t("refund.amount"),
-                hint: t("refund.amountHint", { left: money(now.refund.leftMinor) }),
-                defaultValue: toWireAmount(now.refund.leftMinor),
-                maxLength: 40,
-                ltr: true,
-                numeric: "decimal",
-              },
-              {
-                kind: "group",
-                legend: t("refund.lines"),
-                controls: order.lines.map((line) => ({
-                  kind: "text" as const,
-                  name: `line_${line.position}`,
-                  label: t("refund.lineQuantity", { name: lineName(line), max: line.quantity }),
+      {now.refund &&
+        now.refund.leftMinor > 0 &&
+        move("refund", t("refund.help"), refundAction, [
+          {
+            kind: "text",
+            name: "amount",
+            label: t("refund.amount"),
+            hint: t("refund.amountHint", { left: money(now.refund.leftMinor) }),
+            defaultValue: toWireAmount(now.refund.leftMinor),
+            maxLength: 40,
+            ltr: true,
+            numeric: "decimal",
+          },
+          {
+            kind: "group",
+            legend: t("refund.lines"),
+            controls: order.lines.map((line) => ({
+              kind: "text" as const,
+              name: `line_${line.position}`,
+              label: t("refund.lineQuantity", { name: lineName(line), max: line.quantity }),
+              maxLength: 9,
+              ltr: true,
+              numeric: "numeric" as const,
+            })),
+          },
+          {
+            kind: "text",
+            name: "reference",
+            label: t("refund.reference"),
+            hint: t("refund.referenceHint"),
+            maxLength: 100,
+            ltr: true,
+          },
+          note,
+          ...notify("refund.notify"),
+        ])}
+      {now.return &&
+        move(
+          "return",
+          t("return.help"),
+          returnAction,
+          [
+            ...order.lines.map((line): AfterSaleControl => ({
+              kind: "group",
+              legend: lineName(line),
+              controls: [
+                {
+                  kind: "text",
+                  name: `back_${line.position}`,
+                  label: t("return.quantity", { max: line.quantity }),
                   maxLength: 9,
                   ltr: true,
-                  numeric: "numeric" as const,
-                })),
-              },
-              {
-                kind: "text",
-                name: "reference",
-                label: t("refund.reference"),
-                hint: t("refund.referenceHint"),
-                maxLength: 100,
-                ltr: true,
-              },
-              note,
-              ...notify("refund.notify"),
-            ]}
-          />
-        </Section>
-      )}
-      {now.return && (
-        <Section id="return" title={t("return.title")} testId="admin-return">
-          <p className="mt-1 mb-3 text-sm text-stone-600">{t("return.help")}</p>
-          <AfterSaleForm
-            action={returnAction}
-            hidden={hidden()}
-            testId="return-form"
-            secondary
-            submit={t("return.submit")}
-            saving={t("return.saving")}
-            controls={[
-              ...order.lines.map((line): AfterSaleControl => ({
-                kind: "group",
-                legend: lineName(line),
-                controls: [
+                  numeric: "numeric",
+                },
+                {
+                  kind: "checkbox",
+                  name: `restock_${line.position}`,
+                  label: t("return.restock"),
+                  defaultChecked: true,
+                },
+              ],
+            })),
+            ...(now.refund && now.refund.leftMinor > 0
+              ? ([
                   {
                     kind: "text",
-                    name: `back_${line.position}`,
-                    label: t("return.quantity", { max: line.quantity }),
-                    maxLength: 9,
+                    name: "refund",
+                    label: t("return.refundAmount"),
+                    hint: t("return.refundHint", { left: money(now.refund.leftMinor) }),
+                    maxLength: 40,
                     ltr: true,
-                    numeric: "numeric",
+                    numeric: "decimal",
                   },
-                  {
-                    kind: "checkbox",
-                    name: `restock_${line.position}`,
-                    label: t("return.restock"),
-                    defaultChecked: true,
-                  },
-                ],
-              })),
-              ...(now.refund && now.refund.leftMinor > 0
-                ? ([
-                    {
-                      kind: "text",
-                      name: "refund",
-                      label: t("return.refundAmount"),
-                      hint: t("return.refundHint", { left: money(now.refund.leftMinor) }),
-                      maxLength: 40,
-                      ltr: true,
-                      numeric: "decimal",
-                    },
-                    { kind: "text", name: "reference", label: t("return.reference"), maxLength: 100, ltr: true },
-                  ] satisfies AfterSaleControl[])
-                : []),
-              { ...note, label: t("return.note") },
-              ...notify("return.notify"),
-            ]}
-          />
-        </Section>
-      )}
+                  { kind: "text", name: "reference", label: t("return.reference"), maxLength: 100, ltr: true },
+                ] satisfies AfterSaleControl[])
+              : []),
+            { ...note, label: t("return.note") },
+            ...notify("return.notify"),
+          ],
+          true,
+        )}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { TextLink } from "../page-header";
 import { getLocale, getTranslations } from "next-intl/server";
 import { fulfilmentStepAction } from "@/app/admin/actions";
 import type { AdminOrder } from "@/lib/admin/orders";
@@ -59,12 +59,9 @@ export async function OrderFulfilment({
       title={`${t("delivery")} · ${t("fulfilment")}`}
       testId="admin-delivery"
       aside={
-        <Link
-          href={`/admin/orders/${order.id}/note`}
-          className="text-sm font-medium text-brand-800 underline underline-offset-2"
-        >
+        <TextLink href={`/admin/orders/${order.id}/note`} small>
           {t("deliveryNote")}
-        </Link>
+        </TextLink>
       }
     >
       <FactList facts={[[t("method"), t(`methods.${order.deliveryMethod ?? "none"}`)], ...where]} />

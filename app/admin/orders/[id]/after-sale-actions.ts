@@ -12,7 +12,7 @@ import { isLocale } from "@/lib/i18n/config";
 import { logger } from "@/lib/log";
 import { formatMoney, parseTypedAmount, westernDigits } from "@/lib/money";
 import { cancelOrder } from "@/lib/refunds/cancel";
-import type { LineProblem } from "@/lib/refunds/order";
+import type { NotDone } from "@/lib/refunds/order";
 import { openRefund, recordRefund } from "@/lib/refunds/refunds";
 import { recordReturn } from "@/lib/refunds/returns";
 
@@ -65,6 +65,20 @@ const common = {
   key: z.uuid(),
   note: text(500),
 };
+
+/** The {@link common} fields of a form, to parse with its own. */
+const commonFields = (form: FormData) => ({ id: form.get("id"), key: form.get("key"), note: form.get("note") ?? "" });
+
+/**
+ * What a move made from a form records of its asking: the note (if any), the admin, the request key, whether the
+ * customer is told.
+ */
+const asked = (data: { note: string; key: string }, by: string, notify: boolean) => ({
+  note: data.note || undefined,
+  by,
+  key: data.key,
+  notify,
+});
 
 /** What was typed into the form, to give back with its messages; boxes as ticked. */
 function typedValues(form: FormData, boxes: string[]): Record<string, string | boolean> {
@@ -131,15 +145,46 @@ function fieldErrors(
   return errors;
 }
 
-/** The message on each line the rules refused: how many units are left on it. */
-function lineErrors(p: Problems, prefix: string, lines: readonly LineProblem[]): Record<string, string> {
-  return Object.fromEntries(
-    lines.map(({ position, leftQuantity }) => [`${prefix}${position}`, p.t("lineOver", { max: leftQuantity })]),
+/**
+ * The form back when lib/refunds/ refused what it asked: an amount above what is left to refund (the message on
+ * `amountField`), or more units of a line than are left on it (on each such `<prefix><position>`); null when it did not.
+ */
+function refusedByRules(
+  p: Problems,
+  values: AfterSaleFormState["values"],
+  outcome: { result: "done" } | NotDone,
+  amountField: string,
+  prefix: string,
+): AfterSaleFormState | null {
+  if (outcome.result === "over_limit")
+    return refused(p, values, { [amountField]: p.t("overLimit", { left: p.money(outcome.leftMinor) }) });
+  if (outcome.result !== "bad_lines") return null;
+  return refused(
+    p,
+    values,
+    Object.fromEntries(
+      outcome.lines.map(({ position, leftQuantity }) => [
+        `${prefix}${position}`,
+        p.t("lineOver", { max: leftQuantity }),
+      ]),
+    ),
   );
 }
 
 const orderPage = (id: string, result: string, emailed = false) =>
   `/admin/orders/${encodeURIComponent(id)}?result=${result}${emailed ? "&emailed=1" : ""}`;
+
+/**
+ * An after-sale move's end: the e-mail it queued goes out (`emailed`), and the admin goes back to the order page with
+ * what happened — `done` (the move's own result: `order_cancelled`, `refund_recorded`…) when it was made, `not_found`,
+ * else `<kind>_<result>` (`cancel_already`, `refund_too_late`…).
+ */
+function backToOrder(id: string, result: string, done: string, kind: string, emailed: boolean): never {
+  if (emailed) sendPendingEmailsAfterResponse();
+  redirect(
+    orderPage(id, result === "done" ? done : result === "not_found" ? "not_found" : `${kind}_${result}`, emailed),
+  );
+}
 
 /**
  * A post whose hidden fields (the order, the request key, the refund) are not the page's — forged, or cut — is no form
@@ -160,12 +205,7 @@ const cancelSchema = z.object({ ...common, reason: z.enum(CANCEL_REASONS) });
 export async function cancelOrderAction(_previous: AfterSaleFormState, form: FormData): Promise<AfterSaleFormState> {
   const admin = await requireAdmin();
   const values = typedValues(form, ["notify"]);
-  const parsed = cancelSchema.safeParse({
-    id: form.get("id"),
-    key: form.get("key"),
-    reason: form.get("reason") ?? undefined,
-    note: form.get("note") ?? "",
-  });
+  const parsed = cancelSchema.safeParse({ ...commonFields(form), reason: form.get("reason") ?? undefined });
   if (!parsed.success) {
     notThisPage(form, parsed.error);
     const p = await problemsText();
@@ -175,18 +215,7 @@ export async function cancelOrderAction(_previous: AfterSaleFormState, form: For
   const notify = form.get("notify") === "on";
   const outcome = await cancelOrder(getDb(), id, { reason, note: note || undefined, by: admin.email, notify });
   logger.info({ event: "admin_cancel_order", orderId: id, reason, result: outcome.result });
-  if (outcome.result === "done" && notify) sendPendingEmailsAfterResponse();
-  redirect(
-    orderPage(
-      id,
-      outcome.result === "done"
-        ? "order_cancelled"
-        : outcome.result === "not_found"
-          ? "not_found"
-          : `cancel_${outcome.result}`,
-      outcome.result === "done" && notify,
-    ),
-  );
+  backToOrder(id, outcome.result, "order_cancelled", "cancel", outcome.result === "done" && notify);
 }
 
 const refundSchema = z.object({
@@ -206,11 +235,9 @@ export async function refundAction(_previous: AfterSaleFormState, form: FormData
   const values = typedValues(form, ["notify"]);
   const typedLines = lineFields(form, "line_");
   const parsed = refundSchema.safeParse({
-    id: form.get("id"),
-    key: form.get("key"),
+    ...commonFields(form),
     amount: form.get("amount") ?? "",
     reference: form.get("reference") ?? "",
-    note: form.get("note") ?? "",
     lines: typedLines,
   });
   const p = await problemsText();
@@ -218,36 +245,19 @@ export async function refundAction(_previous: AfterSaleFormState, form: FormData
     notThisPage(form, parsed.error);
     return refused(p, values, fieldErrors(p, parsed.error, typedLines, "line_"));
   }
-  const { id, key, reference, note, lines } = parsed.data;
+  const { id, reference, lines } = parsed.data;
   const notify = form.get("notify") === "on";
   const outcome = await openRefund(getDb(), id, {
     amountMinor: parsed.data.amount,
     lines: lines.filter(([, count]) => count > 0).map(([position, count]) => ({ position, quantity: count })),
     reference: reference || undefined,
-    note: note || undefined,
-    by: admin.email,
-    key,
-    notify,
+    ...asked(parsed.data, admin.email, notify),
   });
   logger.info({ event: "admin_refund", orderId: id, result: outcome.result });
-  if (outcome.result === "over_limit")
-    return refused(p, values, { amount: p.t("overLimit", { left: p.money(outcome.leftMinor) }) });
-  if (outcome.result === "bad_lines") return refused(p, values, lineErrors(p, "line_", outcome.lines));
+  const refusal = refusedByRules(p, values, outcome, "amount", "line_");
+  if (refusal) return refusal;
   const recorded = outcome.result === "done" && Boolean(reference);
-  if (recorded && notify) sendPendingEmailsAfterResponse();
-  redirect(
-    orderPage(
-      id,
-      outcome.result === "done"
-        ? recorded
-          ? "refund_recorded"
-          : "refund_opened"
-        : outcome.result === "not_found"
-          ? "not_found"
-          : `refund_${outcome.result}`,
-      recorded && notify,
-    ),
-  );
+  backToOrder(id, outcome.result, recorded ? "refund_recorded" : "refund_opened", "refund", recorded && notify);
 }
 
 const recordSchema = z.object({
@@ -279,18 +289,7 @@ export async function recordRefundAction(_previous: AfterSaleFormState, form: Fo
   const notify = form.get("notify") === "on";
   const outcome = await recordRefund(getDb(), refund, { reference, by: admin.email, notify });
   logger.info({ event: "admin_record_refund", orderId: id, refund, result: outcome.result });
-  if (outcome.result === "done" && notify) sendPendingEmailsAfterResponse();
-  redirect(
-    orderPage(
-      id,
-      outcome.result === "done"
-        ? "refund_recorded"
-        : outcome.result === "not_found"
-          ? "not_found"
-          : `refund_${outcome.result}`,
-      outcome.result === "done" && notify,
-    ),
-  );
+  backToOrder(id, outcome.result, "refund_recorded", "refund", outcome.result === "done" && notify);
 }
 
 const returnSchema = z.object({
@@ -310,19 +309,17 @@ export async function returnAction(_previous: AfterSaleFormState, form: FormData
   const typedLines = lineFields(form, "back_");
   const values = typedValues(form, ["notify", ...typedLines.map(([position]) => `restock_${position}`)]);
   const parsed = returnSchema.safeParse({
-    id: form.get("id"),
-    key: form.get("key"),
+    ...commonFields(form),
     lines: typedLines,
     refund: form.get("refund") ?? "",
     reference: form.get("reference") ?? "",
-    note: form.get("note") ?? "",
   });
   const p = await problemsText();
   if (!parsed.success) {
     notThisPage(form, parsed.error);
     return refused(p, values, fieldErrors(p, parsed.error, typedLines, "back_"));
   }
-  const { id, key, lines, refund, reference, note } = parsed.data;
+  const { id, lines, refund, reference } = parsed.data;
   const back = lines.filter(([, count]) => count > 0);
   if (back.length === 0) return refused(p, values, { [`back_${lines[0]?.[0] ?? 0}`]: p.t("nothingBack") });
   const notify = form.get("notify") === "on";
@@ -333,26 +330,11 @@ export async function returnAction(_previous: AfterSaleFormState, form: FormData
       restock: form.get(`restock_${position}`) === "on",
     })),
     ...(refund === null ? {} : { refund: { amountMinor: refund, ...(reference ? { reference } : {}) } }),
-    note: note || undefined,
-    by: admin.email,
-    key,
-    notify,
+    ...asked(parsed.data, admin.email, notify),
   });
   logger.info({ event: "admin_return", orderId: id, result: outcome.result });
-  if (outcome.result === "over_limit")
-    return refused(p, values, { refund: p.t("overLimit", { left: p.money(outcome.leftMinor) }) });
-  if (outcome.result === "bad_lines") return refused(p, values, lineErrors(p, "back_", outcome.lines));
+  const refusal = refusedByRules(p, values, outcome, "refund", "back_");
+  if (refusal) return refusal;
   const emailed = outcome.result === "done" && notify && refund !== null && Boolean(reference);
-  if (emailed) sendPendingEmailsAfterResponse();
-  redirect(
-    orderPage(
-      id,
-      outcome.result === "done"
-        ? "return_recorded"
-        : outcome.result === "not_found"
-          ? "not_found"
-          : `return_${outcome.result}`,
-      emailed,
-    ),
-  );
+  backToOrder(id, outcome.result, "return_recorded", "return", emailed);
 }

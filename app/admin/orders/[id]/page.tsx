@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { getLocale, getTranslations } from "next-intl/server";
-import { BackLink, NotFound } from "@/components/admin/page-header";
+import { TextLink, NotFound } from "@/components/admin/page-header";
 import { AfterSale } from "@/components/admin/order/after-sale";
 import { CashPanel } from "@/components/admin/order/cash";
 import { OpenFlags, ResolvedFlags } from "@/components/admin/order/flags";
@@ -39,7 +39,7 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
     getTranslations("admin.order"),
   ]);
   const order = await findOrderForAdmin(getDb(), id);
-  const back = <BackLink href="/admin/orders">{t("back")}</BackLink>;
+  const back = <TextLink href="/admin/orders">{t("back")}</TextLink>;
   if (!order) return <NotFound back={back}>{t("notFound", { id: id.slice(0, 40) })}</NotFound>;
   const settings = emailSettings();
   const history = order.paymentMethod === "cash" && order.phone ? await phoneHistory(getDb(), order.phone) : null;

@@ -1,12 +1,11 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { ProductForm } from "@/components/admin/product-form";
 import { StockForm } from "@/components/admin/stock-form";
 import { ProductImage } from "@/components/product-image";
-import { BackLink, NotFound, PageHeader } from "@/components/admin/page-header";
-import { Section } from "@/components/admin/section";
+import { TextLink, NotFound, PageHeader } from "@/components/admin/page-header";
+import { Notice, Section } from "@/components/admin/section";
 import { columnsOf, Table } from "@/components/admin/table";
 import { fileInput } from "@/components/styles";
 import { SubmitButton } from "@/components/submit-button";
@@ -79,9 +78,9 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
   const id = parseProductId(rawId);
   const found = id === undefined ? undefined : await productForAdmin(getDb(), id);
   const back = (
-    <BackLink href="/admin/products" small>
+    <TextLink href="/admin/products" small>
       {t("back")}
-    </BackLink>
+    </TextLink>
   );
   if (id === undefined || !found) return <NotFound back={back}>{tList("notFound")}</NotFound>;
   const { product, pictures, available, changes } = found;
@@ -104,12 +103,9 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
             {archived ? (
               <span className="rounded-full bg-stone-200 px-2 py-0.5 text-sm text-stone-800">{tList("archived")}</span>
             ) : product.visible ? (
-              <Link
-                href={`/products/${product.slug}`}
-                className="text-sm font-medium text-brand-800 underline underline-offset-2"
-              >
+              <TextLink href={`/products/${product.slug}`} small>
                 {t("inShop")}
-              </Link>
+              </TextLink>
             ) : (
               <span className="rounded-full bg-stone-200 px-2 py-0.5 text-sm text-stone-800">{t("hiddenNote")}</span>
             )}
@@ -126,13 +122,9 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
         }
       />
       {result.success && (
-        <p
-          role="status"
-          data-testid="product-result"
-          className="rounded-lg border border-green-300 bg-green-50 p-3 text-green-900"
-        >
+        <Notice tone="saved" testId="product-result">
           {t(`results.${result.data}`)}
-        </p>
+        </Notice>
       )}
 
       {archived && (
@@ -157,10 +149,7 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
 
       {!archived && (
         <>
-          <section aria-labelledby="details" className="space-y-3">
-            <h2 id="details" className="text-lg font-semibold">
-              {t("details")}
-            </h2>
+          <Section id="details" title={t("details")} tone="bare" large>
             <ProductForm
               // A fresh form once the product's fields changed (saved, or hidden or shown), not when only its stock did.
               key={JSON.stringify(initial)}
@@ -168,7 +157,7 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
               initial={initial}
               labels={formLabels}
             />
-          </section>
+          </Section>
 
           <Section id="stock" title={tStock("title")} large>
             {product.stock === null ? (
@@ -189,13 +178,9 @@ export default async function AdminProductPage({ params, searchParams }: Props) 
 
       <Section id="pictures-title" anchor="pictures" title={tPictures("title")} large>
         {pictureProblem.success && (
-          <p
-            role="alert"
-            data-testid="picture-error"
-            className="rounded-lg border border-red-300 bg-red-50 p-3 text-red-900"
-          >
+          <Notice tone="error" role="alert" testId="picture-error">
             {tPictures(`problems.${pictureProblem.data}`)}
-          </p>
+          </Notice>
         )}
         {pictures.length === 0 ? (
           <p className="text-stone-600">{tPictures("none")}</p>

@@ -2,10 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { z } from "zod";
-import { Notice } from "@/components/admin/section";
-import { PageHeader } from "@/components/admin/page-header";
-import { columnsOf, Table } from "@/components/admin/table";
-import { FileFormat, UploadForm } from "@/components/admin/upload-form";
+import { TextLink } from "@/components/admin/page-header";
+import { FileFormat, FormatColumns, UploadForm, UploadPage } from "@/components/admin/upload-form";
 import { requireAdmin } from "@/lib/admin/auth";
 import { CSV_COLUMNS, MAX_CATALOG_CSV_BYTES, recentCatalogImports } from "@/lib/catalog/csv";
 import { getDb } from "@/lib/db/client";
@@ -38,27 +36,25 @@ export default async function ImportProductsPage({ searchParams }: Props) {
   const when = (date: Date) => format.dateTime(date, { dateStyle: "medium", timeStyle: "short" });
 
   return (
-    <section className="space-y-6">
-      <PageHeader title={t("importTitle")} />
-      <p className="max-w-3xl">{t("importIntro")}</p>
-      <p>
-        {/* A download, not a page: a plain link, so that the browser saves the file. */}
-        <a
-          href="/admin/products/export"
-          download
-          className="font-medium text-brand-800 underline underline-offset-2"
-          data-testid="catalog-export"
-        >
-          {t("export")}
-        </a>
-        <span className="ms-2 text-sm text-stone-600">{t("exportHelp")}</span>
-      </p>
-      {error.success && (
-        <Notice tone="warning" role="alert">
-          {t(`errors.${error.data}`, { kb })}
-        </Notice>
-      )}
-
+    <UploadPage
+      title={t("importTitle")}
+      intro={t("importIntro")}
+      error={error.success ? t(`errors.${error.data}`, { kb }) : undefined}
+      more={
+        <p>
+          {/* A download, not a page: a plain link, so that the browser saves the file. */}
+          <a
+            href="/admin/products/export"
+            download
+            className="font-medium text-brand-800 underline underline-offset-2"
+            data-testid="catalog-export"
+          >
+            {t("export")}
+          </a>
+          <span className="ms-2 text-sm text-stone-600">{t("exportHelp")}</span>
+        </p>
+      }
+    >
       <UploadForm
         action={checkCatalogCsvAction}
         formatId="csv-format"
@@ -72,23 +68,19 @@ export default async function ImportProductsPage({ searchParams }: Props) {
       <FileFormat id="csv-format" title={t("formatTitle")}>
         <p className="mt-1">{t("format")}</p>
         <p className="mt-1">{t("stockRule")}</p>
-        <Table
-          className="mt-2"
+        <FormatColumns
           caption={t("columnsCaption")}
-          cell="py-1 pe-3"
-          columns={columnsOf(["column", "meaning"] as const, (key) => t(key))}
-        >
-          {CSV_COLUMNS.map((column) => (
-            <tr key={column}>
-              <th scope="row" className="py-1 pe-3 text-start align-top font-normal">
-                <code dir="ltr" className="rounded bg-stone-100 px-1">
-                  {column}
-                </code>
-              </th>
-              <td className="py-1">{t(`columns.${column}`)}</td>
-            </tr>
-          ))}
-        </Table>
+          headings={[t("column"), t("meaning")]}
+          rows={CSV_COLUMNS.map((column) => ({
+            key: column,
+            name: (
+              <code dir="ltr" className="rounded bg-stone-100 px-1">
+                {column}
+              </code>
+            ),
+            meaning: t(`columns.${column}`),
+          }))}
+        />
       </FileFormat>
 
       <section aria-labelledby="csv-pictures" className="max-w-3xl text-sm text-stone-700">
@@ -97,13 +89,9 @@ export default async function ImportProductsPage({ searchParams }: Props) {
         </h2>
         <p className="mt-1">{t("pictures")}</p>
         <p className="mt-1">
-          <Link
-            href="/admin/products/pictures"
-            className="font-medium text-brand-800 underline underline-offset-2"
-            data-testid="bulk-pictures-link"
-          >
+          <TextLink href="/admin/products/pictures" data-testid="bulk-pictures-link">
             {tList("addPictures")}
-          </Link>
+          </TextLink>
         </p>
       </section>
 
@@ -131,6 +119,6 @@ export default async function ImportProductsPage({ searchParams }: Props) {
           </ul>
         </section>
       )}
-    </section>
+    </UploadPage>
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
-import { BackLink, PageHeader } from "@/components/admin/page-header";
+import { FormPage } from "@/components/admin/page-header";
 import { ProductForm } from "@/components/admin/product-form";
 import { requireAdmin } from "@/lib/admin/auth";
 import { productFormLabels } from "../labels";
@@ -14,12 +14,8 @@ export default async function NewProductPage() {
   await requireAdmin();
   const [t, labels] = await Promise.all([getTranslations("admin.products.form"), productFormLabels("create")]);
   return (
-    <section className="space-y-4">
-      <BackLink href="/admin/products" small>
-        {t("back")}
-      </BackLink>
-      <PageHeader title={t("newTitle")} />
+    <FormPage back={{ href: "/admin/products", label: t("back") }} title={t("newTitle")}>
       <ProductForm initial={{ visible: true, kind: "physical" }} labels={labels} />
-    </section>
+    </FormPage>
   );
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { BulkPicturesForm } from "@/components/admin/bulk-pictures-form";
-import { BackLink, PageHeader } from "@/components/admin/page-header";
+import { FormPage } from "@/components/admin/page-header";
 import { requireAdmin } from "@/lib/admin/auth";
 import { MAX_BULK_PICTURES } from "@/lib/catalog/pictures";
 import { MAX_BULK_PICTURES_BYTES } from "@/lib/form-limit";
@@ -18,11 +18,7 @@ export default async function BulkPicturesPage() {
   await requireAdmin();
   const t = await getTranslations("admin.products.bulkPictures");
   return (
-    <section className="space-y-6">
-      <BackLink href="/admin/products" small>
-        {t("back")}
-      </BackLink>
-      <PageHeader title={t("title")} />
+    <FormPage back={{ href: "/admin/products", label: t("back") }} title={t("title")} roomy>
       <div id="bulk-pictures-rules" className="max-w-3xl space-y-2">
         <p>{t("intro")}</p>
         <p>{t("checks")}</p>
@@ -43,6 +39,6 @@ export default async function BulkPicturesPage() {
           resultColumn: t("resultColumn"),
         }}
       />
-    </section>
+    </FormPage>
   );
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { AuditHistory } from "@/components/admin/audit-history";
-import { BackLink, NotFound, PageHeader } from "@/components/admin/page-header";
+import { TextLink, NotFound, PageHeader } from "@/components/admin/page-header";
 import { PromoCodeForm } from "@/components/admin/promo-code-form";
 import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
@@ -54,9 +54,9 @@ export default async function PromoCodePage({ params }: Props) {
     promoCodeFormLabels("save"),
   ]);
   const back = (
-    <BackLink href="/admin/promo-codes" small>
+    <TextLink href="/admin/promo-codes" small>
       {t("back")}
-    </BackLink>
+    </TextLink>
   );
   if (!code) return <NotFound back={back}>{t("results.not_found")}</NotFound>;
   const events = await listPromoCodeEvents(getDb(), code.id);

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
-import { BackLink, PageHeader } from "@/components/admin/page-header";
+import { FormPage } from "@/components/admin/page-header";
 import { PromoCodeForm } from "@/components/admin/promo-code-form";
 import { requireAdmin } from "@/lib/admin/auth";
 import { promoCodeFormLabels } from "../labels";
@@ -17,12 +17,8 @@ export default async function NewPromoCodePage() {
   await requireAdmin();
   const [t, labels] = await Promise.all([getTranslations("admin.promo"), promoCodeFormLabels("create")]);
   return (
-    <section className="space-y-4">
-      <BackLink href="/admin/promo-codes" small>
-        {t("back")}
-      </BackLink>
-      <PageHeader title={t("form.newTitle")} />
+    <FormPage back={{ href: "/admin/promo-codes", label: t("back") }} title={t("form.newTitle")}>
       <PromoCodeForm initial={{ enabled: true, kind: "percent" }} labels={labels} />
-    </section>
+    </FormPage>
   );
 }

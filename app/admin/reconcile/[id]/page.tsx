@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
-import { BackLink, NotFound, PageHeader } from "@/components/admin/page-header";
+import { TextLink, NotFound, PageHeader } from "@/components/admin/page-header";
 import { OrderLink } from "@/components/admin/order-link";
 import { PaymentListRows } from "@/components/admin/payment-list-rows";
 import { Problems } from "@/components/admin/problems";
@@ -58,7 +58,7 @@ export default async function PaymentListPage({ params, searchParams }: Props) {
   ]);
   const plan = await planReconciliation(getDb(), id);
   const result = resultSchema.safeParse(query.result);
-  const back = <BackLink href="/admin/reconcile">{t("back")}</BackLink>;
+  const back = <TextLink href="/admin/reconcile">{t("back")}</TextLink>;
   if (!plan) return <NotFound back={back}>{t("notFound", { id: id.slice(0, 40) })}</NotFound>;
   const when = (date: Date) => format.dateTime(date, { dateStyle: "medium", timeStyle: "short" });
   const day = (value: string) => format.dateTime(new Date(`${value}T12:00:00Z`), { dateStyle: "medium" });

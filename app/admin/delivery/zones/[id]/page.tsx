@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getLocale, getTranslations } from "next-intl/server";
 import { ZoneForm } from "@/components/admin/delivery-forms";
-import { BackLink, NotFound, PageHeader } from "@/components/admin/page-header";
+import { TextLink, NotFound, PageHeader } from "@/components/admin/page-header";
 import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
 import { findZoneForAdmin, parseZoneId } from "@/lib/delivery/editing";
@@ -29,9 +29,9 @@ export default async function ZonePage({ params }: Props) {
   await requireAdmin();
   const [zone, locale, t] = await Promise.all([zoneOf(params), getLocale(), getTranslations("admin.delivery")]);
   const back = (
-    <BackLink href="/admin/delivery" small>
+    <TextLink href="/admin/delivery" small>
       {t("back")}
-    </BackLink>
+    </TextLink>
   );
   if (!zone) return <NotFound back={back}>{t("results.not_found")}</NotFound>;
   const initial = {

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { ZoneForm } from "@/components/admin/delivery-forms";
-import { BackLink, PageHeader } from "@/components/admin/page-header";
+import { FormPage } from "@/components/admin/page-header";
 import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
 import { nextZoneSortOrder } from "@/lib/delivery/editing";
@@ -23,13 +23,9 @@ export default async function NewZonePage() {
     nextZoneSortOrder(getDb()),
   ]);
   return (
-    <section className="space-y-4">
-      <BackLink href="/admin/delivery" small>
-        {t("back")}
-      </BackLink>
-      <PageHeader title={t("zoneForm.newTitle")} />
+    <FormPage back={{ href: "/admin/delivery", label: t("back") }} title={t("zoneForm.newTitle")}>
       {/* At the end of the checkout's list unless the merchant places it elsewhere. */}
       <ZoneForm initial={{ enabled: true, cashOnDelivery: true, sortOrder: String(sortOrder) }} labels={labels} />
-    </section>
+    </FormPage>
   );
 }

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { createTranslator } from "next-intl";
 import { OrderNotePrint } from "@/components/admin/order-note-print";
-import { BackLink } from "@/components/admin/page-header";
+import { TextLink } from "@/components/admin/page-header";
 import { CardMessage } from "@/components/admin/section";
 import { requireAdmin } from "@/lib/admin/auth";
 import { findOrderForAdmin } from "@/lib/admin/orders";
@@ -102,7 +102,7 @@ export default async function DeliveryNotePage({ params }: Props) {
     <div dir="ltr" lang="en">
       <style nonce={nonce}>{PRINT_CSS}</style>
       <div className="note-screen-only mb-4 flex flex-wrap items-center justify-between gap-3">
-        <BackLink href={`/admin/orders/${order.id}`}>{both("back")}</BackLink>
+        <TextLink href={`/admin/orders/${order.id}`}>{both("back")}</TextLink>
         <OrderNotePrint label={`${tEn("print")} · ${tAr("print")}`} />
       </div>
       <article

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
-import { BackLink, NotFound, PageHeader } from "@/components/admin/page-header";
+import { TextLink, NotFound, PageHeader } from "@/components/admin/page-header";
 import { Problems } from "@/components/admin/problems";
 import { Notice, Section } from "@/components/admin/section";
 import { columnsOf, Table } from "@/components/admin/table";
@@ -49,7 +49,7 @@ export default async function CatalogImportPage({ params, searchParams }: Props)
     getTranslations("admin.products"),
   ]);
   const stored = await findCatalogImport(getDb(), id);
-  const back = <BackLink href="/admin/products/import">{t("another")}</BackLink>;
+  const back = <TextLink href="/admin/products/import">{t("another")}</TextLink>;
   if (!stored) return <NotFound back={back}>{t("notFound")}</NotFound>;
   const plan = await planCatalogImport(getDb(), stored.content);
   const result = resultSchema.safeParse(query.result);

@@ -29,6 +29,22 @@ const config = [
     rules: { "no-console": "error" },
   },
   {
+    // Every page is rendered per request, so next/link's prefetch only fetches routes and titles: two wasted renders a
+    // link in view. The app's links go through PageLink, which turns it off (components/page-link.tsx says more).
+    files: ["app/**", "components/**"],
+    ignores: ["components/page-link.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "next/link", message: "Use PageLink (components/page-link.tsx): a prefetch here is wasted." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The emulator is a Hono program, not a Next.js one: its JSX renders plain HTML on the server.
     files: ["emulator/**"],
     rules: { "@next/next/no-head-element": "off", "react/jsx-key": "off" },

@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { addToCartAction } from "@/app/(shop)/cart/actions";
 import { QuantityInput } from "./quantity-input";
-import { ShopLink } from "./shop-link";
+import { PageLink } from "./page-link";
 import { SubmitButton } from "./submit-button";
 
 /** Quantity input and "Add to cart" button for one product; reports the result in a live region. */
@@ -34,9 +34,9 @@ export function AddToCartForm({
           <span className={state.ok ? "text-brand-700" : "text-red-700"}>
             {state.message}{" "}
             {state.ok && (
-              <ShopLink href="/cart" className="font-medium underline">
+              <PageLink href="/cart" className="font-medium underline">
                 {labels.viewCart}
-              </ShopLink>
+              </PageLink>
             )}
           </span>
         )}

@@ -1,4 +1,4 @@
-import { ShopLink } from "./shop-link";
+import { PageLink } from "./page-link";
 import { primaryAction } from "./styles";
 
 /** A link styled as the page's primary action. Plain `<a>` for URLs outside the shop (the payment page). */
@@ -13,9 +13,9 @@ export function LinkButton({
 }) {
   const classes = `inline-block ${primaryAction} ${className}`;
   return href.startsWith("/") ? (
-    <ShopLink href={href} className={classes}>
+    <PageLink href={href} className={classes}>
       {children}
-    </ShopLink>
+    </PageLink>
   ) : (
     <a href={href} className={classes}>
       {children}

@@ -3,7 +3,7 @@ import { BRAND, shopName } from "@/lib/brand";
 import { getSession } from "@/lib/session";
 import { BrandLogo } from "./brand-logo";
 import { LanguageSwitch } from "./language-switch";
-import { ShopLink } from "./shop-link";
+import { PageLink } from "./page-link";
 
 /** The shop's header (name, language, orders, cart with its count), main area and footer around a page. */
 export async function ShopChrome({ children }: { children: React.ReactNode }) {
@@ -13,19 +13,19 @@ export async function ShopChrome({ children }: { children: React.ReactNode }) {
     <>
       <header className="border-b border-sand-200 bg-white">
         <nav aria-label={t("mainNav")} className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-4 py-3">
-          <ShopLink href="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight text-brand-800">
+          <PageLink href="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight text-brand-800">
             <BrandLogo logo={BRAND.logo} locale={locale} />
             {shopName(locale)}
-          </ShopLink>
+          </PageLink>
           <div className="flex items-center gap-2">
             <LanguageSwitch />
-            <ShopLink
+            <PageLink
               href="/orders"
               className="rounded-full px-3 py-1.5 text-sm font-medium text-brand-800 hover:bg-sand-100"
             >
               {t("orders")}
-            </ShopLink>
-            <ShopLink
+            </PageLink>
+            <PageLink
               href="/cart"
               className="rounded-full border border-sand-200 px-4 py-1.5 text-sm font-medium hover:bg-sand-100"
               aria-label={t("cartLabel", { count })}
@@ -34,7 +34,7 @@ export async function ShopChrome({ children }: { children: React.ReactNode }) {
               <span className="ms-1 rounded-full bg-brand-700 px-2 py-0.5 text-xs text-white" data-testid="cart-count">
                 {count}
               </span>
-            </ShopLink>
+            </PageLink>
           </div>
         </nav>
       </header>

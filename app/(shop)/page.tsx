@@ -1,7 +1,7 @@
 import { getLocale, getTranslations } from "next-intl/server";
 import { EmptyState } from "@/components/empty-state";
 import { ProductImage } from "@/components/product-image";
-import { ShopLink } from "@/components/shop-link";
+import { PageLink } from "@/components/page-link";
 import { readOrUnavailable } from "@/components/database-unavailable";
 import { BRAND } from "@/lib/brand";
 import { heldUntil, listProducts, parsePageParam } from "@/lib/catalog/products";
@@ -49,7 +49,7 @@ export default async function HomePage({ searchParams }: Props) {
       <ul className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
         {products.map((product, index) => (
           <li key={product.id}>
-            <ShopLink
+            <PageLink
               href={`/products/${product.slug}`}
               className="group block overflow-hidden rounded-xl border border-sand-200 bg-white transition hover:shadow-md"
             >
@@ -71,24 +71,24 @@ export default async function HomePage({ searchParams }: Props) {
                   )}
                 </p>
               </div>
-            </ShopLink>
+            </PageLink>
           </li>
         ))}
       </ul>
       {pages > 1 && (
         <nav aria-label={t("pagination.label")} className="mt-8 flex items-center justify-between gap-3">
           {page > 1 ? (
-            <ShopLink href={pageHref(page - 1)} rel="prev" className={pageLink}>
+            <PageLink href={pageHref(page - 1)} rel="prev" className={pageLink}>
               {t("pagination.previous")}
-            </ShopLink>
+            </PageLink>
           ) : (
             <span />
           )}
           <p className="text-sm text-stone-700">{t("pagination.status", { page, pages })}</p>
           {page < pages ? (
-            <ShopLink href={pageHref(page + 1)} rel="next" className={pageLink}>
+            <PageLink href={pageHref(page + 1)} rel="next" className={pageLink}>
               {t("pagination.next")}
-            </ShopLink>
+            </PageLink>
           ) : (
             <span />
           )}

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { LanguageSwitch } from "@/components/language-switch";
@@ -48,16 +48,16 @@ export default async function AdminLayout({ children }: { children: React.ReactN
           aria-label={t("title")}
           className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3"
         >
-          <Link href="/admin" className="font-semibold tracking-tight">
+          <PageLink href="/admin" className="font-semibold tracking-tight">
             {shopName(locale)} · {t("title")}
-          </Link>
+          </PageLink>
           {signedIn && (
             <ul className="flex flex-wrap items-center gap-4 text-sm">
               {NAV.map(([page, href]) => (
                 <li key={page}>
-                  <Link href={href} className="underline-offset-2 hover:underline">
+                  <PageLink href={href} className="underline-offset-2 hover:underline">
                     {t(`nav.${page}`)}
-                  </Link>
+                  </PageLink>
                 </li>
               ))}
             </ul>

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { getTranslations } from "next-intl/server";
 import { MoneyByWay, PeriodFigures, SalesByDay } from "@/components/admin/home/figures";
 import { homeFormat } from "@/components/admin/home/format";
@@ -50,13 +50,13 @@ export default async function AdminHome({ searchParams }: Props) {
           <ul className="flex gap-1 rounded-full border border-stone-300 bg-white p-1 text-sm">
             {PERIODS.map((value) => (
               <li key={value}>
-                <Link
+                <PageLink
                   href={`/admin?period=${value}`}
                   aria-current={value === period ? "page" : undefined}
                   className={`block rounded-full px-3 py-1 ${value === period ? "bg-stone-900 text-white" : "hover:bg-stone-100"}`}
                 >
                   {t(`periods.${value}`)}
-                </Link>
+                </PageLink>
               </li>
             ))}
           </ul>

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { getTranslations } from "next-intl/server";
 import { card, primaryAction } from "../styles";
 
@@ -75,12 +75,12 @@ export async function ListSearchForm({
         <button type="submit" className={primaryAction}>
           {labels.apply}
         </button>
-        <Link
+        <PageLink
           href={path}
           className="rounded-lg px-3 py-2.5 font-medium text-stone-700 underline-offset-2 hover:underline"
         >
           {labels.clear}
-        </Link>
+        </PageLink>
       </div>
     </form>
   );

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { classes } from "../styles";
 import { CardMessage } from "./section";
 
@@ -10,9 +10,9 @@ export function TextLink({
   small = false,
   className,
   ...link
-}: React.ComponentProps<typeof Link> & { small?: boolean }) {
+}: React.ComponentProps<typeof PageLink> & { small?: boolean }) {
   return (
-    <Link
+    <PageLink
       {...link}
       className={classes(small && "text-sm", className, "font-medium text-brand-800 underline underline-offset-2")}
     />

@@ -4,7 +4,7 @@ import { CartLineControls } from "@/components/cart-line-controls";
 import { EmptyState } from "@/components/empty-state";
 import { LinkButton } from "@/components/link-button";
 import { ProductImage } from "@/components/product-image";
-import { ShopLink } from "@/components/shop-link";
+import { PageLink } from "@/components/page-link";
 import { CartLineRemove } from "@/components/cart-line-controls";
 import { readOrUnavailable } from "@/components/database-unavailable";
 import { priceCart } from "@/lib/cart";
@@ -58,9 +58,9 @@ export default async function CartPage() {
               <ProductImage src={product.pictures[0]?.small} size={80} className="size-20 rounded-lg bg-sand-100" />
               <div className="flex flex-1 flex-col gap-2">
                 <div className="flex justify-between gap-4">
-                  <ShopLink href={`/products/${product.slug}`} className="font-medium hover:underline">
+                  <PageLink href={`/products/${product.slug}`} className="font-medium hover:underline">
                     {name}
-                  </ShopLink>
+                  </PageLink>
                   <span className="whitespace-nowrap">{formatMoney(totalMinor, locale)}</span>
                 </div>
                 <p className="text-sm text-stone-600">

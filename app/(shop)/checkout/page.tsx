@@ -8,7 +8,7 @@ import {
 } from "@/components/checkout-delivery";
 import { CheckoutForm, type DeliveryOffer } from "@/components/checkout-form";
 import { EmptyState } from "@/components/empty-state";
-import { ShopLink } from "@/components/shop-link";
+import { PageLink } from "@/components/page-link";
 import { priceCart, type PricedCart } from "@/lib/cart";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { cashOffer, readCashSettings, type CashSettings } from "@/lib/cash/settings";
@@ -216,12 +216,12 @@ export default async function CheckoutPage() {
             {...(delivery ? { delivery: { zones: delivery.zones } } : {})}
             {...(cash ? { cash } : {})}
           />
-          <ShopLink
+          <PageLink
             href="/cart"
             className="mt-3 inline-block text-sm text-brand-700 underline-offset-2 hover:underline"
           >
             {t("editCart")}
-          </ShopLink>
+          </PageLink>
         </aside>
       </div>
     </DeliveryChoiceProvider>

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { EmptyState } from "@/components/empty-state";
-import { ShopLink } from "@/components/shop-link";
+import { PageLink } from "@/components/page-link";
 import { readOrUnavailable } from "@/components/database-unavailable";
 import { cashStanding } from "@/lib/cash/standing";
 import { getDb } from "@/lib/db/client";
@@ -41,7 +41,7 @@ export default async function OrdersPage() {
       <ul className="mt-6 divide-y divide-sand-200 rounded-xl border border-sand-200 bg-white" data-testid="order-list">
         {orders.map((order) => (
           <li key={order.id}>
-            <ShopLink
+            <PageLink
               href={`/orders/${order.id}`}
               className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 p-4 hover:bg-sand-100"
             >
@@ -55,7 +55,7 @@ export default async function OrdersPage() {
                   ? t(`cashStatuses.${cashStanding(order)}`)
                   : t(`statuses.${order.status}`)}
               </span>
-            </ShopLink>
+            </PageLink>
           </li>
         ))}
       </ul>

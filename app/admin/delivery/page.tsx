@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { readCashSettings } from "@/lib/cash/settings";
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { PickupForm } from "@/components/admin/delivery-forms";
@@ -69,9 +69,9 @@ export default async function AdminDeliveryPage({ searchParams }: Props) {
         tone="bare"
         large
         aside={
-          <Link href="/admin/delivery/zones/new" className={primaryAction}>
+          <PageLink href="/admin/delivery/zones/new" className={primaryAction}>
             {t("zones.add")}
-          </Link>
+          </PageLink>
         }
       >
         <p data-testid="zones-summary">{t("zones.summary", { count: zones.length, on: offered.length })}</p>

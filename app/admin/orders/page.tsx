@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { OrderLink } from "@/components/admin/order-link";
 import { OrderStatusBadge } from "@/components/admin/order-status-badge";
@@ -85,12 +85,12 @@ export default async function AdminOrdersPage({ searchParams }: Props) {
       {narrowing.length > 0 && (
         <p className="mt-3 text-sm text-stone-700" data-testid="orders-narrowed">
           {t("narrowed", { filters: format.list(narrowing, { type: "conjunction" }) })}{" "}
-          <Link
+          <PageLink
             href={listHref("/admin/orders", { status: query.status, pay: query.pay, cash: query.cash, q: query.q })}
             className="text-brand-800 underline"
           >
             {t("widen")}
-          </Link>
+          </PageLink>
         </p>
       )}
       {ignored.length > 0 && (

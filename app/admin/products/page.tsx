@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { ProductImage } from "@/components/product-image";
@@ -47,12 +47,12 @@ export default async function AdminProductsPage({ searchParams }: Props) {
         title={t("title")}
         aside={
           <div className="flex flex-wrap gap-2">
-            <Link href={IMPORT_PATH} className={secondaryAction}>
+            <PageLink href={IMPORT_PATH} className={secondaryAction}>
               {t("import")}
-            </Link>
-            <Link href="/admin/products/new" className={primaryAction}>
+            </PageLink>
+            <PageLink href="/admin/products/new" className={primaryAction}>
               {t("add")}
-            </Link>
+            </PageLink>
           </div>
         }
       />
@@ -81,12 +81,12 @@ export default async function AdminProductsPage({ searchParams }: Props) {
           <h2 className="text-lg font-semibold">{t("emptyTitle")}</h2>
           <p className="mx-auto mt-2 max-w-xl text-stone-700">{t("emptyText")}</p>
           <div className="mt-4 flex flex-wrap justify-center gap-2">
-            <Link href="/admin/products/new" className={primaryAction}>
+            <PageLink href="/admin/products/new" className={primaryAction}>
               {t("add")}
-            </Link>
-            <Link href={IMPORT_PATH} className={secondaryAction}>
+            </PageLink>
+            <PageLink href={IMPORT_PATH} className={secondaryAction}>
               {t("import")}
-            </Link>
+            </PageLink>
           </div>
         </div>
       ) : (

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { PageHeader, TextLink } from "@/components/admin/page-header";
@@ -48,9 +48,9 @@ export default async function AdminPromoCodesPage({ searchParams }: Props) {
         <p data-testid="promo-summary">
           {t("summary", { count: codes.length, on: codes.filter((code) => code.row.enabled).length })}
         </p>
-        <Link href="/admin/promo-codes/new" className={primaryAction}>
+        <PageLink href="/admin/promo-codes/new" className={primaryAction}>
           {t("add")}
-        </Link>
+        </PageLink>
       </div>
       <Table
         look="list"

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { Section } from "@/components/admin/section";
@@ -104,13 +104,13 @@ export default async function ReconcilePage({ searchParams }: Props) {
           {lists.map((list) => (
             <tr key={list.id}>
               <th scope="row" className="py-1 pe-2 text-start font-normal">
-                <Link
+                <PageLink
                   href={`/admin/reconcile/${list.id}`}
                   className="text-brand-800 underline underline-offset-2"
                   aria-label={t("open", { at: when(list.createdAt) })}
                 >
                   {when(list.createdAt)}
-                </Link>
+                </PageLink>
                 {/* On a phone who gave it and the file, whose columns it hides, under the time. */}
                 <span className={`${PHONE_ONLY} block text-xs break-all text-stone-600`}>
                   {list.createdBy} · <span dir="auto">{list.fileName ?? t("pasted")}</span>

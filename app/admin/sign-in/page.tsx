@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
@@ -71,9 +71,9 @@ export default async function SignInPage({ searchParams }: Props) {
       </form>
       <p className="mt-6 text-sm">
         {t("linkPrompt")}{" "}
-        <Link href="/admin/sign-in/link" className="font-medium underline">
+        <PageLink href="/admin/sign-in/link" className="font-medium underline">
           {t("linkAction")}
-        </Link>
+        </PageLink>
       </p>
     </section>
   );

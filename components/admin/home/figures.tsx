@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { getTranslations } from "next-intl/server";
 import type { Dashboard, Sales } from "@/lib/dashboard/figures";
 import { direction } from "@/lib/i18n/config";
@@ -37,9 +37,9 @@ export async function PeriodFigures({ bounds, sales, refunds }: Pick<Dashboard, 
           large
         >
           <dd className="mt-1 text-sm text-stone-600">
-            <Link href={paidIn(bounds.previous)} className={linkClass}>
+            <PageLink href={paidIn(bounds.previous)} className={linkClass}>
               {t("previous", { value: show(value(sales.previous)) })}
-            </Link>
+            </PageLink>
             <span className="block">{change(value(sales.current), value(sales.previous))}</span>
           </dd>
         </Figure>
@@ -104,9 +104,9 @@ export async function SalesByDay({ bounds, days }: Pick<Dashboard, "bounds" | "d
                 {day(row.day)}
               </th>
               <td className="py-1 text-end">
-                <Link href={paidIn({ ...bounds.current, from: row.day, to: row.day })} className={linkClass}>
+                <PageLink href={paidIn({ ...bounds.current, from: row.day, to: row.day })} className={linkClass}>
                   {number(row.orders)}
-                </Link>
+                </PageLink>
               </td>
               <td className="py-1 text-end" data-sales-minor={row.salesMinor}>
                 {money(row.salesMinor)}

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { getTranslations } from "next-intl/server";
 import type { Dashboard } from "@/lib/dashboard/figures";
 import { formatDayRange } from "@/lib/dashboard/period";
@@ -39,9 +39,12 @@ export async function CheckoutFunnel({ funnel, bounds }: Pick<Dashboard, "funnel
               </th>
               <td className="py-1 text-end">
                 {filter ? (
-                  <Link href={ordersHref({ created: formatDayRange(bounds.current), ...filter })} className={linkClass}>
+                  <PageLink
+                    href={ordersHref({ created: formatDayRange(bounds.current), ...filter })}
+                    className={linkClass}
+                  >
                     {number(value)}
-                  </Link>
+                  </PageLink>
                 ) : (
                   number(value)
                 )}

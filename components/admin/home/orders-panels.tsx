@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { getTranslations } from "next-intl/server";
 import type { AttentionReason, Dashboard } from "@/lib/dashboard/figures";
 import { orderLabels } from "../labels";
@@ -118,20 +118,20 @@ export async function NeedsAttention({
         <ul className="mt-2 flex flex-wrap gap-2 text-sm">
           {Object.entries(attention.byReason).map(([reason, count]) => (
             <li key={reason}>
-              <Link
+              <PageLink
                 href={reasonHref(reason as AttentionReason)}
                 className="inline-block rounded-full bg-red-50 px-2 py-0.5 text-red-900 underline-offset-2 hover:underline"
               >
                 {reasonText(reason as AttentionReason)} · {number(count ?? 0)}
-              </Link>
+              </PageLink>
             </li>
           ))}
         </ul>
       )}
       <p className="mt-1 text-sm text-stone-600" data-testid="last-reconciled">
-        <Link href="/admin/reconcile" className={linkClass}>
+        <PageLink href="/admin/reconcile" className={linkClass}>
           {lastReconciledAt ? t("lastReconciled", { date: date(lastReconciledAt) }) : t("neverReconciled")}
-        </Link>
+        </PageLink>
       </p>
       <PanelList
         rows={attention.orders.map((order) => ({

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { card } from "../../styles";
 import { linkClass } from "./format";
 
@@ -6,9 +6,9 @@ import { linkClass } from "./format";
 export function CountLink({ href, testId, children }: { href: string; testId: string; children: React.ReactNode }) {
   return (
     <p className="mt-1">
-      <Link href={href} className={linkClass} data-testid={testId}>
+      <PageLink href={href} className={linkClass} data-testid={testId}>
         {children}
-      </Link>
+      </PageLink>
     </p>
   );
 }
@@ -79,9 +79,9 @@ export function Figure({
       <dt className="text-sm text-stone-600">{name}</dt>
       {href ? (
         <dd className={`mt-1 ${size} font-semibold tracking-tight`}>
-          <Link href={href} className="hover:underline" data-testid={testId}>
+          <PageLink href={href} className="hover:underline" data-testid={testId}>
             {value}
-          </Link>
+          </PageLink>
         </dd>
       ) : (
         <dd className={`mt-1 ${size} font-semibold tracking-tight`} data-testid={testId}>

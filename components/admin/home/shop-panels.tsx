@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { getTranslations } from "next-intl/server";
 import { LOW_STOCK } from "@/lib/catalog/stock";
 import { UNKNOWN_GATEWAY } from "@/lib/dashboard/conditions";
@@ -16,14 +16,14 @@ export async function StockPanel({ stock }: Pick<Dashboard, "stock">) {
     <Section id="stock" title={t("stock")}>
       <ul className="mt-1 space-y-1">
         <li>
-          <Link href="/admin/products?filter=sold_out" className={linkClass} data-testid="sold-out-count">
+          <PageLink href="/admin/products?filter=sold_out" className={linkClass} data-testid="sold-out-count">
             {t("soldOut", { count: stock.soldOut })}
-          </Link>
+          </PageLink>
         </li>
         <li>
-          <Link href="/admin/products?filter=low_stock" className={linkClass} data-testid="low-stock-count">
+          <PageLink href="/admin/products?filter=low_stock" className={linkClass} data-testid="low-stock-count">
             {t("low", { count: stock.low, threshold: LOW_STOCK })}
-          </Link>
+          </PageLink>
         </li>
       </ul>
       <PanelList
@@ -31,9 +31,9 @@ export async function StockPanel({ stock }: Pick<Dashboard, "stock">) {
         rows={stock.products.map((product) => ({
           key: product.id,
           start: (
-            <Link href={`/admin/products/${product.id}`} className={linkClass}>
+            <PageLink href={`/admin/products/${product.id}`} className={linkClass}>
               {locale === "ar" ? product.nameAr : product.nameEn}
-            </Link>
+            </PageLink>
           ),
           end: (
             <span className={product.available === 0 ? "font-medium text-red-800" : "text-stone-600"}>
@@ -77,7 +77,7 @@ export async function GatewaysPanel({ gateways, bounds, sales }: Pick<Dashboard,
                   : labels.gateway(row.gateway)}
             </th>
             <td className="py-1 text-end">
-              <Link
+              <PageLink
                 href={paidIn(
                   bounds.current,
                   row.way === "cash" ? { pay: "cash" } : { gateway: row.gateway ?? UNKNOWN_GATEWAY },
@@ -85,7 +85,7 @@ export async function GatewaysPanel({ gateways, bounds, sales }: Pick<Dashboard,
                 className={linkClass}
               >
                 {number(row.orders)}
-              </Link>
+              </PageLink>
               <span className="block text-xs text-stone-600">
                 {t("share", { percent: percent(row.orders / totalOrders) })}
               </span>
@@ -130,9 +130,9 @@ export async function DiscountsPanel({ discounts, bounds }: Pick<Dashboard, "dis
               <bdi>{row.code}</bdi>
             </th>
             <td className="py-1 text-end">
-              <Link href={paidIn(bounds.current, { promo: row.code })} className={linkClass}>
+              <PageLink href={paidIn(bounds.current, { promo: row.code })} className={linkClass}>
                 {number(row.orders)}
-              </Link>
+              </PageLink>
             </td>
             <td className="py-1 text-end whitespace-nowrap">{money(row.discountMinor)}</td>
           </tr>

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { cashMoveAction, phoneBlockAction } from "@/app/admin/orders/[id]/actions";
 import type { AdminOrder } from "@/lib/admin/orders";
@@ -155,9 +155,9 @@ async function PhoneRecord({ order, history }: { order: AdminOrder; history: Pho
               at: label.time(at),
               reason: reason && DELIVERY_FAILURES.includes(reason) ? t(`reasons.${reason}`) : "?",
             })}{" "}
-            <Link href={`/admin/orders/${orderId}`} className="font-mono underline underline-offset-2">
+            <PageLink href={`/admin/orders/${orderId}`} className="font-mono underline underline-offset-2">
               {orderId}
-            </Link>
+            </PageLink>
           </li>
         ))}
       </ul>
@@ -167,9 +167,9 @@ async function PhoneRecord({ order, history }: { order: AdminOrder; history: Pho
           <ul className="mt-1 space-y-1 ps-5">
             {others.map((other) => (
               <li key={other.id}>
-                <Link href={`/admin/orders/${other.id}`} className="font-mono underline underline-offset-2">
+                <PageLink href={`/admin/orders/${other.id}`} className="font-mono underline underline-offset-2">
                   {other.id}
-                </Link>{" "}
+                </PageLink>{" "}
                 · {label.time(other.createdAt)} · {t(`phone.methods.${other.paymentMethod}`)} ·{" "}
                 {label.status(other.status)}
                 {other.fulfilment && <> · {label.step(other.fulfilment)}</>} · {formatMoney(other.amountMinor, locale)}

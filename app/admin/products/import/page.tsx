@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { TextLink } from "@/components/admin/page-header";
@@ -103,7 +103,7 @@ export default async function ImportProductsPage({ searchParams }: Props) {
           <ul className="mt-1 space-y-1">
             {imports.map((item) => (
               <li key={item.id}>
-                <Link
+                <PageLink
                   href={`/admin/products/import/${item.id}`}
                   className="text-brand-800 underline underline-offset-2"
                 >
@@ -112,7 +112,7 @@ export default async function ImportProductsPage({ searchParams }: Props) {
                     by: item.createdBy,
                     when: when(item.createdAt),
                   })}
-                </Link>{" "}
+                </PageLink>{" "}
                 <span className="text-stone-600">({item.appliedAt ? t("recentApplied") : t("recentChecked")})</span>
               </li>
             ))}

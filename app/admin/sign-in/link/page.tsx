@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { PageLink } from "@/components/page-link";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
@@ -92,9 +92,9 @@ export default async function SignInLinkPage({ searchParams }: Props) {
         </p>
       )}
       <p className="mt-6 text-sm">
-        <Link href="/admin/sign-in" className="font-medium underline">
+        <PageLink href="/admin/sign-in" className="font-medium underline">
           {t("back")}
-        </Link>
+        </PageLink>
       </p>
     </section>
   );

@@ -373,7 +373,11 @@ describe("orders in the back office", () => {
     expect(await fulfil(paid!.id)).toBe("already");
     expect(await fulfil(pending!.id)).toBe("not_paid");
     expect(await fulfil("ord_nope")).toBe("not_found");
-    const events = await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, paid!.id));
+    const events = await t.db
+      .select()
+      .from(orderEvents)
+      .where(eq(orderEvents.orderId, paid!.id))
+      .orderBy(orderEvents.id);
     expect(events.map((e) => [e.type, e.data])).toEqual([["fulfilled", { by: "owner@shop.ly" }]]);
   });
 

@@ -163,7 +163,11 @@ describe("placeOrder", () => {
         quantity: 2,
       },
     ]);
-    const events = await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, placed.id));
+    const events = await t.db
+      .select()
+      .from(orderEvents)
+      .where(eq(orderEvents.orderId, placed.id))
+      .orderBy(orderEvents.id);
     expect(events.map((e) => e.type)).toEqual(["created", "payment_created"]);
   });
 
@@ -290,7 +294,11 @@ describe("placeOrder", () => {
     const placed = await placeOrder(t.db, input);
     expect(placed.id).toBe("ord_0000000000000dead");
     expect(await payments()).toHaveLength(1);
-    const events = await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, placed.id));
+    const events = await t.db
+      .select()
+      .from(orderEvents)
+      .where(eq(orderEvents.orderId, placed.id))
+      .orderBy(orderEvents.id);
     expect(events.map((e) => e.type)).toEqual(["claim_taken_over", "payment_created"]);
   });
 
@@ -932,7 +940,11 @@ describe("cash on delivery", () => {
       expect(stored).toMatchObject({ status: "placed", paymentMethod: "cash", cashFeeMinor: 500, amountMinor: 4_250 });
       expect(stored.confirmBy!.getTime()).toBeGreaterThanOrEqual(before + 24 * 3_600_000);
       expect(stored.confirmBy!.getTime()).toBeLessThan(Date.now() + 24 * 3_600_000);
-      const events = await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, placed.id));
+      const events = await t.db
+        .select()
+        .from(orderEvents)
+        .where(eq(orderEvents.orderId, placed.id))
+        .orderBy(orderEvents.id);
       expect(events.map((event) => event.type)).toEqual([
         "created",
         "cash_order_placed",

@@ -83,7 +83,7 @@ describe("locks serialise what must happen once", () => {
     } finally {
       holder.release();
     }
-    const events = await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, id));
+    const events = await t.db.select().from(orderEvents).where(eq(orderEvents.orderId, id)).orderBy(orderEvents.id);
     expect(events).toHaveLength(2);
     expect((await t.db.query.orders.findFirst({ where: eq(orders.id, id) }))?.status).toMatch(
       /^(awaiting_confirmation|cancelled)$/,

@@ -20,7 +20,6 @@ import {
 import {
   addToCart,
   createAdmin,
-  createAdminByCommandLine,
   database,
   emulator,
   expect,
@@ -30,12 +29,12 @@ import {
   stack,
   test,
 } from "./support";
+import { OWNER } from "./stacks";
 
 /** The back office: who may get in, what the merchant sees, and fulfilling an order paid in the shop. */
 
-// Created as a merchant creates theirs, with the password hash a real account has: these tests sign in with it.
-const ADMIN = { email: "owner@medina.example", password: "a-strong-e2e-password" };
-test.beforeAll(() => createAdminByCommandLine(ADMIN.email, ADMIN.password));
+// The shop's owner, made by the admin command in every stack's database (e2e/stacks.ts): these tests sign in with it.
+const ADMIN = OWNER;
 test.beforeEach(async ({ request }) => {
   await emulator.reset(request);
 });

@@ -1,5 +1,6 @@
 import type { FullConfig } from "@playwright/test";
 import {
+  createAdmin,
   createDatabase,
   migrate,
   portIsFree,
@@ -11,7 +12,16 @@ import {
   startShop,
   stopAll,
 } from "../scripts/servers";
-import { databasePort, databaseServerUrl, FLAVORS, poolerPort, PORTS_PER_RUN, stackFor, type Stack } from "./stacks";
+import {
+  databasePort,
+  databaseServerUrl,
+  FLAVORS,
+  OWNER,
+  poolerPort,
+  PORTS_PER_RUN,
+  stackFor,
+  type Stack,
+} from "./stacks";
 
 /**
  * The browser tests' servers (e2e/stacks.ts), started before the run by scripts/servers.ts as `npm run dev` and the
@@ -42,8 +52,9 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
       stops.push(() => pooler.stop());
       const template = await createDatabase(databaseServerUrl(), "e2e_template");
       await migrate(template);
-      // The tests' products (testing/catalogue.ts), once, in the template every stack's database is copied from.
-      await seedTestProducts(template);
+      // Once, in the template every stack's database is copied from: the tests' products (testing/catalogue.ts), and
+      // the shop's owner, made by the admin command as a merchant makes theirs (its hash at full cost).
+      await Promise.all([seedTestProducts(template), createAdmin(template, OWNER.email, OWNER.password)]);
     } finally {
       // Every service that started is stopped by the teardown, even when another or the database did not start.
       for (const started of await services) if (started.status === "fulfilled") stops.push(() => started.value.stop());

@@ -13,6 +13,14 @@ import { readFileSync } from "node:fs";
  */
 
 /**
+ * The shop's owner in the back office, as a merchant creates theirs: by `npm run admin -- create` (scripts/admin.ts),
+ * with the password hash a real account has. e2e/global-setup.ts creates them once, in the template every stack's
+ * database is copied from; e2e/admin.spec.ts signs in with it. Tests that lock an account or change a password make
+ * an admin of their own.
+ */
+export const OWNER = { email: "owner@medina.example", password: "a-strong-e2e-password" } as const;
+
+/**
  * The shop's configuration in these tests, and the build's (`npm test` builds with it, so the secret scan covers the
  * build). Every stack's shop sees all its tests' checkouts come from one address, so PAYMENTS_PER_ADDRESS and
  * HELD_UNITS_PER_ADDRESS are large there; e2e/instances.spec.ts tests the budget with the default. Its shop trusts one proxy (TRUSTED_PROXY_HOPS 1), as

@@ -5,7 +5,6 @@ import { expect, test as base, type APIRequestContext, type Page } from "@playwr
 import { drizzle } from "drizzle-orm/node-postgres";
 import { Pool } from "pg";
 import * as schema from "../lib/db/schema";
-import { createAdmin as createAdminByCommand } from "../scripts/servers";
 import { quickAdmin } from "../testing/admins";
 import { flavorOf, stackFor, type Stack } from "./stacks";
 
@@ -233,17 +232,9 @@ export async function submitCheckout(page: Page) {
 }
 
 /**
- * Creates (or resets) a back-office admin in the worker's database the way a merchant does:
- * `npm run admin -- create <email> --password-stdin`, with OWASP's password hash (half a second of a core at every
- * sign-in).
- */
-export function createAdminByCommandLine(email: string, password: string): Promise<void> {
-  return createAdminByCommand(stack().databaseUrl, email, password);
-}
-
-/**
- * Creates (or resets) a back-office admin in the worker's database as that command does, with a quick password hash
- * (testing/admins.ts): for the tests that sign in to use the back office, not to test the hash.
+ * Creates (or resets) a back-office admin in the worker's database as the admin command does (the owner, OWNER in
+ * e2e/stacks.ts, is made by the command itself), with a quick password hash (testing/admins.ts): for the tests that sign
+ * in to use the back office, not to test the hash.
  */
 export async function createAdmin(email: string, password: string): Promise<void> {
   await database((pool) => quickAdmin(drizzle(pool, { schema, casing: "snake_case" }), email, password));

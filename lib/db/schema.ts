@@ -139,6 +139,8 @@ export type FulfilmentStep = (typeof FULFILMENT_STEPS)[number];
  * - `email_queued`, `email_sent`, `email_failed`: an e-mail of the order written to the outbox, then each attempt to
  *   send it (lib/email/); `receipt_resent`, `notice_resent`: an admin asked for the receipt, or the merchant's
  *   notice, again
+ * - `sms_queued`, `sms_sent`, `sms_failed`, `sms_report`: a text message of the order written to the SMS outbox, each
+ *   attempt to hand it to the SMS centre (accepted, or why not), and each delivery report the centre sent back (lib/sms/)
  * - a cash order's moves (lib/cash/): `cash_order_placed` (the claim's order became `placed`), `cash_confirmed` (who,
  *   and a note: the merchant reached the customer), `cash_collected` (the amount, who), `cash_cancelled` (who, a
  *   reason of {@link CASH_CANCEL_REASONS}, a note), `cash_expired` (unconfirmed past `confirm_by`); the parcel's
@@ -165,6 +167,10 @@ export const ORDER_EVENT_TYPES = [
   "email_queued",
   "email_sent",
   "email_failed",
+  "sms_queued",
+  "sms_sent",
+  "sms_failed",
+  "sms_report",
   "receipt_resent",
   "notice_resent",
   "cash_order_placed",
@@ -225,6 +231,8 @@ export const orders = pgTable(
     fullName: text(),
     email: text(),
     phone: text(),
+    /** The customer asked for text messages about the order (to `phone`): lib/sms/outbox.ts writes them only then. */
+    smsUpdates: boolean().notNull().default(false),
     paymentGateway: text(),
     /**
      * How the goods reach the customer (null: nothing physical to deliver). For a delivery: the zone it was priced
@@ -783,6 +791,81 @@ export const emailOutbox = pgTable(
 );
 
 /**
+ * Why a text message about an order is sent, each once (per refund for `refunded`): the customer's receipt (`paid`
+ * online, or a cash order placed: `cash_placed`), the merchant confirmed a cash order (`cash_confirmed`), each step of
+ * the parcel's way ({@link PARCEL_STEPS}), the order cancelled, a refund made.
+ */
+export const SMS_REASONS = ["paid", "cash_placed", "cash_confirmed", ...PARCEL_STEPS, "cancelled", "refunded"] as const;
+export type SmsReason = (typeof SMS_REASONS)[number];
+/**
+ * `pending` until the SMS centre accepts it (`accepted`: its submit_sm answered without error) or it is given up on
+ * (`failed`); then the centre's delivery report makes an accepted one `delivered`, or `undelivered` (expired,
+ * rejected, undeliverable: the phone never got it).
+ */
+export const SMS_STATUSES = ["pending", "accepted", "delivered", "undelivered", "failed"] as const;
+export type SmsStatus = (typeof SMS_STATUSES)[number];
+
+/**
+ * The SMS outbox (lib/sms/outbox.ts): the e-mail outbox's guarantees for text messages. A row is written in the
+ * order's move's own transaction; senders claim due rows with `FOR UPDATE SKIP LOCKED` and a lease, talk SMPP outside
+ * any transaction, then record the centre's answer; its delivery reports come back later by message id.
+ */
+export const smsOutbox = pgTable(
+  "sms_outbox",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    orderId: text()
+      .notNull()
+      .references(() => orders.id),
+    reason: text({ enum: SMS_REASONS }).notNull(),
+    /** The refund a `refunded` message tells of (one per refund); null for every other reason. */
+    refundId: bigint({ mode: "number" }).references(() => refunds.id),
+    /** The Libyan mobile it goes to, international (`+2189…`), fixed when queued from the order's phone. */
+    phone: text().notNull(),
+    /** The order's language, which the text is written in. */
+    locale: text().notNull(),
+    /** The text as queued: what was written is what is sent, whatever the catalogues say by the time of a retry. */
+    body: text().notNull(),
+    /** The parts it travels in (lib/sms/segments.ts): each is billed as one message. */
+    parts: integer().notNull(),
+    status: text({ enum: SMS_STATUSES }).notNull().default("pending"),
+    /** Attempts so far, counted when one is claimed (so an attempt whose server crashed counts too). */
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /** A sender's lease: while in the future, that sender owns the row; after it, another may take it over. */
+    lockedUntil: timestamp({ withTimezone: true, precision: 3 }),
+    /** The SMS centre's message id of each part (submit_sm_resp), which its delivery reports name. */
+    providerIds: text().array().notNull().default(sql`'{}'::text[]`),
+    /** Parts the centre reported delivered: the message is `delivered` when all of them are. */
+    deliveredParts: integer().notNull().default(0),
+    /** Why the last attempt failed, or what the failing delivery report said. */
+    lastError: text(),
+    acceptedAt: timestamp({ withTimezone: true, precision: 3 }),
+    reportedAt: timestamp({ withTimezone: true, precision: 3 }),
+    createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Each order gets each message once per reason, whoever queues it and however often; a refund's once per refund.
+    uniqueIndex("sms_outbox_once")
+      .on(t.orderId, t.reason)
+      .where(sql`${t.reason} <> 'refunded'`),
+    uniqueIndex("sms_outbox_once_per_refund")
+      .on(t.refundId)
+      .where(sql`${t.reason} = 'refunded'`),
+    check("sms_outbox_refund", sql`(${t.reason} = 'refunded') = (${t.refundId} is not null)`),
+    index("sms_outbox_order").on(t.orderId),
+    index("sms_outbox_due")
+      .on(t.nextAttemptAt, t.id)
+      .where(sql`${t.status} = 'pending'`),
+    // A delivery report names one part's id: found by it.
+    index("sms_outbox_provider_ids").using("gin", t.providerIds),
+    check("sms_outbox_reason_known", sql.raw(`reason in (${SMS_REASONS.map((reason) => `'${reason}'`).join(", ")})`)),
+    check("sms_outbox_status_known", sql.raw(`status in (${SMS_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
+    check("sms_outbox_counts", sql`${t.attempts} >= 0 and ${t.parts} >= 1 and ${t.deliveredParts} >= 0`),
+  ],
+);
+
+/**
  * The merchant dashboard's lists of payments, as an admin gave them to the back office's reconciliation
  * (lib/admin/reconcile.ts): kept as given, so that what is applied is exactly what was checked, and so that the
  * merchant can come back to a list. Orders it marks paid name it in their `marked_paid` event.
@@ -1172,6 +1255,7 @@ export type OrderLineRow = typeof orderLines.$inferSelect;
 export type OrderEventRow = typeof orderEvents.$inferSelect;
 export type AdminUserRow = typeof adminUsers.$inferSelect;
 export type EmailOutboxRow = typeof emailOutbox.$inferSelect;
+export type SmsOutboxRow = typeof smsOutbox.$inferSelect;
 export type PaymentListRow = typeof paymentLists.$inferSelect;
 export type ProductRow = typeof products.$inferSelect;
 export type CatalogImportRow = typeof catalogImports.$inferSelect;

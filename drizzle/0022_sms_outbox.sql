@@ -1,0 +1,33 @@
+CREATE TABLE "sms_outbox" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "sms_outbox_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"order_id" text NOT NULL,
+	"reason" text NOT NULL,
+	"refund_id" bigint,
+	"phone" text NOT NULL,
+	"locale" text NOT NULL,
+	"body" text NOT NULL,
+	"parts" integer NOT NULL,
+	"status" text DEFAULT 'pending' NOT NULL,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"next_attempt_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"locked_until" timestamp (3) with time zone,
+	"provider_ids" text[] DEFAULT '{}'::text[] NOT NULL,
+	"delivered_parts" integer DEFAULT 0 NOT NULL,
+	"last_error" text,
+	"accepted_at" timestamp (3) with time zone,
+	"reported_at" timestamp (3) with time zone,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "sms_outbox_refund" CHECK (("sms_outbox"."reason" = 'refunded') = ("sms_outbox"."refund_id" is not null)),
+	CONSTRAINT "sms_outbox_reason_known" CHECK (reason in ('paid', 'cash_placed', 'cash_confirmed', 'packed', 'out_for_delivery', 'delivered', 'ready_for_pickup', 'picked_up', 'cancelled', 'refunded')),
+	CONSTRAINT "sms_outbox_status_known" CHECK (status in ('pending', 'accepted', 'delivered', 'undelivered', 'failed')),
+	CONSTRAINT "sms_outbox_counts" CHECK ("sms_outbox"."attempts" >= 0 and "sms_outbox"."parts" >= 1 and "sms_outbox"."delivered_parts" >= 0)
+);
+--> statement-breakpoint
+ALTER TABLE "orders" ADD COLUMN "sms_updates" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "sms_outbox" ADD CONSTRAINT "sms_outbox_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "sms_outbox" ADD CONSTRAINT "sms_outbox_refund_id_refunds_id_fk" FOREIGN KEY ("refund_id") REFERENCES "public"."refunds"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "sms_outbox_once" ON "sms_outbox" USING btree ("order_id","reason") WHERE "sms_outbox"."reason" <> 'refunded';--> statement-breakpoint
+CREATE UNIQUE INDEX "sms_outbox_once_per_refund" ON "sms_outbox" USING btree ("refund_id") WHERE "sms_outbox"."reason" = 'refunded';--> statement-breakpoint
+CREATE INDEX "sms_outbox_order" ON "sms_outbox" USING btree ("order_id");--> statement-breakpoint
+CREATE INDEX "sms_outbox_due" ON "sms_outbox" USING btree ("next_attempt_at","id") WHERE "sms_outbox"."status" = 'pending';--> statement-breakpoint
+CREATE INDEX "sms_outbox_provider_ids" ON "sms_outbox" USING gin ("provider_ids");

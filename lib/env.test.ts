@@ -11,6 +11,7 @@ import {
   EnvError,
   parseEnv,
   senderDomain,
+  smsSettings,
   withoutPassword,
 } from "./env";
 import { logger } from "./log";
@@ -174,6 +175,38 @@ describe("parseEnv", () => {
     expect(parseEnv({}, "development")).toMatchObject({
       MAIL_FROM: "Medina Market <shop@example.com>",
       MERCHANT_EMAIL: "merchant@example.com",
+    });
+  });
+
+  it("reads the SMS settings: SMPP_URL, SMPP_SYSTEM_ID, SMPP_PASSWORD and SMS_SENDER_NAME, each with a plain message", () => {
+    const sms = {
+      SMPP_URL: "ssmpp://smpp.example.ly:3550",
+      SMPP_SYSTEM_ID: "medina",
+      SMPP_PASSWORD: "s3cret",
+      SMS_SENDER_NAME: "MedinaShop",
+    };
+    expect(smsSettings(parseEnv({ ...production, ...sms }, "production"))).toMatchObject({
+      smppUrl: "ssmpp://smpp.example.ly:3550",
+      systemId: "medina",
+      password: "s3cret",
+      senderName: "MedinaShop",
+    });
+    expect(smsSettings(parseEnv(production, "production"))).toBeNull(); // unset: text messages are off
+    expect(problems({ ...production, ...sms, SMPP_URL: "https://smpp.example.ly" })).toEqual([
+      "SMPP_URL must be an smpp:// or ssmpp:// (TLS) URL of your SMS provider's SMPP server, such as ssmpp://smpp.example.ly:3550",
+    ]);
+    expect(problems({ ...production, ...sms, SMPP_PASSWORD: "much-too-long" })).toEqual([
+      "SMPP_PASSWORD must be at most 8 characters, as SMPP 3.4 allows",
+    ]);
+    expect(problems({ ...production, ...sms, SMS_SENDER_NAME: "Medina Market Shop" })[0]).toMatch(
+      /^SMS_SENDER_NAME must be the sender name your provider registered/,
+    );
+    expect(problems({ ...production, ...sms, SMS_SENDER_NAME: "سوق" })).toHaveLength(1);
+    expect(problems({ ...production, ...sms, SMPP_SYSTEM_ID: undefined })[0]).toMatch(/^SMPP_SYSTEM_ID is missing/);
+    expect(problems({ ...production, ...sms, SMS_SENDER_NAME: undefined })[0]).toMatch(/^SMS_SENDER_NAME is missing/);
+    expect(parseEnv({ SMPP_URL: "smpp://127.0.0.1:4027" }, "development")).toMatchObject({
+      SMPP_SYSTEM_ID: "medina-dev",
+      SMS_SENDER_NAME: "Medina",
     });
   });
 

@@ -64,6 +64,9 @@ export const DEVELOPMENT_WEBHOOK_SECRET = "development-only-webhook-secret--shar
 /** Development's sender and merchant: `npm run dev`'s mail catcher takes any address, and these go nowhere else. */
 export const DEVELOPMENT_MAIL_FROM = "Medina Market <shop@example.com>";
 export const DEVELOPMENT_MERCHANT_EMAIL = "merchant@example.com";
+/** The system id and sender name of development's text messages, to `npm run dev`'s SMS centre. */
+export const DEVELOPMENT_SMPP_SYSTEM_ID = "medina-dev";
+export const DEVELOPMENT_SMS_SENDER_NAME = "Medina";
 
 const PLACEHOLDER = /^(<.*>|\.\.\.|x{3,}|changeme|change-me|change_me|todo|your[-_ ].*|replace[-_ ]?me.*)$/i;
 
@@ -182,6 +185,30 @@ const schema = z.object({
       (value) => value === undefined || singleMailbox(value) !== undefined,
       'MAIL_FROM must be one address, optionally with a name: "Medina Market <orders@shop.example.ly>"',
     ),
+  SMPP_URL: z
+    .string()
+    .optional()
+    .refine(
+      (value) => value === undefined || (URL.canParse(value) && /^ssmpp:$|^smpp:$/.test(new URL(value).protocol)),
+      "SMPP_URL must be an smpp:// or ssmpp:// (TLS) URL of your SMS provider's SMPP server, such as ssmpp://smpp.example.ly:3550",
+    )
+    .refine(
+      (value) => value === undefined || Boolean(new URL(value).hostname),
+      "SMPP_URL names no host: smpp://smpp.example.ly:2775",
+    ),
+  // SMPP 3.4 (§5.2.1, §5.2.2): a system_id of at most 15 characters, a password of at most 8.
+  SMPP_SYSTEM_ID: z
+    .string()
+    .max(15, "SMPP_SYSTEM_ID must be at most 15 characters (the provider's system id)")
+    .optional(),
+  SMPP_PASSWORD: z.string().max(8, "SMPP_PASSWORD must be at most 8 characters, as SMPP 3.4 allows").optional(),
+  SMS_SENDER_NAME: z
+    .string()
+    .regex(
+      /^(?:[A-Za-z0-9][A-Za-z0-9 .&-]{0,10}|\+?\d{3,15})$/,
+      "SMS_SENDER_NAME must be the sender name your provider registered with Libyana and Al-Madar: up to 11 Latin letters, digits, spaces, . & or -, such as MedinaShop (or a phone number of up to 15 digits)",
+    )
+    .optional(),
   MERCHANT_EMAIL: z.email("MERCHANT_EMAIL must be one e-mail address, such as owner@shop.example.ly").optional(),
   MERCHANT_LOCALE: z
     .enum(["en", "ar"], { error: "MERCHANT_LOCALE must be en or ar: the language of the merchant's e-mails" })
@@ -318,6 +345,8 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
     input.PAYMENT_WEBHOOK_SECRET ??= DEVELOPMENT_WEBHOOK_SECRET;
     input.MAIL_FROM ??= DEVELOPMENT_MAIL_FROM;
     input.MERCHANT_EMAIL ??= DEVELOPMENT_MERCHANT_EMAIL;
+    input.SMPP_SYSTEM_ID ??= DEVELOPMENT_SMPP_SYSTEM_ID;
+    input.SMS_SENDER_NAME ??= DEVELOPMENT_SMS_SENDER_NAME;
   }
 
   // Variable by variable, so that every problem is found in one pass, also those that only show once a variable
@@ -332,6 +361,14 @@ export function parseEnv(source: Source = process.env, mode: string = process.en
 
   if (production && env.SESSION_SECRET === DEVELOPMENT_SESSION_SECRET) {
     problems.push("SESSION_SECRET is the development default: generate a new one with `openssl rand -base64 32`");
+  }
+  if (env.SMPP_URL && input.SMPP_SYSTEM_ID === undefined) {
+    problems.push("SMPP_SYSTEM_ID is missing: SMPP_URL is set, and the SMS provider knows the shop by its system id");
+  }
+  if (env.SMPP_URL && input.SMS_SENDER_NAME === undefined) {
+    problems.push(
+      "SMS_SENDER_NAME is missing: SMPP_URL is set, and Libyan networks deliver only from a registered sender name, such as MedinaShop",
+    );
   }
   if (production && env.ORDER_LINK_SECRET === DEVELOPMENT_ORDER_LINK_SECRET) {
     problems.push("ORDER_LINK_SECRET is the development default: generate a new one with `openssl rand -base64 32`");
@@ -493,4 +530,37 @@ export function emailSettings(env: Env = getEnv()): EmailSettings | null {
 /** The domain of the sender's address: the right-hand side of every Message-ID the shop makes. */
 export function senderDomain(settings: Pick<EmailSettings, "from">): string {
   return singleMailbox(settings.from)?.address.split("@").pop() ?? "localhost";
+}
+
+/**
+ * How the shop sends text messages: an SMS provider's SMPP server (`SMPP_URL`; `npm run dev`'s SMS centre in
+ * development), the shop's account there, and the registered sender name. Holds the SMPP password.
+ */
+export interface SmsSettings {
+  /** `smpp://host:2775`, or `ssmpp://host:3550` for TLS. */
+  smppUrl: string;
+  systemId: string;
+  password: string;
+  senderName: string;
+  /** The shop's public origin, for the order links in the messages. */
+  siteUrl: string;
+  /** The key of the order links (ORDER_LINK_SECRET). */
+  orderLinkSecret: string;
+}
+
+/**
+ * The SMS settings from the environment, or `null` when text messages are off (`SMPP_URL` unset): none are queued or
+ * sent then.
+ * @throws EnvError when the environment is unusable.
+ */
+export function smsSettings(env: Env = getEnv()): SmsSettings | null {
+  if (!env.SMPP_URL || !env.SMPP_SYSTEM_ID || !env.SMS_SENDER_NAME) return null;
+  return {
+    smppUrl: env.SMPP_URL,
+    systemId: env.SMPP_SYSTEM_ID,
+    password: env.SMPP_PASSWORD ?? "",
+    senderName: env.SMS_SENDER_NAME,
+    siteUrl: env.SITE_URL,
+    orderLinkSecret: env.ORDER_LINK_SECRET,
+  };
 }

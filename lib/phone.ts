@@ -12,3 +12,13 @@ export function normaliseLibyanMobile(input: string): string | null {
   if (!number || number.country !== "LY" || !number.isValid()) return null;
   return `0${number.nationalNumber}`;
 }
+
+/**
+ * A Libyan mobile number in the international form an SMS network routes (E.164): `+218912345678`.
+ * @param input the number as the customer typed it or as an order stores it (`0912345678`).
+ * @returns the number, or `null` when it is not a valid Libyan mobile (a landline, another country's, not a number).
+ */
+export function libyanMobileE164(input: string): string | null {
+  const local = normaliseLibyanMobile(input);
+  return local && `+218${local.slice(1)}`;
+}

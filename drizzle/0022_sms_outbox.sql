@@ -12,7 +12,7 @@ CREATE TABLE "sms_outbox" (
 	"next_attempt_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"locked_until" timestamp (3) with time zone,
 	"provider_ids" text[] DEFAULT '{}'::text[] NOT NULL,
-	"delivered_parts" integer DEFAULT 0 NOT NULL,
+	"delivered_ids" text[] DEFAULT '{}'::text[] NOT NULL,
 	"last_error" text,
 	"accepted_at" timestamp (3) with time zone,
 	"reported_at" timestamp (3) with time zone,
@@ -20,7 +20,7 @@ CREATE TABLE "sms_outbox" (
 	CONSTRAINT "sms_outbox_refund" CHECK (("sms_outbox"."reason" = 'refunded') = ("sms_outbox"."refund_id" is not null)),
 	CONSTRAINT "sms_outbox_reason_known" CHECK (reason in ('paid', 'cash_placed', 'cash_confirmed', 'packed', 'out_for_delivery', 'delivered', 'ready_for_pickup', 'picked_up', 'cancelled', 'refunded')),
 	CONSTRAINT "sms_outbox_status_known" CHECK (status in ('pending', 'accepted', 'delivered', 'undelivered', 'failed')),
-	CONSTRAINT "sms_outbox_counts" CHECK ("sms_outbox"."attempts" >= 0 and "sms_outbox"."parts" >= 1 and "sms_outbox"."delivered_parts" >= 0)
+	CONSTRAINT "sms_outbox_counts" CHECK ("sms_outbox"."attempts" >= 0 and "sms_outbox"."parts" >= 1)
 );
 --> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "sms_updates" boolean DEFAULT false NOT NULL;--> statement-breakpoint

@@ -58,6 +58,9 @@ interface EventData {
   attempt?: number;
   error?: string;
   final?: boolean;
+  // Text messages (lib/sms/): the parts one travels in, and the state a delivery report gave.
+  parts?: number;
+  state?: string;
   retryAt?: string;
 }
 
@@ -137,6 +140,13 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
           kind: data.kind ? t(`emailKinds.${data.kind}`) : "?",
           recipient: data.recipient ?? "?",
         });
+      case "sms_queued":
+        return t(type, { parts: data.parts ?? 1 });
+      case "sms_sent":
+      case "sms_failed":
+        return t(type);
+      case "sms_report":
+        return t(type, { state: data.state ?? "?" });
     }
   };
   /** An amount as delivered (a decimal, maybe text), in the reader's writing when it is one of ours. */

@@ -835,9 +835,15 @@ export const smsOutbox = pgTable(
     /** A sender's lease: while in the future, that sender owns the row; after it, another may take it over. */
     lockedUntil: timestamp({ withTimezone: true, precision: 3 }),
     /** The SMS centre's message id of each part (submit_sm_resp), which its delivery reports name. */
-    providerIds: text().array().notNull().default(sql`'{}'::text[]`),
-    /** Parts the centre reported delivered: the message is `delivered` when all of them are. */
-    deliveredParts: integer().notNull().default(0),
+    providerIds: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** The parts the centre reported delivered (of `providerIds`): the message is `delivered` when all of them are. */
+    deliveredIds: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Why the last attempt failed, or what the failing delivery report said. */
     lastError: text(),
     acceptedAt: timestamp({ withTimezone: true, precision: 3 }),
@@ -861,7 +867,7 @@ export const smsOutbox = pgTable(
     index("sms_outbox_provider_ids").using("gin", t.providerIds),
     check("sms_outbox_reason_known", sql.raw(`reason in (${SMS_REASONS.map((reason) => `'${reason}'`).join(", ")})`)),
     check("sms_outbox_status_known", sql.raw(`status in (${SMS_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
-    check("sms_outbox_counts", sql`${t.attempts} >= 0 and ${t.parts} >= 1 and ${t.deliveredParts} >= 0`),
+    check("sms_outbox_counts", sql`${t.attempts} >= 0 and ${t.parts} >= 1`),
   ],
 );
 

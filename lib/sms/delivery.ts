@@ -1,0 +1,241 @@
+import "server-only";
+import { and, arrayContains, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { describeDbFailure } from "../db/errors";
+import { smsOutbox, type SmsOutboxRow } from "../db/schema";
+import { logger } from "../log";
+import { recordOrderEvent } from "../orders/events";
+import { SmsSendError, type SmsReport, type SmsSender } from "./sender";
+
+/**
+ * Delivers the SMS outbox (lib/sms/outbox.ts) as lib/email/sender.ts delivers the e-mail one: a sender claims one due
+ * message at a time with `FOR UPDATE SKIP LOCKED` in one statement that also sets a lease (`locked_until`) and counts
+ * the attempt, so two senders (two instances, two runs) never hold the same message and no database connection is
+ * held while the provider talks. Then, outside any transaction, it hands the message over and records the answer:
+ *
+ * | the provider                                   | the message becomes                           | event        |
+ * |------------------------------------------------|-----------------------------------------------|--------------|
+ * | accepted it (ids of its parts)                 | `accepted`                                    | `sms_sent`   |
+ * | refused it for good                            | `failed`                                      | `sms_failed` |
+ * | anything else: unreachable, timeout, throttled | `pending`, due again after {@link retryDelayMs} | `sms_failed` |
+ * | …for the {@link MAX_ATTEMPTS}th time           | `failed`                                      | `sms_failed` |
+ *
+ * Later the provider's delivery reports ({@link recordSmsReport}) make an accepted message `delivered` (every part) or
+ * `undelivered` (any part), with an `sms_report` event each.
+ *
+ * A provider that cannot be reached ends the run (one attempt lost, not one per message), and a checkout never waits
+ * for any of it: the moves only write rows. The window left is the e-mail's: the provider accepted the message and
+ * the sender died (or the database failed three times) before the row was marked; after the lease the message is sent
+ * again. SMS has no Message-ID a phone could recognise, so the customer then gets it twice; it is never lost.
+ */
+
+/** How long a claim lasts: far longer than a submit_sm takes to be answered (lib/sms/smpp.ts waits 30 s at most). */
+export const LEASE_MS = 10 * 60_000;
+/** Messages one run hands over at once (one SMPP session carries them; its window is larger). */
+const LANES = 4;
+/** Attempts before a message is given up on: about four hours of retries at {@link retryDelayMs}. */
+export const MAX_ATTEMPTS = 10;
+
+/** The wait after failed attempt `attempt` (1, 2, …): 1, 2, 4, … minutes, at most an hour. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(2 ** Math.max(0, attempt - 1), 60) * 60_000;
+}
+
+/** What one run did; `stopped` says why it ended before the outbox was empty, if it did. */
+export interface SmsDeliveryReport {
+  accepted: number;
+  failed: number;
+  retrying: number;
+  stopped?: "provider_unreachable" | "database" | "limit" | "time";
+}
+
+export interface SmsDeliveryOptions {
+  /** The most messages one run hands over (default 20). */
+  limit?: number;
+  /** No new message is started after this many milliseconds (default 20 s). */
+  budgetMs?: number;
+  now?: () => Date;
+}
+
+/**
+ * Hands the due messages of the outbox to `sender`, {@link LANES} at a time, until none is due, the provider is
+ * unreachable, or the limit or time budget is reached. Does not close the sender (its reports may still come).
+ * @returns what it did; never throws for a provider's failure (it is recorded), only for a database that cannot be
+ *   reached while claiming.
+ */
+export async function deliverPendingSms(
+  db: Db,
+  sender: SmsSender,
+  { limit = 20, budgetMs = 20_000, now = () => new Date() }: SmsDeliveryOptions = {},
+): Promise<SmsDeliveryReport> {
+  const report: SmsDeliveryReport = { accepted: 0, failed: 0, retrying: 0 };
+  let stopped: SmsDeliveryReport["stopped"];
+  let claimed = 0;
+  const started = Date.now();
+  const lane = async () => {
+    while (!stopped) {
+      if (claimed >= limit) stopped = "limit";
+      else if (Date.now() - started > budgetMs) stopped = "time";
+      if (stopped) return;
+      claimed++;
+      const message = await claimNextSms(db, now());
+      if (!message) {
+        claimed--;
+        return;
+      }
+      const outcome = await attempt(sender, message);
+      if (!(await recordOutcome(db, message, outcome, now()))) stopped ??= "database";
+      else if (outcome.accepted) report.accepted++;
+      else {
+        if (outcome.final) report.failed++;
+        else report.retrying++;
+        if (outcome.unreachable) stopped ??= "provider_unreachable";
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: LANES }, lane));
+  return stopped ? { ...report, stopped } : report;
+}
+
+type Outcome =
+  { accepted: true; providerIds: string[] } | { accepted: false; error: string; final: boolean; unreachable: boolean };
+
+async function attempt(sender: SmsSender, message: SmsOutboxRow): Promise<Outcome> {
+  try {
+    const providerIds = await sender.send({ to: message.phone, text: message.body });
+    return { accepted: true, providerIds };
+  } catch (error) {
+    const known = error instanceof SmsSendError ? error : undefined;
+    return {
+      accepted: false,
+      error: String(error instanceof Error ? error.message : error).slice(0, 500),
+      final: Boolean(known?.permanent) || message.attempts >= MAX_ATTEMPTS,
+      unreachable: known ? known.unreachable : true,
+    };
+  }
+}
+
+/**
+ * The next due message, claimed: leased until `now` + {@link LEASE_MS} and its attempt counted, in one statement.
+ * Rows another sender holds (locked, or leased) are skipped, never waited for.
+ */
+export async function claimNextSms(db: Db, now: Date): Promise<SmsOutboxRow | undefined> {
+  const due = db
+    .select({ id: smsOutbox.id })
+    .from(smsOutbox)
+    .where(
+      and(
+        eq(smsOutbox.status, "pending"),
+        lte(smsOutbox.nextAttemptAt, now),
+        or(isNull(smsOutbox.lockedUntil), lte(smsOutbox.lockedUntil, now)),
+      ),
+    )
+    .orderBy(asc(smsOutbox.nextAttemptAt), asc(smsOutbox.id))
+    .limit(1)
+    .for("update", { skipLocked: true });
+  const [claimed] = await db
+    .update(smsOutbox)
+    .set({ lockedUntil: new Date(now.getTime() + LEASE_MS), attempts: sql`${smsOutbox.attempts} + 1` })
+    .where(inArray(smsOutbox.id, due))
+    .returning();
+  return claimed;
+}
+
+/**
+ * Writes an attempt's outcome to its row and as an order event, in one short transaction; tried three times, because
+ * after an accepted message a lost write means it goes out again.
+ * @returns whether it was written.
+ */
+async function recordOutcome(db: Db, message: SmsOutboxRow, outcome: Outcome, now: Date): Promise<boolean> {
+  const common = { outboxId: message.id, reason: message.reason, attempt: message.attempts };
+  const retryAt = outcome.accepted || outcome.final ? null : new Date(now.getTime() + retryDelayMs(message.attempts));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.transaction(async (tx) => {
+        await tx
+          .update(smsOutbox)
+          .set(
+            outcome.accepted
+              ? {
+                  status: "accepted",
+                  acceptedAt: now,
+                  providerIds: outcome.providerIds,
+                  lockedUntil: null,
+                  lastError: null,
+                }
+              : {
+                  status: outcome.final ? "failed" : "pending",
+                  lastError: outcome.error,
+                  lockedUntil: null,
+                  ...(retryAt ? { nextAttemptAt: retryAt } : {}),
+                },
+          )
+          .where(eq(smsOutbox.id, message.id));
+        await recordOrderEvent(tx, message.orderId, {
+          type: outcome.accepted ? "sms_sent" : "sms_failed",
+          at: now,
+          data: outcome.accepted
+            ? { ...common, providerIds: outcome.providerIds }
+            : {
+                ...common,
+                error: outcome.error,
+                final: outcome.final,
+                ...(retryAt ? { retryAt: retryAt.toISOString() } : {}),
+              },
+        });
+      });
+      return true;
+    } catch (error) {
+      if (attempt >= 3) {
+        logger.error({
+          event: outcome.accepted ? "sms_sent_not_recorded" : "sms_failure_not_recorded",
+          outboxId: message.id,
+          ...describeDbFailure(error),
+        });
+        return false;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
+}
+
+/**
+ * Records a provider's delivery report on the message whose part it names, with an `sms_report` event: `delivered`
+ * once every part is, `undelivered` as soon as one is not. A report for an id no message has (another shop's on a
+ * shared account) changes nothing; a repeated report of a part counts once.
+ * @returns whether a message had that id.
+ */
+export async function recordSmsReport(db: Db, report: SmsReport, now = new Date()): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [message] = await tx
+      .select()
+      .from(smsOutbox)
+      .where(arrayContains(smsOutbox.providerIds, [report.providerId]))
+      .for("update");
+    if (!message) return false;
+    const deliveredIds = report.delivered
+      ? [...new Set([...message.deliveredIds, report.providerId])]
+      : message.deliveredIds;
+    const status =
+      message.status === "undelivered" || !report.delivered
+        ? "undelivered"
+        : message.providerIds.every((id) => deliveredIds.includes(id))
+          ? "delivered"
+          : message.status;
+    await tx
+      .update(smsOutbox)
+      .set({
+        status,
+        deliveredIds,
+        reportedAt: now,
+        ...(report.delivered ? {} : { lastError: `delivery report: ${report.state}` }),
+      })
+      .where(eq(smsOutbox.id, message.id));
+    await recordOrderEvent(tx, message.orderId, {
+      type: "sms_report",
+      at: now,
+      data: { outboxId: message.id, providerId: report.providerId, state: report.state, delivered: report.delivered },
+    });
+    return true;
+  });
+}

@@ -1,0 +1,86 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { SmsSettings } from "../lib/env";
+import type { SmsReport } from "../lib/sms/sender";
+import { SmsSendError } from "../lib/sms/sender";
+import { smppSender } from "../lib/sms/smpp";
+import { openSmsCentre, type CaughtSms, type SmsCentre } from "./sms-centre";
+
+/** The shop's SMPP sender (lib/sms/smpp.ts) against the local SMS centre: what arrives, joined, and what comes back. */
+
+const folders: string[] = [];
+afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
+const newFolder = () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "sms-centre-"));
+  folders.push(folder);
+  return folder;
+};
+const settingsFor = (centre: Pick<SmsCentre, "smppUrl">): SmsSettings => ({
+  smppUrl: centre.smppUrl,
+  systemId: "medina-test",
+  password: "secret",
+  senderName: "Medina",
+  siteUrl: "https://shop.example.ly",
+  orderLinkSecret: "an-order-link-secret-of-32-characters-at-least",
+});
+const inboxOf = async (centre: SmsCentre) => (await (await fetch(`${centre.inboxUrl}/api/sms`)).json()) as CaughtSms[];
+const until = async (check: () => boolean, ms = 5_000) => {
+  for (const started = Date.now(); !check(); await new Promise((resolve) => setTimeout(resolve, 20)))
+    if (Date.now() - started > ms) throw new Error("timed out");
+};
+
+describe("the SMPP sender and the local SMS centre", () => {
+  it("sends Latin and long Arabic messages that arrive whole, each part with a delivery receipt", async () => {
+    const folder = newFolder();
+    const centre = await openSmsCentre({ smppPort: 0, webPort: 0, folder });
+    const reports: SmsReport[] = [];
+    const sender = await smppSender(settingsFor(centre))(async (report) => void reports.push(report));
+    try {
+      const latin = "Medina Market: order ord_0123456789abcdef is packed. €5 {ok}";
+      const arabic = "سوق المدينة: الطلب ord_0123456789abcdef في الطريق إليك. أبقِ هاتفك قريباً. ".repeat(2);
+      const latinIds = await sender.send({ to: "+218912345678", text: latin });
+      const arabicIds = await sender.send({ to: "+218941234567", text: arabic });
+      expect(latinIds).toHaveLength(1);
+      expect(arabicIds).toHaveLength(3); // 146 characters of UCS-2: 67 + 67 + 12
+      expect(await inboxOf(centre)).toMatchObject([
+        { systemId: "medina-test", from: "Medina", to: "218912345678", text: latin, parts: 1, encoding: "GSM-7" },
+        { to: "218941234567", text: arabic, parts: 3, encoding: "UCS-2" },
+      ]);
+      await until(() => reports.length === 4);
+      expect(reports.map((report) => report.providerId).sort()).toEqual([...latinIds, ...arabicIds].sort());
+      expect(reports.every((report) => report.delivered && report.state === "DELIVRD")).toBe(true);
+
+      // The inbox shows each text in its own direction, and keeps them across a restart.
+      const page = await (await fetch(centre.inboxUrl)).text();
+      expect(page).toContain('<td class="text" dir="auto">سوق المدينة');
+      expect(page).toContain("SMS centre: 2 messages");
+    } finally {
+      await sender.close();
+      await centre.close();
+    }
+    const again = await openSmsCentre({ smppPort: 0, webPort: 0, folder });
+    try {
+      expect(await inboxOf(again)).toHaveLength(2);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it("says the provider is unreachable when no centre listens, and when the centre went away", async () => {
+    const centre = await openSmsCentre({ smppPort: 0, webPort: 0, folder: newFolder() });
+    const settings = settingsFor(centre);
+    const sender = await smppSender(settings)(async () => {});
+    await centre.close();
+    await until(() => false, 100).catch(() => {}); // the close reaches the client
+    await expect(sender.send({ to: "+218912345678", text: "hello" })).rejects.toMatchObject({
+      name: "SmsSendError",
+      unreachable: true,
+    });
+    await sender.close();
+    const refused = await smppSender(settings)(async () => {}).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SmsSendError);
+    expect(refused).toMatchObject({ unreachable: true, permanent: false });
+  });
+});

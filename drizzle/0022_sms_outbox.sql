@@ -5,8 +5,6 @@ CREATE TABLE "sms_outbox" (
 	"refund_id" bigint,
 	"phone" text NOT NULL,
 	"locale" text NOT NULL,
-	"body" text NOT NULL,
-	"parts" integer NOT NULL,
 	"status" text DEFAULT 'pending' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"next_attempt_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
@@ -20,7 +18,7 @@ CREATE TABLE "sms_outbox" (
 	CONSTRAINT "sms_outbox_refund" CHECK (("sms_outbox"."reason" = 'refunded') = ("sms_outbox"."refund_id" is not null)),
 	CONSTRAINT "sms_outbox_reason_known" CHECK (reason in ('paid', 'cash_placed', 'cash_confirmed', 'packed', 'out_for_delivery', 'delivered', 'ready_for_pickup', 'picked_up', 'cancelled', 'refunded')),
 	CONSTRAINT "sms_outbox_status_known" CHECK (status in ('pending', 'accepted', 'delivered', 'undelivered', 'failed')),
-	CONSTRAINT "sms_outbox_counts" CHECK ("sms_outbox"."attempts" >= 0 and "sms_outbox"."parts" >= 1)
+	CONSTRAINT "sms_outbox_attempts_range" CHECK ("sms_outbox"."attempts" >= 0)
 );
 --> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "sms_updates" boolean DEFAULT false NOT NULL;--> statement-breakpoint

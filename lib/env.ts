@@ -196,7 +196,7 @@ const schema = z.object({
       (value) => value === undefined || Boolean(new URL(value).hostname),
       "SMPP_URL names no host: smpp://smpp.example.ly:2775",
     ),
-  // SMPP 3.4 (§5.2.1, §5.2.2): a system_id of at most 15 characters, a password of at most 8.
+  // SMPP 3.4 allows a system_id of at most 15 characters and a password of at most 8.
   SMPP_SYSTEM_ID: z
     .string()
     .max(15, "SMPP_SYSTEM_ID must be at most 15 characters (the provider's system id)")

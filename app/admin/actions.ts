@@ -11,6 +11,7 @@ import { isLocale } from "@/lib/i18n/config";
 import { z } from "zod";
 import { FULFILMENT_STEPS } from "@/lib/db/schema";
 import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
+import { sendPendingSmsAfterResponse } from "@/lib/sms/delivery";
 import { recordFulfilmentStep } from "@/lib/orders/fulfilment";
 import { ORDER_ID } from "@/lib/ids";
 import { getDb } from "@/lib/db/client";
@@ -96,6 +97,7 @@ export async function fulfilmentStepAction(form: FormData): Promise<void> {
     : ({ result: "not_found" } as const);
   logger.info({ event: "admin_fulfilment_step", orderId: id, step: parsed.data?.step, ...outcome });
   if (outcome.result === "done" && outcome.emailed) sendPendingEmailsAfterResponse();
+  if (outcome.result === "done") sendPendingSmsAfterResponse(); // connects only when a message is due
   const result =
     outcome.result === "done"
       ? `${parsed.data!.step}${outcome.emailed ? "&emailed=1" : ""}`

@@ -4,6 +4,7 @@ import type { Db, Tx } from "../db/client";
 import type { DeliveryFailure, FulfilmentStep, OrderRow, OrderStatus } from "../db/schema";
 import { changeOrder, lockOrder, type OrderChange, type OrderEvent } from "../orders/events";
 import { raiseFlags } from "../orders/flags";
+import { queueOrderSms } from "../orders/sms-outbox";
 
 /**
  * A cash order's moves, as the merchant makes them on the order's page (docs/order-states.md, "Cash on delivery"):
@@ -106,6 +107,9 @@ async function makeMove(
     const { change, event } = await write(tx, order);
     // The row is locked and checked: the change applies.
     await changeOrder(tx, id, change, { ...event, at: now });
+    // The customer's word that the order is on: the only cash move with a message of its own (a parcel's steps and a
+    // cancel send theirs from lib/orders/fulfilment.ts and lib/refunds/).
+    if (move === "confirm") await queueOrderSms(tx, id, "cash_confirmed", { now });
     return { result: "done" };
   });
 }

@@ -10,6 +10,7 @@ import type { Locale } from "../i18n/config";
 import { logger } from "../log";
 import { changeOrder } from "../orders/events";
 import { queueOrderEmails } from "../orders/outbox";
+import { queueOrderSms } from "../orders/sms-outbox";
 import { PAYMENT_METHODS, type PaymentStart } from "../payment-methods";
 import { isPaymentErrorKind, newCallContext, PaymentError, requestAccessToken } from "../payments";
 import type { MinorUnits } from "../money";
@@ -165,6 +166,7 @@ function recordStart(db: Db, order: ClaimedOrder, start: PaymentStart): Promise<
       const placed = { set: { status: "placed" }, where: stillOurs(order) } as const;
       if (!(await changeOrder(tx, order.id, placed, { type: "cash_order_placed" }))) return false;
       await queueOrderEmails(tx, order.id, "cash_placed");
+      await queueOrderSms(tx, order.id, "cash_placed");
       return true;
     });
   }

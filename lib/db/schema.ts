@@ -231,7 +231,7 @@ export const orders = pgTable(
     fullName: text(),
     email: text(),
     phone: text(),
-    /** The customer asked for text messages about the order (to `phone`): lib/sms/outbox.ts writes them only then. */
+    /** The customer asked for text messages about the order (to `phone`): lib/orders/sms-outbox.ts writes them only then. */
     smsUpdates: boolean().notNull().default(false),
     paymentGateway: text(),
     /**
@@ -806,7 +806,7 @@ export const SMS_STATUSES = ["pending", "accepted", "delivered", "undelivered", 
 export type SmsStatus = (typeof SMS_STATUSES)[number];
 
 /**
- * The SMS outbox (lib/sms/outbox.ts): the e-mail outbox's guarantees for text messages. A row is written in the
+ * The SMS outbox (lib/orders/sms-outbox.ts): the e-mail outbox's guarantees for text messages. A row is written in the
  * order's move's own transaction; senders claim due rows with `FOR UPDATE SKIP LOCKED` and a lease, talk SMPP outside
  * any transaction, then record the centre's answer; its delivery reports come back later by message id.
  */
@@ -822,19 +822,15 @@ export const smsOutbox = pgTable(
     refundId: bigint({ mode: "number" }).references(() => refunds.id),
     /** The Libyan mobile it goes to, international (`+2189…`), fixed when queued from the order's phone. */
     phone: text().notNull(),
-    /** The order's language, which the text is written in. */
+    /** The order's language, which the text is written in (lib/sms/texts.ts, when it is sent). */
     locale: text().notNull(),
-    /** The text as queued: what was written is what is sent, whatever the catalogues say by the time of a retry. */
-    body: text().notNull(),
-    /** The parts it travels in (lib/sms/segments.ts): each is billed as one message. */
-    parts: integer().notNull(),
     status: text({ enum: SMS_STATUSES }).notNull().default("pending"),
     /** Attempts so far, counted when one is claimed (so an attempt whose server crashed counts too). */
     attempts: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
     /** A sender's lease: while in the future, that sender owns the row; after it, another may take it over. */
     lockedUntil: timestamp({ withTimezone: true, precision: 3 }),
-    /** The SMS centre's message id of each part (submit_sm_resp), which its delivery reports name. */
+    /** The SMS centre's message id of each part (submit_sm_resp), which its delivery reports name; each is billed. */
     providerIds: text()
       .array()
       .notNull()
@@ -867,7 +863,7 @@ export const smsOutbox = pgTable(
     index("sms_outbox_provider_ids").using("gin", t.providerIds),
     check("sms_outbox_reason_known", sql.raw(`reason in (${SMS_REASONS.map((reason) => `'${reason}'`).join(", ")})`)),
     check("sms_outbox_status_known", sql.raw(`status in (${SMS_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
-    check("sms_outbox_counts", sql`${t.attempts} >= 0 and ${t.parts} >= 1`),
+    check("sms_outbox_attempts_range", sql`${t.attempts} >= 0`),
   ],
 );
 

@@ -11,6 +11,7 @@ import {
   type ParcelStep,
 } from "../db/schema";
 import { queueOrderEmails } from "./outbox";
+import { queueOrderSms } from "./sms-outbox";
 import { changeOrder } from "./events";
 
 /**
@@ -111,6 +112,7 @@ export async function recordFulfilmentStep(
     );
     if (!changed) return null;
     const queued = notify && stepEmailsCustomer(step) ? await queueOrderEmails(tx, id, step, now) : [];
+    if (notify && stepEmailsCustomer(step)) await queueOrderSms(tx, id, step, { now });
     return { emailed: queued.length > 0 };
   });
   if (done) return { result: "done", ...done };

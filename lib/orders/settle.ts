@@ -2,6 +2,7 @@ import "server-only";
 import type { Db } from "../db/client";
 import type { EmailReason, OrderEventType, OrderFlag, OrderStatus } from "../db/schema";
 import { queueOrderEmails } from "./outbox";
+import { queueOrderSms } from "./sms-outbox";
 import { holdsStock, sellStock, soldBelowZero } from "../catalog/stock";
 import { changeOrder, lockOrder, recordOrderEvent } from "./events";
 import { raiseFlags } from "./flags";
@@ -259,6 +260,7 @@ export async function settle(
     // and the merchant's notice; a flag raised on its own: the merchant's notice.
     const emails = sold ? "paid" : newFlag && flagNotice(newFlag);
     if (emails) await queueOrderEmails(tx, orderId, emails, now);
+    if (sold) await queueOrderSms(tx, orderId, "paid", { now });
     return {
       from,
       to,

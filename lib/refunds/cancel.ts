@@ -4,6 +4,7 @@ import type { Db } from "../db/client";
 import type { CancelReason } from "../db/schema";
 import { changeOrder } from "../orders/events";
 import { queueAfterSaleEmail } from "../orders/outbox";
+import { queueOrderSms } from "../orders/sms-outbox";
 import { lockAfterSaleOrder, notAllowed, noted, type NotDone } from "./order";
 import { writeRefund } from "./refunds";
 import { canCancel, refundLeftMinor } from "./rules";
@@ -68,6 +69,7 @@ export function cancelOrder(
       },
     );
     if (notify) await queueAfterSaleEmail(tx, id, { reason: "cancelled" }, now);
+    if (notify) await queueOrderSms(tx, id, "cancelled", { now });
     return { result: "done", restockedUnits, refundId: refund?.refundId ?? null };
   });
 }

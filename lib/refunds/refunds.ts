@@ -4,6 +4,7 @@ import type { Db, DbOrTx, Tx } from "../db/client";
 import { orders, refundLines, refunds, type RefundCause, type RefundRow, type RefundStatus } from "../db/schema";
 import { changeOrder, lockOrder, recordOrderEvent } from "../orders/events";
 import { queueAfterSaleEmail } from "../orders/outbox";
+import { queueOrderSms } from "../orders/sms-outbox";
 import {
   lineProblems,
   linesSoFar,
@@ -206,6 +207,7 @@ async function markRefunded(
     { type: "refund_recorded", at: now, data: { refundId, amountMinor, reference, by } },
   );
   if (notify) await queueAfterSaleEmail(tx, orderId, { reason: "refunded", refundId }, now);
+  if (notify) await queueOrderSms(tx, orderId, "refunded", { now, refundId });
 }
 
 /** An order's refunds, oldest first, each with its lines: the order page's "Refunds" section. */

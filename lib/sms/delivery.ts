@@ -1,17 +1,22 @@
 import "server-only";
+import { after } from "next/server";
 import { and, arrayContains, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import { getDb, type Db } from "../db/client";
 import { describeDbFailure } from "../db/errors";
-import { smsOutbox, type SmsOutboxRow } from "../db/schema";
+import { orders, refunds, smsOutbox, type SmsOutboxRow } from "../db/schema";
+import { smsSettings, type SmsSettings } from "../env";
 import { logger } from "../log";
 import { recordOrderEvent } from "../orders/events";
-import { SmsSendError, type SmsReport, type SmsSender } from "./sender";
+import { SmsSendError, type OpenSmsSender, type SmsReport, type SmsSender } from "./sender";
+import { smppSender } from "./smpp";
+import { smsText } from "./texts";
 
 /**
- * Delivers the SMS outbox (lib/sms/outbox.ts) as lib/email/sender.ts delivers the e-mail one: a sender claims one due
+ * Delivers the SMS outbox (lib/orders/sms-outbox.ts) as lib/email/sender.ts delivers the e-mail one: a sender claims one due
  * message at a time with `FOR UPDATE SKIP LOCKED` in one statement that also sets a lease (`locked_until`) and counts
  * the attempt, so two senders (two instances, two runs) never hold the same message and no database connection is
- * held while the provider talks. Then, outside any transaction, it hands the message over and records the answer:
+ * held while the provider talks. Then, outside any transaction, it writes the text from the order as it is now
+ * (lib/sms/texts.ts), hands it over and records the answer:
  *
  * | the provider                                   | the message becomes                           | event        |
  * |------------------------------------------------|-----------------------------------------------|--------------|
@@ -66,6 +71,7 @@ export interface SmsDeliveryOptions {
 export async function deliverPendingSms(
   db: Db,
   sender: SmsSender,
+  settings: Pick<SmsSettings, "siteUrl" | "orderLinkSecret">,
   { limit = 20, budgetMs = 20_000, now = () => new Date() }: SmsDeliveryOptions = {},
 ): Promise<SmsDeliveryReport> {
   const report: SmsDeliveryReport = { accepted: 0, failed: 0, retrying: 0 };
@@ -83,7 +89,7 @@ export async function deliverPendingSms(
         claimed--;
         return;
       }
-      const outcome = await attempt(sender, message);
+      const outcome = await attempt(db, sender, settings, message);
       if (!(await recordOutcome(db, message, outcome, now()))) stopped ??= "database";
       else if (outcome.accepted) report.accepted++;
       else {
@@ -100,9 +106,32 @@ export async function deliverPendingSms(
 type Outcome =
   { accepted: true; providerIds: string[] } | { accepted: false; error: string; final: boolean; unreachable: boolean };
 
-async function attempt(sender: SmsSender, message: SmsOutboxRow): Promise<Outcome> {
+/** Writes one claimed message's text and hands it to the provider: what came of it. */
+async function attempt(
+  db: Db,
+  sender: SmsSender,
+  settings: Pick<SmsSettings, "siteUrl" | "orderLinkSecret">,
+  message: SmsOutboxRow,
+): Promise<Outcome> {
   try {
-    const providerIds = await sender.send({ to: message.phone, text: message.body });
+    const [[order], [refund]] = await Promise.all([
+      db.select({ amountMinor: orders.amountMinor }).from(orders).where(eq(orders.id, message.orderId)),
+      message.refundId === null
+        ? []
+        : db.select({ amountMinor: refunds.amountMinor }).from(refunds).where(eq(refunds.id, message.refundId)),
+    ]);
+    const text = smsText(
+      message.reason,
+      {
+        id: message.orderId,
+        amountMinor: order?.amountMinor ?? 0,
+        locale: message.locale,
+        refundMinor: refund?.amountMinor,
+      },
+      settings.siteUrl,
+      settings.orderLinkSecret,
+    );
+    const providerIds = await sender.send({ to: message.phone, text });
     return { accepted: true, providerIds };
   } catch (error) {
     const known = error instanceof SmsSendError ? error : undefined;
@@ -113,6 +142,74 @@ async function attempt(sender: SmsSender, message: SmsOutboxRow): Promise<Outcom
       unreachable: known ? known.unreachable : true,
     };
   }
+}
+
+/** How long a run stays bound after its last message, for the receipts a quick centre sends back at once. */
+const REPORT_WAIT_MS = 2_000;
+
+/**
+ * Connects to the provider only when a message is due, hands the due ones over, waits a moment for their receipts,
+ * and records every receipt that arrives while bound.
+ * @param open the provider (default: SMPP with this process's settings).
+ * @returns the run's report (`provider_unreachable` when the connection or bind failed: nothing was attempted), or
+ *   `null` when text messages are off or the database could not be reached (logged).
+ */
+export async function sendPendingSms(
+  options: SmsDeliveryOptions & { db?: Db; open?: OpenSmsSender } = {},
+): Promise<SmsDeliveryReport | null> {
+  const settings = smsSettings();
+  if (!settings) return null;
+  const { db = getDb(), open = smppSender(settings), ...delivery } = options;
+  try {
+    const now = (delivery.now ?? (() => new Date()))();
+    const [due] = await db
+      .select({ id: smsOutbox.id })
+      .from(smsOutbox)
+      .where(
+        and(
+          eq(smsOutbox.status, "pending"),
+          lte(smsOutbox.nextAttemptAt, now),
+          or(isNull(smsOutbox.lockedUntil), lte(smsOutbox.lockedUntil, now)),
+        ),
+      )
+      .limit(1);
+    if (!due) return { accepted: 0, failed: 0, retrying: 0 };
+    let sender: SmsSender;
+    try {
+      sender = await open((report) =>
+        recordSmsReport(db, report).then(
+          () => {},
+          (error: unknown) => logger.error({ event: "sms_report_not_recorded", ...describeDbFailure(error) }),
+        ),
+      );
+    } catch (error) {
+      logger.warn({ event: "sms_provider_unreachable", error: String((error as Error).message ?? error) });
+      return { accepted: 0, failed: 0, retrying: 0, stopped: "provider_unreachable" };
+    }
+    try {
+      const report = await deliverPendingSms(db, sender, settings, delivery);
+      if (report.accepted > 0) await new Promise((resolve) => setTimeout(resolve, REPORT_WAIT_MS));
+      if (report.accepted + report.failed + report.retrying > 0) logger.info({ event: "sms", ...report });
+      return report;
+    } finally {
+      await sender.close();
+    }
+  } catch (error) {
+    logger.error({ event: "sms_not_delivered", ...describeDbFailure(error) });
+    return null;
+  }
+}
+
+/**
+ * Schedules {@link sendPendingSms} for after the response has been sent (Next.js's `after()`), so the request whose
+ * move queued a message never waits for the provider. Call it from a route handler or a server action after a move
+ * that may have queued one; a no-op when text messages are off.
+ */
+export function sendPendingSmsAfterResponse(): void {
+  if (!smsSettings()) return;
+  after(async () => {
+    await sendPendingSms();
+  });
 }
 
 /**

@@ -18,7 +18,7 @@ import { SmsSendError, type OpenSmsSender, type SmsReport, type SmsSender } from
 const CONNECT_TIMEOUT_MS = 10_000;
 const ANSWER_TIMEOUT_MS = 30_000;
 
-/** `esm_class` bits: a receipt (SMPP 3.4 §5.2.12, "SMSC Delivery Receipt") and the UDH indicator. */
+/** `esm_class` bits: a delivery receipt, in SMPP 3.4's words an "SMSC Delivery Receipt". */
 const ESM_DELIVERY_RECEIPT = 0x04;
 
 /** Answers that say the message itself is wrong: sending it again would fail the same way. */
@@ -35,7 +35,7 @@ const statusName = (status: number) =>
  * `message_state` TLVs when the centre sends them, else from the receipt's text (`id:… stat:DELIVRD …`, SMPP 3.4
  * Appendix B).
  */
-export function readReceipt(pdu: Record<string, unknown>): SmsReport | null {
+function readReceipt(pdu: Record<string, unknown>): SmsReport | null {
   const message = pdu.short_message as { message?: unknown } | string | undefined;
   const text = typeof message === "string" ? message : String(message?.message ?? "");
   const providerId =
@@ -44,7 +44,7 @@ export function readReceipt(pdu: Record<string, unknown>): SmsReport | null {
   if (!providerId || !state) return null;
   return { providerId, delivered: state === "DELIVRD", state };
 }
-/** `message_state` values (SMPP 3.4 §5.2.28) by the receipt's words for them. */
+/** SMPP 3.4's `message_state` values, by the receipt's words for them. */
 const MESSAGE_STATES: Record<number, string> = {
   2: "DELIVRD",
   3: "EXPIRED",

@@ -24,6 +24,7 @@ import { SHOWN_PRICES_FIELD, shownPricesSchema } from "@/lib/checkout/shown-pric
 import { getDb } from "@/lib/db/client";
 import { listDeliveryZones, readPickup, type DeliveryZone } from "@/lib/delivery/zones";
 import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
+import { sendPendingSmsAfterResponse } from "@/lib/sms/delivery";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { isPaymentPageOpen } from "@/lib/payment-page";
@@ -219,6 +220,7 @@ export async function startCheckout(_previous: CheckoutState, form: FormData): P
   await session.save();
   // A cash order's e-mails (we will call you; a new cash order to confirm) go out once the customer has their page.
   if (order.kind === "placed") sendPendingEmailsAfterResponse();
+  if (order.kind === "placed") sendPendingSmsAfterResponse();
   redirect(order.kind === "pay" ? order.paymentUrl : `/orders/${encodeURIComponent(order.id)}`);
 }
 

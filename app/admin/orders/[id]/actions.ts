@@ -6,6 +6,7 @@ import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
 import { resendEmail } from "@/lib/orders/outbox";
 import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
+import { sendPendingSmsAfterResponse } from "@/lib/sms/delivery";
 import { DELIVERY_FAILURES, ORDER_FLAGS } from "@/lib/db/schema";
 import {
   collectCash,
@@ -59,6 +60,7 @@ export async function markPaidAction(form: FormData): Promise<void> {
   logger.info({ event: "admin_mark_paid", orderId: id, result });
   // The receipt and the merchant's notice the move queued (lib/orders/outbox.ts) go out after the redirect.
   if (result === "marked_paid") sendPendingEmailsAfterResponse();
+  if (result === "marked_paid") sendPendingSmsAfterResponse();
   redirect(`/admin/orders/${encodeURIComponent(id)}?result=${result}`);
 }
 
@@ -179,6 +181,7 @@ export async function cashMoveAction(form: FormData): Promise<void> {
             ? await recordReturned(db, id, by)
             : await collectCash(db, id, { ...by, amountMinor: input.amount });
   logger.info({ event: "admin_cash_move", orderId: id, move: input.move, result: outcome.result });
+  if (outcome.result === "done" && input.move === "confirm") sendPendingSmsAfterResponse();
   const result =
     outcome.result === "done"
       ? `cash_${input.move}`

@@ -7,6 +7,7 @@ import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
 import { CANCEL_REASONS } from "@/lib/db/schema";
 import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
+import { sendPendingSmsAfterResponse } from "@/lib/sms/delivery";
 import { ORDER_ID } from "@/lib/ids";
 import { isLocale } from "@/lib/i18n/config";
 import { logger } from "@/lib/log";
@@ -180,7 +181,10 @@ const orderPage = (id: string, result: string, emailed = false) =>
  * else `<kind>_<result>` (`cancel_already`, `refund_too_late`…).
  */
 function backToOrder(id: string, result: string, done: string, kind: string, emailed: boolean): never {
-  if (emailed) sendPendingEmailsAfterResponse();
+  if (emailed) {
+    sendPendingEmailsAfterResponse();
+    sendPendingSmsAfterResponse();
+  }
   redirect(
     orderPage(id, result === "done" ? done : result === "not_found" ? "not_found" : `${kind}_${result}`, emailed),
   );

@@ -1,6 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { describeDbFailure } from "@/lib/db/errors";
 import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
+import { sendPendingSmsAfterResponse } from "@/lib/sms/delivery";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { noteUnrecordedDelivery, recordUnrecordedDeliveries } from "@/lib/orders/unseen";
@@ -33,6 +34,7 @@ export async function POST(request: Request): Promise<Response> {
     }
     // The receipt and the merchant's notice this delivery queued go out once the service has its answer.
     if (answer.outcome === "confirmed" || answer.outcome === "amount_mismatch") sendPendingEmailsAfterResponse();
+    if (answer.outcome === "confirmed") sendPendingSmsAfterResponse();
     // The database answers again: deliveries this server failed to record before are written on their orders.
     await recordUnrecordedDeliveries(getDb());
     return Response.json({ outcome: answer.outcome }, { status: answer.httpStatus });

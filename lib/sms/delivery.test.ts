@@ -1,16 +1,31 @@
 import { asc, eq } from "drizzle-orm";
 import { Pool } from "pg";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createDb } from "../db/client";
 import { orderEvents, refunds, smsOutbox, type SmsReason } from "../db/schema";
 import type { SmsSettings } from "../env";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
-import { claimNextSms, deliverPendingSms, LEASE_MS, MAX_ATTEMPTS, recordSmsReport, retryDelayMs } from "./delivery";
-import { queueOrderSms } from "./outbox";
+import { queueOrderSms } from "../orders/sms-outbox";
+import { settle } from "../orders/settle";
+import { confirmCashOrder } from "../cash/moves";
+import {
+  claimNextSms,
+  deliverPendingSms,
+  LEASE_MS,
+  MAX_ATTEMPTS,
+  recordSmsReport,
+  retryDelayMs,
+  sendPendingSms,
+} from "./delivery";
 import { SmsSendError, type SmsMessage, type SmsSender } from "./sender";
 
 /** The SMS outbox against a real database, with a sender that stands in for the provider (lib/sms/sender.ts's seam). */
+
+// Text messages on, as the shop's environment turns them on: sendPendingSms reads these through lib/env.ts.
+vi.stubEnv("SMPP_URL", "smpp://127.0.0.1:2775");
+vi.stubEnv("SMPP_SYSTEM_ID", "medina-test");
+vi.stubEnv("SMS_SENDER_NAME", "Medina");
 
 const t = setUpTestDatabase();
 const settings: SmsSettings = {
@@ -59,14 +74,12 @@ const later = (ms: number) => () => new Date(Date.now() + ms);
 describe("queueing", () => {
   it("writes one message per order and reason, to the Libyan mobile, in the order's language, however often asked", async () => {
     const order = await smsOrder();
-    expect(await queue(order.id)).toMatchObject({ phone: "+218912345678", parts: 3 });
+    expect(await queue(order.id)).toMatchObject({ phone: "+218912345678" });
     expect(await queue(order.id)).toBeNull(); // a replayed webhook, a second instance
     await Promise.all([queue(order.id), queue(order.id)]);
     const [row, ...others] = await outboxOf(order.id);
     expect(others).toEqual([]);
-    expect(row).toMatchObject({ reason: "paid", locale: "ar", status: "pending" });
-    expect(row!.body).toContain(order.id);
-    expect(row!.body).toContain("تم دفع الطلب");
+    expect(row).toMatchObject({ reason: "paid", locale: "ar", status: "pending", phone: "+218912345678" });
     expect(await smsEventsOf(order.id)).toEqual(["sms_queued"]);
     // A step is one more.
     await queue(order.id, "out_for_delivery");
@@ -95,7 +108,7 @@ describe("queueing", () => {
     expect(await smsEventsOf(order.id)).toEqual([]);
   });
 
-  it("writes a refund's message once per refund, with its amount", async () => {
+  it("writes a refund's message once per refund, with its amount when it is sent", async () => {
     const order = await smsOrder({ locale: "en" });
     const [first, second] = await t.db
       .insert(refunds)
@@ -111,10 +124,29 @@ describe("queueing", () => {
     await queue(order.id, "refunded", first!.id);
     await queue(order.id, "refunded", first!.id);
     await queue(order.id, "refunded", second!.id);
-    expect((await outboxOf(order.id)).map((row) => row.body.split(" refunded")[0])).toEqual([
+    expect(await outboxOf(order.id)).toHaveLength(2);
+    const provider = fakeProvider();
+    await deliverPendingSms(t.db, provider.sender, settings);
+    expect(provider.sent.map((message) => message.text.split(" refunded")[0]).sort()).toEqual([
       "Medina Market: LYD 10.00",
       "Medina Market: LYD 5.00",
     ]);
+  });
+});
+
+describe("the moves that write them", () => {
+  it("a confirmed payment writes the receipt once, however often the webhook is replayed", async () => {
+    const order = await smsOrder({ status: "awaiting_confirmation", paymentToken: `pt-${crypto.randomUUID()}` });
+    const confirmed = { kind: "payment_confirmed", paymentToken: "pt", delivery: { gateway: "sadad" } } as const;
+    await settle(t.db, order.id, confirmed);
+    await settle(t.db, order.id, confirmed);
+    expect(await outboxOf(order.id)).toMatchObject([{ reason: "paid", phone: "+218912345678" }]);
+  });
+
+  it("a cash order confirmed by the merchant writes its message", async () => {
+    const order = await smsOrder({ status: "placed", paymentMethod: "cash" });
+    expect(await confirmCashOrder(t.db, order.id, { by: "owner@medina.example" })).toEqual({ result: "done" });
+    expect(await outboxOf(order.id)).toMatchObject([{ reason: "cash_confirmed" }]);
   });
 });
 
@@ -123,9 +155,14 @@ describe("delivery", () => {
     const order = await smsOrder({ locale: "en" });
     await queue(order.id);
     const provider = fakeProvider();
-    expect(await deliverPendingSms(t.db, provider.sender)).toEqual({ accepted: 1, failed: 0, retrying: 0 });
-    expect(await deliverPendingSms(t.db, provider.sender)).toEqual({ accepted: 0, failed: 0, retrying: 0 });
-    expect(provider.sent).toEqual([{ to: "+218912345678", text: expect.stringContaining(order.id) }]);
+    expect(await deliverPendingSms(t.db, provider.sender, settings)).toEqual({ accepted: 1, failed: 0, retrying: 0 });
+    expect(await deliverPendingSms(t.db, provider.sender, settings)).toEqual({ accepted: 0, failed: 0, retrying: 0 });
+    expect(provider.sent).toEqual([
+      {
+        to: "+218912345678",
+        text: expect.stringMatching(new RegExp(`^Medina Market: thank you, order ${order.id} is paid`)),
+      },
+    ]);
     const [row] = await outboxOf(order.id);
     expect(row).toMatchObject({ status: "accepted", attempts: 1, lockedUntil: null });
     expect(row!.providerIds).toHaveLength(1);
@@ -133,23 +170,24 @@ describe("delivery", () => {
   });
 
   it("two senders racing, on two connection pools, hand each message over exactly once", async () => {
-    const orders = await Promise.all(Array.from({ length: 10 }, () => smsOrder()));
+    const orders = await Promise.all(Array.from({ length: 20 }, () => smsOrder()));
     for (const order of orders) await queue(order.id);
-    const provider = fakeProvider({ delayMs: 15 }); // each takes a moment, so the two senders overlap all along
+    const provider = fakeProvider({ delayMs: 30 }); // each takes a moment, so the two senders overlap all along
     const other = new Pool({ connectionString: t.url, max: 5 });
     try {
       const reports = await Promise.all([
-        deliverPendingSms(t.db, provider.sender, { limit: 100 }),
-        deliverPendingSms(createDb(other), provider.sender, { limit: 100 }),
+        deliverPendingSms(t.db, provider.sender, settings, { limit: 100 }),
+        deliverPendingSms(createDb(other), provider.sender, settings, { limit: 100 }),
       ]);
-      expect(reports[0]!.accepted + reports[1]!.accepted).toBe(10);
+      expect(reports[0]!.accepted + reports[1]!.accepted).toBe(20);
       expect(Math.min(reports[0]!.accepted, reports[1]!.accepted)).toBeGreaterThan(0); // both did work
     } finally {
       await other.end();
     }
     const texts = provider.sent.map((message) => message.text);
-    expect(texts).toHaveLength(10);
-    expect(new Set(texts).size).toBe(10);
+    expect(texts.every((text) => text.includes("تم دفع الطلب"))).toBe(true); // in the order's language
+    expect(texts).toHaveLength(20);
+    expect(new Set(texts).size).toBe(20);
     for (const order of orders) expect(await outboxOf(order.id)).toMatchObject([{ status: "accepted", attempts: 1 }]);
   });
 
@@ -158,15 +196,15 @@ describe("delivery", () => {
     for (const order of orders) await queue(order.id);
     const provider = fakeProvider();
     provider.fail(new SmsSendError("connect ECONNREFUSED 127.0.0.1:2775", false, true));
-    const down = await deliverPendingSms(t.db, provider.sender);
+    const down = await deliverPendingSms(t.db, provider.sender, settings);
     expect(down).toMatchObject({ accepted: 0, stopped: "provider_unreachable" });
     expect(down.retrying).toBeGreaterThanOrEqual(1);
     provider.fail(null);
     // Nothing is due again before its retry; then everything goes, once.
-    expect((await deliverPendingSms(t.db, provider.sender)).accepted).toBe(3 - down.retrying);
-    expect((await deliverPendingSms(t.db, provider.sender, { now: later(retryDelayMs(1) + 1) })).accepted).toBe(
-      down.retrying,
-    );
+    expect((await deliverPendingSms(t.db, provider.sender, settings)).accepted).toBe(3 - down.retrying);
+    expect(
+      (await deliverPendingSms(t.db, provider.sender, settings, { now: later(retryDelayMs(1) + 1) })).accepted,
+    ).toBe(down.retrying);
     expect(provider.sent).toHaveLength(3);
     for (const order of orders) expect(await outboxOf(order.id)).toMatchObject([{ status: "accepted" }]);
   });
@@ -176,7 +214,7 @@ describe("delivery", () => {
     await queue(refused.id);
     const provider = fakeProvider();
     provider.fail(new SmsSendError("submit_sm: ESME_RINVDSTADR", true, false));
-    expect(await deliverPendingSms(t.db, provider.sender)).toEqual({ accepted: 0, failed: 1, retrying: 0 });
+    expect(await deliverPendingSms(t.db, provider.sender, settings)).toEqual({ accepted: 0, failed: 1, retrying: 0 });
     expect(await outboxOf(refused.id)).toMatchObject([{ status: "failed", lastError: "submit_sm: ESME_RINVDSTADR" }]);
 
     const tired = await smsOrder();
@@ -186,7 +224,7 @@ describe("delivery", () => {
       .set({ attempts: MAX_ATTEMPTS - 1 })
       .where(eq(smsOutbox.orderId, tired.id));
     provider.fail(new SmsSendError("submit_sm: ESME_RTHROTTLED", false, false));
-    expect(await deliverPendingSms(t.db, provider.sender)).toEqual({ accepted: 0, failed: 1, retrying: 0 });
+    expect(await deliverPendingSms(t.db, provider.sender, settings)).toEqual({ accepted: 0, failed: 1, retrying: 0 });
     expect(await smsEventsOf(tired.id)).toEqual(["sms_queued", "sms_failed"]);
   });
 });
@@ -198,9 +236,11 @@ describe("a sender that died", () => {
     // A sender claimed it, handed it over perhaps, and died before recording the answer.
     expect(await claimNextSms(t.db, new Date())).toMatchObject({ orderId: order.id, attempts: 1 });
     const provider = fakeProvider();
-    expect((await deliverPendingSms(t.db, provider.sender)).accepted).toBe(0);
-    expect((await deliverPendingSms(t.db, provider.sender, { now: later(LEASE_MS - 60_000) })).accepted).toBe(0);
-    expect((await deliverPendingSms(t.db, provider.sender, { now: later(LEASE_MS + 1) })).accepted).toBe(1);
+    expect((await deliverPendingSms(t.db, provider.sender, settings)).accepted).toBe(0);
+    expect((await deliverPendingSms(t.db, provider.sender, settings, { now: later(LEASE_MS - 60_000) })).accepted).toBe(
+      0,
+    );
+    expect((await deliverPendingSms(t.db, provider.sender, settings, { now: later(LEASE_MS + 1) })).accepted).toBe(1);
     expect(await outboxOf(order.id)).toMatchObject([{ status: "accepted", attempts: 2 }]);
   });
 });
@@ -232,5 +272,29 @@ describe("delivery reports", () => {
     await recordSmsReport(t.db, { providerId: "q-1", delivered: false, state: "EXPIRED" });
     expect(await outboxOf(order.id)).toMatchObject([{ status: "undelivered", lastError: "delivery report: EXPIRED" }]);
     expect(await smsEventsOf(order.id)).toEqual(["sms_queued", "sms_report"]);
+  });
+});
+
+describe("a run after a move (sendPendingSms)", () => {
+  it("connects only when a message is due, and with the provider down leaves every message for the next run, unspent", async () => {
+    const open = vi.fn(async () => fakeProvider().sender);
+    expect(await sendPendingSms({ db: t.db, open })).toEqual({ accepted: 0, failed: 0, retrying: 0 });
+    expect(open).not.toHaveBeenCalled();
+
+    const orders = await Promise.all(Array.from({ length: 2 }, () => smsOrder()));
+    for (const order of orders) await queue(order.id);
+    const down = async (): Promise<SmsSender> => {
+      throw new SmsSendError("SMPP smpp://127.0.0.1:2775: connect ECONNREFUSED", false, true);
+    };
+    expect(await sendPendingSms({ db: t.db, open: down })).toMatchObject({
+      accepted: 0,
+      stopped: "provider_unreachable",
+    });
+    for (const order of orders) expect(await outboxOf(order.id)).toMatchObject([{ status: "pending", attempts: 0 }]);
+
+    const provider = fakeProvider();
+    expect(await sendPendingSms({ db: t.db, open: async () => provider.sender })).toMatchObject({ accepted: 2 });
+    expect(provider.sent).toHaveLength(2);
+    expect(await sendPendingSms({ db: t.db, open: async () => provider.sender })).toMatchObject({ accepted: 0 });
   });
 });

@@ -8,6 +8,7 @@ import {
   startEmbeddedDatabase,
   startEmulator,
   startMailCatcher,
+  startSmsCentre,
   startPgBouncer,
   startShop,
   stopAll,
@@ -28,7 +29,7 @@ import {
  * bench start theirs: a throwaway embedded PostgreSQL and PgBouncer in front of it; a template database migrated as a
  * deploy migrates (`npm run db:migrate`); then, for every worker slot and flavor, a database copied from that
  * template and `next start` of the production build. Each stack's emulator (sending its signed webhooks to that
- * stack's shop, as the live service does) and mail catcher need no database: they start while it is made.
+ * stack's shop, as the live service does), mail catcher and SMS centre need no database: they start while it is made.
  * @returns Playwright's teardown: stops them all and removes the throwaway database's files.
  */
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
@@ -88,7 +89,7 @@ async function freePortBlock(): Promise<number> {
   );
 }
 
-/** A stack's emulator and mail catcher. @returns the mail catcher, for the teardown to stop. */
+/** A stack's emulator, mail catcher and SMS centre. @returns what the teardown stops. */
 async function startServices(stack: Stack) {
   await startEmulator({
     port: stack.emulatorPort,
@@ -97,7 +98,15 @@ async function startServices(stack: Stack) {
       EMULATOR_WEBHOOK_SECRET: stack.env.PAYMENT_WEBHOOK_SECRET!,
     },
   });
-  return startMailCatcher({ smtpPort: stack.smtpPort, webPort: Number(new URL(stack.mailInboxUrl).port) });
+  const mail = await startMailCatcher({ smtpPort: stack.smtpPort, webPort: Number(new URL(stack.mailInboxUrl).port) });
+  const sms = await startSmsCentre({
+    smppPort: stack.smppPort,
+    webPort: Number(new URL(stack.smsInboxUrl).port),
+  }).catch(async (error: unknown) => {
+    await mail.stop();
+    throw error;
+  });
+  return { stop: () => Promise.all([mail.stop(), sms.stop()]).then(() => {}) };
 }
 
 /** A stack's database (a copy of the migrated template) and its shop. */

@@ -93,6 +93,9 @@ export interface Stack {
   /** The mail catcher: the shop's SMTP server, and its inbox with MailDev's REST API. */
   smtpPort: number;
   mailInboxUrl: string;
+  /** The SMS centre: the shop's SMPP server, and its inbox (`GET /api/sms`). */
+  smppPort: number;
+  smsInboxUrl: string;
   /** The name of the stack's database on the run's PostgreSQL server. */
   database: string;
   /** The stack's database, reached directly: for migrations, for the tests' own reads, and for outages. */
@@ -113,7 +116,9 @@ export function stackFor(flavor: Flavor, slot: number): Stack {
     throw new Error(`The browser tests run at most ${MAX_SLOTS} workers (E2E_WORKERS); slot ${slot} has no stack.`);
   const name = `${flavor}-${slot}`;
   const base = portBase() + 2 + PORTS_PER_STACK * (FLAVORS.indexOf(flavor) * MAX_SLOTS + slot);
-  const [shopPort, emulatorPort, smtpPort, inboxPort] = [base, base + 1, base + 2, base + 3];
+  const [shopPort, emulatorPort, smtpPort, inboxPort, smppPort, smsInboxPort] = [0, 1, 2, 3, 4, 5].map(
+    (offset) => base + offset,
+  ) as [number, number, number, number, number, number];
   const database = `e2e_${flavor}_${slot}`;
   const directDatabaseUrl = `postgresql://postgres:postgres@127.0.0.1:${databasePort()}/${database}`;
   const databaseUrl =
@@ -131,6 +136,8 @@ export function stackFor(flavor: Flavor, slot: number): Stack {
     smtpPort,
     database,
     mailInboxUrl: `http://127.0.0.1:${inboxPort}`,
+    smppPort,
+    smsInboxUrl: `http://127.0.0.1:${smsInboxPort}`,
     directDatabaseUrl,
     databaseUrl,
     shopLog: `.next/e2e-shop-${name}.log`,
@@ -139,11 +146,14 @@ export function stackFor(flavor: Flavor, slot: number): Stack {
       SITE_URL: shopUrl,
       PAYMENT_API_BASE_URL: `${emulatorUrl}/pay/sandbox/api/v1`,
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      SMPP_URL: `smpp://127.0.0.1:${smppPort}`,
+      SMPP_SYSTEM_ID: "medina-e2e",
+      SMS_SENDER_NAME: "Medina",
       DATABASE_URL: databaseUrl,
       // Migrations need a session of their own, which a transaction pooler does not give: deploys use the direct URL.
       ...(flavor === "pooler" ? { DATABASE_URL_UNPOOLED: directDatabaseUrl } : {}),
     },
-    sparePorts: Array.from({ length: PORTS_PER_STACK - 4 }, (_, i) => base + 4 + i),
+    sparePorts: Array.from({ length: PORTS_PER_STACK - 6 }, (_, i) => base + 6 + i),
   };
 }
 

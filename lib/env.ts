@@ -24,6 +24,8 @@ export const DEVELOPMENT_PORTS = {
   DEV_DATABASE_PORT: { port: 54320, server: "the embedded PostgreSQL" },
   MAIL_CATCHER_SMTP_PORT: { port: 4025, server: "the mail catcher's SMTP server" },
   MAIL_CATCHER_INBOX_PORT: { port: 4026, server: "the mail catcher's inbox" },
+  SMS_CENTRE_SMPP_PORT: { port: 4027, server: "the SMS centre's SMPP server" },
+  SMS_CENTRE_INBOX_PORT: { port: 4028, server: "the SMS centre's inbox" },
 } as const;
 export type DevelopmentPortName = keyof typeof DEVELOPMENT_PORTS;
 

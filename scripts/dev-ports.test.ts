@@ -40,6 +40,12 @@ describe("npm run dev's ports", () => {
       PAYMENT_API_BASE_URL: "https://pay.example.ly/pay/sandbox/api/v1",
     });
     expect([own.emulator, own.database, own.smtp, own.inbox]).toEqual([undefined, undefined, undefined, undefined]);
+    expect(devPlan({}).smpp?.port).toBe(4027);
+    expect(devPlan({ SMS_CENTRE_INBOX_PORT: "4128" }).smsInbox?.port).toBe(4128);
+    expect(devPlan({ SMPP_URL: "ssmpp://smpp.example.ly:3550" })).toMatchObject({
+      smpp: undefined,
+      smsInbox: undefined,
+    });
     expect(devPlan({ PAYMENT_API_BASE_URL: "http://localhost:4210/pay/sandbox/api/v1" }).emulator).toEqual({
       port: 4210,
       server: "the payment service emulator",

@@ -20,6 +20,9 @@ export interface DevPlan {
   database?: PlannedPort;
   smtp?: PlannedPort;
   inbox?: PlannedPort;
+  /** The SMS centre's SMPP server and inbox. */
+  smpp?: PlannedPort;
+  smsInbox?: PlannedPort;
   /** Settings that contradict the ports, each naming the variable to change. */
   problems: string[];
 }
@@ -36,7 +39,8 @@ function loopbackPort(value: string | undefined): number | undefined {
  * The servers `npm run dev` starts with the settings in `env`, and their ports: the shop always (PORT); the emulator
  * unless PAYMENT_API_BASE_URL names another service (EMULATOR_PORT, else the port of a PAYMENT_API_BASE_URL on this
  * machine); the embedded PostgreSQL unless DATABASE_URL is set (DEV_DATABASE_PORT); the mail catcher unless SMTP_URL
- * is set (MAIL_CATCHER_SMTP_PORT, MAIL_CATCHER_INBOX_PORT).
+ * is set (MAIL_CATCHER_SMTP_PORT, MAIL_CATCHER_INBOX_PORT); the SMS centre unless SMPP_URL is set
+ * (SMS_CENTRE_SMPP_PORT, SMS_CENTRE_INBOX_PORT).
  * @throws EnvError naming every variable that holds no port number.
  */
 export function devPlan(env: Record<string, string | undefined>): DevPlan {
@@ -73,6 +77,7 @@ export function devPlan(env: Record<string, string | undefined>): DevPlan {
 
   const database = env.DATABASE_URL ? undefined : planned("DEV_DATABASE_PORT");
   const [smtp, inbox] = env.SMTP_URL ? [] : [planned("MAIL_CATCHER_SMTP_PORT"), planned("MAIL_CATCHER_INBOX_PORT")];
+  const [smpp, smsInbox] = env.SMPP_URL ? [] : [planned("SMS_CENTRE_SMPP_PORT"), planned("SMS_CENTRE_INBOX_PORT")];
   if (invalid.length > 0) throw new EnvError(invalid);
 
   const siteUrl = env.SITE_URL || undefined;
@@ -81,7 +86,7 @@ export function devPlan(env: Record<string, string | undefined>): DevPlan {
     problems.push(
       `SITE_URL is ${siteUrl}, but the shop listens on ${shop.port} (PORT): customers would come back from the payment page to a port nothing answers. Set SITE_URL to http://localhost:${shop.port}, or remove it (it then follows PORT).`,
     );
-  return { shop, emulator, database, smtp, inbox, problems };
+  return { shop, emulator, database, smtp, inbox, smpp, smsInbox, problems };
 }
 
 /** What to say when `planned`'s port is taken. */

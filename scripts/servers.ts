@@ -296,6 +296,50 @@ export async function startMailCatcher({
   };
 }
 
+// ─────────────────────────────────────────────── the SMS centre ─────────────────────────────────────────────────
+
+/** The local SMS centre (scripts/sms-centre.ts), holding every text message sent to it: SMPP and a web inbox. */
+export interface RunningSmsCentre {
+  /** `smpp://127.0.0.1:<port>`, the shop's SMPP_URL. */
+  smppUrl: string;
+  /** The web inbox, e.g. `http://127.0.0.1:4028`; `GET /api/sms` lists the messages. */
+  inboxUrl: string;
+  /** Stops both servers; a throwaway inbox's messages are removed, a kept folder's stay. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the SMS centre in this process on 127.0.0.1, as {@link startMailCatcher} starts the mail catcher: SMPP on
+ * `smppPort`, its inbox on `webPort` (default: free ports), the messages kept in `folder` (default: a temporary folder
+ * removed by `stop()`).
+ * @throws Error naming the port when one is taken.
+ */
+export async function startSmsCentre({
+  smppPort,
+  webPort,
+  folder,
+}: { smppPort?: number; webPort?: number; folder?: string } = {}): Promise<RunningSmsCentre> {
+  const smpp = await claimPort(smppPort, "the SMS centre's SMPP server");
+  const web = await claimPort(webPort, "the SMS centre's inbox");
+  const directory = folder ? path.resolve(folder) : mkdtempSync(path.join(tmpdir(), "shop-sms-"));
+  const { openSmsCentre } = await import("./sms-centre");
+  let centre;
+  try {
+    centre = await openSmsCentre({ smppPort: smpp, webPort: web, folder: directory });
+  } catch (error) {
+    if (!folder) rmSync(directory, { recursive: true, force: true });
+    throw new Error(`The SMS centre did not start (SMPP ${smpp}, inbox ${web}): ${(error as Error).message}`);
+  }
+  return {
+    smppUrl: centre.smppUrl,
+    inboxUrl: centre.inboxUrl,
+    async stop() {
+      await centre.close();
+      if (!folder) rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
 // ─────────────────────────────────────────────── the database ───────────────────────────────────────────────────
 
 /**

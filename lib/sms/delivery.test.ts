@@ -251,7 +251,7 @@ describe("delivery reports", () => {
     await queue(order.id);
     await t.db
       .update(smsOutbox)
-      .set({ status: "accepted", parts: 2, providerIds: ["p-1", "p-2"] })
+      .set({ status: "accepted", providerIds: ["p-1", "p-2"] })
       .where(eq(smsOutbox.orderId, order.id));
     const report = (providerId: string) => recordSmsReport(t.db, { providerId, delivered: true, state: "DELIVRD" });
     expect(await report("p-1")).toBe(true);
@@ -293,8 +293,12 @@ describe("a run after a move (sendPendingSms)", () => {
     for (const order of orders) expect(await outboxOf(order.id)).toMatchObject([{ status: "pending", attempts: 0 }]);
 
     const provider = fakeProvider();
-    expect(await sendPendingSms({ db: t.db, open: async () => provider.sender })).toMatchObject({ accepted: 2 });
+    expect(await sendPendingSms({ db: t.db, open: async () => provider.sender, reportWaitMs: 0 })).toMatchObject({
+      accepted: 2,
+    });
     expect(provider.sent).toHaveLength(2);
-    expect(await sendPendingSms({ db: t.db, open: async () => provider.sender })).toMatchObject({ accepted: 0 });
+    expect(await sendPendingSms({ db: t.db, open: async () => provider.sender, reportWaitMs: 0 })).toMatchObject({
+      accepted: 0,
+    });
   });
 });

@@ -150,16 +150,17 @@ const REPORT_WAIT_MS = 2_000;
 /**
  * Connects to the provider only when a message is due, hands the due ones over, waits a moment for their receipts,
  * and records every receipt that arrives while bound.
- * @param open the provider (default: SMPP with this process's settings).
+ * @param options.open the provider (default: SMPP with this process's settings); `reportWaitMs` how long to stay
+ *   bound for receipts after the last message (default 2 s).
  * @returns the run's report (`provider_unreachable` when the connection or bind failed: nothing was attempted), or
  *   `null` when text messages are off or the database could not be reached (logged).
  */
 export async function sendPendingSms(
-  options: SmsDeliveryOptions & { db?: Db; open?: OpenSmsSender } = {},
+  options: SmsDeliveryOptions & { db?: Db; open?: OpenSmsSender; reportWaitMs?: number } = {},
 ): Promise<SmsDeliveryReport | null> {
   const settings = smsSettings();
   if (!settings) return null;
-  const { db = getDb(), open = smppSender(settings), ...delivery } = options;
+  const { db = getDb(), open = smppSender(settings), reportWaitMs = REPORT_WAIT_MS, ...delivery } = options;
   try {
     const now = (delivery.now ?? (() => new Date()))();
     const [due] = await db
@@ -188,7 +189,7 @@ export async function sendPendingSms(
     }
     try {
       const report = await deliverPendingSms(db, sender, settings, delivery);
-      if (report.accepted > 0) await new Promise((resolve) => setTimeout(resolve, REPORT_WAIT_MS));
+      if (report.accepted > 0) await new Promise((resolve) => setTimeout(resolve, reportWaitMs));
       if (report.accepted + report.failed + report.retrying > 0) logger.info({ event: "sms", ...report });
       return report;
     } finally {

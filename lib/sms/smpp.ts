@@ -35,7 +35,7 @@ const statusName = (status: number) =>
  * `message_state` TLVs when the centre sends them, else from the receipt's text (`id:… stat:DELIVRD …`, SMPP 3.4
  * Appendix B).
  */
-function readReceipt(pdu: Record<string, unknown>): SmsReport | null {
+export function readReceipt(pdu: Record<string, unknown>): SmsReport | null {
   const message = pdu.short_message as { message?: unknown } | string | undefined;
   const text = typeof message === "string" ? message : String(message?.message ?? "");
   const providerId =

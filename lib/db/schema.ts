@@ -4,6 +4,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   foreignKey,
   index,
   integer,
@@ -868,6 +869,55 @@ export const smsOutbox = pgTable(
 );
 
 /**
+ * The shop's text messages per day in Africa/Tripoli, for the daily cap (SMS_DAILY_LIMIT, lib/sms/): `parts` counts
+ * every part handed to a provider (each is billed), raised by one conditional update before a send, so that senders
+ * on any number of instances never spend past the cap together. `limit_reached_at` is when a message first waited for
+ * the cap that day: the merchant's notice, once a day.
+ */
+export const smsDays = pgTable(
+  "sms_days",
+  {
+    day: date({ mode: "string" }).primaryKey(),
+    parts: integer().notNull().default(0),
+    limitReachedAt: timestamp({ withTimezone: true, precision: 3 }),
+  },
+  (t) => [check("sms_days_parts_range", sql`${t.parts} >= 0`)],
+);
+
+/**
+ * Find my order by phone (`/orders/find`): every request is a row, so that asking is limited per client address, per
+ * phone and per order in the database. A request whose order exists and was placed with that phone carries the
+ * SHA-256 of the one-time code texted to the order's phone (never the code itself), which opens the order at most once
+ * (`used_at`, set by one conditional update) before it expires, after at most a few wrong tries (`wrong_codes`).
+ */
+export const orderLookups = pgTable(
+  "order_lookups",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    /** The order number as asked for, whether or not there is such an order. */
+    orderId: text().notNull(),
+    /** The phone as asked for, normalised (lib/phone.ts), whether or not it is the order's. */
+    phone: text().notNull(),
+    /** The address that asked (lib/client-address.ts). */
+    clientAddress: text().notNull(),
+    /** Hex SHA-256 of the texted code; null when nothing was sent (no such order, not its phone, over a budget). */
+    codeHash: text(),
+    requestedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    /** Wrong codes tried against this request. */
+    wrongCodes: integer().notNull().default(0),
+    /** When the code opened the order; null while unused. */
+    usedAt: timestamp({ withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    index("order_lookups_address_requested").on(t.clientAddress, t.requestedAt),
+    index("order_lookups_phone_requested").on(t.phone, t.requestedAt),
+    index("order_lookups_order_requested").on(t.orderId, t.requestedAt),
+    check("order_lookups_wrong_codes_range", sql`${t.wrongCodes} >= 0`),
+  ],
+);
+
+/**
  * The merchant dashboard's lists of payments, as an admin gave them to the back office's reconciliation
  * (lib/admin/reconcile.ts): kept as given, so that what is applied is exactly what was checked, and so that the
  * merchant can come back to a list. Orders it marks paid name it in their `marked_paid` event.
@@ -1258,6 +1308,7 @@ export type OrderEventRow = typeof orderEvents.$inferSelect;
 export type AdminUserRow = typeof adminUsers.$inferSelect;
 export type EmailOutboxRow = typeof emailOutbox.$inferSelect;
 export type SmsOutboxRow = typeof smsOutbox.$inferSelect;
+export type OrderLookupRow = typeof orderLookups.$inferSelect;
 export type PaymentListRow = typeof paymentLists.$inferSelect;
 export type ProductRow = typeof products.$inferSelect;
 export type CatalogImportRow = typeof catalogImports.$inferSelect;

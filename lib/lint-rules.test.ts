@@ -42,3 +42,22 @@ export async function go(work: () => Promise<void>) {
     expect(messages.filter((m) => m.includes("redirect()"))).toEqual([]);
   });
 });
+
+describe("lint: the React Compiler's rules on the client components", { timeout: 60_000 }, () => {
+  const eslint = new ESLint({ cwd: process.cwd() });
+  const impure = (directive: string) => `${directive}
+export function Stamp() {
+  return <p>{Date.now()}</p>;
+}
+`;
+  const rules = async (code: string, filePath: string) =>
+    (await eslint.lintText(code, { filePath }))[0]!.messages.map((m) => m.ruleId);
+
+  it("flags an impure render in a client component", async () => {
+    expect(await rules(impure('"use client";'), "components/submit-button.tsx")).toContain("react-hooks/purity");
+  });
+
+  it("leaves server components to the classic hooks rules", async () => {
+    expect(await rules(impure(""), "app/(shop)/cart/page.tsx")).not.toContain("react-hooks/purity");
+  });
+});

@@ -39,11 +39,11 @@ export function lookupCodeText(code: Pick<LookupCode, "code" | "locale">, minute
 export async function sendLookupCode(code: LookupCode, { open }: { open?: OpenSmsSender } = {}): Promise<boolean> {
   const settings = smsSettings();
   if (!settings) return false;
-  const minutes = Math.round((code.expiresAt.getTime() - Date.now()) / 60_000);
+  const text = lookupCodeText(code, Math.max(1, Math.round((code.expiresAt.getTime() - Date.now()) / 60_000)));
   try {
     const sender = await (open ?? smppSender(settings))(async () => {});
     try {
-      const parts = await sender.send({ to: code.to, text: lookupCodeText(code, Math.max(1, minutes)) });
+      const parts = await sender.send({ to: code.to, text });
       logger.info({ event: "order_lookup_code_sent", parts: parts.length });
       return true;
     } finally {

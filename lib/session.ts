@@ -16,6 +16,8 @@ export interface SessionData {
   cart: Cart;
   /** The order of the last checkout, for the checkout page's "payment in progress" notice. */
   orderId?: string;
+  /** Find my order's request this browser asked a code for (lib/orders/lookup.ts): only this browser can use it. */
+  lookupId?: number;
 }
 
 const SESSION_COOKIE = "shop_session";
@@ -77,6 +79,7 @@ export async function getSession(): Promise<IronSession<SessionData>> {
   if (typeof session.id !== "string" || !/^[\w-]{8,64}$/.test(session.id)) session.id = crypto.randomUUID();
   if (session.orderId !== undefined && (typeof session.orderId !== "string" || !ORDER_ID.test(session.orderId)))
     session.orderId = undefined;
+  if (session.lookupId !== undefined && !Number.isSafeInteger(session.lookupId)) session.lookupId = undefined;
   // Cookies from before the order store held the whole order; it now lives in the database.
   delete (session as { order?: unknown }).order;
   return session as IronSession<SessionData>;

@@ -32,7 +32,8 @@ export async function pendingRefundOf(db: DbOrTx, id: string): Promise<number> {
  * there. Pages index their texts and actions by it, so the compiler lists every place a new status must be handled.
  */
 type CustomerStatus = Exclude<OrderStatus, "started" | "failed">;
-const NEVER_SHOWN = ["started", "failed"] as const satisfies readonly OrderStatus[];
+/** Orders that never got a payment: "not found" on every page a customer reaches. */
+export const NEVER_SHOWN = ["started", "failed"] as const satisfies readonly OrderStatus[];
 
 /** An order as the customer's pages show it. */
 export type CustomerOrder<T extends OrderRow = Order> = Omit<T, "status"> & { status: CustomerStatus };

@@ -5,6 +5,7 @@ import { PageLink } from "@/components/page-link";
 import { readOrUnavailable } from "@/components/database-unavailable";
 import { cashStanding } from "@/lib/cash/standing";
 import { getDb } from "@/lib/db/client";
+import { smsSettings } from "@/lib/env";
 import { formatMoney } from "@/lib/money";
 import { listCustomerOrders } from "@/lib/orders/store";
 import { getSession } from "@/lib/session";
@@ -15,7 +16,8 @@ export async function generateMetadata(): Promise<Metadata> {
 
 /**
  * "Your orders": the orders this browser session placed, newest first, with their status (a cash order's: where it
- * stands, lib/cash/standing.ts).
+ * stands, lib/cash/standing.ts). When the shop sends text messages, a line under them leads to find-my-order by phone
+ * (app/(shop)/orders/find), for an order placed from another browser.
  */
 export default async function OrdersPage() {
   const [session, locale, format, t] = await Promise.all([
@@ -31,8 +33,20 @@ export default async function OrdersPage() {
   });
   if (read.unavailable) return read.unavailable;
   const orders = read.data;
+  const find = smsSettings() && (
+    <p className="mt-6 text-center text-sm">
+      <PageLink href="/orders/find" className="font-medium text-brand-800 underline" data-testid="find-order-link">
+        {t("find")}
+      </PageLink>
+    </p>
+  );
   if (orders.length === 0)
-    return <EmptyState title={t("emptyTitle")} text={t("emptyText")} action={t("browse")} href="/" />;
+    return (
+      <>
+        <EmptyState title={t("emptyTitle")} text={t("emptyText")} action={t("browse")} href="/" />
+        {find}
+      </>
+    );
 
   return (
     <section>
@@ -59,6 +73,7 @@ export default async function OrdersPage() {
           </li>
         ))}
       </ul>
+      {find}
     </section>
   );
 }

@@ -7,7 +7,7 @@ import type { SmsSettings } from "../env";
 import { logger } from "../log";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
-import { queueOrderSms } from "../orders/sms-outbox";
+import { queueOrderSms, resendSms } from "../orders/sms-outbox";
 import { settle } from "../orders/settle";
 import { confirmCashOrder } from "../cash/moves";
 import {
@@ -329,6 +329,48 @@ describe("the daily cap (SMS_DAILY_LIMIT)", () => {
     provider.fail(new SmsSendError("submit_sm: ESME_RTHROTTLED", false, false));
     await deliverPendingSms(t.db, provider.sender, capped, { now: () => new Date("2031-05-10T09:00:00Z") });
     expect(await dayOf("2031-05-10")).toMatchObject({ parts: 0 });
+  });
+});
+
+describe("the merchant's resend", () => {
+  it("puts a failed or undelivered message back on its way, once, as the same row; anything else is left as it is", async () => {
+    const order = await smsOrder();
+    await queue(order.id);
+    const provider = fakeProvider();
+    provider.fail(new SmsSendError("submit_sm: ESME_RINVDSTADR", true, false));
+    await deliverPendingSms(t.db, provider.sender, settings);
+    const [failed] = await outboxOf(order.id);
+    expect(failed).toMatchObject({ status: "failed", attempts: 1 });
+    const resend = (id = failed!.id, orderId = order.id) =>
+      resendSms(t.db, orderId, id, "owner@medina.example", { settings });
+
+    expect(await resend()).toBe("queued");
+    expect(await resend()).toBe("not_failed"); // a second press: it is already on its way
+    expect(await outboxOf(order.id)).toMatchObject([{ status: "pending", attempts: 0, lastError: null }]);
+    provider.fail(null);
+    expect(await deliverPendingSms(t.db, provider.sender, settings)).toMatchObject({ accepted: 1 });
+    expect(provider.sent).toHaveLength(1);
+
+    // Accepted, then reported undelivered: sent again, with new part ids.
+    const [accepted] = await outboxOf(order.id);
+    await recordSmsReport(t.db, { providerId: accepted!.providerIds[0]!, delivered: false, state: "EXPIRED" });
+    expect(await resend()).toBe("queued");
+    expect(await outboxOf(order.id)).toMatchObject([{ status: "pending", providerIds: [], deliveredIds: [] }]);
+    expect(await deliverPendingSms(t.db, provider.sender, settings)).toMatchObject({ accepted: 1 });
+    expect(await outboxOf(order.id)).toMatchObject([{ status: "accepted", attempts: 1 }]);
+    expect(provider.sent).toHaveLength(2);
+
+    expect(await resend(failed!.id, (await smsOrder()).id)).toBe("not_found"); // another order's message
+    expect(await resendSms(t.db, order.id, failed!.id, "owner@medina.example", { settings: null })).toBe("sms_off");
+    expect(await smsEventsOf(order.id)).toEqual([
+      "sms_queued",
+      "sms_failed",
+      "sms_resent",
+      "sms_sent",
+      "sms_report",
+      "sms_resent",
+      "sms_sent",
+    ]);
   });
 });
 

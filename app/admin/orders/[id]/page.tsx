@@ -15,7 +15,7 @@ import { requireAdmin } from "@/lib/admin/auth";
 import { findOrderForAdmin } from "@/lib/admin/orders";
 import { phoneHistory } from "@/lib/cash/phones";
 import { getDb } from "@/lib/db/client";
-import { emailSettings } from "@/lib/env";
+import { emailSettings, smsSettings } from "@/lib/env";
 import { listOrderSms } from "@/lib/orders/sms-outbox";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -65,7 +65,12 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
         <OrderFacts order={order} />
       </div>
       <ResolvedFlags order={order} />
-      <OrderFulfilment order={order} city={city} canEmail={Boolean(order.email && settings)} />
+      <OrderFulfilment
+        order={order}
+        city={city}
+        canEmail={Boolean(order.email && settings)}
+        canText={Boolean(order.smsUpdates && smsSettings())}
+      />
       <AfterSale order={order} canEmail={Boolean(order.email && settings)} />
       <MarkPaid order={order} />
       <ResendEmails order={order} merchantEmail={settings?.merchantEmail} />

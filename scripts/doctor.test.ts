@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { DEVELOPMENT_ORDER_LINK_SECRET, DEVELOPMENT_SESSION_SECRET } from "../lib/env";
 import { setUpTestDatabase } from "../testing/db";
 import { startTestSmtpServer } from "../testing/smtp";
+import { openSmsCentre } from "./sms-centre";
 
 /** `npm run doctor -- --production` as a merchant runs it, in a folder of its own. */
 
@@ -141,6 +142,23 @@ describe("npm run doctor -- --production, e-mail", () => {
       );
     } finally {
       await smtp.stop().catch(() => {});
+    }
+  }, 60_000);
+
+  it("binds to the SMS centre of SMPP_URL, and says plainly when it cannot", async () => {
+    const centre = await openSmsCentre({ smppPort: 0, webPort: 0, folder: mkdtempSync(join(tmpdir(), "doctor-sms-")) });
+    const sms = { SMPP_URL: centre.smppUrl, SMPP_SYSTEM_ID: "medina", SMS_SENDER_NAME: "MedinaShop" };
+    try {
+      const on = await doctor({ ...valid(), ...sms });
+      expect(on.out).toContain(
+        `  ✓ text messages are on: the SMS centre ${centre.smppUrl} took the bind of medina; they come from MedinaShop, at most 500 parts a Tripoli day`,
+      );
+      await centre.close();
+      const down = await doctor({ ...valid(), ...sms });
+      expect(down.code).toBe(1);
+      expect(down.out).toContain("  ✗ the SMS centre of SMPP_URL did not take the bind");
+    } finally {
+      await centre.close().catch(() => {});
     }
   }, 60_000);
 });

@@ -90,7 +90,7 @@ test("the checkout's box: ticked at first, kept as the customer left it after a 
   }
 });
 
-test("a paid order with a phone and no e-mail, in Arabic: one receipt by SMS with a working link; a step sends one more; a replayed webhook none", async ({
+test("a paid order with a phone and no e-mail, in Arabic: one receipt by SMS with a working link; a step and a cancel one more each; a replayed webhook none", async ({
   request,
 }) => {
   const base = stack().shopUrl;
@@ -128,6 +128,13 @@ test("a paid order with a phone and no e-mail, in Arabic: one receipt by SMS wit
   const texts = await waitForTexts(request, orderId, 2);
   expect(texts[1]!.encoding).toBe("UCS-2");
   expect(texts[1]!.text).not.toBe(texts[0]!.text);
+
+  // Cancelled from its page, the customer told by text alone (they gave no e-mail): one more.
+  const packedPage = await getPage(new URL(packed.location!, base).href, admin);
+  expect(packedPage).toContain(shop("admin.afterSale.notifyText", "en").replace("{phone}", phone));
+  const cancel = formAsShown(packedPage, "reason", { reason: "customer_asked", note: "She called to cancel" });
+  expect((await postForm(orderUrl, cancel, admin)).status).toBe(303);
+  expect((await waitForTexts(request, orderId, 3))[2]!.text).toContain(orderId);
 });
 
 test("a cash order with a phone and no e-mail: one receipt by SMS; undelivered, the merchant sees it and sends it again", async ({

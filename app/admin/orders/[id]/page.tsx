@@ -48,6 +48,8 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
     order.paymentMethod === "cash" && order.phone ? phoneHistory(getDb(), order.phone) : null,
     listOrderSms(getDb(), order.id),
   ]);
+  // The customer asked for text messages at checkout: the steps and after-sale moves may text them too.
+  const canText = Boolean(order.smsUpdates && smsSettings());
   const city = order.deliveryCityEn && (locale === "ar" ? order.deliveryCityAr : order.deliveryCityEn);
 
   return (
@@ -65,13 +67,8 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
         <OrderFacts order={order} />
       </div>
       <ResolvedFlags order={order} />
-      <OrderFulfilment
-        order={order}
-        city={city}
-        canEmail={Boolean(order.email && settings)}
-        canText={Boolean(order.smsUpdates && smsSettings())}
-      />
-      <AfterSale order={order} canEmail={Boolean(order.email && settings)} />
+      <OrderFulfilment order={order} city={city} canEmail={Boolean(order.email && settings)} canText={canText} />
+      <AfterSale order={order} canEmail={Boolean(order.email && settings)} canText={canText} />
       <MarkPaid order={order} />
       <ResendEmails order={order} merchantEmail={settings?.merchantEmail} />
       <TextMessages orderId={order.id} messages={messages} />

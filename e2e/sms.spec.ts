@@ -18,7 +18,17 @@ import {
   textOf,
   textsOf,
 } from "../testing/no-js-shop";
-import { createAdmin, database, emulator, expect, type Lang, shop, stack, test } from "./support";
+import {
+  addToCart as addToCartInBrowser,
+  createAdmin,
+  database,
+  emulator,
+  expect,
+  type Lang,
+  shop,
+  stack,
+  test,
+} from "./support";
 
 /**
  * The shop's text messages, end to end (docs/sms.md): the production build sends them over SMPP to the stack's SMS
@@ -88,6 +98,25 @@ test("the checkout's box: ticked at first, kept as the customer left it after a 
     expect(refused.status).toBe(200);
     expect(boxTicked(refused.html)).toBe(sms_updates === "yes");
   }
+});
+
+test("with JavaScript the box follows the e-mail field, ticked while it is empty, until the customer touches it", async ({
+  page,
+}) => {
+  await addToCartInBrowser(page, "olive-oil", 1, "en");
+  await page.goto("/checkout");
+  const box = page.getByRole("checkbox", { name: shop("checkout.smsUpdates", "en") });
+  const email = page.getByLabel(shop("checkout.email", "en"));
+  await expect(box).toBeChecked();
+  await email.fill("aisha@example.ly");
+  await expect(box).not.toBeChecked();
+  await email.fill("");
+  await expect(box).toBeChecked();
+  // The customer's own choice stands from then on.
+  await box.uncheck();
+  await email.fill("aisha@example.ly");
+  await email.fill("");
+  await expect(box).not.toBeChecked();
 });
 
 test("a paid order with a phone and no e-mail, in Arabic: one receipt by SMS with a working link; a step and a cancel one more each; a replayed webhook none", async ({

@@ -61,6 +61,12 @@ export interface PayLabels {
 }
 
 /** What a cart of goods is asked: the zones offered, and pickup's place and hours when the merchant offers it. */
+/** The "Text me about this order" box's label and hint, given when text messages are on (lib/env.ts, `smsSettings`). */
+export interface SmsLabels {
+  label: string;
+  hint: string;
+}
+
 export interface DeliveryOffer {
   zones: OfferedZone[];
   /** Pickup's address and hours, in the shopper's language; absent when pickup is off. */
@@ -83,6 +89,10 @@ export interface DeliveryOffer {
  * The promo code's field has an "Apply" button (`intent=apply`): the form comes back with the code applied — the
  * summary shows its discount, with JavaScript or without — or refused on its field. Enter in the code's field applies
  * it (with JavaScript); Enter anywhere else submits the checkout, as before the field was there.
+ * `sms`, when text messages are on, adds the "Text me about this order" box under the phone (`sms_updates`). Ticked
+ * when the form is first shown if it has no e-mail, as the customer left it after a refused post (a hidden `no` goes
+ * before it: lib/checkout/form.ts, `readCheckoutValues`); with JavaScript it follows the e-mail field — ticked while
+ * it is empty — until the customer touches the box.
  */
 export function CheckoutForm({
   gateways,
@@ -90,12 +100,14 @@ export function CheckoutForm({
   delivery,
   shown,
   cash,
+  sms,
 }: {
   gateways: readonly Gateway[];
   labels: CheckoutLabels;
   delivery?: DeliveryOffer;
   shown: { name: string; prices: ShownPrices };
   cash?: CashOption & { labels: PayLabels };
+  sms?: SmsLabels;
 }) {
   const {
     choice,
@@ -105,6 +117,8 @@ export function CheckoutForm({
   const errors = state.fieldErrors ?? {};
   const values = state.values;
   const codeRow = useRef<HTMLDivElement>(null);
+  const smsBox = useRef<HTMLInputElement>(null);
+  const smsTouched = useRef(false);
 
   useEffect(() => {
     // What was posted comes back with a failure: the summary follows it.
@@ -155,7 +169,15 @@ export function CheckoutForm({
       />
       <ErrorSummary answer={state} testId="checkout-error" />
 
-      <fieldset className="space-y-4" aria-describedby={delivery ? undefined : "contact-note"}>
+      <fieldset
+        className="space-y-4"
+        aria-describedby={delivery ? undefined : "contact-note"}
+        onChange={(event) => {
+          const target = event.target as EventTarget as HTMLInputElement;
+          if (target.name === "email" && smsBox.current && !smsTouched.current)
+            smsBox.current.checked = target.value.trim() === "";
+        }}
+      >
         <legend className="text-lg font-semibold">{labels.details}</legend>
         {!delivery && (
           <p id="contact-note" className="text-sm text-stone-600">
@@ -174,6 +196,28 @@ export function CheckoutForm({
           hint: delivery ? `${labels.phoneHint}. ${labels.phoneCourier}` : labels.phoneHint,
           marker: delivery ? labels.required : undefined,
         })}
+        {sms && (
+          <div>
+            <input type="hidden" name="sms_updates" value="no" />
+            <label className="flex items-center gap-2">
+              <input
+                ref={smsBox}
+                id="sms_updates"
+                type="checkbox"
+                name="sms_updates"
+                value="yes"
+                defaultChecked={values.sms_updates === undefined ? !values.email?.trim() : values.sms_updates === "yes"}
+                onChange={() => (smsTouched.current = true)}
+                aria-describedby="sms_updates-hint"
+                className="accent-brand-700"
+              />
+              {sms.label}
+            </label>
+            <p id="sms_updates-hint" className="ms-6 text-sm text-stone-600">
+              {sms.hint}
+            </p>
+          </div>
+        )}
       </fieldset>
 
       {delivery && (

@@ -183,6 +183,10 @@ test("the checkout works by keyboard alone", async ({ page, request }) => {
   await page.keyboard.type("huda@example.ly");
   await page.keyboard.press("Tab");
   await page.keyboard.type("0912345678");
+  // Past "Text me about this order", unticked by the e-mail typed.
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("checkbox", { name: shop("checkout.smsUpdates") })).toBeFocused();
+  await expect(page.getByRole("checkbox", { name: shop("checkout.smsUpdates") })).not.toBeChecked();
   // Through the delivery: the method (delivery is chosen), the city (the arrow picks the first), the address, then
   // past the optional landmark and second phone.
   await page.keyboard.press("Tab");

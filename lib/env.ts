@@ -211,6 +211,14 @@ const schema = z.object({
       "SMS_SENDER_NAME must be the sender name your provider registered with Libyana and Al-Madar: up to 11 Latin letters, digits, spaces, . & or -, such as MedinaShop (or a phone number of up to 15 digits)",
     )
     .optional(),
+  SMS_DAILY_LIMIT: z.coerce
+    .number({
+      error: "SMS_DAILY_LIMIT must be a number: message parts the shop may send in a Tripoli day (each part is billed)",
+    })
+    .int("SMS_DAILY_LIMIT must be a whole number of message parts")
+    .min(1, "SMS_DAILY_LIMIT must be at least 1 (unset SMPP_URL to send no text messages)")
+    .max(1_000_000, "SMS_DAILY_LIMIT must be at most 1000000")
+    .default(500),
   MERCHANT_EMAIL: z.email("MERCHANT_EMAIL must be one e-mail address, such as owner@shop.example.ly").optional(),
   MERCHANT_LOCALE: z
     .enum(["en", "ar"], { error: "MERCHANT_LOCALE must be en or ar: the language of the merchant's e-mails" })
@@ -548,6 +556,8 @@ export interface SmsSettings {
   siteUrl: string;
   /** The key of the order links (ORDER_LINK_SECRET). */
   orderLinkSecret: string;
+  /** Message parts the shop may send in a Tripoli day (SMS_DAILY_LIMIT): each part is billed. */
+  dailyLimit: number;
 }
 
 /**
@@ -564,5 +574,6 @@ export function smsSettings(env: Env = getEnv()): SmsSettings | null {
     senderName: env.SMS_SENDER_NAME,
     siteUrl: env.SITE_URL,
     orderLinkSecret: env.ORDER_LINK_SECRET,
+    dailyLimit: env.SMS_DAILY_LIMIT,
   };
 }

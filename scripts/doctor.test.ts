@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { DEVELOPMENT_ORDER_LINK_SECRET, DEVELOPMENT_SESSION_SECRET } from "../lib/env";
 import { setUpTestDatabase } from "../testing/db";
 import { startTestSmtpServer } from "../testing/smtp";
+import { openSmsCentre } from "./sms-centre";
 
 /** `npm run doctor -- --production` as a merchant runs it, in a folder of its own. */
 
@@ -123,24 +124,33 @@ describe("npm run doctor -- --production, e-mail", () => {
     expect((await doctor({ ...valid(), TRUSTED_PROXY_HOPS: "0" })).out).toContain(proxyWarning);
   }, 30_000);
 
-  it("logs in to the SMTP server of SMTP_URL, and says plainly when it cannot", async () => {
+  // One run for both servers: each run of the doctor costs seconds of a core.
+  it("logs in to the SMTP server of SMTP_URL and binds to the SMS centre of SMPP_URL, and says plainly when it cannot", async () => {
     const smtp = await startTestSmtpServer();
+    const centre = await openSmsCentre({ smppPort: 0, webPort: 0, folder: mkdtempSync(join(tmpdir(), "doctor-sms-")) });
     try {
-      const mail = {
+      const servers = {
         SMTP_URL: smtp.url,
         MAIL_FROM: "Shop <shop@medina.example>",
         MERCHANT_EMAIL: "owner@medina.example",
+        SMPP_URL: centre.smppUrl,
+        SMPP_SYSTEM_ID: "medina",
+        SMS_SENDER_NAME: "MedinaShop",
       };
-      const on = await doctor({ ...valid(), ...mail });
+      const on = await doctor({ ...valid(), ...servers });
       expect(on.out).toContain(`  ✓ e-mail is on: the SMTP server ${new URL(smtp.url).host} accepted a connection`);
-      await smtp.stop();
-      const down = await doctor({ ...valid(), ...mail });
+      expect(on.out).toContain(
+        `  ✓ text messages are on: the SMS centre ${centre.smppUrl} took the bind of medina; they come from MedinaShop, at most 500 parts a Tripoli day`,
+      );
+      await Promise.all([smtp.stop(), centre.close()]);
+      const down = await doctor({ ...valid(), ...servers });
       expect(down.code).toBe(1);
       expect(down.out).toMatch(
         / {2}✗ the SMTP server 127\.0\.0\.1:\d+ of SMTP_URL did not take a connection and login/,
       );
+      expect(down.out).toContain("  ✗ the SMS centre of SMPP_URL did not take the bind");
     } finally {
-      await smtp.stop().catch(() => {});
+      await Promise.all([smtp.stop().catch(() => {}), centre.close().catch(() => {})]);
     }
   }, 60_000);
 });

@@ -16,6 +16,7 @@ import {
   type ReadableEnv,
 } from "../lib/env";
 import { newCallContext, PaymentError, requestAccessToken } from "../lib/payments";
+import { checkSmppBind } from "../lib/sms/smpp";
 import { DEVELOPMENT_ENV_FILE, loadDevelopmentEnvFiles } from "./env-files";
 
 const production = process.argv.includes("--production") || process.env.NODE_ENV === "production";
@@ -108,6 +109,26 @@ else
       ? "e-mail is off: SMTP_URL is not set, so customers get no receipt and nobody hears of paid orders (see .env.example)"
       : "e-mail: SMTP_URL is not set; `npm run dev` points it at its mail catcher, elsewhere e-mail is off",
   );
+
+if (env.SMPP_URL) await checkSms(env.SMPP_URL);
+else note("text messages are off: SMPP_URL is not set; `npm run dev` points it at its SMS centre (see .env.example)");
+
+/** Binds to the SMS centre with the shop's account, as the shop's sender will (no message is sent). */
+async function checkSms(smppUrl: string) {
+  const { SMPP_SYSTEM_ID: systemId, SMS_SENDER_NAME: senderName, SMS_DAILY_LIMIT: dailyLimit } = env;
+  if (!systemId || !senderName) return note("the SMS centre was not tried: fix the SMPP and SMS variables above first");
+  try {
+    await checkSmppBind({ smppUrl, systemId, password: env.SMPP_PASSWORD ?? "" });
+    ok(
+      `text messages are on: the SMS centre ${smppUrl} took the bind of ${systemId}; they come from ${senderName}, at most ${dailyLimit ?? "?"} parts a Tripoli day`,
+    );
+  } catch (error) {
+    bad(
+      `the SMS centre of SMPP_URL did not take the bind (${error instanceof Error ? error.message : String(error)})`,
+      "check SMPP_URL's host and port (ssmpp:// for TLS), SMPP_SYSTEM_ID and SMPP_PASSWORD against your provider's account",
+    );
+  }
+}
 
 /** Connects to the SMTP server and logs in, as the shop's sender will (no e-mail is sent). */
 async function checkEmail(SMTP_URL: string) {

@@ -24,6 +24,7 @@ const settingsFor = (centre: Pick<SmsCentre, "smppUrl">): SmsSettings => ({
   senderName: "Medina",
   siteUrl: "https://shop.example.ly",
   orderLinkSecret: "an-order-link-secret-of-32-characters-at-least",
+  dailyLimit: 500,
 });
 const inboxOf = async (centre: SmsCentre) => (await (await fetch(`${centre.inboxUrl}/api/sms`)).json()) as CaughtSms[];
 const until = async (check: () => boolean, ms = 5_000) => {

@@ -315,6 +315,7 @@ const FIELDS = [
   "full_name",
   "email",
   "phone",
+  "sms_updates",
   "payment_gateway",
   "delivery_method",
   "delivery_zone",

@@ -116,6 +116,7 @@ export async function OrderTimeline({ events }: { events: OrderEventRow[] }) {
         });
       case "receipt_resent":
       case "notice_resent":
+      case "sms_resent":
       case "cash_confirmed":
       case "cash_collected":
       case "cash_cancelled":

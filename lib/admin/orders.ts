@@ -25,6 +25,7 @@ import {
   cashIn,
   confirmationOverdue,
   emailFailed,
+  smsFailed,
   moneyReceived,
   paidBy,
   paidWithGateway,
@@ -55,7 +56,7 @@ import { pendingRefundMinor } from "../refunds/rules";
 /**
  * The list's filters: every status, plus "flagged" (a flag the merchant has not resolved: something to look at) and
  * "to fulfil"; and those the dashboard links to (lib/dashboard/conditions.ts): a reported payment unconfirmed past its
- * grace, an e-mail that failed, a payment created (the customer reached the payment page); and where an order stands
+ * grace, an e-mail that failed, a text message failed or undelivered, a payment created (the customer reached the payment page); and where an order stands
  * after the sale: a refund to make, partly or wholly refunded, goods returned (`REFUND_FILTERS`; cancelled is a status).
  */
 export const ORDER_FILTERS = [
@@ -63,6 +64,7 @@ export const ORDER_FILTERS = [
   "flagged",
   "confirmation_overdue",
   "email_failed",
+  "sms_failed",
   "payment_created",
   ...ORDER_STATUSES,
   ...REFUND_FILTERS,
@@ -163,6 +165,7 @@ function conditions({ status, q, paid, created, gateway, flag, pay, cash, promo 
   else if (status === "to_fulfil") parts.push(toFulfil());
   else if (status === "confirmation_overdue") parts.push(confirmationOverdue(new Date()));
   else if (status === "email_failed") parts.push(emailFailed());
+  else if (status === "sms_failed") parts.push(smsFailed());
   else if (status === "payment_created") parts.push(paymentCreated());
   else if (status && isRefundFilter(status)) parts.push(refundsIn(status));
   else if (status) parts.push(effectiveStatusIs(status));

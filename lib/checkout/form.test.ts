@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_GATEWAYS } from "../gateways";
 import { looksLikeWebAddress } from "../typed-text";
-import { checkoutFormSchema } from "./form";
+import { checkoutFormSchema, readCheckoutValues } from "./form";
 
 /** A cart of digital products only: no delivery, a way to reach the customer (the tests below give an e-mail). */
 const schema = checkoutFormSchema(DEFAULT_GATEWAYS, { physical: false, pickup: false, zones: [] });
@@ -202,6 +202,26 @@ describe("checkout form schema", () => {
       expect(looksLikeWebAddress(name)).toBe(false);
     },
   );
+
+  it("reads the 'Text me about this order' box: ticked is yes, its hidden no or nothing is not", () => {
+    const posted = (...pairs: [string, string][]) => {
+      const form = new FormData();
+      for (const [name, value] of pairs) form.append(name, value);
+      return readCheckoutValues(form);
+    };
+    // The hidden "no" comes first in the form, the box's "yes" after it when ticked: the last one counts.
+    expect(posted(["sms_updates", "no"], ["sms_updates", "yes"]).sms_updates).toBe("yes");
+    expect(posted(["sms_updates", "no"]).sms_updates).toBe("no");
+    expect(posted(["email", "a@example.ly"]).sms_updates).toBeUndefined();
+    const parse = (sms_updates?: string) => goods.parse({ ...delivered, sms_updates }).sms_updates;
+    expect(parse("yes")).toBe(true);
+    expect([parse("no"), parse(undefined), parse("on")]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it("refuses a phone that is no Libyan mobile, ticked box or not: texts go to Libyan mobiles only", () => {
+    for (const phone of ["021 333 4444", "+44 7700 900123"])
+      expect(issuesOf(goods)({ ...delivered, phone, sms_updates: "yes" })).toEqual({ phone: "phoneInvalid" });
+  });
 
   it("only offers the configured gateways", () => {
     const narrow = checkoutFormSchema([{ alias: "sadad", name: "Sadad" }], {

@@ -13,7 +13,8 @@ import { hasDirectionControl, looksLikeWebAddress } from "../typed-text";
  * Field names of the checkout form: the customer's details of the create call, under the spec's own names
  * (docs/payment-service.md, "Creating a payment"), so a reader can match form, code and wire; then how the goods
  * reach the customer, the way to pay, and a promo code. The checkout's fingerprint covers every one of them
- * (lib/checkout/fingerprint.ts; the code as the price it gives).
+ * (lib/checkout/fingerprint.ts; the code as the price it gives) but the customer's choice of text messages, which
+ * changes nothing of the payment.
  */
 const DELIVERY_FIELDS = [
   "delivery_method",
@@ -22,7 +23,13 @@ const DELIVERY_FIELDS = [
   "delivery_landmark",
   "second_phone",
 ] as const;
-export const CHECKOUT_FIELDS = [...CUSTOMER_FIELDS, ...DELIVERY_FIELDS, "payment_method", "promo_code"] as const;
+export const CHECKOUT_FIELDS = [
+  ...CUSTOMER_FIELDS,
+  "sms_updates",
+  ...DELIVERY_FIELDS,
+  "payment_method",
+  "promo_code",
+] as const;
 export type CheckoutField = (typeof CHECKOUT_FIELDS)[number];
 
 /** How long the area-and-street address and the landmark may be (characters). */
@@ -61,6 +68,9 @@ export interface CheckoutNeeds {
  *   Libyan mobile (the merchant calls it to confirm the order) and has no gateway (any one posted is dropped). Whether
  *   this checkout may be paid in cash is the server's decision after the form (lib/cash/settings.ts, `cashOffer`).
  * - `promo_code` is optional, read by {@link typedPromoCode}; the action checks it (lib/promo-codes/check.ts).
+ * - `sms_updates` is the "Text me about this order" box: `yes` ticked (`true`), anything else (`no`, its hidden
+ *   partner, or nothing: the box not shown) not (`undefined`). The phone it texts is already a Libyan mobile (`phoneInvalid` refuses any other
+ *   number on the phone field); ticked with no phone (a digital cart with an e-mail only), nothing is sent.
  * @param gateways the aliases offered in the picker; any other alias is refused. Schemas are built once per list and
  *   needs, and kept: zod compiles a schema on its first use, which a checkout should not pay for every time.
  */
@@ -132,6 +142,11 @@ function buildSchema(gateways: readonly Gateway[], needs: CheckoutNeeds) {
     ),
     email: optionalText(254, "emailTooLong").pipe(z.email("emailInvalid" satisfies ProblemKey).optional()),
     phone: mobile("phoneInvalid"),
+    sms_updates: z
+      .string()
+      .optional()
+      .transform((value) => value === "yes" || undefined)
+      .pipe(z.literal(true).optional()),
     payment_gateway: optionalText(50, "gatewayInvalid").refine(
       (alias) => alias === undefined || gateways.some((gateway) => gateway.alias === alias),
       "gatewayInvalid" satisfies ProblemKey,
@@ -217,11 +232,15 @@ export type CheckoutDetails = z.output<ReturnType<typeof checkoutFormSchema>>;
 /** What the form posted, as strings, so a failed submission can show the customer what they typed. */
 export type CheckoutValues = Partial<Record<CheckoutField, string>>;
 
-/** Picks the checkout fields out of a posted form as plain strings (files and unknown fields are ignored). */
+/**
+ * Picks the checkout fields out of a posted form as plain strings (files and unknown fields are ignored). A field
+ * posted twice counts its last value: the "Text me" box (`sms_updates=yes`) follows a hidden `sms_updates=no`, so a
+ * refused post can tell "unticked" from "not shown yet" without JavaScript.
+ */
 export function readCheckoutValues(form: FormData): CheckoutValues {
   const values: CheckoutValues = {};
   for (const field of CHECKOUT_FIELDS) {
-    const value = form.get(field);
+    const value = form.getAll(field).at(-1);
     if (typeof value === "string") values[field] = value;
   }
   return values;

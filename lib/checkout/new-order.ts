@@ -92,6 +92,7 @@ export async function insertOrder(tx: Tx, request: NewOrder, now: Date): Promise
       fullName: details.full_name,
       email: details.email,
       phone: details.phone,
+      smsUpdates: details.sms_updates,
       paymentGateway: details.payment_gateway,
       ...shipping(details.delivery, zone),
       deliveryFeeMinor: price.deliveryFeeMinor,

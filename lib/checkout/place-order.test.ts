@@ -961,6 +961,13 @@ describe("cash on delivery", () => {
     }
   });
 
+  it("stores the customer's choice of text messages: asked with the box ticked, not asked without it", async () => {
+    const asked = cashCheckout();
+    asked.details = { ...asked.details, sms_updates: true };
+    const [withBox, withoutBox] = await Promise.all([placeOrder(t.db, asked), placeOrder(t.db, cashCheckout())]);
+    expect([(await order(withBox.id)).smsUpdates, (await order(withoutBox.id)).smsUpdates]).toEqual([true, false]);
+  });
+
   it("sends a resubmission of a placed cash checkout to its order; paying online instead is another checkout", async () => {
     const input = cashCheckout();
     const placed = await placeOrder(t.db, input);

@@ -118,6 +118,14 @@ export function emailFailed(): SQL {
   return sql`exists (select 1 from email_outbox where email_outbox.order_id = ${orders.id} and email_outbox.status = 'failed')`;
 }
 
+/**
+ * Orders with a text message the outbox gave up on (`failed`) or the network could not deliver (`undelivered`, by its
+ * delivery report): lib/sms/delivery.ts.
+ */
+export function smsFailed(): SQL {
+  return sql`exists (select 1 from sms_outbox where sms_outbox.order_id = ${orders.id} and sms_outbox.status in ('failed', 'undelivered'))`;
+}
+
 /** Orders whose payment was created: the customer reached the payment page. */
 export function paymentCreated(): SQL {
   return isNotNull(orders.paymentToken);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { listOrders } from "../admin/orders";
 import { listProductsForAdmin } from "../catalog/back-office";
-import { emailOutbox, orderLines, products } from "../db/schema";
+import { emailOutbox, orderLines, products, smsDays, smsOutbox } from "../db/schema";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
 import { loadDashboard } from "./figures";
@@ -296,5 +296,33 @@ describe("the dashboard's figures", () => {
     expect((await listOrders(t.db, { created: today, status: "cancelled" })).count).toBe(1);
     expect((await listProductsForAdmin(t.db, { filter: "low_stock" }, NOW)).total).toBe(2);
     expect((await listProductsForAdmin(t.db, { filter: "sold_out" }, NOW)).total).toBe(1);
+  });
+
+  // Last: it adds text messages to the orders above.
+  it("needs a look at an order whose text message failed or was not delivered, and says when today's cap was reached", async () => {
+    expect((await loadDashboard(t.db, "today", NOW)).smsLimitReachedAt).toBeNull();
+    const sms = { reason: "paid" as const, phone: "+218912345678", locale: "en" as const };
+    await t.db.insert(smsOutbox).values([
+      { ...sms, orderId: ids.lateYesterday, status: "failed", attempts: 10, lastError: "submit_sm: ESME_RINVDSTADR" },
+      { ...sms, orderId: ids.mailFailed, status: "undelivered", lastError: "delivery report: EXPIRED" },
+      { ...sms, orderId: ids.earlyToday, status: "delivered" },
+    ]);
+    // Reached yesterday (Tripoli), and today at 09:30 Tripoli: the home shows today's.
+    await t.db.insert(smsDays).values([
+      { day: "2026-11-24", parts: 500, limitReachedAt: at("2026-11-24T20:00:00Z") },
+      { day: "2026-11-25", parts: 500, limitReachedAt: at("2026-11-25T07:30:00Z") },
+    ]);
+    const { attention, smsLimitReachedAt } = await loadDashboard(t.db, "today", NOW);
+    expect(attention.byReason).toMatchObject({ email_failed: 1, sms_failed: 2 });
+    expect(attention.count).toBe(4);
+    expect(attention.orders.find((order) => order.id === ids.mailFailed)?.reasons).toEqual([
+      "email_failed",
+      "sms_failed",
+    ]);
+    expect(smsLimitReachedAt).toEqual(at("2026-11-25T07:30:00Z"));
+    expect((await loadDashboard(t.db, "today", at("2026-11-25T22:00:00Z"))).smsLimitReachedAt).toBeNull();
+    expect((await listOrders(t.db, { status: "sms_failed" })).orders.map((o) => o.id).sort()).toEqual(
+      [ids.lateYesterday, ids.mailFailed].sort(),
+    );
   });
 });

@@ -5,6 +5,7 @@ import type { Db } from "../db/client";
 import {
   orders,
   refunds,
+  smsDays,
   type DeliveryMethod,
   type OrderFlag,
   type OrderStatus,
@@ -18,10 +19,11 @@ import {
   paidBy,
   paidWithin,
   paymentCreated,
+  smsFailed,
   startedWithin,
   toFulfil,
 } from "./conditions";
-import { TIME_ZONE } from "../time";
+import { TIME_ZONE, tripoliDay } from "../time";
 import { periodBounds, type Period, type PeriodBounds } from "./period";
 
 /**
@@ -90,8 +92,11 @@ interface OrderToConfirm {
   deliveryMethod: DeliveryMethod | null;
 }
 
-/** Why an order needs a look: a flag not yet resolved, a reported payment still unconfirmed past the grace, a failed e-mail. */
-export type AttentionReason = OrderFlag | "confirmation_overdue" | "email_failed";
+/**
+ * Why an order needs a look: a flag not yet resolved, a reported payment still unconfirmed past the grace, a failed
+ * e-mail, a text message failed or undelivered.
+ */
+export type AttentionReason = OrderFlag | "confirmation_overdue" | "email_failed" | "sms_failed";
 
 interface OrderToLookAt {
   id: string;
@@ -170,6 +175,11 @@ export interface Dashboard {
   toConfirm: { count: number; oldest: OrderToConfirm[] };
   toFulfil: { count: number; oldest: OrderToFulfil[] };
   attention: { count: number; byReason: Partial<Record<AttentionReason, number>>; orders: OrderToLookAt[] };
+  /**
+   * When today's cap on text messages (SMS_DAILY_LIMIT, in Tripoli days) refused a message, or `null`: messages wait
+   * for tomorrow (lib/sms/daily-limit.ts).
+   */
+  smsLimitReachedAt: Date | null;
   stock: { soldOut: number; low: number; products: StockAlert[] };
   gateways: GatewayShare[];
   discounts: Discounts;
@@ -197,6 +207,7 @@ export async function loadDashboard(db: Db, period: Period, now = new Date()): P
     gateways,
     discounts,
     funnel,
+    smsLimitReachedAt,
   ] = await Promise.all([
     salesFigures(db, bounds),
     refundsWithin(db, bounds),
@@ -209,6 +220,7 @@ export async function loadDashboard(db: Db, period: Period, now = new Date()): P
     gatewayShares(db, bounds),
     discountsGiven(db, bounds),
     checkoutFunnel(db, bounds, now),
+    smsLimitReachedOn(db, now),
   ]);
   const refundFigures = { ...refunded, netSalesMinor: sales.current.salesMinor - refunded.refundedMinor };
   return {
@@ -221,6 +233,7 @@ export async function loadDashboard(db: Db, period: Period, now = new Date()): P
     toConfirm,
     toFulfil: fulfil,
     attention,
+    smsLimitReachedAt,
     stock,
     gateways,
     discounts,
@@ -414,7 +427,10 @@ async function ordersToLookAt(db: Db, now: Date): Promise<Dashboard["attention"]
     union all
     select orders.id, 'confirmation_overdue' from orders where ${overdue}
     union all
-    select distinct email_outbox.order_id, 'email_failed' from email_outbox where email_outbox.status = 'failed'`;
+    select distinct email_outbox.order_id, 'email_failed' from email_outbox where email_outbox.status = 'failed'
+    union all
+    select distinct sms_outbox.order_id, 'sms_failed' from sms_outbox
+      where sms_outbox.status in ('failed', 'undelivered')`;
   const [counted, listed] = await Promise.all([
     db.execute<{ reason: AttentionReason | null; n: number }>(
       sql`select reason, count(distinct id)::int as n from (${reasons}) as looks group by rollup (reason)`,
@@ -430,13 +446,16 @@ async function ordersToLookAt(db: Db, now: Date): Promise<Dashboard["attention"]
       select orders.id, orders.created_at, orders.amount_minor, orders.status, orders.payment_expires_at,
              array(select flag from unnest(orders.flags) as flag where not (flag = any(orders.resolved_flags)))
                || case when ${overdue} then array['confirmation_overdue'] else '{}' end
-               || case when ${emailFailed()} then array['email_failed'] else '{}' end as reasons
+               || case when ${emailFailed()} then array['email_failed'] else '{}' end
+               || case when ${smsFailed()} then array['sms_failed'] else '{}' end as reasons
       from orders
       where orders.id in (
         (select orders.id from orders where orders.needs_attention order by orders.created_at desc limit ${LIST_LENGTH})
         union (select orders.id from orders where ${overdue} order by orders.created_at desc limit ${LIST_LENGTH})
         union (select email_outbox.order_id from email_outbox where email_outbox.status = 'failed'
-               order by email_outbox.id desc limit ${LIST_LENGTH}))
+               order by email_outbox.id desc limit ${LIST_LENGTH})
+        union (select sms_outbox.order_id from sms_outbox where sms_outbox.status in ('failed', 'undelivered')
+               order by sms_outbox.id desc limit ${LIST_LENGTH}))
       order by orders.created_at desc, orders.id desc
       limit ${LIST_LENGTH}`),
   ]);
@@ -460,6 +479,15 @@ async function ordersToLookAt(db: Db, now: Date): Promise<Dashboard["attention"]
       };
     }),
   };
+}
+
+/** When the daily cap on text messages refused one on the Tripoli day of `now`, or `null`. */
+async function smsLimitReachedOn(db: Db, now: Date): Promise<Date | null> {
+  const [day] = await db
+    .select({ at: smsDays.limitReachedAt })
+    .from(smsDays)
+    .where(eq(smsDays.day, tripoliDay(now)));
+  return day?.at ?? null;
 }
 
 /** The period's paid orders and sales by way of paying and gateway (cash is one row), most sales first. */

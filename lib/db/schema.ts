@@ -141,7 +141,8 @@ export type FulfilmentStep = (typeof FULFILMENT_STEPS)[number];
  *   send it (lib/email/); `receipt_resent`, `notice_resent`: an admin asked for the receipt, or the merchant's
  *   notice, again
  * - `sms_queued`, `sms_sent`, `sms_failed`, `sms_report`: a text message of the order written to the SMS outbox, each
- *   attempt to hand it to the SMS centre (accepted, or why not), and each delivery report the centre sent back (lib/sms/)
+ *   attempt to hand it to the SMS centre (accepted, or why not), and each delivery report the centre sent back (lib/sms/);
+ *   `sms_resent`: an admin asked for a failed or undelivered one again
  * - a cash order's moves (lib/cash/): `cash_order_placed` (the claim's order became `placed`), `cash_confirmed` (who,
  *   and a note: the merchant reached the customer), `cash_collected` (the amount, who), `cash_cancelled` (who, a
  *   reason of {@link CASH_CANCEL_REASONS}, a note), `cash_expired` (unconfirmed past `confirm_by`); the parcel's
@@ -172,6 +173,7 @@ export const ORDER_EVENT_TYPES = [
   "sms_sent",
   "sms_failed",
   "sms_report",
+  "sms_resent",
   "receipt_resent",
   "notice_resent",
   "cash_order_placed",

@@ -2,11 +2,12 @@ import { asc, eq } from "drizzle-orm";
 import { Pool } from "pg";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createDb } from "../db/client";
-import { orderEvents, refunds, smsOutbox, type SmsReason } from "../db/schema";
+import { orderEvents, refunds, smsDays, smsOutbox, type SmsReason } from "../db/schema";
 import type { SmsSettings } from "../env";
+import { logger } from "../log";
 import { setUpTestDatabase } from "../../testing/db";
 import { storeOrder } from "../../testing/orders";
-import { queueOrderSms } from "../orders/sms-outbox";
+import { queueOrderSms, resendSms } from "../orders/sms-outbox";
 import { settle } from "../orders/settle";
 import { confirmCashOrder } from "../cash/moves";
 import {
@@ -35,6 +36,7 @@ const settings: SmsSettings = {
   senderName: "Medina",
   siteUrl: "https://shop.example.ly",
   orderLinkSecret: "an-order-link-secret-of-32-characters-at-least",
+  dailyLimit: 500,
 };
 
 /** A provider that accepts every message after `delayMs`, gives each part an id, and remembers what it was given. */
@@ -155,8 +157,18 @@ describe("delivery", () => {
     const order = await smsOrder({ locale: "en" });
     await queue(order.id);
     const provider = fakeProvider();
-    expect(await deliverPendingSms(t.db, provider.sender, settings)).toEqual({ accepted: 1, failed: 0, retrying: 0 });
-    expect(await deliverPendingSms(t.db, provider.sender, settings)).toEqual({ accepted: 0, failed: 0, retrying: 0 });
+    expect(await deliverPendingSms(t.db, provider.sender, settings)).toEqual({
+      accepted: 1,
+      failed: 0,
+      retrying: 0,
+      overLimit: 0,
+    });
+    expect(await deliverPendingSms(t.db, provider.sender, settings)).toEqual({
+      accepted: 0,
+      failed: 0,
+      retrying: 0,
+      overLimit: 0,
+    });
     expect(provider.sent).toEqual([
       {
         to: "+218912345678",
@@ -214,7 +226,12 @@ describe("delivery", () => {
     await queue(refused.id);
     const provider = fakeProvider();
     provider.fail(new SmsSendError("submit_sm: ESME_RINVDSTADR", true, false));
-    expect(await deliverPendingSms(t.db, provider.sender, settings)).toEqual({ accepted: 0, failed: 1, retrying: 0 });
+    expect(await deliverPendingSms(t.db, provider.sender, settings)).toEqual({
+      accepted: 0,
+      failed: 1,
+      retrying: 0,
+      overLimit: 0,
+    });
     expect(await outboxOf(refused.id)).toMatchObject([{ status: "failed", lastError: "submit_sm: ESME_RINVDSTADR" }]);
 
     const tired = await smsOrder();
@@ -224,8 +241,136 @@ describe("delivery", () => {
       .set({ attempts: MAX_ATTEMPTS - 1 })
       .where(eq(smsOutbox.orderId, tired.id));
     provider.fail(new SmsSendError("submit_sm: ESME_RTHROTTLED", false, false));
-    expect(await deliverPendingSms(t.db, provider.sender, settings)).toEqual({ accepted: 0, failed: 1, retrying: 0 });
+    expect(await deliverPendingSms(t.db, provider.sender, settings)).toEqual({
+      accepted: 0,
+      failed: 1,
+      retrying: 0,
+      overLimit: 0,
+    });
     expect(await smsEventsOf(tired.id)).toEqual(["sms_queued", "sms_failed"]);
+  });
+});
+
+describe("the daily cap (SMS_DAILY_LIMIT)", () => {
+  // Ten parts a day: three Arabic messages of three parts each fit, a fourth does not. Each test has a Tripoli day of
+  // its own, far from today's, so the other tests' parts are not counted.
+  const capped = { ...settings, dailyLimit: 10 };
+  const dayOf = async (day: string) => (await t.db.select().from(smsDays).where(eq(smsDays.day, day)))[0];
+
+  it("holds under two senders racing on two pools: exactly the parts that fit are sent, the rest wait unspent", async () => {
+    const orders = await Promise.all(Array.from({ length: 8 }, () => smsOrder()));
+    for (const order of orders) await queue(order.id);
+    const provider = fakeProvider({ delayMs: 20 });
+    const other = new Pool({ connectionString: t.url, max: 5 });
+    const now = () => new Date("2031-03-10T10:00:00Z");
+    try {
+      const reports = await Promise.all([
+        deliverPendingSms(t.db, provider.sender, capped, { limit: 100, now }),
+        deliverPendingSms(createDb(other), provider.sender, capped, { limit: 100, now }),
+      ]);
+      expect(reports.map((report) => report.accepted).reduce((a, b) => a + b)).toBe(3);
+      expect(reports.map((report) => report.overLimit).reduce((a, b) => a + b)).toBe(5);
+    } finally {
+      await other.end();
+    }
+    expect(provider.sent).toHaveLength(3);
+    expect(await dayOf("2031-03-10")).toMatchObject({ parts: 9 });
+    const rows = (await Promise.all(orders.map((order) => outboxOf(order.id)))).flat();
+    expect(rows.filter((row) => row.status === "pending")).toHaveLength(5);
+    for (const row of rows.filter((each) => each.status === "pending"))
+      expect(row).toMatchObject({ attempts: 0, lockedUntil: null, lastError: null });
+  });
+
+  it("sends a message it held when the next Tripoli day begins, and marks the day reached once, with one warning", async () => {
+    const warn = vi.spyOn(logger, "warn");
+    try {
+      const orders = await Promise.all(Array.from({ length: 4 }, () => smsOrder()));
+      for (const order of orders) await queue(order.id);
+      const provider = fakeProvider();
+      const at = (iso: string) => () => new Date(iso);
+      expect(await deliverPendingSms(t.db, provider.sender, capped, { now: at("2031-04-10T09:00:00Z") })).toEqual({
+        accepted: 3,
+        failed: 0,
+        retrying: 0,
+        overLimit: 1,
+      });
+      const reached = (await dayOf("2031-04-10"))!.limitReachedAt;
+      expect(reached).toEqual(new Date("2031-04-10T09:00:00Z"));
+      // Later that day: nothing is due (the held message waits for midnight in Tripoli, 22:00 UTC).
+      const evening = await deliverPendingSms(t.db, provider.sender, capped, { now: at("2031-04-10T21:59:00Z") });
+      expect(evening).toMatchObject({ accepted: 0, overLimit: 0 });
+      const held = (await Promise.all(orders.map((order) => outboxOf(order.id)))).flat().find((row) => !row.acceptedAt);
+      expect(held).toMatchObject({ status: "pending", attempts: 0, nextAttemptAt: new Date("2031-04-10T22:00:00Z") });
+      // A message refused again the same day changes nothing of the mark, and warns no more.
+      await queue((await smsOrder()).id);
+      expect(await deliverPendingSms(t.db, provider.sender, capped, { now: at("2031-04-10T21:59:30Z") })).toMatchObject(
+        { overLimit: 1 },
+      );
+      expect((await dayOf("2031-04-10"))!.limitReachedAt).toEqual(reached);
+      expect(
+        warn.mock.calls.filter(([entry]) => (entry as { event?: string }).event === "sms_daily_limit_reached"),
+      ).toHaveLength(1);
+      // The next Tripoli day: both go, once.
+      expect(await deliverPendingSms(t.db, provider.sender, capped, { now: at("2031-04-10T22:00:01Z") })).toMatchObject(
+        { accepted: 2, overLimit: 0 },
+      );
+      expect(await outboxOf(held!.orderId)).toMatchObject([{ status: "accepted", attempts: 1 }]);
+      expect(provider.sent).toHaveLength(5);
+      expect(await dayOf("2031-04-11")).toMatchObject({ parts: 6, limitReachedAt: null });
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("gives back the parts of a message the provider did not take", async () => {
+    const order = await smsOrder();
+    await queue(order.id);
+    const provider = fakeProvider();
+    provider.fail(new SmsSendError("submit_sm: ESME_RTHROTTLED", false, false));
+    await deliverPendingSms(t.db, provider.sender, capped, { now: () => new Date("2031-05-10T09:00:00Z") });
+    expect(await dayOf("2031-05-10")).toMatchObject({ parts: 0 });
+  });
+});
+
+describe("the merchant's resend", () => {
+  it("puts a failed or undelivered message back on its way, once, as the same row; anything else is left as it is", async () => {
+    const order = await smsOrder();
+    await queue(order.id);
+    const provider = fakeProvider();
+    provider.fail(new SmsSendError("submit_sm: ESME_RINVDSTADR", true, false));
+    await deliverPendingSms(t.db, provider.sender, settings);
+    const [failed] = await outboxOf(order.id);
+    expect(failed).toMatchObject({ status: "failed", attempts: 1 });
+    const resend = (id = failed!.id, orderId = order.id) =>
+      resendSms(t.db, orderId, id, "owner@medina.example", { settings });
+
+    expect(await resend()).toBe("queued");
+    expect(await resend()).toBe("not_failed"); // a second press: it is already on its way
+    expect(await outboxOf(order.id)).toMatchObject([{ status: "pending", attempts: 0, lastError: null }]);
+    provider.fail(null);
+    expect(await deliverPendingSms(t.db, provider.sender, settings)).toMatchObject({ accepted: 1 });
+    expect(provider.sent).toHaveLength(1);
+
+    // Accepted, then reported undelivered: sent again, with new part ids.
+    const [accepted] = await outboxOf(order.id);
+    await recordSmsReport(t.db, { providerId: accepted!.providerIds[0]!, delivered: false, state: "EXPIRED" });
+    expect(await resend()).toBe("queued");
+    expect(await outboxOf(order.id)).toMatchObject([{ status: "pending", providerIds: [], deliveredIds: [] }]);
+    expect(await deliverPendingSms(t.db, provider.sender, settings)).toMatchObject({ accepted: 1 });
+    expect(await outboxOf(order.id)).toMatchObject([{ status: "accepted", attempts: 1 }]);
+    expect(provider.sent).toHaveLength(2);
+
+    expect(await resend(failed!.id, (await smsOrder()).id)).toBe("not_found"); // another order's message
+    expect(await resendSms(t.db, order.id, failed!.id, "owner@medina.example", { settings: null })).toBe("sms_off");
+    expect(await smsEventsOf(order.id)).toEqual([
+      "sms_queued",
+      "sms_failed",
+      "sms_resent",
+      "sms_sent",
+      "sms_report",
+      "sms_resent",
+      "sms_sent",
+    ]);
   });
 });
 
@@ -278,7 +423,7 @@ describe("delivery reports", () => {
 describe("a run after a move (sendPendingSms)", () => {
   it("connects only when a message is due, and with the provider down leaves every message for the next run, unspent", async () => {
     const open = vi.fn(async () => fakeProvider().sender);
-    expect(await sendPendingSms({ db: t.db, open })).toEqual({ accepted: 0, failed: 0, retrying: 0 });
+    expect(await sendPendingSms({ db: t.db, open })).toEqual({ accepted: 0, failed: 0, retrying: 0, overLimit: 0 });
     expect(open).not.toHaveBeenCalled();
 
     const orders = await Promise.all(Array.from({ length: 2 }, () => smsOrder()));

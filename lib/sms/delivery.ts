@@ -7,6 +7,9 @@ import { orders, refunds, smsOutbox, type SmsOutboxRow } from "../db/schema";
 import { smsSettings, type SmsSettings } from "../env";
 import { logger } from "../log";
 import { recordOrderEvent } from "../orders/events";
+import { tripoliDay } from "../time";
+import { markSmsLimitReached, nextDayStarts, releaseSmsParts, reserveSmsParts } from "./daily-limit";
+import { segmentSms } from "./segments";
 import { SmsSendError, type OpenSmsSender, type SmsReport, type SmsSender } from "./sender";
 import { smppSender } from "./smpp";
 import { smsText } from "./texts";
@@ -24,6 +27,10 @@ import { smsText } from "./texts";
  * | refused it for good                            | `failed`                                      | `sms_failed` |
  * | anything else: unreachable, timeout, throttled | `pending`, due again after {@link retryDelayMs} | `sms_failed` |
  * | …for the {@link MAX_ATTEMPTS}th time           | `failed`                                      | `sms_failed` |
+ *
+ * Before a message is handed over its parts are reserved under the day's cap (./daily-limit.ts, SMS_DAILY_LIMIT);
+ * refused, it goes back to `pending` as it was, its attempt not counted, due at the next Tripoli midnight; the day's
+ * `limit_reached_at` is set and a warning logged once, and the merchant's home says so that day.
  *
  * Later the provider's delivery reports ({@link recordSmsReport}) make an accepted message `delivered` (every part) or
  * `undelivered` (any part), with an `sms_report` event each.
@@ -46,11 +53,15 @@ export function retryDelayMs(attempt: number): number {
   return Math.min(2 ** Math.max(0, attempt - 1), 60) * 60_000;
 }
 
-/** What one run did; `stopped` says why it ended before the outbox was empty, if it did. */
+/**
+ * What one run did (`overLimit`: held for the next day by the daily cap); `stopped` says why it ended before the
+ * outbox was empty, if it did.
+ */
 export interface SmsDeliveryReport {
   accepted: number;
   failed: number;
   retrying: number;
+  overLimit: number;
   stopped?: "provider_unreachable" | "database" | "limit" | "time";
 }
 
@@ -71,10 +82,10 @@ export interface SmsDeliveryOptions {
 export async function deliverPendingSms(
   db: Db,
   sender: SmsSender,
-  settings: Pick<SmsSettings, "siteUrl" | "orderLinkSecret">,
+  settings: Pick<SmsSettings, "siteUrl" | "orderLinkSecret" | "dailyLimit">,
   { limit = 20, budgetMs = 20_000, now = () => new Date() }: SmsDeliveryOptions = {},
 ): Promise<SmsDeliveryReport> {
-  const report: SmsDeliveryReport = { accepted: 0, failed: 0, retrying: 0 };
+  const report: SmsDeliveryReport = { accepted: 0, failed: 0, retrying: 0, overLimit: 0 };
   let stopped: SmsDeliveryReport["stopped"];
   let claimed = 0;
   const started = Date.now();
@@ -89,8 +100,11 @@ export async function deliverPendingSms(
         claimed--;
         return;
       }
-      const outcome = await attempt(db, sender, settings, message);
-      if (!(await recordOutcome(db, message, outcome, now()))) stopped ??= "database";
+      const outcome = await attempt(db, sender, settings, message, now());
+      if ("overLimit" in outcome) {
+        await holdForNextDay(db, message, now(), settings.dailyLimit);
+        report.overLimit++;
+      } else if (!(await recordOutcome(db, message, outcome, now()))) stopped ??= "database";
       else if (outcome.accepted) report.accepted++;
       else {
         if (outcome.final) report.failed++;
@@ -106,13 +120,19 @@ export async function deliverPendingSms(
 type Outcome =
   { accepted: true; providerIds: string[] } | { accepted: false; error: string; final: boolean; unreachable: boolean };
 
-/** Writes one claimed message's text and hands it to the provider: what came of it. */
+/**
+ * Writes one claimed message's text, reserves its parts under the day's cap and hands it to the provider: what came
+ * of it. Parts reserved for a message the provider did not take are given back. A database failure while reserving
+ * throws, as one while claiming does.
+ */
 async function attempt(
   db: Db,
   sender: SmsSender,
-  settings: Pick<SmsSettings, "siteUrl" | "orderLinkSecret">,
+  settings: Pick<SmsSettings, "siteUrl" | "orderLinkSecret" | "dailyLimit">,
   message: SmsOutboxRow,
-): Promise<Outcome> {
+  now: Date,
+): Promise<Outcome | { overLimit: true }> {
+  let text: string;
   try {
     const [[order], [refund]] = await Promise.all([
       db.select({ amountMinor: orders.amountMinor }).from(orders).where(eq(orders.id, message.orderId)),
@@ -120,7 +140,7 @@ async function attempt(
         ? []
         : db.select({ amountMinor: refunds.amountMinor }).from(refunds).where(eq(refunds.id, message.refundId)),
     ]);
-    const text = smsText(
+    text = smsText(
       message.reason,
       {
         id: message.orderId,
@@ -131,17 +151,43 @@ async function attempt(
       settings.siteUrl,
       settings.orderLinkSecret,
     );
+  } catch (error) {
+    return failure(error, message);
+  }
+  const { parts } = segmentSms(text);
+  const day = tripoliDay(now);
+  if (!(await reserveSmsParts(db, day, parts, settings.dailyLimit))) return { overLimit: true };
+  try {
     const providerIds = await sender.send({ to: message.phone, text });
     return { accepted: true, providerIds };
   } catch (error) {
-    const known = error instanceof SmsSendError ? error : undefined;
-    return {
-      accepted: false,
-      error: String(error instanceof Error ? error.message : error).slice(0, 500),
-      final: Boolean(known?.permanent) || message.attempts >= MAX_ATTEMPTS,
-      unreachable: known ? known.unreachable : true,
-    };
+    await releaseSmsParts(db, day, parts);
+    return failure(error, message);
   }
+}
+
+/** A failed attempt's outcome: final when the provider refused for good or the attempts are spent. */
+function failure(error: unknown, message: SmsOutboxRow): Outcome {
+  const known = error instanceof SmsSendError ? error : undefined;
+  return {
+    accepted: false,
+    error: String(error instanceof Error ? error.message : error).slice(0, 500),
+    final: Boolean(known?.permanent) || message.attempts >= MAX_ATTEMPTS,
+    unreachable: known ? known.unreachable : true,
+  };
+}
+
+/**
+ * Puts a message the daily cap refused back as it was before its claim — `pending`, unleased, the attempt not
+ * counted — due when the next Tripoli day begins; marks the day as capped, and logs a warning the first time.
+ */
+async function holdForNextDay(db: Db, message: SmsOutboxRow, now: Date, limit: number): Promise<void> {
+  await db
+    .update(smsOutbox)
+    .set({ lockedUntil: null, attempts: sql`${smsOutbox.attempts} - 1`, nextAttemptAt: nextDayStarts(now) })
+    .where(eq(smsOutbox.id, message.id));
+  const day = tripoliDay(now);
+  if (await markSmsLimitReached(db, day, now)) logger.warn({ event: "sms_daily_limit_reached", day, limit });
 }
 
 /** How long a run stays bound after its last message, for the receipts a quick centre sends back at once. */
@@ -174,7 +220,7 @@ export async function sendPendingSms(
         ),
       )
       .limit(1);
-    if (!due) return { accepted: 0, failed: 0, retrying: 0 };
+    if (!due) return { accepted: 0, failed: 0, retrying: 0, overLimit: 0 };
     let sender: SmsSender;
     try {
       sender = await open((report) =>
@@ -185,12 +231,13 @@ export async function sendPendingSms(
       );
     } catch (error) {
       logger.warn({ event: "sms_provider_unreachable", error: String((error as Error).message ?? error) });
-      return { accepted: 0, failed: 0, retrying: 0, stopped: "provider_unreachable" };
+      return { accepted: 0, failed: 0, retrying: 0, overLimit: 0, stopped: "provider_unreachable" };
     }
     try {
       const report = await deliverPendingSms(db, sender, settings, delivery);
       if (report.accepted > 0) await new Promise((resolve) => setTimeout(resolve, reportWaitMs));
-      if (report.accepted + report.failed + report.retrying > 0) logger.info({ event: "sms", ...report });
+      if (report.accepted + report.failed + report.retrying + report.overLimit > 0)
+        logger.info({ event: "sms", ...report });
       return report;
     } finally {
       await sender.close();

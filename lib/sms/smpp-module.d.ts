@@ -18,6 +18,7 @@ declare module "smpp" {
   export interface Session extends EventEmitter {
     send(pdu: PDU, responseCallback?: (pdu: PDU) => void): boolean;
     bind_transceiver(options: Record<string, unknown>, responseCallback?: (pdu: PDU) => void): boolean;
+    bind_transmitter(options: Record<string, unknown>, responseCallback?: (pdu: PDU) => void): boolean;
     submit_sm(options: Record<string, unknown>, responseCallback?: (pdu: PDU) => void): boolean;
     deliver_sm(options: Record<string, unknown>, responseCallback?: (pdu: PDU) => void): boolean;
     unbind(options?: Record<string, unknown>, responseCallback?: (pdu: PDU) => void): boolean;

@@ -21,14 +21,21 @@ const ANSWER_TIMEOUT_MS = 30_000;
 /** `esm_class` bits: a delivery receipt, in SMPP 3.4's words an "SMSC Delivery Receipt". */
 const ESM_DELIVERY_RECEIPT = 0x04;
 
+/**
+ * The command statuses by name. The package sets `errors` on its CommonJS exports in a way Node's own ES module loader
+ * does not list as a named export (a script run by tsx: `npm run doctor`), while bundlers do: read it either way.
+ */
+const errors: Record<string, number> =
+  smpp.errors ?? (smpp as unknown as { default: { errors: Record<string, number> } }).default.errors;
+
 /** Answers that say the message itself is wrong: sending it again would fail the same way. */
 const PERMANENT = new Set(
   ["ESME_RINVDSTADR", "ESME_RINVSRCADR", "ESME_RINVMSGLEN", "ESME_RINVDCS", "ESME_RINVESMCLASS", "ESME_RX_P_APPN"].map(
-    (name) => smpp.errors[name],
+    (name) => errors[name],
   ),
 );
 const statusName = (status: number) =>
-  Object.entries(smpp.errors).find(([, value]) => value === status)?.[0] ?? `0x${status.toString(16)}`;
+  Object.entries(errors).find(([, value]) => value === status)?.[0] ?? `0x${status.toString(16)}`;
 
 /**
  * What a receipt says: the id of the message it reports on and its final state, from the `receipted_message_id` and
@@ -56,7 +63,11 @@ const MESSAGE_STATES: Record<number, string> = {
 };
 
 /** An SMPP session with one request's answer as a promise, within {@link ANSWER_TIMEOUT_MS}. */
-function ask(session: smpp.Session, command: "bind_transceiver" | "submit_sm", options: Record<string, unknown>) {
+function ask(
+  session: smpp.Session,
+  command: "bind_transceiver" | "bind_transmitter" | "submit_sm",
+  options: Record<string, unknown>,
+) {
   return new Promise<smpp.PDU>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new SmsSendError(`${command}: no answer in ${ANSWER_TIMEOUT_MS / 1000} s`, false, true)),
@@ -74,36 +85,66 @@ function ask(session: smpp.Session, command: "bind_transceiver" | "submit_sm", o
 }
 
 /**
- * Connects and binds to the SMS centre of `settings`.
+ * Connects to the SMS centre of `settings` and binds as `bind` with the shop's account.
+ * @returns the bound session, and `broken()`: why it has ended since, if it has.
+ * @throws SmsSendError (unreachable) when the centre cannot be reached or refuses the bind.
+ */
+async function connectAndBind(
+  settings: Pick<SmsSettings, "smppUrl" | "systemId" | "password">,
+  bind: "bind_transceiver" | "bind_transmitter",
+) {
+  const session = smpp.connect({ url: settings.smppUrl, auto_enquire_link_period: 30_000 });
+  let broken: string | null = null;
+  session.on("error", (error: Error) => void (broken = error.message));
+  session.on("close", () => void (broken ??= "the SMS centre closed the connection"));
+  const tls = settings.smppUrl.startsWith("ssmpp:");
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no connection in ${CONNECT_TIMEOUT_MS / 1000} s`)),
+        CONNECT_TIMEOUT_MS,
+      );
+      session.once(tls ? "secureConnect" : "connect", () => (clearTimeout(timer), resolve()));
+      session.once("error", (error: Error) => (clearTimeout(timer), reject(error)));
+    });
+    const bound = await ask(session, bind, {
+      system_id: settings.systemId,
+      password: settings.password,
+      interface_version: 0x34,
+    });
+    if (bound.command_status !== 0) throw new Error(`bind refused: ${statusName(bound.command_status)}`);
+  } catch (error) {
+    session.destroy();
+    throw new SmsSendError(`SMPP ${settings.smppUrl}: ${(error as Error).message}`, false, true);
+  }
+  return { session, broken: () => broken };
+}
+
+/** Unbinds and closes a session, or drops it after 2 s. */
+function unbind(session: smpp.Session): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => session.destroy(() => resolve()), 2_000);
+    session.unbind({}, () => session.close(() => (clearTimeout(timer), resolve())));
+  });
+}
+
+/**
+ * Binds to the SMS centre of `settings` as a transmitter and unbinds: whether the shop's account is taken, for
+ * `npm run doctor`. A transmitter is sent no delivery receipts, so none meant for the shop's sender is taken.
+ * @throws SmsSendError (unreachable) when the centre cannot be reached or refuses the bind.
+ */
+export async function checkSmppBind(settings: Pick<SmsSettings, "smppUrl" | "systemId" | "password">): Promise<void> {
+  await unbind((await connectAndBind(settings, "bind_transmitter")).session);
+}
+
+/**
+ * Connects and binds to the SMS centre of `settings` as a transceiver.
  * @returns an open sender for {@link SmsSender.send}; close it when done.
  * @throws SmsSendError (unreachable) when the centre cannot be reached or refuses the bind.
  */
 export function smppSender(settings: SmsSettings): OpenSmsSender {
   return async (onReport) => {
-    const session = smpp.connect({ url: settings.smppUrl, auto_enquire_link_period: 30_000 });
-    let broken: string | null = null;
-    session.on("error", (error: Error) => void (broken = error.message));
-    session.on("close", () => void (broken ??= "the SMS centre closed the connection"));
-    const tls = settings.smppUrl.startsWith("ssmpp:");
-    try {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`no connection in ${CONNECT_TIMEOUT_MS / 1000} s`)),
-          CONNECT_TIMEOUT_MS,
-        );
-        session.once(tls ? "secureConnect" : "connect", () => (clearTimeout(timer), resolve()));
-        session.once("error", (error: Error) => (clearTimeout(timer), reject(error)));
-      });
-      const bound = await ask(session, "bind_transceiver", {
-        system_id: settings.systemId,
-        password: settings.password,
-        interface_version: 0x34,
-      });
-      if (bound.command_status !== 0) throw new Error(`bind refused: ${statusName(bound.command_status)}`);
-    } catch (error) {
-      session.destroy();
-      throw new SmsSendError(`SMPP ${settings.smppUrl}: ${(error as Error).message}`, false, true);
-    }
+    const { session, broken } = await connectAndBind(settings, "bind_transceiver");
     session.on("deliver_sm", (pdu: smpp.PDU) => {
       session.send(pdu.response());
       const report = (Number(pdu.esm_class) & ESM_DELIVERY_RECEIPT) !== 0 ? readReceipt(pdu) : null;
@@ -114,7 +155,8 @@ export function smppSender(settings: SmsSettings): OpenSmsSender {
     const alphanumeric = !/^\+?\d+$/.test(settings.senderName);
     const sender: SmsSender = {
       async send({ to, text }) {
-        if (broken) throw new SmsSendError(`SMPP: ${broken}`, false, true);
+        const ended = broken();
+        if (ended) throw new SmsSendError(`SMPP: ${ended}`, false, true);
         const { encoding, texts } = segmentSms(text);
         const reference = randomInt(256);
         const ids: string[] = [];
@@ -141,12 +183,7 @@ export function smppSender(settings: SmsSettings): OpenSmsSender {
         }
         return ids;
       },
-      close: () =>
-        new Promise<void>((resolve) => {
-          if (broken) return resolve();
-          const timer = setTimeout(() => session.destroy(() => resolve()), 2_000);
-          session.unbind({}, () => session.close(() => (clearTimeout(timer), resolve())));
-        }),
+      close: () => (broken() ? Promise.resolve() : unbind(session)),
     };
     return sender;
   };

@@ -18,7 +18,7 @@ import { priceCheckout } from "@/lib/checkout/pricing";
 import { SHOWN_PRICES_FIELD, shownPrices } from "@/lib/checkout/shown-prices";
 import { listDeliveryZones, readPickup, type DeliveryZone, type Pickup } from "@/lib/delivery/zones";
 import { logger } from "@/lib/log";
-import { getEnv } from "@/lib/env";
+import { getEnv, smsSettings } from "@/lib/env";
 import { localiseGateways } from "@/lib/gateways";
 import { formatMoney } from "@/lib/money";
 import { findCustomerOrder } from "@/lib/orders/store";
@@ -158,6 +158,7 @@ export default async function CheckoutPage() {
                   },
                 }
               : {})}
+            {...(smsSettings() ? { sms: { label: t("smsUpdates"), hint: t("smsUpdatesHint") } } : {})}
             gateways={[{ alias: "", name: t("chooseLater") }, ...localiseGateways(PAYMENT_GATEWAYS, messages.gateways)]}
             labels={{
               details: t("details"),

@@ -3,7 +3,7 @@ import { getTranslations } from "next-intl/server";
 import type { AttentionReason, Dashboard } from "@/lib/dashboard/figures";
 import { orderLabels } from "../labels";
 import { OrderLink } from "../order-link";
-import { Section } from "../section";
+import { Notice, Section } from "../section";
 import { homeFormat, isFlag, linkClass, ordersHref } from "./format";
 import { CountLink, PanelList } from "./parts";
 
@@ -98,9 +98,10 @@ function OrderQueue<Order extends { id: string; fullName: string | null }>({
  */
 export async function NeedsAttention({
   attention,
+  smsLimitReachedAt,
   lastReconciledAt,
-}: Pick<Dashboard, "attention"> & { lastReconciledAt: Date | null }) {
-  const [t, labels, { money, number, date }] = await Promise.all([
+}: Pick<Dashboard, "attention" | "smsLimitReachedAt"> & { lastReconciledAt: Date | null }) {
+  const [t, labels, { money, number, date, dateTime }] = await Promise.all([
     getTranslations("admin.dashboard"),
     orderLabels(),
     homeFormat(),
@@ -127,6 +128,11 @@ export async function NeedsAttention({
             </li>
           ))}
         </ul>
+      )}
+      {smsLimitReachedAt && (
+        <Notice tone="warning" testId="sms-limit-reached" className="mt-2 text-sm">
+          {t("smsLimitReached", { time: dateTime(smsLimitReachedAt) })}
+        </Notice>
       )}
       <p className="mt-1 text-sm text-stone-600" data-testid="last-reconciled">
         <PageLink href="/admin/reconcile" className={linkClass}>

@@ -23,15 +23,34 @@ import { AfterSaleForm, type AfterSaleControl } from "./after-sale-form";
  * Each form carries a request key drawn here (a repeated post of the same page makes one move) and works without
  * JavaScript.
  */
-export async function AfterSale({ order, canEmail }: { order: AdminOrder; canEmail: boolean }) {
+export async function AfterSale({
+  order,
+  canEmail,
+  canText,
+}: {
+  order: AdminOrder;
+  canEmail: boolean;
+  canText: boolean;
+}) {
   const [localeName, t, label] = await Promise.all([getLocale(), getTranslations("admin.afterSale"), orderLabels()]);
   const locale = isLocale(localeName) ? localeName : "en";
   const money = (minor: number) => formatMoney(minor, locale);
   const { refunds } = order;
   const now = afterSaleNow(order);
   const notify = (key: "cancel.notify" | "refunds.notify" | "refund.notify" | "return.notify"): AfterSaleControl[] =>
-    canEmail
-      ? [{ kind: "checkbox", name: "notify", label: t(key, { email: order.email ?? "" }), defaultChecked: true }]
+    canEmail || canText
+      ? [
+          {
+            kind: "checkbox",
+            name: "notify",
+            label: !canEmail
+              ? t("notifyText", { phone: order.phone ?? "" })
+              : canText
+                ? `${t(key, { email: order.email ?? "" })} ${t("alsoText", { phone: order.phone ?? "" })}`
+                : t(key, { email: order.email ?? "" }),
+            defaultChecked: true,
+          },
+        ]
       : [];
   const hidden = () => ({ id: order.id, key: crypto.randomUUID() });
   const note: AfterSaleControl = {

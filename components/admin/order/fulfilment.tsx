@@ -13,16 +13,18 @@ import { FactList, phoneOr, type Fact } from "./fact-list";
 /**
  * Where the order's goods go (the delivery's city, address, landmark and phones, or pickup), a link to its delivery
  * note, its way step by step with when each was recorded, and the button for the next step (which may e-mail the
- * customer: `canEmail`).
+ * customer, `canEmail`, and text them when they asked for text messages, `canText`).
  */
 export async function OrderFulfilment({
   order,
   city,
   canEmail,
+  canText,
 }: {
   order: AdminOrder;
   city: string | null;
   canEmail: boolean;
+  canText: boolean;
 }) {
   const [locale, t, label] = await Promise.all([getLocale(), getTranslations("admin.order"), orderLabels()]);
   const phone = [t("phone"), phoneOr(order.phone, t("none"))] as const;
@@ -91,10 +93,13 @@ export async function OrderFulfilment({
           {next !== "fulfilled" && (
             <>
               <p className="text-sm text-stone-600">{t("fulfilmentHelp")}</p>
-              {canEmail ? (
+              {canEmail || canText ? (
                 <label className="flex items-center gap-2 text-sm">
                   <input type="checkbox" name="notify" defaultChecked className="size-4 accent-brand-700" />
-                  {t("notify", { email: order.email ?? "" })}
+                  {t(canEmail && canText ? "notifyBoth" : canText ? "notifyText" : "notify", {
+                    email: order.email ?? "",
+                    phone: order.phone ?? "",
+                  })}
                 </label>
               ) : (
                 <p className="text-sm text-stone-600">{order.email ? t("results.email_off") : t("noEmail")}</p>

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { requireAdmin } from "@/lib/admin/auth";
 import { getDb } from "@/lib/db/client";
 import { resendEmail } from "@/lib/orders/outbox";
+import { resendSms } from "@/lib/orders/sms-outbox";
 import { sendPendingEmailsAfterResponse } from "@/lib/email/sender";
 import { sendPendingSmsAfterResponse } from "@/lib/sms/delivery";
 import { DELIVERY_FAILURES, ORDER_FLAGS } from "@/lib/db/schema";
@@ -84,6 +85,28 @@ export async function resendEmailAction(form: FormData): Promise<void> {
     outcome === "email_off" || outcome === "not_found"
       ? outcome
       : `${parsed.data?.kind === "merchant_notice" ? "notice" : "receipt"}_${outcome}`;
+  redirect(`/admin/orders/${encodeURIComponent(id)}?result=${result}`);
+}
+
+const resendSmsSchema = z.object({ id: z.string().regex(ORDER_ID), message: z.coerce.number().int().positive() });
+
+/**
+ * "Send it again" for a text message that failed or was not delivered (form fields `id`, the order, and `message`,
+ * its outbox id): puts it back on its way as the signed-in admin (lib/orders/sms-outbox.ts, `resendSms`) and sends it
+ * after the redirect. The order page says how it went; the history shows each attempt.
+ */
+export async function resendSmsAction(form: FormData): Promise<void> {
+  const admin = await requireAdmin();
+  const id = String(form.get("id") ?? "").slice(0, 64);
+  const parsed = resendSmsSchema.safeParse({ id, message: form.get("message") });
+  const outcome = parsed.success
+    ? await resendSms(getDb(), id, parsed.data.message, admin.email)
+    : ("not_found" as const);
+  logger.info({ event: "admin_resend_sms", orderId: id, message: parsed.data?.message, result: outcome });
+  if (outcome === "queued") sendPendingSmsAfterResponse();
+  const result = { queued: "sms_queued", not_failed: "sms_not_failed", sms_off: "sms_off", not_found: "not_found" }[
+    outcome
+  ];
   redirect(`/admin/orders/${encodeURIComponent(id)}?result=${result}`);
 }
 

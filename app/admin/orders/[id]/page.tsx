@@ -8,13 +8,15 @@ import { OrderFulfilment } from "@/components/admin/order/fulfilment";
 import { OrderFacts, OrderLines } from "@/components/admin/order/lines";
 import { MarkPaid, ResendEmails } from "@/components/admin/order/payment-actions";
 import { OrderResult } from "@/components/admin/order/result";
+import { TextMessages } from "@/components/admin/order/text-messages";
 import { OrderStatusBadge } from "@/components/admin/order-status-badge";
 import { OrderTimeline } from "@/components/admin/order-timeline";
 import { requireAdmin } from "@/lib/admin/auth";
 import { findOrderForAdmin } from "@/lib/admin/orders";
 import { phoneHistory } from "@/lib/cash/phones";
 import { getDb } from "@/lib/db/client";
-import { emailSettings } from "@/lib/env";
+import { emailSettings, smsSettings } from "@/lib/env";
+import { listOrderSms } from "@/lib/orders/sms-outbox";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -26,7 +28,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 /**
  * One order as the merchant needs it: lines as sold, customer, payment, the flags to look at (each resolved with a
  * note) and those dealt with, a cash order's moves and its phone's history, where its goods go (the delivery's city, address, landmark and phones, or pickup) and
- * their way step by step (each step optionally e-mailing the customer), what can be done after the sale (cancel, its
+ * their way step by step (each step optionally e-mailing the customer), its e-mails and text messages sent again on request, what can be done after the sale (cancel, its
  * refunds, a refund, a return: lib/refunds/), its delivery note, and its history. Every
  * value is named in the reader's language. Each part is a component of components/admin/order/.
  */
@@ -42,7 +44,12 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
   const back = <TextLink href="/admin/orders">{t("back")}</TextLink>;
   if (!order) return <NotFound back={back}>{t("notFound", { id: id.slice(0, 40) })}</NotFound>;
   const settings = emailSettings();
-  const history = order.paymentMethod === "cash" && order.phone ? await phoneHistory(getDb(), order.phone) : null;
+  const [history, messages] = await Promise.all([
+    order.paymentMethod === "cash" && order.phone ? phoneHistory(getDb(), order.phone) : null,
+    listOrderSms(getDb(), order.id),
+  ]);
+  // The customer asked for text messages at checkout: the steps and after-sale moves may text them too.
+  const canText = Boolean(order.smsUpdates && smsSettings());
   const city = order.deliveryCityEn && (locale === "ar" ? order.deliveryCityAr : order.deliveryCityEn);
 
   return (
@@ -60,10 +67,11 @@ export default async function AdminOrderPage({ params, searchParams }: Props) {
         <OrderFacts order={order} />
       </div>
       <ResolvedFlags order={order} />
-      <OrderFulfilment order={order} city={city} canEmail={Boolean(order.email && settings)} />
-      <AfterSale order={order} canEmail={Boolean(order.email && settings)} />
+      <OrderFulfilment order={order} city={city} canEmail={Boolean(order.email && settings)} canText={canText} />
+      <AfterSale order={order} canEmail={Boolean(order.email && settings)} canText={canText} />
       <MarkPaid order={order} />
       <ResendEmails order={order} merchantEmail={settings?.merchantEmail} />
+      <TextMessages orderId={order.id} messages={messages} />
       <OrderTimeline events={order.events} />
     </section>
   );

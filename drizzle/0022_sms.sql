@@ -50,5 +50,6 @@ CREATE INDEX "order_lookups_order_requested" ON "order_lookups" USING btree ("or
 CREATE UNIQUE INDEX "sms_outbox_once" ON "sms_outbox" USING btree ("order_id","reason") WHERE "sms_outbox"."reason" <> 'refunded';--> statement-breakpoint
 CREATE UNIQUE INDEX "sms_outbox_once_per_refund" ON "sms_outbox" USING btree ("refund_id") WHERE "sms_outbox"."reason" = 'refunded';--> statement-breakpoint
 CREATE INDEX "sms_outbox_order" ON "sms_outbox" USING btree ("order_id");--> statement-breakpoint
+CREATE INDEX "sms_outbox_failed" ON "sms_outbox" USING btree ("order_id") WHERE "sms_outbox"."status" in ('failed', 'undelivered');--> statement-breakpoint
 CREATE INDEX "sms_outbox_due" ON "sms_outbox" USING btree ("next_attempt_at","id") WHERE "sms_outbox"."status" = 'pending';--> statement-breakpoint
 CREATE INDEX "sms_outbox_provider_ids" ON "sms_outbox" USING gin ("provider_ids");

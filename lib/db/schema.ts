@@ -859,6 +859,10 @@ export const smsOutbox = pgTable(
       .where(sql`${t.reason} = 'refunded'`),
     check("sms_outbox_refund", sql`(${t.reason} = 'refunded') = (${t.refundId} is not null)`),
     index("sms_outbox_order").on(t.orderId),
+    // Messages given up on or never delivered: the dashboard's "needs a look" reads only these.
+    index("sms_outbox_failed")
+      .on(t.orderId)
+      .where(sql`${t.status} in ('failed', 'undelivered')`),
     index("sms_outbox_due")
       .on(t.nextAttemptAt, t.id)
       .where(sql`${t.status} = 'pending'`),

@@ -48,6 +48,7 @@ beforeEach(() => {
     systemId: "medina-test",
     password: "",
     senderName: "Medina",
+    dailyLimit: 500,
     siteUrl: "https://shop.example.ly",
     orderLinkSecret: getEnv().ORDER_LINK_SECRET,
   });

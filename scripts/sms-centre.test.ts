@@ -1,14 +1,28 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import type { SmsSettings } from "../lib/env";
+import { queueOrderSms } from "../lib/orders/sms-outbox";
+import { sendPendingSms } from "../lib/sms/delivery";
 import type { SmsReport } from "../lib/sms/sender";
 import { SmsSendError } from "../lib/sms/sender";
 import { smppSender } from "../lib/sms/smpp";
+import { setUpTestDatabase } from "../testing/db";
+import { storeOrder } from "../testing/orders";
 import { openSmsCentre, type CaughtSms, type SmsCentre } from "./sms-centre";
 
-/** The shop's SMPP sender (lib/sms/smpp.ts) against the local SMS centre: what arrives, joined, and what comes back. */
+/**
+ * The shop's SMPP sender (lib/sms/smpp.ts) against the local SMS centre: what arrives, joined, and what comes back;
+ * and the SMS outbox through both, with the centre down for a while.
+ */
+
+// Text messages on, as the shop's environment turns them on: sendPendingSms reads these through lib/env.ts.
+vi.stubEnv("SMPP_URL", "smpp://127.0.0.1:2775");
+vi.stubEnv("SMPP_SYSTEM_ID", "medina-test");
+vi.stubEnv("SMS_SENDER_NAME", "Medina");
+
+const t = setUpTestDatabase();
 
 const folders: string[] = [];
 afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
@@ -83,5 +97,38 @@ describe("the SMPP sender and the local SMS centre", () => {
     const refused = await smppSender(settings)(async () => {}).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(SmsSendError);
     expect(refused).toMatchObject({ unreachable: true, permanent: false });
+  });
+});
+
+describe("the SMS outbox through the SMPP sender, with the local SMS centre down for a minute", () => {
+  it("leaves every message waiting, unspent, while the centre is down; the first run after it is back sends each once", async () => {
+    const folder = newFolder();
+    const first = await openSmsCentre({ smppPort: 0, webPort: 0, folder });
+    const smppPort = Number(new URL(first.smppUrl).port);
+    await first.close();
+    const settings = settingsFor({ smppUrl: `smpp://127.0.0.1:${smppPort}` });
+    const orders = await Promise.all(
+      [0, 1, 2].map(() => storeOrder(t.db, { status: "paid", phone: "091 234 5678", smsUpdates: true, locale: "en" })),
+    );
+    for (const order of orders) await t.db.transaction((tx) => queueOrderSms(tx, order.id, "paid", { settings }));
+    const run = (now: Date) =>
+      sendPendingSms({ db: t.db, open: smppSender(settings), reportWaitMs: 0, now: () => now });
+
+    const down = await run(new Date());
+    expect(down).toMatchObject({ accepted: 0, stopped: "provider_unreachable" });
+
+    const centre = await openSmsCentre({ smppPort, webPort: 0, folder });
+    try {
+      const aMinuteLater = new Date(Date.now() + 60_000);
+      expect(await run(aMinuteLater)).toMatchObject({ accepted: 3 });
+      expect(await run(aMinuteLater)).toMatchObject({ accepted: 0 });
+      const inbox = await inboxOf(centre);
+      expect(inbox).toHaveLength(3);
+      expect(inbox.map((message) => message.text.match(/ord_[0-9a-z]+/)![0]).sort()).toEqual(
+        orders.map((order) => order.id).sort(),
+      );
+    } finally {
+      await centre.close();
+    }
   });
 });

@@ -530,3 +530,27 @@ for (const lang of ["en", "ar"] as const) {
     await shot("admin-order-refunds-timeline");
   });
 }
+
+for (const lang of ["en", "ar"] as const) {
+  test(`find my order ${lang} desktop`, async ({ page }) => {
+    await page.setViewportSize(viewports.desktop);
+    await page.context().addCookies([{ name: "NEXT_LOCALE", value: lang, url: stack().shopUrl }]);
+    const orderId = `ord_f1ndsh0t${lang}000000`;
+    const phone = lang === "ar" ? "0923456701" : "0923456702";
+    await database((pool) =>
+      pool.query(
+        `insert into orders (id, session_id, fingerprint, status, amount_minor, currency, locale, phone, payment_token,
+           claim_expires_at) values ($1, 'another-browser', $1, 'paid', 3500, 'LYD', $2, $3, 'pt-' || $1, now())
+         on conflict (id) do nothing`,
+        [orderId, lang, phone],
+      ),
+    );
+    await page.goto("/orders/find");
+    await page.getByLabel(shop("findOrder.orderNumber", lang)).fill(orderId);
+    await page.getByLabel(shop("findOrder.phone", lang)).fill(phone);
+    await page.screenshot({ path: `${DIR}/find-order-${lang}-desktop.png`, fullPage: true });
+    await page.getByRole("button", { name: shop("findOrder.submit", lang) }).click();
+    await expect(page.getByTestId("find-order-sent")).toBeVisible();
+    await page.screenshot({ path: `${DIR}/find-order-code-${lang}-desktop.png`, fullPage: true });
+  });
+}

@@ -5,10 +5,9 @@
 //
 // The one module of the bench that needs the bench's own packages (bench/package.json). bench/run.ts loads it by a
 // path the root typecheck does not follow (a plain `npm install` has no Lighthouse); bench/tsconfig.json checks it.
-import { existsSync } from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { type Flags, type Result } from "lighthouse";
-import type { LighthousePage, PageScores, RunLighthouse } from "./lighthouse-scores";
+import { lighthouseBrowser, type LighthousePage, type PageScores, type RunLighthouse } from "./lighthouse-scores";
 import { median } from "./stats";
 
 const CHROME_FLAGS = [
@@ -22,18 +21,6 @@ const CHROME_FLAGS = [
   "--disable-quic",
 ];
 const CATEGORIES = ["performance", "accessibility", "best-practices"];
-
-/** CHROMIUM_PATH if set, else Playwright's own chromium if installed, else Debian's (as playwright.config.ts does). */
-async function chromiumPath(): Promise<string> {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  try {
-    const { chromium } = await import("@playwright/test");
-    if (existsSync(chromium.executablePath())) return chromium.executablePath();
-  } catch {
-    // no Playwright: fall through
-  }
-  return "/usr/bin/chromium";
-}
 
 function scoresOf(page: LighthousePage, lhrs: Result[]): PageScores {
   if (lhrs.length === 0) throw new Error(`Lighthouse could not measure ${page.name} (${page.url}) in any run`);
@@ -57,7 +44,7 @@ function scoresOf(page: LighthousePage, lhrs: Result[]): PageScores {
  */
 export const runLighthouse: RunLighthouse = async (baseline, pages, { runs, log = console.log }) => {
   const chrome = await chromeLauncher.launch({
-    chromePath: await chromiumPath(),
+    chromePath: await lighthouseBrowser(),
     chromeFlags: CHROME_FLAGS,
     logLevel: "silent",
   });

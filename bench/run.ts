@@ -44,7 +44,7 @@ import { BASELINE_DIR, DIST_DIR, buildBaseline, buildShop, buildsExist } from ".
 import { CLIENT_ID, CLIENT_SECRET, measureCheckoutLatency, ratio, type ShopUnderTest } from "./checkout-latency";
 import { CONDITIONS, startContention, type Condition } from "./contention";
 import type { BenchResult } from "./emulator";
-import type { RunLighthouse } from "./lighthouse-scores";
+import { lighthouseBrowser, type RunLighthouse } from "./lighthouse-scores";
 import { ensurePackages } from "./packages";
 import {
   budgets,
@@ -78,6 +78,7 @@ process.chdir(ROOT);
 // Lighthouse needs neither.
 if (measures("lighthouse")) {
   try {
+    await lighthouseBrowser();
     ensurePackages(path.join(ROOT, "bench"), "the bench's own packages (Lighthouse, chrome-launcher)");
     typecheckBench();
   } catch (error) {

@@ -255,8 +255,9 @@ async function expectAdminUnavailable(page: Page): Promise<void> {
  * A failing database rather than a stopped one: PostgreSQL cancels one statement of the shop (SQLSTATE 57014, as a
  * statement timeout does) while everything else keeps working. To catch that statement the test takes `lock` in a
  * transaction of its own before the shop is asked anything, so the shop's statements that need it wait; `cancel`
- * lets each waiting statement that does not match `target` through (the next holder queues behind it before the
- * current one commits) and cancels the first that does.
+ * lets the waiting statements that do not match `target` through and cancels the first that does. A page may run
+ * statements side by side, so before each hand-over the next holder queues first: every statement that waits ahead
+ * of it is looked at, and a later one waits behind it for the next round.
  */
 async function holdForTheShop(lock: string | QueryConfig): Promise<{ cancel(target: RegExp): Promise<void> }> {
   const pool = new Pool({ connectionString: stack().directDatabaseUrl, max: 3 });
@@ -285,33 +286,32 @@ async function holdForTheShop(lock: string | QueryConfig): Promise<{ cancel(targ
   return {
     async cancel(target) {
       const seen = new Set<string>();
+      const unseen = async () =>
+        (await waiting("application_name = 'shop'")).filter(({ pid, started }) => !seen.has(`${pid} ${started}`));
+      let next: Awaited<ReturnType<typeof hold>> | undefined;
       try {
         for (;;) {
-          let statement: Waiting | undefined;
           await expect
-            .poll(
-              async () => {
-                statement = (await waiting("application_name = 'shop'")).find(
-                  ({ pid, started }) => !seen.has(`${pid} ${started}`),
-                );
-                return statement;
-              },
-              { message: `a statement of the shop waits, and one matches ${target}` },
-            )
-            .toBeDefined();
-          seen.add(`${statement!.pid} ${statement!.started}`);
-          if (target.test(statement!.query)) {
-            await pool.query("select pg_cancel_backend($1)", [statement!.pid]);
+            .poll(async () => (await unseen()).length, {
+              message: `a statement of the shop waits, and one matches ${target}`,
+            })
+            .toBeGreaterThan(0);
+          next = await hold();
+          await expect.poll(async () => (await waiting("pid = $1", [next!.pid])).length).toBe(1);
+          const ahead = await unseen();
+          const match = ahead.find(({ query }) => target.test(query));
+          if (match) {
+            await pool.query("select pg_cancel_backend($1)", [match.pid]);
             return;
           }
-          const next = await hold();
-          await expect.poll(async () => (await waiting("pid = $1", [next.pid])).length).toBe(1);
+          for (const { pid, started } of ahead) seen.add(`${pid} ${started}`);
           await release(holder);
           await next.locked;
-          holder = next;
+          [holder, next] = [next, undefined];
         }
       } finally {
         await release(holder);
+        if (next) await release(next);
         await pool.end();
       }
     },

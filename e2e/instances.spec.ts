@@ -6,7 +6,7 @@ import { database, emulator, expect, shop, stack, test } from "./support";
  * A serverless host runs the shop on many instances with no shared memory. Two `next start` processes on their own
  * ports share the worker's database and emulator (and, in the `pooler` project, reach the database through PgBouncer):
  * the guarantees of a checkout — one payment per cart, the budget of new payments per client address — hold across
- * them, and the orders outlive the processes. Started by scripts/servers.ts, as the benchmarks start the shop; with the
+ * them, and an order is the database's, not a process's. Started by scripts/servers.ts, as the benchmarks start the shop; with the
  * default budget (PAYMENTS_PER_ADDRESS, 10), where the worker's own shop has a large one, and trusting no proxy, as a
  * plain `npm start` does, where the worker's own shop trusts one (e2e/shop-env.json): a client is the address it
  * connects from (127.0.0.x, see submitCheckout's `from`), whatever X-Forwarded-For it writes.
@@ -51,7 +51,7 @@ const destinations = (answers: { location: string | null }[]) =>
   answers.map(({ location }) => (isPaymentPage(location, stack().emulatorUrl) ? "payment" : location));
 
 test(
-  "ten identical checkout posts alternated between two instances make one payment; the order outlives both",
+  "ten identical checkout posts alternated between two instances make one payment; a third instance shows the order",
   { tag: "@pooler" },
   async ({ request }) => {
     const [a, b] = instances.map((instance) => instance.url) as [string, string];
@@ -74,15 +74,12 @@ test(
     const orderId = payments[0]!.custom!;
     expect(orderId).toMatch(/^ord_/);
 
-    // Restart both instances: the order is in the database, not in a process.
-    await stopInstances();
-    await startInstances();
+    // The order is in the database, not in either process: a third one, the worker's own shop, which never saw this
+    // checkout, shows it to the same customer. (Restarting the two instances proved the same at four server starts.)
     const sessionCookie = answers.find((answer) => answer.cookie)?.cookie ?? cookie;
-    for (const instance of instances) {
-      const html = await getPage(`${instance.url}/orders/${orderId}`, sessionCookie);
-      expect(html).toContain(orderId);
-      expect(html).toContain("Waiting for your payment");
-    }
+    const html = await getPage(`${stack().shopUrl}/orders/${orderId}`, sessionCookie);
+    expect(html).toContain(orderId);
+    expect(html).toContain("Waiting for your payment");
   },
 );
 

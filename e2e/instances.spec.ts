@@ -6,10 +6,10 @@ import { database, emulator, expect, shop, stack, test } from "./support";
  * A serverless host runs the shop on many instances with no shared memory. Two `next start` processes on their own
  * ports share the worker's database and emulator (and, in the `pooler` project, reach the database through PgBouncer):
  * the guarantees of a checkout — one payment per cart, the budget of new payments per client address — hold across
- * them, and an order is the database's, not a process's. Started by scripts/servers.ts, as the benchmarks start the shop; with the
- * default budget (PAYMENTS_PER_ADDRESS, 10), where the worker's own shop has a large one, and trusting no proxy, as a
- * plain `npm start` does, where the worker's own shop trusts one (e2e/shop-env.json): a client is the address it
- * connects from (127.0.0.x, see submitCheckout's `from`), whatever X-Forwarded-For it writes.
+ * them, and an order is the database's, not a process's. Started by scripts/servers.ts, as the benchmarks start the
+ * shop; with the default budget (PAYMENTS_PER_ADDRESS, 10), where the worker's own shop has a large one, and trusting
+ * no proxy, as a plain `npm start` does, where the worker's own shop trusts one (e2e/shop-env.json): a client is the
+ * address it connects from (127.0.0.x, see submitCheckout's `from`), whatever X-Forwarded-For it writes.
  */
 const instanceUrl = (port: number) => `http://localhost:${port}`;
 let instances: RunningApp[] = [];

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { chromium, defineConfig, devices } from "@playwright/test";
+import { POOLER_WORKERS } from "./e2e/stacks";
 
 /**
  * Browser tests run against the production build (`next start`) and the emulator of the payment service. Each worker
@@ -47,19 +48,11 @@ export default defineConfig({
       ],
     },
   },
+  // The Arabic and the PgBouncer projects come first, each on one worker at a time, beside each other: the English
+  // tests then take both workers to the end. In the other order each project's tests were shared by both workers, and
+  // each switch of project starts a worker and its browser anew (six a run instead of four), and the pooler needed a
+  // stack for each worker (one now, e2e/stacks.ts).
   projects: [
-    { name: "en", use: english },
-    // The main checkout again, in Arabic (right-to-left): the browser asks for ar-LY, as Libyan shoppers' do; and
-    // the merchant's catalogue: the back office's product pages in Arabic, and the shop selling what they add. Only
-    // the tests tagged `@arabic`, which prove the words and the direction: the paid and the cancelled order, the
-    // checkout's messages, the language switch. The other paths (a decline, the gateway chosen at the checkout, no
-    // JavaScript) run the same code in either language; axe checks every page in both (e2e/a11y.spec.ts).
-    {
-      name: "ar",
-      use: { ...devices["Desktop Chrome"], locale: "ar-LY" },
-      testMatch: ["checkout.spec.ts", "products.spec.ts"],
-      grep: /@arabic/,
-    },
     // The paths a merchant on a serverless host takes, with the shop behind PgBouncer in transaction mode (the pooler
     // Neon and Supabase run): a payment confirmed by the webhook, expiry, a duplicated delivery, the sign-in queue and
     // the one-time sign-in link, two instances racing for one checkout and for the last units. Only the tests tagged
@@ -71,7 +64,21 @@ export default defineConfig({
       metadata: { flavor: "pooler" },
       testMatch: ["webhooks.spec.ts", "admin.spec.ts", "instances.spec.ts"],
       grep: /@pooler/,
+      workers: POOLER_WORKERS,
     },
+    // The main checkout again, in Arabic (right-to-left): the browser asks for ar-LY, as Libyan shoppers' do; and
+    // the merchant's catalogue: the back office's product pages in Arabic, and the shop selling what they add. Only
+    // the tests tagged `@arabic`, which prove the words and the direction: the paid and the cancelled order, the
+    // checkout's messages, the language switch. The other paths (a decline, the gateway chosen at the checkout, no
+    // JavaScript) run the same code in either language; axe checks every page in both (e2e/a11y.spec.ts).
+    {
+      name: "ar",
+      use: { ...devices["Desktop Chrome"], locale: "ar-LY" },
+      testMatch: ["checkout.spec.ts", "products.spec.ts"],
+      grep: /@arabic/,
+      workers: 1,
+    },
+    { name: "en", use: english },
   ],
   globalSetup: "./e2e/global-setup.ts",
 });

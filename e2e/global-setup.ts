@@ -13,23 +13,15 @@ import {
   startShop,
   stopAll,
 } from "../scripts/servers";
-import {
-  databasePort,
-  databaseServerUrl,
-  FLAVORS,
-  OWNER,
-  poolerPort,
-  PORTS_PER_RUN,
-  stackFor,
-  type Stack,
-} from "./stacks";
+import { databasePort, databaseServerUrl, OWNER, poolerPort, PORTS_PER_RUN, stacksOfRun, type Stack } from "./stacks";
 
 /**
  * The browser tests' servers (e2e/stacks.ts), started before the run by scripts/servers.ts as `npm run dev` and the
  * bench start theirs: a throwaway embedded PostgreSQL and PgBouncer in front of it; a template database migrated as a
- * deploy migrates (`npm run db:migrate`); then, for every worker slot and flavor, a database copied from that
- * template and `next start` of the production build. Each stack's emulator (sending its signed webhooks to that
- * stack's shop, as the live service does), mail catcher and SMS centre need no database: they start while it is made.
+ * deploy migrates (`npm run db:migrate`); then, for every stack (a direct one per worker, one through PgBouncer:
+ * e2e/stacks.ts's `stacksOfRun`), a database copied from that template and `next start` of the production build. Each
+ * stack's emulator (sending its signed webhooks to that stack's shop, as the live service does), mail catcher and SMS
+ * centre need no database: they start while it is made.
  * @returns Playwright's teardown: stops them all and removes the throwaway database's files.
  */
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
@@ -41,9 +33,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   try {
     // Passed on to the workers, which Playwright starts after this.
     process.env.E2E_PORT_BASE = String(await freePortBlock());
-    const stacks = FLAVORS.flatMap((flavor) =>
-      Array.from({ length: config.workers }, (_, slot) => stackFor(flavor, slot)),
-    );
+    const stacks = stacksOfRun(config.workers);
     // Side by side: the stacks' services, and the database (one process, a step at a time, leaves a core free).
     const services = Promise.allSettled(stacks.map((stack) => startServices(stack)));
     try {

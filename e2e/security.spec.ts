@@ -190,8 +190,9 @@ test("the build output holds no env file and none of the secrets the build had",
   expect(files).toContain(join(".next", "standalone", "server.js"));
   expect(files.filter((file) => basename(file).startsWith(".env"))).toEqual([]);
   // The other workers' shops write their cache meanwhile: a file renamed away since the listing holds no secret.
+  // Searched as bytes: 200 MB decoded to strings first took five times the CPU.
   const holding = files.filter((file) => {
-    const content = existsSync(file) ? readFileSync(file, "latin1") : "";
+    const content = existsSync(file) ? readFileSync(file) : Buffer.alloc(0);
     return secrets.some((secret) => content.includes(secret));
   });
   expect(holding).toEqual([]);

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
  *
  * Ports are computed, not discovered: e2e/global-setup.ts finds a free block of ports for the run (so two runs on one
  * machine do not collide), passes its first port to the workers in E2E_PORT_BASE, and starts the stacks; every worker
- * finds its own from that, its project (the flavor) and its `parallelIndex` (the slot).
+ * finds its own from that, its project (the flavor) and its `parallelIndex` (the slot; {@link stackOfWorker}).
  */
 
 /**
@@ -57,8 +57,8 @@ export const E2E_SECRETS = [
 ] as const;
 
 /** How a stack's shop reaches its database: directly, or through PgBouncer in transaction mode. */
-export const FLAVORS = ["direct", "pooler"] as const;
-export type Flavor = (typeof FLAVORS)[number];
+const FLAVORS = ["direct", "pooler"] as const;
+type Flavor = (typeof FLAVORS)[number];
 
 /** Each stack has a block of this many ports; slots beyond {@link MAX_SLOTS} are refused. */
 const PORTS_PER_STACK = 20;
@@ -111,7 +111,7 @@ export interface Stack {
 }
 
 /** The stack of a flavor and a slot. */
-export function stackFor(flavor: Flavor, slot: number): Stack {
+function stackFor(flavor: Flavor, slot: number): Stack {
   if (!Number.isInteger(slot) || slot < 0 || slot >= MAX_SLOTS)
     throw new Error(`The browser tests run at most ${MAX_SLOTS} workers (E2E_WORKERS); slot ${slot} has no stack.`);
   const name = `${flavor}-${slot}`;
@@ -157,7 +157,23 @@ export function stackFor(flavor: Flavor, slot: number): Stack {
   };
 }
 
-/** The flavor of a Playwright project (its `metadata.flavor`; `direct` when unset). */
-export function flavorOf(project: { metadata?: Record<string, unknown> }): Flavor {
-  return project.metadata?.flavor === "pooler" ? "pooler" : "direct";
+/**
+ * How many workers run the `pooler` project at once (its `workers` in playwright.config.ts): one, beside the Arabic
+ * project's, so the `pooler` flavor has one stack, slot 0, whichever worker runs it.
+ */
+export const POOLER_WORKERS = 1;
+
+/** The stacks e2e/global-setup.ts starts for a run of `workers` workers: a `direct` one for each, one `pooler`. */
+export function stacksOfRun(workers: number): Stack[] {
+  return [
+    ...Array.from({ length: workers }, (_, slot) => stackFor("direct", slot)),
+    ...Array.from({ length: POOLER_WORKERS }, (_, slot) => stackFor("pooler", slot)),
+  ];
+}
+
+/** The stack of a worker: its project's flavor (`metadata.flavor`, `direct` when unset) and its `parallelIndex`. */
+export function stackOfWorker(project: { metadata?: Record<string, unknown> }, parallelIndex: number): Stack {
+  if (project.metadata?.flavor !== "pooler") return stackFor("direct", parallelIndex);
+  // The only pooler worker may run in any slot: it takes the first pooler stack.
+  return stackFor("pooler", 0);
 }

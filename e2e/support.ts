@@ -6,22 +6,21 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { Pool } from "pg";
 import * as schema from "../lib/db/schema";
 import { quickAdmin } from "../testing/admins";
-import { flavorOf, stackFor, type Stack } from "./stacks";
+import { stackOfWorker, type Stack } from "./stacks";
 
 /**
  * Playwright's `test`, with each worker's `baseURL` its own shop (e2e/stacks.ts). Specs import `test` and `expect`
  * from here.
  */
 export const test = base.extend({
-  baseURL: async ({}, provide, testInfo) =>
-    provide(stackFor(flavorOf(testInfo.project), testInfo.parallelIndex).shopUrl),
+  baseURL: async ({}, provide, testInfo) => provide(stackOfWorker(testInfo.project, testInfo.parallelIndex).shopUrl),
 });
 export { expect };
 
 /** The servers of the running test's worker: its shop, emulator, mail catcher and database. */
 export function stack(): Stack {
   const info = test.info();
-  return stackFor(flavorOf(info.project), info.parallelIndex);
+  return stackOfWorker(info.project, info.parallelIndex);
 }
 
 export type Lang = "en" | "ar";
@@ -281,6 +280,10 @@ export async function seriousViolations(page: Page, { phoneAfterDesktop = false 
     page.frames().map((frame) => frame.url()),
     "frames axe would not look into",
   ).toEqual([page.url()]);
+  // After a client-side navigation (a server action's redirect), Next.js streams the new page's metadata after its
+  // content: for a moment the document has no <title>, and axe found "document-title" on a page that then had one. So
+  // axe reads the page once it has its title; a page whose title never comes fails here.
+  await expect(page, "the page's <title>").toHaveTitle(/\S/);
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(
     async ({ options, phoneAfterDesktop }) => {

@@ -6,7 +6,7 @@ import { POOLER_WORKERS } from "./e2e/stacks";
  * Browser tests run against the production build (`next start`) and the emulator of the payment service. Each worker
  * has its own servers and database (a "stack", e2e/stacks.ts, started by e2e/global-setup.ts), so the workers run in
  * parallel without sharing state; `baseURL` is the worker's own shop (e2e/support.ts). E2E_WORKERS sets how many
- * (default 2, at most 4). The `pooler` project runs the serverless paths again with the shop behind PgBouncer in
+ * (default 2, at most 4). The `pooler` project runs the serverless paths with the shop behind PgBouncer in
  * transaction mode.
  */
 
@@ -55,9 +55,12 @@ export default defineConfig({
   projects: [
     // The paths a merchant on a serverless host takes, with the shop behind PgBouncer in transaction mode (the pooler
     // Neon and Supabase run): a payment confirmed by the webhook, expiry, a duplicated delivery, the sign-in queue and
-    // the one-time sign-in link, two instances racing for one checkout and for the last units. Only the tests tagged
-    // `@pooler`: the others exercise nothing a pooler changes (no session state, no locks), nor would the pages of a
-    // checkout in a browser, whose payment and webhook e2e/webhooks.spec.ts's first test makes by plain HTTP.
+    // the one-time sign-in link, two instances racing for one checkout and for the last units. The tests tagged
+    // `@pooler` run here only: a transaction pooler allows a subset of what a direct connection does (no session
+    // state across transactions, locks only inside one), the shop's code is the same for both, and the rest of the
+    // suite, these paths' other cases included, reaches its database directly. The other tests exercise nothing a
+    // pooler changes, nor would the pages of a checkout in a browser, whose payment and webhook e2e/webhooks.spec.ts's
+    // first test makes by plain HTTP.
     {
       name: "pooler",
       use: english,
@@ -78,7 +81,7 @@ export default defineConfig({
       grep: /@arabic/,
       workers: 1,
     },
-    { name: "en", use: english },
+    { name: "en", use: english, grepInvert: /@pooler/ },
   ],
   globalSetup: "./e2e/global-setup.ts",
 });

@@ -4,7 +4,7 @@ import { database, emulator, expect, shop, stack, test } from "./support";
 
 /**
  * A serverless host runs the shop on many instances with no shared memory. Two `next start` processes on their own
- * ports share the worker's database and emulator (and, in the `pooler` project, reach the database through PgBouncer):
+ * ports share the worker's database and emulator (the tests tagged `@pooler` reach it through PgBouncer, playwright.config.ts):
  * the guarantees of a checkout — one payment per cart, the budget of new payments per client address — hold across
  * them, and an order is the database's, not a process's. Started by scripts/servers.ts, as the benchmarks start the
  * shop; with the default budget (PAYMENTS_PER_ADDRESS, 10), where the worker's own shop has a large one, and trusting

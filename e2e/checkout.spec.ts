@@ -13,9 +13,10 @@ import {
 } from "./support";
 
 /**
- * The main checkout, in English; the tests tagged `@arabic` run in Arabic too (the `ar` project in
- * playwright.config.ts): the paid and the cancelled order, the checkout's messages and the language switch, in the
- * words and the direction of each language. The other paths run the same code in either language.
+ * The main checkout. The tests tagged `@arabic` run in Arabic (the `ar` project in playwright.config.ts): the paid and
+ * the cancelled order, the checkout's messages and the language switch, in Arabic's words and direction; the others
+ * in English. Both go down the same code in either language, and the English project's other tests pay, cancel and
+ * refuse checkouts in English.
  */
 
 test.beforeEach(async ({ request }) => {

@@ -3,10 +3,11 @@ import { addToCart as addByForm, getPage, placePaidOrder, postForm, textOf, text
 import { createAdmin, currentLang, database, emulator, expect, shop, signInAsAdmin, stack, test } from "./support";
 
 /**
- * The merchant's catalogue end to end, in English and in Arabic (see the projects in playwright.config.ts): the
- * merchant adds a product with a picture in the back office; the shop shows it with its picture; a customer buys it
- * and its stock goes down; the merchant sets the stock to the last unit; that unit is bought, and the shop says sold
- * out to whoever else wanted it. The rules behind each step are tested on the database (lib/catalog/*.test.ts).
+ * The merchant's catalogue end to end, in Arabic (the `ar` project in playwright.config.ts; the English product form
+ * is filled in e2e/a11y.spec.ts, a picture uploaded in e2e/proxy.spec.ts): the merchant adds a product with a picture
+ * in the back office; the shop shows it with its picture; a customer buys it and its stock goes down; the merchant
+ * sets the stock to the last unit; that unit is bought, and the shop says sold out to whoever else wanted it. The
+ * rules behind each step are tested on the database (lib/catalog/*.test.ts).
  */
 
 const ADMIN = { email: "catalogue@medina.example", password: "a-strong-catalogue-password" };

@@ -1,16 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { setUpTempFolders } from "../testing/temp-folders";
 import { ensurePackages, packagesState } from "./packages";
 
-const folders: string[] = [];
-afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
+const tempFolder = setUpTempFolders();
 
 /** A package with no dependencies: `npm ci` installs it in a moment, without the registry. */
 function emptyPackage(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "shop-bench-packages-"));
-  folders.push(dir);
+  const dir = tempFolder("shop-bench-packages-");
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "empty", version: "1.0.0", private: true }));
   const lock = {
     name: "empty",

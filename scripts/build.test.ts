@@ -1,9 +1,9 @@
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { setUpTempFolders } from "../testing/temp-folders";
 
 /**
  * `npm run build` in a folder that holds development's settings and a production env file, with canary values: as a
@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
  * e2e/security.spec.ts ("nothing secret in the build output").
  */
 
+const tempFolder = setUpTempFolders();
 const ROOT = path.resolve(import.meta.dirname, "..");
 const CANARIES = {
   ".env.local":
@@ -22,7 +23,7 @@ const CANARIES = {
 };
 
 function folderWith(files: Partial<typeof CANARIES>): string {
-  const folder = mkdtempSync(path.join(tmpdir(), "build-"));
+  const folder = tempFolder("build-");
   for (const [name, content] of Object.entries(files)) writeFileSync(path.join(folder, name), content);
   return folder;
 }

@@ -1,21 +1,22 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { DEVELOPMENT_ORDER_LINK_SECRET, DEVELOPMENT_SESSION_SECRET } from "../lib/env";
 import { setUpTestDatabase } from "../testing/db";
 import { startTestSmtpServer } from "../testing/smtp";
+import { setUpTempFolders } from "../testing/temp-folders";
 import { openSmsCentre } from "./sms-centre";
 
 /** `npm run doctor -- --production` as a merchant runs it, in a folder of its own. */
 
 const t = setUpTestDatabase();
+const tempFolder = setUpTempFolders();
 
 async function doctor(
   env: Record<string, string>,
-  { production = true, cwd = mkdtempSync(join(tmpdir(), "doctor-")) } = {},
+  { production = true, cwd = tempFolder("doctor-") } = {},
 ): Promise<{ code: number; out: string }> {
   const root = resolve(import.meta.dirname, "..");
   const tsx = join(root, "node_modules/.bin/tsx");
@@ -68,7 +69,7 @@ describe("npm run doctor -- --production", () => {
 
 describe("npm run doctor: which settings it reads", () => {
   // A checkout as a merchant's was: development's settings and a production env file beside the app, canaries each.
-  const folder = mkdtempSync(join(tmpdir(), "doctor-files-"));
+  const folder = tempFolder("doctor-files-");
   writeFileSync(
     join(folder, ".env.development.local"),
     "PAYMENT_CLIENT_ID=canary-development-client\nMERCHANT_LOCALE=ar\n",
@@ -127,7 +128,7 @@ describe("npm run doctor -- --production, e-mail", () => {
   // One run for both servers: each run of the doctor costs seconds of a core.
   it("logs in to the SMTP server of SMTP_URL and binds to the SMS centre of SMPP_URL, and says plainly when it cannot", async () => {
     const smtp = await startTestSmtpServer();
-    const centre = await openSmsCentre({ smppPort: 0, webPort: 0, folder: mkdtempSync(join(tmpdir(), "doctor-sms-")) });
+    const centre = await openSmsCentre({ smppPort: 0, webPort: 0, folder: tempFolder("doctor-sms-") });
     try {
       const servers = {
         SMTP_URL: smtp.url,

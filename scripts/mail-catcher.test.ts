@@ -1,14 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import nodemailer, { type SendMailOptions } from "nodemailer";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { setUpTempFolders } from "../testing/temp-folders";
 import type { CaughtEmail } from "./mail-catcher";
 import { freePort, portIsFree, startMailCatcher, type RunningMailCatcher } from "./servers";
 
-const folders: string[] = [];
-afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
+const tempFolder = setUpTempFolders();
 
 /** Sends one e-mail to the catcher as the shop does (nodemailer over SMTP, HTML and text). */
 const send = (catcher: RunningMailCatcher, message: SendMailOptions) =>
@@ -98,8 +97,7 @@ describe("the mail catcher of `npm run dev` and the browser tests", () => {
   });
 
   it("keeps the inbox in a folder across restarts (`npm run dev`), and empties it on request", async () => {
-    const folder = path.join(mkdtempSync(path.join(tmpdir(), "shop-mail-test-")), "mail");
-    folders.push(path.dirname(folder));
+    const folder = path.join(tempFolder("shop-mail-test-"), "mail");
     const first = await startMailCatcher({ folder });
     await send(first, { subject: "Before the restart", text: "kept" });
     await first.stop();

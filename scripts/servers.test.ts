@@ -1,19 +1,17 @@
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { setUpTempFolders } from "../testing/temp-folders";
 import { EMBEDDED_POSTGRES_MAJOR, freePort, ROOT, startEmbeddedDatabase } from "./servers";
 
 /** The embedded PostgreSQL of `npm run dev` (a persistent cluster) and of the tests (throwaway clusters). */
-const folders: string[] = [];
-afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
+const tempFolder = setUpTempFolders();
 const devDataDir = () => {
-  const parent = mkdtempSync(path.join(tmpdir(), "shop-dev-test-"));
+  const parent = tempFolder("shop-dev-test-");
   chmodSync(parent, 0o755); // like a checkout's folder: as root, PostgreSQL runs as a user that must enter it
-  folders.push(parent);
   return path.join(parent, "postgres");
 };
 
@@ -114,8 +112,7 @@ describe("as root", () => {
   it.runIf(process.getuid?.() === 0)(
     "explains a data folder the postgres user cannot enter, instead of a bare EACCES",
     async () => {
-      const privateParent = mkdtempSync(path.join(tmpdir(), "shop-private-")); // 0700, like /root
-      folders.push(privateParent);
+      const privateParent = tempFolder("shop-private-"); // 0700, like /root
       await expect(startEmbeddedDatabase({ dataDir: path.join(privateParent, "postgres") })).rejects.toThrow(
         /cannot enter .*shop-private-.* \(mode 700\)/,
       );

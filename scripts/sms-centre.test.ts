@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { SmsSettings } from "../lib/env";
 import { queueOrderSms } from "../lib/orders/sms-outbox";
 import { sendPendingSms } from "../lib/sms/delivery";
@@ -10,6 +7,7 @@ import { SmsSendError } from "../lib/sms/sender";
 import { smppSender } from "../lib/sms/smpp";
 import { setUpTestDatabase } from "../testing/db";
 import { storeOrder } from "../testing/orders";
+import { setUpTempFolders } from "../testing/temp-folders";
 import { openSmsCentre, type CaughtSms, type SmsCentre } from "./sms-centre";
 
 /**
@@ -24,13 +22,8 @@ vi.stubEnv("SMS_SENDER_NAME", "Medina");
 
 const t = setUpTestDatabase();
 
-const folders: string[] = [];
-afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
-const newFolder = () => {
-  const folder = mkdtempSync(path.join(tmpdir(), "sms-centre-"));
-  folders.push(folder);
-  return folder;
-};
+const tempFolder = setUpTempFolders();
+const newFolder = () => tempFolder("sms-centre-");
 const settingsFor = (centre: Pick<SmsCentre, "smppUrl">): SmsSettings => ({
   smppUrl: centre.smppUrl,
   systemId: "medina-test",

@@ -1,14 +1,14 @@
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { NextConfig } from "next";
 import { EnvError, parseEnv } from "../lib/env";
 import { MAX_BULK_PICTURES_FORM_BYTES, MAX_PICTURE_FORM_BYTES } from "../lib/form-limit";
+import { setUpTempFolders } from "./temp-folders";
 
 /**
  * A Node host's settings as docs/deploying.md, "A Node host behind a reverse proxy (a VM, a container)", and docs/deploy/
@@ -16,6 +16,7 @@ import { MAX_BULK_PICTURES_FORM_BYTES, MAX_PICTURE_FORM_BYTES } from "../lib/for
  * crontab line of the expiry job.
  */
 
+const tempFolder = setUpTempFolders();
 const EXAMPLE = "docs/deploy/shop.env";
 const example = readFileSync(EXAMPLE, "utf8");
 /** systemd's own parser of env files, in the generator of environment.d(5) (here and on Ubuntu, Debian, Fedora). */
@@ -51,7 +52,7 @@ function readByShell(shell: string, file: string): Record<string, string> {
 
 /** What systemd's parser reads from `file`: environment.d's generator prints the result, quoting what needs it. */
 function readBySystemd(file: string): Record<string, string> {
-  const home = mkdtempSync(path.join(tmpdir(), "systemd-env-"));
+  const home = tempFolder("systemd-env-");
   mkdirSync(path.join(home, "environment.d"));
   writeFileSync(path.join(home, "environment.d", "shop.conf"), readFileSync(file));
   const out = execFileSync("env", ["-i", `XDG_CONFIG_HOME=${home}`, SYSTEMD_GENERATOR], { encoding: "utf8" });
@@ -104,7 +105,7 @@ describe(`${EXAMPLE}, the env file the docs show`, () => {
   it("would not be: the README's former lines fail both ways", () => {
     // The lines this file replaced: an unquoted value with spaces and parentheses (a syntax error in a shell), and a
     // comment after a value (part of the value for systemd).
-    const folder = mkdtempSync(path.join(tmpdir(), "env-file-"));
+    const folder = tempFolder("env-file-");
     const old = path.join(folder, "old.env");
     writeFileSync(old, "PAYMENT_GATEWAYS=moamalat=Bank card (MOAMALAT),edfali\n");
     expect(() => readByShell("bash", old)).toThrow();
@@ -133,7 +134,7 @@ describe("docs/deploying.md's crontab line for the expiry job", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
-      const folder = mkdtempSync(path.join(tmpdir(), "cron-"));
+      const folder = tempFolder("cron-");
       const envFile = path.join(folder, "shop.env");
       const secret = "cron-secret-from-the-env-file+/=";
       const port = (server.address() as AddressInfo).port;

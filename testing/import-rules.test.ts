@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { setUpTempFolders } from "./temp-folders";
 
 /**
  * The import rules of `npm run check` (.dependency-cruiser.cjs, run as `npm run deps`): the repository's own config,
@@ -13,13 +13,11 @@ import { afterAll, describe, expect, it } from "vitest";
 const root = resolve(import.meta.dirname, "..");
 const config = join(root, ".dependency-cruiser.cjs");
 const depcruise = join(root, "node_modules", ".bin", "depcruise");
-const trees: string[] = [];
-afterAll(() => trees.forEach((tree) => rmSync(tree, { recursive: true, force: true })));
+const tempFolder = setUpTempFolders();
 
 /** A tree of the given files (path → source), with the tsconfig.json the config reads. */
 function tree(files: Record<string, string>): string {
-  const folder = mkdtempSync(join(tmpdir(), "import-rules-"));
-  trees.push(folder);
+  const folder = tempFolder("import-rules-");
   for (const [path, source] of Object.entries({ "tsconfig.json": "{}", ...files })) {
     mkdirSync(dirname(join(folder, path)), { recursive: true });
     writeFileSync(join(folder, path), source);

@@ -409,48 +409,15 @@ describe("orders in the back office", () => {
       quantity: 1,
     });
     const csv = await new Response(exportOrdersCsv(t.db, { q: "csv@shop.ly" })).text();
+    // The columns and their order are lib/admin/orders.test.ts's to check; here, what the cells hold.
     const [header, row] = parse(csv) as string[][];
-    expect(header).toEqual([
-      "order",
-      "created_at",
-      "status",
-      "flags",
-      "resolved_flags",
-      "fulfilled_at",
-      "amount",
-      "currency",
-      "full_name",
-      "email",
-      "phone",
-      "gateway",
-      "paid_with",
-      "paid_at",
-      "transaction_reference",
-      "payment_token",
-      "lines",
-      "fulfilment",
-      "delivery_method",
-      "delivery_city",
-      "delivery_address",
-      "delivery_landmark",
-      "second_phone",
-      "delivery_fee",
-      "payment_method",
-      "collected",
-      "collected_by",
-      "collected_at",
-      "promo_code",
-      "discount",
-      "refunded",
-      "refund_references",
-      "cancel_reason",
-    ]);
-    expect(row).toMatchObject({
-      0: order!.id,
-      6: "103.75",
-      7: "LYD",
-      8: '\'=HYPERLINK("http://evil","click")',
-      16: "1 × +Saffron, 2 g",
+    const cells = Object.fromEntries(header!.map((column, i) => [column, row![i]]));
+    expect(cells).toMatchObject({
+      order: order!.id,
+      amount: "103.75",
+      currency: "LYD",
+      full_name: '\'=HYPERLINK("http://evil","click")',
+      lines: "1 × +Saffron, 2 g",
     });
   });
 });

@@ -35,7 +35,8 @@ function nextBuild(cwd: string, env: Record<string, string>, what: string) {
 }
 
 /**
- * `next build` of the shop into `.next-bench` with `env` (the bench's configuration). For a build in another folder
+ * `npm run build`'s script (scripts/build.mjs) for the shop into `.next-bench` with `env` (the bench's configuration):
+ * the standalone server with its static files, which `startShop` runs. For a build in another folder
  * Next.js rewrites `tsconfig.json` (adds `.next-bench/types/**` to `include`, reformats) and `next-env.d.ts` (imports
  * `./.next-bench/types/…`). `next-env.d.ts` (generated, not in git) is put back as it was. `tsconfig.json` is put back
  * byte for byte when the build's entries are all that changed; if someone edited it during the build, it is left
@@ -49,7 +50,13 @@ export function buildShop(env: Record<string, string>): void {
     nextEnv: existsSync(nextEnv) ? readFileSync(nextEnv, "utf8") : undefined,
   };
   try {
-    nextBuild(ROOT, { ...env, NEXT_DIST_DIR: DIST_DIR }, `the shop, into ${DIST_DIR}/`);
+    console.log(`▶ npm run build (the shop, into ${DIST_DIR}/)`);
+    const { status } = spawnSync(process.execPath, ["scripts/build.mjs"], {
+      cwd: ROOT,
+      stdio: "inherit",
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env, NEXT_DIST_DIR: DIST_DIR },
+    });
+    if (status !== 0) throw new Error(`npm run build of the shop into ${DIST_DIR}/ failed (exit ${status})`);
   } finally {
     if (before.nextEnv !== undefined) writeFileSync(nextEnv, before.nextEnv);
     const now = readFileSync(tsconfig, "utf8");
@@ -84,7 +91,7 @@ export function buildBaseline(): void {
 
 /** Whether both builds exist (for `--no-build`). */
 export function buildsExist(): string | null {
-  if (!existsSync(path.join(ROOT, DIST_DIR, "BUILD_ID")))
+  if (!existsSync(path.join(ROOT, DIST_DIR, "standalone", DIST_DIR, "static")))
     return `no shop build in ${DIST_DIR}/: run without --no-build first`;
   if (!existsSync(path.join(BASELINE_DIR, ".next/BUILD_ID")))
     return `no baseline build in ${path.relative(ROOT, BASELINE_DIR)}/: run without --no-build first`;
@@ -92,12 +99,12 @@ export function buildsExist(): string | null {
 }
 
 /**
- * The shop's production build in `.next/`, which `bench:pooling`, `bench:dashboard` and `bench:storefront` start
- * (`next start`): made first when there is none (`npm run build`, for the public origin the browser tests build for),
+ * The shop's production build in `.next/`, whose standalone server `bench:pooling`, `bench:dashboard` and
+ * `bench:storefront` start (`startShop`): made first when there is none (`npm run build`, for the public origin the browser tests build for),
  * so each runs from a fresh clone. An existing build is used as it is.
  */
 export function ensureShopBuild(): void {
-  if (existsSync(path.join(ROOT, ".next/BUILD_ID"))) return;
+  if (existsSync(path.join(ROOT, ".next/standalone/.next/static"))) return;
   console.log("▶ No production build in .next/: npm run build (SITE_URL=https://localhost:4443, as npm test builds)");
   const { status } = spawnSync("npm", ["run", "build"], {
     cwd: ROOT,

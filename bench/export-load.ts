@@ -94,7 +94,7 @@ try {
     return elapsed;
   };
 
-  /** The shop's processes' resident memory, in MB (`next start` and any worker it runs, one process group). */
+  /** The shop's processes' resident memory, in MB (the standalone server and any worker it runs, one process group). */
   const shopRssMb = () => {
     const lines = execFileSync("ps", ["-o", "rss=", "-g", String(shop.child.pid)], { encoding: "utf8" });
     return lines.split("\n").reduce((sum, line) => sum + (Number(line.trim()) || 0), 0) / 1024;

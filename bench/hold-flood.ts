@@ -1,5 +1,5 @@
 // `npm run bench:hold-flood`: can one client make a product with 20 units unavailable to real customers by starting
-// checkouts it never pays for? A production shop (`next start` of the build in .next/, made first unless
+// checkouts it never pays for? A production shop (the standalone server of the build in .next/, made first unless
 // `--no-build`), the emulator, one product with 20 units on hand. For 60 s ONE attacker, from 127.0.0.1, starts
 // checkouts as fast as it can — each a new session and cart of as many units as the product page lets it add, each
 // with an `X-Forwarded-For` of its own (a random address) — while 10 real customers, each from a loopback address of

@@ -1,5 +1,5 @@
 // `npm run bench:pooling`: what a serverless deploy does to the database's connections. Twenty shop processes
-// (`next start`, one per "instance", each with its own pool of 5) share one PostgreSQL whose max_connections is 50,
+// (the standalone server, one per "instance", each with its own pool of 5) share one PostgreSQL whose max_connections is 50,
 // and take 200 concurrent checkouts (no JavaScript: add to cart, open the checkout, submit), first connected
 // directly, then through PgBouncer in transaction mode (20 server connections). It reports, per path: failed
 // checkouts, checkout latency p50/p95, and the most client connections the server held at once. Runs the production

@@ -19,7 +19,7 @@ import { databasePort, databaseServerUrl, OWNER, poolerPort, PORTS_PER_RUN, stac
  * The browser tests' servers (e2e/stacks.ts), started before the run by scripts/servers.ts as `npm run dev` and the
  * bench start theirs: a throwaway embedded PostgreSQL and PgBouncer in front of it; a template database migrated as a
  * deploy migrates (`npm run db:migrate`); then, for every stack (a direct one per worker, one through PgBouncer:
- * e2e/stacks.ts's `stacksOfRun`), a database copied from that template and `next start` of the production build. Each
+ * e2e/stacks.ts's `stacksOfRun`), a database copied from that template and the production build's standalone server (`npm start`). Each
  * stack's emulator (sending its signed webhooks to that stack's shop, as the live service does), mail catcher and SMS
  * centre need no database: they start while it is made.
  * @returns Playwright's teardown: stops them all and removes the throwaway database's files.

@@ -3,7 +3,7 @@ import { addToCart, getPage, isPaymentPage, loadCheckoutForm, submitCheckout } f
 import { database, emulator, expect, shop, stack, test } from "./support";
 
 /**
- * A serverless host runs the shop on many instances with no shared memory. Two `next start` processes on their own
+ * A serverless host runs the shop on many instances with no shared memory. Two more shop processes (`npm start`) on their own
  * ports share the worker's database and emulator (the tests tagged `@pooler` reach it through PgBouncer, playwright.config.ts):
  * the guarantees of a checkout — one payment per cart, the budget of new payments per client address — hold across
  * them, and an order is the database's, not a process's. Started by scripts/servers.ts, as the benchmarks start the

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 
 /**
  * The browser tests' servers, one **stack** per Playwright worker and flavor, so that tests running at the same time
- * never share state: each stack is a shop (`next start` of the production build), an emulator of the payment service
+ * never share state: each stack is a shop (the production build's standalone server, as `npm start` runs it), an emulator of the payment service
  * (its faults, clock and payments are that stack's alone), a mail catcher and a database of its own. All stacks'
  * databases live on one embedded PostgreSQL server, and the `pooler` stacks reach theirs through one PgBouncer in
  * transaction mode, as a shop on a serverless host reaches Neon or Supabase.

@@ -7,16 +7,18 @@ import { databaseServerUrl } from "./stacks";
 
 /** The production server checks its environment when it starts (instrumentation.ts + lib/env.ts). */
 
-const NEXT = "node_modules/next/dist/bin/next";
+/** The production server, as `npm start` runs it. */
+const SERVER = ".next/standalone/server.js";
 
 function startShop(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [NEXT, "start", "--port", String(stack().sparePorts[0])], {
+    const child = spawn(process.execPath, [SERVER], {
       env: {
         PATH: process.env.PATH ?? "",
         HOME: process.env.HOME ?? "",
         NODE_ENV: "production",
         NEXT_TELEMETRY_DISABLED: "1",
+        PORT: String(stack().sparePorts[0]),
         ...env,
       },
       detached: true,
@@ -79,8 +81,15 @@ test("a production server without SMTP_URL starts, serves pages, and says once t
   const env: Record<string, string> = { ...stack().env };
   delete env.SMTP_URL;
   const port = stack().sparePorts[1];
-  const child = spawn(process.execPath, [NEXT, "start", "--port", String(port)], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "production", ...env },
+  const child = spawn(process.execPath, [SERVER], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOSTNAME: "::",
+      ...env,
+    },
     detached: true,
   });
   let output = "";

@@ -1,7 +1,8 @@
 // The project's processes, started the same way by `npm run dev` (scripts/dev.ts), the tests (testing/,
 // e2e/global-setup.ts, e2e/instances.spec.ts) and the benchmarks (bench/run.ts): the payment service emulator, the
 // embedded PostgreSQL, PgBouncer, the migrations, an admin account, a mail catcher (./mail-catcher.ts) for the
-// shop's e-mails, and `next start` of the shop (or of another Next.js app, such as the bench's baseline).
+// shop's e-mails, the shop's standalone server (`npm start`), and `next start` of another Next.js app (the bench's
+// baseline).
 //
 // Every child runs in its own process group and is stopped with its whole group: SIGTERM, then SIGKILL after a
 // grace period. `stopAll()` stops everything this process started; `killAllNow()` is the synchronous last resort
@@ -147,7 +148,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Whether nothing listens on `port` on any address (`next start` binds them all). */
+/** Whether nothing listens on `port` on any address (the shop and `next start` bind them all). */
 export function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
@@ -748,7 +749,7 @@ export async function createAdmin(url: string, email: string, password: string):
   if (status !== 0) throw new Error(`scripts/admin.ts exited with ${status}: ${tail(stderr || stdout)}`);
 }
 
-// ─────────────────────────────────────────────── next start ─────────────────────────────────────────────────────
+// ─────────────────────────────────────── the shop and next start ────────────────────────────────────────────────
 
 export interface RunningApp extends Started {
   /** `http://localhost:<port>` */
@@ -761,26 +762,31 @@ export interface NextAppOptions {
   port?: number;
   /** Added to this process's environment (the shop's configuration: DATABASE_URL, secrets, SITE_URL…). */
   env?: Record<string, string | undefined>;
-  /** The build folder (the shop's next.config.mjs reads NEXT_DIST_DIR); default `.next`. */
+  /**
+   * The shop's build folder, which holds its standalone server (next.config.mjs reads NEXT_DIST_DIR when building);
+   * default `.next`.
+   */
   distDir?: string;
   output?: Output;
   /** Milliseconds to wait for the first answer; default 60 s. */
   timeoutMs?: number;
   /**
-   * How long the server keeps an idle keep-alive connection open (`next start --keepAliveTimeout`); default Node's
-   * 5 s. A client that may reuse a connection later than that, as a load generator starved of CPU does, needs more.
+   * How long the server keeps an idle keep-alive connection open (the standalone server's KEEP_ALIVE_TIMEOUT,
+   * `next start --keepAliveTimeout`); default Node's 5 s. A client that may reuse a connection later than that, as a
+   * load generator starved of CPU does, needs more.
    */
   keepAliveTimeoutMs?: number;
 }
 
 /**
- * `next start` of the Next.js app in `cwd`, with the Next.js installed there (or the project's), in production mode;
- * resolves once `/` answers with a status below 500.
+ * `next start` of the Next.js app in `cwd` (the bench's baseline; the shop runs as {@link startShop} starts it), with
+ * the Next.js installed there (or the project's), in production mode; resolves once `/` answers with a status below
+ * 500.
  */
 export async function startNextApp(
   name: string,
   cwd: string,
-  { port, env = {}, distDir, output = "ignore", timeoutMs = 60_000, keepAliveTimeoutMs }: NextAppOptions = {},
+  { port, env = {}, output = "ignore", timeoutMs = 60_000, keepAliveTimeoutMs }: Omit<NextAppOptions, "distDir"> = {},
 ): Promise<RunningApp> {
   const chosen = await claimPort(port, name);
   const local = path.join(cwd, "node_modules/next/dist/bin/next");
@@ -791,7 +797,6 @@ export async function startNextApp(
     env: {
       NEXT_TELEMETRY_DISABLED: "1",
       NODE_ENV: "production",
-      ...(distDir ? { NEXT_DIST_DIR: distDir } : {}),
       ...env,
     },
     output,
@@ -802,9 +807,37 @@ export async function startNextApp(
 }
 
 /**
- * The shop's production build (`next start` in the project's root) with `env` as its configuration. The database
- * must be migrated first ({@link migrate}): a production shop refuses to start otherwise.
+ * The shop's production build as `npm start` and a Node host run it: the standalone server
+ * (`node <distDir>/standalone/server.js`, which `npm run build` fills with the static files and public/), on every
+ * address as `next start` listens, with `env` as its configuration. (`next start` of a standalone build runs, but
+ * Next.js warns that it is not that build's server.) The database must be migrated first ({@link migrate}): a
+ * production shop refuses to start otherwise. Resolves once `/` answers with a status below 500.
+ * @throws Error when there is no standalone build in `distDir`, naming the command that makes one.
  */
-export function startShop(options: NextAppOptions = {}): Promise<RunningApp> {
-  return startNextApp("the shop", ROOT, options);
+export async function startShop({
+  port,
+  env = {},
+  distDir = ".next",
+  output = "ignore",
+  timeoutMs = 60_000,
+  keepAliveTimeoutMs,
+}: NextAppOptions = {}): Promise<RunningApp> {
+  const server = path.resolve(ROOT, distDir, "standalone", "server.js");
+  if (!existsSync(server))
+    throw new Error(`${path.relative(ROOT, server)} is missing: build the shop first (\`npm run build\`)`);
+  const chosen = await claimPort(port, "the shop");
+  const started = startProcess("the shop", process.execPath, [server], {
+    env: {
+      NEXT_TELEMETRY_DISABLED: "1",
+      NODE_ENV: "production",
+      PORT: String(chosen),
+      HOSTNAME: "::",
+      ...(keepAliveTimeoutMs ? { KEEP_ALIVE_TIMEOUT: String(keepAliveTimeoutMs) } : {}),
+      ...env,
+    },
+    output,
+  });
+  const url = `http://localhost:${chosen}`;
+  await waitUntil(started, `the shop (${path.relative(ROOT, server)})`, () => answers(url), timeoutMs);
+  return { ...started, url, port: chosen };
 }

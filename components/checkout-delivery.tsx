@@ -10,7 +10,8 @@ import { OrderSummary, withCode } from "./order-summary";
 /**
  * The delivery and the way to pay the customer is choosing on the checkout form, shared with the order summary beside
  * it so that, with JavaScript, the summary shows the chosen city's fee, the cash fee when paying cash, and the total
- * with them. Without JavaScript the summary shows the lines and says the city's fee is added; the server prices it
+ * with them. Without JavaScript the summary of a fresh form shows the lines and says the city's fee is added, and a
+ * form that comes back with a message shows the delivery and the way to pay it was posted with; the server prices it
  * again either way, with the same function (lib/checkout/pricing.ts). The promo code applied is the checkout action's
  * answer (its state), so the summary shows its discount with JavaScript or without.
  */
@@ -26,16 +27,21 @@ export interface DeliveryChoice {
   code?: string;
 }
 
-const FIRST: DeliveryChoice = { method: "delivery", zone: "", pay: "online" };
-
 const initialState: CheckoutState = { values: {} };
+
+/** The delivery and the way to pay a checkout answer was posted with (a fresh form's: delivery, no city, online). */
+export const postedChoice = ({ values }: CheckoutState): DeliveryChoice => ({
+  method: values.delivery_method ?? "delivery",
+  zone: values.delivery_zone ?? "",
+  pay: values.payment_method ?? "online",
+});
 
 const Choice = createContext<{
   choice: DeliveryChoice;
   choose: (choice: DeliveryChoice) => void;
   checkout: [CheckoutState, (form: FormData) => void, boolean];
 }>({
-  choice: FIRST,
+  choice: postedChoice(initialState),
   choose: () => {},
   checkout: [initialState, () => {}, false],
 });
@@ -47,7 +53,9 @@ const Choice = createContext<{
  */
 export function DeliveryChoiceProvider({ children }: { children: ReactNode }) {
   const checkout = useActionState(startCheckout, initialState);
-  const [choice, choose] = useState<DeliveryChoice>(FIRST);
+  // Rendered again with an answer without JavaScript, the page starts from what was posted; with JavaScript the form
+  // sets it again on every answer (components/checkout-form.tsx).
+  const [choice, choose] = useState<DeliveryChoice>(() => postedChoice(checkout[0]));
   return <Choice.Provider value={{ choice, choose, checkout }}>{children}</Choice.Provider>;
 }
 

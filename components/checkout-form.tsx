@@ -4,7 +4,14 @@ import { useEffect, useRef } from "react";
 import type { CheckoutField } from "@/lib/checkout/form";
 import type { ShownPrices } from "@/lib/checkout/shown-prices";
 import type { Gateway } from "@/lib/gateways";
-import { appliedPromo, cashAllowed, useDeliveryChoice, type CashOption, type OfferedZone } from "./checkout-delivery";
+import {
+  appliedPromo,
+  cashAllowed,
+  postedChoice,
+  useDeliveryChoice,
+  type CashOption,
+  type OfferedZone,
+} from "./checkout-delivery";
 import { ErrorSummary } from "./error-summary";
 import { withCode } from "./order-summary";
 import { FormField } from "./form-field";
@@ -122,11 +129,7 @@ export function CheckoutForm({
 
   useEffect(() => {
     // What was posted comes back with a failure: the summary follows it.
-    choose({
-      method: state.values.delivery_method ?? "delivery",
-      zone: state.values.delivery_zone ?? "",
-      pay: state.values.payment_method ?? "online",
-    });
+    choose(postedChoice(state));
   }, [state, choose]);
   const cashHere = cashAllowed(choice, delivery?.zones ?? [], cash, appliedPromo(state.promo, choice));
   const payingCash = cashHere && choice.pay === "cash";

@@ -1,12 +1,14 @@
 import { SHOWN_PRICES_FIELD } from "../lib/checkout/shown-prices";
 import { formatMoney } from "../lib/money";
-import { addToCart, findForm, isPaymentPage, loadCheckoutForm, submitCheckout } from "../testing/no-js-shop";
+import { addToCart, findForm, isPaymentPage, loadCheckoutForm, submitCheckout, textOf } from "../testing/no-js-shop";
 import {
   addToCart as addInBrowser,
+  chooseCity,
   database,
   emulator,
   expect,
   fillCheckout,
+  shop,
   stack,
   submitCheckout as submitInBrowser,
   test,
@@ -60,8 +62,10 @@ test("a price and a delivery fee raised after the form was loaded are refused wi
     );
     expect(await linesOf()).toBe(0);
     expect(await emulator.payments(request)).toEqual([]);
-    // The page that answered shows the new price, posts it, and keeps what the customer typed.
-    expect(refused.html).toMatch(new RegExp(`data-testid="order-total"[^>]*>${formatMoney(9_900, "en")}<`));
+    // The page that answered shows the new price and Benghazi's new fee, and the total they make, which is what the
+    // customer pays next; it posts them, and keeps what the customer typed.
+    expect(textOf(refused.html, '[data-testid="delivery-fee"]')).toBe(formatMoney(5_000, "en"));
+    expect(textOf(refused.html, '[data-testid="order-total"]')).toBe(formatMoney(14_900, "en"));
     expect(refused.html).toContain('value="Salem Fathi"');
     const form = findForm(refused.html, "full_name")!;
     const shown = JSON.parse(form.hidden.find(([name]) => name === SHOWN_PRICES_FIELD)![1]);
@@ -120,18 +124,25 @@ test("with JavaScript, the refused checkout's summary shows the new total for th
     await page.goto("/checkout");
     await fillCheckout(page, { full_name: "Salem Fathi" }); // delivered to Tripoli (10.00)
     await expect(page.getByTestId("order-total")).toHaveText(formatMoney(2_875, "en"));
+    // The summary follows the city as it is chosen: Benghazi's fee on the delivery's line, and in the total.
+    await chooseCity(page, "Benghazi");
+    await expect(page.getByTestId("delivery-line")).toContainText(
+      shop("checkout.deliveryLine").replace("{city}", "Benghazi"),
+    );
+    await expect(page.getByTestId("delivery-fee")).toHaveText(formatMoney(3_500, "en"));
+    await expect(page.getByTestId("order-total")).toHaveText(formatMoney(5_375, "en"));
     await database((pool) => pool.query(`update products set price_minor = 9900 where id = $1`, [product]));
 
     await submitInBrowser(page);
     await expect(page.getByTestId("checkout-error")).toContainText(
       `The price of Pressed olive oil changed from ${formatMoney(1_875, "en")} to ${formatMoney(9_900, "en")}.`,
     );
-    await expect(page.getByTestId("order-total")).toHaveText(formatMoney(10_900, "en"));
+    await expect(page.getByTestId("order-total")).toHaveText(formatMoney(13_400, "en"));
     expect(await emulator.payments(request)).toEqual([]);
 
     await submitInBrowser(page);
     await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
-    expect((await emulator.payments(request)).map((payment) => payment.amount)).toEqual(["109.00"]);
+    expect((await emulator.payments(request)).map((payment) => payment.amount)).toEqual(["134.00"]);
   } finally {
     await database((pool) => pool.query(`update products set visible = false where id = $1`, [product]));
   }

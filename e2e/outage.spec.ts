@@ -2,21 +2,21 @@ import { readFileSync, statSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { Pool, type PoolClient, type QueryConfig } from "pg";
 import { ERROR_PAGE_TEXT } from "../lib/i18n/error-page";
-import { payAtEmulator, returnToShop, startPayment } from "../testing/no-js-shop";
 import {
-  addToCart,
-  createAdmin,
-  database,
-  emulator,
-  expect,
-  fillCheckout,
-  mailbox,
-  paymentPage,
-  shop,
-  signInAsAdmin,
-  stack,
-  test,
-} from "./support";
+  adminCookie,
+  adminSignIn,
+  browse,
+  getPage,
+  hrefOf,
+  parseHtml,
+  payAtEmulator,
+  returnToShop,
+  select,
+  startPayment,
+  textOf,
+  textsOf,
+} from "../testing/no-js-shop";
+import { createAdmin, database, emulator, expect, mailbox, shop, signInAsAdmin, stack, test } from "./support";
 
 /**
  * The shop's database goes away while a customer is on the payment page. Without JavaScript (where the error page
@@ -47,47 +47,43 @@ const closeDatabase = () =>
 const reopenDatabase = () => onServer(`alter database ${stack().database} allow_connections true`);
 
 test.describe("without JavaScript", () => {
-  test.use({ javaScriptEnabled: false });
-
   test.afterEach(async () => {
     await reopenDatabase();
   });
 
   test('a database outage: the return from the payment page shows "your payment is safe", not an error', async ({
-    page,
     request,
   }) => {
     await emulator.reset(request);
-    await addToCart(page, "saffron", 1, "en");
-    await page.goto("/checkout");
-    await fillCheckout(page, { gateway: shop("gateways.sadad", "en") }, "en");
-    await page.getByRole("button", { name: shop("checkout.submit", "en") }).click();
-    await expect(page).toHaveURL(new RegExp(`^${stack().emulatorUrl}/`));
-    await page.getByRole("button", { name: paymentPage("en").continue }).click();
-
+    const t = (key: string) => shop(key, "en");
+    // The customer, as a browser without JavaScript (testing/no-js-shop.ts), on the gateway's page when it goes.
+    const started = await startPayment(stack().shopUrl, stack().emulatorUrl, {
+      slug: "saffron",
+      details: { payment_gateway: "sadad" },
+    });
     await closeDatabase();
-    const landing = page.waitForResponse((response) =>
-      /\/orders\/ord_[0-9a-z]+\?outcome=not_recorded$/.test(response.url()),
-    );
-    await page.getByRole("button", { name: paymentPage("en").pay, exact: true }).click();
-    expect((await landing).status()).toBe(200);
-    await expect(page).toHaveURL(/\/orders\/ord_[0-9a-z]+\?outcome=not_recorded$/);
-    await expect(page.getByText(shop("order.notices.not_recorded", "en"))).toBeVisible();
-    await expect(page.getByRole("heading", { name: shop("order.unavailable.title", "en") })).toBeVisible();
-    await expect(page.getByText(shop("order.unavailable.text", "en"))).toBeVisible();
+    const { orderPath, cookie } = await returnToShop(await payAtEmulator(started.paymentUrl, "sadad"), started.cookie);
+    expect(orderPath).toMatch(/^\/orders\/ord_[0-9a-z]+\?outcome=not_recorded$/);
+    const orderPage = new URL(orderPath, stack().shopUrl).href;
+    const down = await browse(orderPage, cookie);
+    expect(down.status).toBe(200);
+    expect(textOf(down.html, "main")).toContain(t("order.notices.not_recorded"));
+    expect(textsOf(down.html, "h1")).toContain(t("order.unavailable.title"));
+    expect(textOf(down.html, "main")).toContain(t("order.unavailable.text"));
     // "Your orders" and the checkout (this session holds an order) say the same, not a blank error page.
-    const orderPage = page.url();
     for (const path of ["/orders", "/checkout"]) {
-      expect((await page.goto(path))?.status()).toBe(200);
-      await expect(page.getByRole("heading", { name: shop("order.unavailable.title", "en") })).toBeVisible();
+      const page = await browse(new URL(path, stack().shopUrl).href, cookie);
+      expect(page.status).toBe(200);
+      expect(textsOf(page.html, "h1")).toContain(t("order.unavailable.title"));
     }
-    await page.goto(orderPage);
 
-    // The database is back: the same link shows the order (the service's webhook retries until it is recorded).
+    // The database is back: the page's link loads the same page, which shows the order (the service's webhook retries
+    // until it is recorded).
     await reopenDatabase();
-    await page.getByRole("link", { name: shop("order.unavailable.reload", "en") }).click();
-    await expect(page.getByTestId("order-status")).toBeVisible();
-    await expect(page.getByText(shop("order.notices.not_recorded", "en"))).toBeVisible();
+    const again = await browse(new URL(hrefOf(down.html, t("order.unavailable.reload")), orderPage).href, cookie);
+    expect(again.url).toBe(orderPage);
+    expect(select('[data-testid="order-status"]', parseHtml(again.html))).toHaveLength(1);
+    expect(textOf(again.html, "main")).toContain(t("order.notices.not_recorded"));
   });
 });
 
@@ -153,6 +149,8 @@ test.describe("a payment the shop could not hear of", () => {
  * The back office meeting a database that is down or failing, as the merchant's log records it. An error nobody
  * catches is printed by Next.js itself, whole; Drizzle's error quoted the failed query's parameters (the e-mail
  * typed at sign-in, the search term), and they ended up in the log. Now the error carries its code and operation.
+ * The merchant's pages are read as a browser without JavaScript reads them (testing/no-js-shop.ts), but for the
+ * failed search's: the last-resort error page shows only with JavaScript.
  */
 test.describe("the back office with the database down or failing", () => {
   const run = Date.now().toString(36);
@@ -162,26 +160,23 @@ test.describe("the back office with the database down or failing", () => {
     await reopenDatabase();
   });
 
-  test("a sign-in whose statement the database cancels: the log names the failure, not the e-mail", async ({
-    page,
-  }) => {
+  test("a sign-in whose statement the database cancels: the log names the failure, not the e-mail", async () => {
     const email = `typed-at-sign-in-${run}@medina.example`;
     const log = shopLogFrom();
-    await page.goto("/admin/sign-in");
-    await page.getByLabel(shop("admin.signIn.email", "en")).fill(email);
-    await page.getByLabel(shop("admin.signIn.password", "en")).fill("whatever-was-typed");
     // The sign-in waits for its e-mail's lock (lib/admin/auth.ts), and there the database cancels it.
     const database = await holdForTheShop({
       text: "select pg_advisory_xact_lock(hashtext($1))",
       values: [`sign-in:email:${email}`],
     });
-    await Promise.all([
-      page.getByRole("button", { name: shop("admin.signIn.submit", "en") }).click(),
+    const [answer] = await Promise.all([
+      adminSignIn(stack().shopUrl, email, "whatever-was-typed"),
       database.cancel(/pg_advisory_xact_lock/),
     ]);
     // The database answers again by the time the page loads: it says the sign-in was not saved.
-    await expect(page).toHaveURL(/\/admin\/unavailable$/);
-    await expect(page.getByRole("heading", { name: shop("admin.notSaved.title", "en") })).toBeVisible();
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get("location")).toMatch(/\/admin\/unavailable$/);
+    const page = await getPage(new URL(answer.headers.get("location")!, stack().shopUrl).href);
+    expect(textsOf(page, "h1")).toContain(shop("admin.notSaved.title", "en"));
     await expect.poll(log, { message: "the failure is in the log" }).toContain("57014");
     expect(log()).not.toContain(email);
   });
@@ -204,33 +199,25 @@ test.describe("the back office with the database down or failing", () => {
     expect(log()).not.toContain(term);
   });
 
-  test("signing in and searching with the database stopped: the page says so; neither the e-mail nor the search term is logged", async ({
-    page,
-    browser,
-  }) => {
-    const signedIn = await (await browser.newContext()).newPage();
-    await signInAsAdmin(signedIn, admin.email, admin.password, "en");
+  test("signing in and searching with the database stopped: the page says so; neither the e-mail nor the search term is logged", async () => {
+    const base = stack().shopUrl;
+    const signedIn = await adminCookie(base, admin.email, admin.password);
     const email = `typed-while-down-${run}@medina.example`;
     const term = `searched-while-down-${run}@example.ly`;
     const log = shopLogFrom();
     await closeDatabase();
 
-    await page.goto("/admin/sign-in");
-    await page.getByLabel(shop("admin.signIn.email", "en")).fill(email);
-    await page.getByLabel(shop("admin.signIn.password", "en")).fill("whatever-was-typed");
-    await page.getByRole("button", { name: shop("admin.signIn.submit", "en") }).click();
-    // What the shop's pages say in an outage, in the back office's words, with no bare 500: after a post, and on a page.
-    await expectAdminUnavailable(page);
-    expect((await signedIn.goto(`/admin/orders?q=${encodeURIComponent(term)}`))?.status()).toBe(200);
-    await expectAdminUnavailable(signedIn);
-    // A page whose title is read from the database too (a product's name).
-    expect((await signedIn.goto("/admin/products/1"))?.status()).toBe(200);
-    await expectAdminUnavailable(signedIn);
+    // What the shop's pages say in an outage, in the back office's words, with no bare 500: after a post, and on a
+    // page — one whose title is read from the database too (a product's name).
+    const answer = await adminSignIn(base, email, "whatever-was-typed");
+    expect(answer.status).toBe(303);
+    expectAdminUnavailable(await getPage(new URL(answer.headers.get("location")!, base).href));
+    expectAdminUnavailable(await getPage(`${base}/admin/orders?q=${encodeURIComponent(term)}`, signedIn));
+    expectAdminUnavailable(await getPage(`${base}/admin/products/1`, signedIn));
 
     await expect.poll(() => log().match(/55000|57P01|ECONNREFUSED/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
     expect(log()).not.toContain(email);
     expect(log()).not.toContain(term);
-    await signedIn.context().close();
   });
 });
 
@@ -246,9 +233,9 @@ async function expectErrorPage(page: Page): Promise<void> {
 }
 
 /** What every page of the back office shows while the database cannot be reached (app/admin/layout.tsx). */
-async function expectAdminUnavailable(page: Page): Promise<void> {
-  await expect(page.getByRole("heading", { name: shop("admin.unavailable.title", "en") })).toBeVisible();
-  await expect(page.getByText(shop("admin.unavailable.text", "en"))).toBeVisible();
+function expectAdminUnavailable(html: string): void {
+  expect(textsOf(html, "h1")).toContain(shop("admin.unavailable.title", "en"));
+  expect(textOf(html, "main")).toContain(shop("admin.unavailable.text", "en"));
 }
 
 /**

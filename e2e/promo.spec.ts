@@ -113,12 +113,14 @@ test("without JavaScript, Apply shows the discount's line and the new total, the
     expect(textOf(applied.html, "#promo_code-status")).toBe(
       shop("checkout.promo.applied", lang).replace("{code}", code),
     );
-    // 10 % of 42.50 is 4.25; without JavaScript the summary adds the city's fee at the submit.
+    // 10 % of 42.50 is 4.25, and Tripoli's fee, posted with the code, is on the summary too: its total is what the
+    // customer pays next.
     expect(discountLine(applied.html)).toEqual([
       shop("checkout.promo.line", lang).replace("{code}", code),
       formatMoney(-425, lang),
     ]);
-    expect(textOf(applied.html, '[data-testid="order-total"]')).toBe(formatMoney(4_250 - 425, lang));
+    expect(textOf(applied.html, '[data-testid="delivery-fee"]')).toBe(formatMoney(TRIPOLI_FEE, lang));
+    expect(textOf(applied.html, '[data-testid="order-total"]')).toBe(formatMoney(4_250 + TRIPOLI_FEE - 425, lang));
 
     // Pay from the form as it came back (it posts the code applied as shown).
     const form = findForm(applied.html, "full_name")!;
